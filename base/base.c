@@ -1,0 +1,157 @@
+#include "base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "tether: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return s ? xstrndup(s, strlen(s)) : NULL;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void buf_fini(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void buf_clear(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+void buf_reserve(struct buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+void buf_putc(struct buf *b, char c)
+{
+	buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n <= 0)
+		return;
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+const char *buf_cstr(struct buf *b)
+{
+	return b->data ? b->data : "";
+}
+
+char *buf_steal(struct buf *b)
+{
+	char *p = b->data ? b->data : xstrdup("");
+	buf_init(b);
+	return p;
+}
+
+int64_t clock_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+size_t utf8_complete_prefix(const char *s, size_t n)
+{
+	/* Walk back over at most 3 continuation bytes to the last lead byte. */
+	size_t i = n, back = 0;
+	while (i > 0 && back < 4 && ((unsigned char)s[i - 1] & 0xC0) == 0x80) {
+		i--;
+		back++;
+	}
+	if (i == 0)
+		return back ? 0 : n;
+	unsigned char lead = (unsigned char)s[i - 1];
+	size_t need = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+	return (back + 1 >= need) ? n : i - 1;
+}

@@ -1,0 +1,59 @@
+/* base: allocation wrappers, a growable byte buffer and a monotonic clock.
+ * The bottom of the include graph: libc only, included by every module. */
+#ifndef TETHER_BASE_H
+#define TETHER_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* malloc that aborts with a message on exhaustion (allocation failure is not recoverable here). */
+void *xmalloc(size_t n);
+/* calloc that aborts on exhaustion. */
+void *xcalloc(size_t count, size_t size);
+/* realloc that aborts on exhaustion. */
+void *xrealloc(void *p, size_t n);
+/* strdup that aborts on exhaustion; NULL in gives NULL out. */
+char *xstrdup(const char *s);
+/* Copies n bytes of s into a new NUL-terminated string. */
+char *xstrndup(const char *s, size_t n);
+
+/* A growable byte string. data is always NUL-terminated once anything was appended. */
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+/* Makes b empty without allocating. */
+void buf_init(struct buf *b);
+/* Frees b's storage and makes it empty. */
+void buf_fini(struct buf *b);
+/* Keeps the storage, forgets the contents. */
+void buf_clear(struct buf *b);
+/* Ensures room for extra more bytes plus a terminating NUL. */
+void buf_reserve(struct buf *b, size_t extra);
+/* Appends n bytes. */
+void buf_append(struct buf *b, const void *p, size_t n);
+/* Appends a NUL-terminated string. */
+void buf_puts(struct buf *b, const char *s);
+/* Appends one byte. */
+void buf_putc(struct buf *b, char c);
+/* Appends printf-formatted text. */
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends vprintf-formatted text. */
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/* Returns a NUL-terminated view of b (never NULL). */
+const char *buf_cstr(struct buf *b);
+/* Hands the storage to the caller (NUL-terminated, never NULL) and empties b. */
+char *buf_steal(struct buf *b);
+
+/* Monotonic time in microseconds. */
+int64_t clock_now_us(void);
+
+/* Length of the longest prefix of s[0..n) that ends on a UTF-8 character boundary,
+ * assuming s is well-formed apart from a possibly truncated last character. */
+size_t utf8_complete_prefix(const char *s, size_t n);
+
+#endif

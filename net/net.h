@@ -1,0 +1,310 @@
+/* net: the event loop, the session WebSocket, REST calls and the frame codec.
+ * lws and cJSON stay inside net/*.c; nothing here exposes them. */
+#ifndef TETHER_NET_H
+#define TETHER_NET_H
+
+#include "base.h"
+
+/* ------------------------------------------------------------------ codec */
+
+enum frame_type {
+	FRAME_UNKNOWN,      /* a type this client does not know: ignore it */
+	FRAME_SYNC,
+	FRAME_DURABLE,
+	FRAME_TRANSIENT,
+	FRAME_ITEM_STARTED,
+	FRAME_DELTA,
+	FRAME_ITEM_ABORTED,
+	FRAME_ERROR,
+};
+
+enum delta_kind { DELTA_TEXT, DELTA_REASONING };
+
+enum event_kind {
+	EVENT_UNKNOWN,              /* any kind not listed: render generically */
+	EVENT_MESSAGE,
+	EVENT_ACTION,
+	EVENT_OBSERVATION,
+	EVENT_USER_REJECT,
+	EVENT_AGENT_ERROR,
+	EVENT_CONVERSATION_ERROR,
+	EVENT_PAUSE,
+	EVENT_INTERRUPT,
+	EVENT_STATE_UPDATE,
+	EVENT_SYSTEM_PROMPT,
+	EVENT_CONDENSATION,
+};
+
+enum event_source { SOURCE_UNKNOWN, SOURCE_AGENT, SOURCE_USER, SOURCE_ENVIRONMENT, SOURCE_HOOK };
+
+/* RISK_ABSENT when the event carries no security_risk field. */
+enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
+
+/* The fields of one event (protocol.md §5) that a client renders. Every string is owned by
+ * the frame it came in, NUL-terminated, and NULL when absent. Strings are as received:
+ * neither sanitized nor masked. */
+struct event {
+	enum event_kind kind;
+	const char *kind_name;          /* event.kind as on the wire */
+	const char *id;
+	const char *timestamp;
+	enum event_source source;
+	const char *role;               /* MessageEvent: llm_message.role */
+	/* The main text: MessageEvent text parts (joined by "\n"), ActionEvent thought,
+	 * ObservationEvent content text, UserRejectObservation rejection_reason,
+	 * AgentErrorEvent error, ConversationErrorEvent detail, condensation summary. */
+	const char *text;
+	/* reasoning_content and thinking blocks' text, joined by "\n\n". */
+	const char *reasoning;
+	/* Tool calls: ActionEvent, ObservationEvent, UserRejectObservation, AgentErrorEvent. */
+	const char *tool_name;
+	const char *tool_call_id;
+	const char *action_kind;        /* action.kind, e.g. "TerminalAction" */
+	const char *action_summary;     /* one line: command, path or message of the action */
+	enum security_risk risk;
+	bool is_error;                  /* ObservationEvent observation.is_error */
+	bool has_exit_code;
+	int exit_code;                  /* observation.exit_code (or metadata.exit_code) */
+	const char *error_code;         /* ConversationErrorEvent code */
+	/* ConversationStateUpdateEvent. */
+	const char *state_key;
+	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
+	/* The event object as JSON text (compact). */
+	const char *raw;
+	size_t raw_len;
+};
+
+/* One decoded server frame. Fields not belonging to its type are zero/NULL. */
+struct frame {
+	enum frame_type type;
+	const char *type_name;          /* type as on the wire */
+	/* sync */
+	bool has_from_seq, has_through_seq;
+	int64_t from_seq, through_seq;
+	/* durable */
+	int64_t seq;
+	/* durable, transient */
+	struct event event;
+	/* item_started, delta, item_aborted */
+	const char *item_id;
+	int attempt;                    /* defaults to 1 */
+	bool has_anchor_seq;
+	int64_t anchor_seq;
+	int64_t order;                  /* delta */
+	enum delta_kind delta_kind;     /* delta */
+	const char *content;            /* delta */
+	size_t content_len;
+	const char *chunk_id;           /* delta, optional */
+	bool has_choice_index;
+	int64_t choice_index;
+	const char *reason;             /* item_aborted */
+	/* error */
+	const char *code;
+	const char *detail;
+	/* private: the storage behind the strings above */
+	void *priv_;
+};
+
+enum codec_status {
+	CODEC_OK,
+	CODEC_MALFORMED_JSON,   /* not JSON, truncated, or nested too deep */
+	CODEC_NOT_OBJECT,       /* JSON, but not an object */
+	CODEC_MISSING_FIELD,    /* a required field is absent */
+	CODEC_WRONG_TYPE,       /* a field has the wrong JSON type or an out-of-range value */
+	CODEC_TOO_LARGE,        /* over the decoder's size limit */
+};
+
+/* Why a decode failed, readable by a user. */
+struct codec_error {
+	enum codec_status status;
+	char message[200];
+};
+
+/* Decodes one server frame from json[0..len) (need not be NUL-terminated). Returns 0 and
+ * fills *out (release with frame_fini), or -1 with *err filled and *out left empty.
+ * Unknown frame types decode to FRAME_UNKNOWN with status 0. Never aborts. */
+int frame_decode(const char *json, size_t len, struct frame *out, struct codec_error *err);
+/* Releases what frame_decode allocated; safe on a zeroed frame. */
+void frame_fini(struct frame *f);
+/* The first text frame of a connection: {"type":"auth","session_api_key":KEY}. Caller frees. */
+char *frame_encode_auth(const char *session_api_key);
+/* A user message: {"role":"user","content":[{"type":"text","text":TEXT}]}. Caller frees. */
+char *frame_encode_user_message(const char *text);
+/* The REST body for send-message: the user message plus "run":true. Caller frees. */
+char *rest_encode_user_message(const char *text);
+
+/* One conversation of the server's list (REST search). */
+struct conversation_info {
+	char *id;
+	char *title;
+	char *execution_status;
+	char *updated_at;
+};
+
+/* Decodes a conversation search page ({"items":[ConversationInfo…],"next_page_id":…}) or a
+ * single ConversationInfo (then *count is 1). Returns 0 or -1 with *err. Free with
+ * conversation_infos_free. *next_page_id is NULL when there are no more pages. */
+int conversation_list_decode(const char *json, size_t len, struct conversation_info **items,
+			     size_t *count, char **next_page_id, struct codec_error *err);
+/* Frees an array from conversation_list_decode. */
+void conversation_infos_free(struct conversation_info *items, size_t count);
+
+/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out. */
+typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
+
+/* Appends s as a JSON string literal (with quotes). Control characters U+0000–001F, U+007F and
+ * U+0080–009F are written as \uXXXX; invalid UTF-8 becomes U+FFFD. */
+void json_append_string(struct buf *out, const char *s, size_t len);
+/* Re-serializes the JSON value in json[0..len) compactly into out, passing every string
+ * (values and keys) through fn first (NULL fn: unchanged), escaped as json_append_string does.
+ * Returns 0, or -1 with *err when json does not parse (out unchanged). */
+int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *ctx,
+			 struct buf *out, struct codec_error *err);
+
+/* ------------------------------------------------------------------- loop */
+
+struct loop;
+struct loop_timer;
+
+/* Writes one line of library or debug logging (never to the terminal). */
+typedef void (*loop_log_fn)(int level, const char *line);
+
+/* Creates the one event loop (a libwebsockets context). log may be NULL: then library
+ * logging is dropped. Returns NULL with a message in *err on failure. */
+struct loop *loop_create(loop_log_fn log, char **err);
+/* Destroys the loop and everything still attached to it. */
+void loop_destroy(struct loop *loop);
+/* Runs until loop_quit; returns 0, or -1 if the loop failed. An idle loop sleeps. */
+int loop_run(struct loop *loop);
+/* Makes loop_run return after the current callback (safe from any callback). */
+void loop_quit(struct loop *loop);
+
+/* Creates a one-shot timer that calls cb(arg) on the loop. */
+struct loop_timer *loop_timer_create(struct loop *loop, void (*cb)(void *arg), void *arg);
+/* (Re)schedules the timer delay_us from now, replacing any earlier schedule. */
+void loop_timer_schedule(struct loop_timer *t, int64_t delay_us);
+/* Unschedules the timer if it is pending. */
+void loop_timer_cancel(struct loop_timer *t);
+/* True while the timer is scheduled. */
+bool loop_timer_pending(const struct loop_timer *t);
+/* Cancels and frees the timer; NULL is fine. */
+void loop_timer_destroy(struct loop_timer *t);
+
+/* Watches fd for input: on_readable(arg) when it can be read, on_hangup(arg) once when it
+ * closes (then the watch is gone). The loop watches a dup of fd; the caller keeps fd.
+ * Returns 0 or -1. */
+int loop_watch_fd(struct loop *loop, int fd, void (*on_readable)(void *arg),
+		  void (*on_hangup)(void *arg), void *arg);
+/* Blocks the given signals and delivers them through the loop (a signalfd). Returns 0 or -1. */
+int loop_watch_signals(struct loop *loop, const int *signals, int count,
+		       void (*on_signal)(void *arg, int signo), void *arg);
+
+/* ---------------------------------------------------------------- session */
+
+enum session_state {
+	SESSION_CONNECTING,     /* a connection attempt started (after_seq tells the cursor) */
+	SESSION_OPEN,           /* the WebSocket is up (auth sent if any) */
+	SESSION_SYNCED,         /* the sync frame arrived on this connection */
+	SESSION_CLOSED,         /* the connection ended (close_code/reason when known) */
+	SESSION_RECONNECTING,   /* waiting retry_in_us before the next attempt */
+	SESSION_GAVE_UP,        /* max_retries exhausted: exit 5 */
+	SESSION_FAILED,         /* fatal: 4001 (exit 3) or 4004 (exit 4); no retry */
+};
+
+/* A change of the session's connection state. */
+struct session_status {
+	enum session_state state;
+	int attempt;            /* 1-based attempts since the last connection that reached sync */
+	int close_code;         /* 0 when unknown (network error) */
+	const char *reason;     /* close reason or error text; may be NULL */
+	bool has_after_seq;
+	int64_t after_seq;      /* the cursor asked for, on CONNECTING */
+	int64_t retry_in_us;    /* on RECONNECTING */
+	int exit_code;          /* on GAVE_UP/FAILED: the cli.md exit code */
+};
+
+struct session_config {
+	const char *server_url;      /* http(s):// or ws(s):// base */
+	const char *conversation_id;
+	const char *api_key;         /* NULL: no auth frame */
+	bool no_history;             /* connect without after_seq the first time */
+	int64_t after_seq;           /* initial cursor; -1 = whole history */
+	double ping_interval_s;
+	double stall_timeout_s;
+	int max_retries;             /* 0 = forever */
+	bool insecure;               /* do not verify TLS certificates */
+	size_t max_message_bytes;    /* 0: the default (4 MiB + margin) */
+};
+
+struct session_handlers {
+	void *ctx;
+	/* Every connection state change. */
+	void (*on_status)(void *ctx, const struct session_status *st);
+	/* Every decoded frame. Durable frames arrive deduplicated (by seq and event id) and in
+	 * ascending seq; the cursor has already moved when this runs. */
+	void (*on_frame)(void *ctx, const struct frame *f);
+	/* A frame that could not be decoded, or a durable seq skipped as too large (protocol.md
+	 * §7.3, code "frame_too_large", seq set). The connection carries on. */
+	void (*on_bad_frame)(void *ctx, const char *code, const char *detail, int64_t seq);
+	/* Every received text message, before decoding (for --record). */
+	void (*on_raw)(void *ctx, const char *json, size_t len);
+	/* All open streams are void: called before each new connection attempt's frames. */
+	void (*on_discard_streams)(void *ctx);
+};
+
+struct session;
+
+/* Creates a session on the loop; nothing connects until session_start. */
+struct session *session_create(struct loop *loop, const struct session_config *cfg,
+			       const struct session_handlers *h);
+/* Starts connecting (and reconnecting per the backoff policy). */
+void session_start(struct session *s);
+/* Sends a user message over the socket once it is synced; queued while it is not.
+ * Each message is sent exactly once, never re-sent after a reconnect. */
+void session_send_user_message(struct session *s, const char *text);
+/* Messages queued and not yet written to a socket. */
+size_t session_pending_messages(const struct session *s);
+/* The resume cursor: seq of the last durable frame, or the initial cursor. */
+int64_t session_cursor(const struct session *s);
+/* True when the cursor holds a value (false only under --no-history before the first sync). */
+bool session_has_cursor(const struct session *s);
+/* True while a connection is synced. */
+bool session_is_live(const struct session *s);
+/* Closes the connection normally and stops reconnecting. */
+void session_stop(struct session *s);
+/* Stops and frees. */
+void session_destroy(struct session *s);
+
+/* ------------------------------------------------------------------- REST */
+
+/* The outcome of one REST call. status is the HTTP status, or 0 with error set when no
+ * response came (network, TLS, timeout). */
+struct rest_response {
+	int status;
+	const char *body;
+	size_t body_len;
+	const char *error;
+};
+
+typedef void (*rest_done_fn)(void *ctx, const struct rest_response *r);
+
+/* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
+ * a JSON body when body is non-NULL; calls done exactly once. Returns 0 or -1. */
+int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
+		 const char *method, const char *path, const char *body, rest_done_fn done,
+		 void *ctx);
+
+/* ------------------------------------------------------------------- URLs */
+
+/* The parts of a server URL. */
+struct server_url {
+	bool tls;
+	char host[256];
+	int port;
+	char base_path[256];    /* without a trailing slash; "" for the root */
+};
+
+/* Parses http://, https://, ws:// or wss:// URLs (http→ws, https→wss). Returns 0 or -1. */
+int server_url_parse(const char *url, struct server_url *out);
+
+#endif

@@ -1,0 +1,21 @@
+/* The modes of tether after option parsing, and the exit codes of cli.md. */
+#ifndef TETHER_APP_H
+#define TETHER_APP_H
+
+#include "options.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+	EXIT_AUTH = 3,
+	EXIT_NOT_FOUND = 4,
+	EXIT_GAVE_UP = 5,
+	EXIT_RUN_FAILED = 6,
+	EXIT_INTERRUPTED = 130,
+};
+
+/* Runs the command in o; returns the process exit code. */
+int app_run(const struct options *o);
+
+#endif

@@ -1,0 +1,54 @@
+/* The command line of cli.md, parsed into one struct. */
+#ifndef TETHER_OPTIONS_H
+#define TETHER_OPTIONS_H
+
+#include "base.h"
+
+enum command {
+	CMD_CLIENT,         /* tether [OPTIONS] [CONVERSATION_ID] */
+	CMD_LIST,
+	CMD_KEY_SET,
+	CMD_KEY_RM,
+	CMD_SECRET_ADD,
+	CMD_SECRET_LIST,
+	CMD_SECRET_RM,
+	CMD_HELP,
+	CMD_VERSION,
+};
+
+enum output_format { FORMAT_TEXT, FORMAT_NDJSON };
+enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER };
+
+struct options {
+	enum command command;
+	const char *conversation_id;
+	const char *secret_name;
+	const char *server;
+	bool headless;
+	bool headless_explicit;
+	enum output_format format;
+	const char **sends;         /* --send values in order; "-" means stdin */
+	size_t nsends;
+	bool send_stdin;
+	enum until_mode until;
+	int64_t after_seq;
+	bool no_history;
+	const char **mask_files;
+	size_t nmask_files;
+	double ping_interval_s;
+	double stall_timeout_s;
+	int max_retries;            /* -1: the default for the mode */
+	int render_hz;
+	const char *record_path;
+	const char *log_path;
+	bool insecure;
+};
+
+/* Parses argv per cli.md. Returns 0, or -1 with a one-line message in err (exit 2). */
+int options_parse(int argc, char **argv, struct options *o, struct buf *err);
+/* Frees what options_parse allocated. */
+void options_fini(struct options *o);
+/* The --help text. */
+const char *options_usage(void);
+
+#endif
