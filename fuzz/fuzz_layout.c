@@ -1,0 +1,12 @@
+/* libFuzzer target: layout (to be written). */
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	(void)data;
+	(void)size;
+	return 0;
+}
