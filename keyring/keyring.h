@@ -1,5 +1,5 @@
 /* keyring: the system keyring (Secret Service) behind a plain-C API, and the streaming
- * secret masker that every output crosses. glib/libsecret stay inside keyring/*.c. */
+ * secret masker that every output crosses. glib/libsecret stay inside the .c files of keyring/. */
 #ifndef TETHER_KEYRING_H
 #define TETHER_KEYRING_H
 
@@ -32,7 +32,7 @@ int keyring_api_key_rm(const char *server_url, struct keyring_error *err);
 int keyring_secret_add(const char *name, const char *value, struct keyring_error *err);
 /* Deletes the local secret name. 0 or -1 (KEYRING_NOT_FOUND when absent). */
 int keyring_secret_rm(const char *name, struct keyring_error *err);
-/* Lists the names of the local secrets (values when want_values): 0 with *items/*count
+/* Lists the names of the local secrets (values when want_values): 0 with items and count
  * (free with keyring_strings_free), or -1. */
 int keyring_secret_list(bool want_values, char ***items, size_t *count,
 			struct keyring_error *err);

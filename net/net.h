@@ -1,5 +1,5 @@
 /* net: the event loop, the session WebSocket, REST calls and the frame codec.
- * lws and cJSON stay inside net/*.c; nothing here exposes them. */
+ * lws and cJSON stay inside the .c files of net/; nothing here exposes them. */
 #ifndef TETHER_NET_H
 #define TETHER_NET_H
 
