@@ -1,10 +1,218 @@
+/* The modes after option parsing: secrets and keys, the client (headless or TUI), list. */
 #include "app.h"
+#include "controller.h"
+#include "list.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Library and debug logging goes to --log (masked), never to the terminal. */
+static FILE *log_file;
+static const struct mask_set *log_masks;
+
+static void log_line(int level, const char *line)
+{
+	(void)level;
+	if (!log_file)
+		return;
+	struct buf clean, masked;
+	buf_init(&clean);
+	buf_init(&masked);
+	sanitize_text(line, strlen(line), &clean);
+	if (log_masks)
+		mask_text(log_masks, clean.data ? clean.data : "", clean.len, &masked);
+	else
+		buf_append(&masked, clean.data ? clean.data : "", clean.len);
+	fprintf(log_file, "%.3f %s", (double)clock_now_us() / 1e6, buf_cstr(&masked));
+	if (!masked.len || masked.data[masked.len - 1] != '\n')
+		fputc('\n', log_file);
+	fflush(log_file);
+	buf_fini(&clean);
+	buf_fini(&masked);
+}
+
+static void warn_refused(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "tether: %s\n", line);
+}
+
+/* Gathers the local secrets: --mask-file entries and the keyring's list. Keyring trouble is
+ * one line on stderr, never fatal. Returns -1 only for an unreadable --mask-file. */
+static int load_masks(const struct options *o, struct mask_set *masks)
+{
+	for (size_t i = 0; i < o->nmask_files; i++) {
+		const char *why = NULL;
+		if (mask_set_add_file(masks, o->mask_files[i], &why, warn_refused, NULL) < 0) {
+			fprintf(stderr, "tether: --mask-file %s: %s\n", o->mask_files[i],
+				why ? why : strerror(errno));
+			return -1;
+		}
+	}
+	char **values = NULL;
+	size_t n = 0;
+	struct keyring_error err;
+	if (keyring_secret_list(true, &values, &n, &err) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			const char *why = NULL;
+			if (mask_set_add(masks, values[i], strlen(values[i]), &why) != 0)
+				fprintf(stderr, "tether: a keyring secret was not used: %s\n", why);
+		}
+		keyring_strings_free(values, n);
+	} else if (err.status != KEYRING_NOT_FOUND) {
+		fprintf(stderr, "tether: %s\n", err.message);
+	}
+	return 0;
+}
+
+/* The session API key: env first, then the keyring entry for the server. */
+static char *find_api_key(const struct options *o)
+{
+	const char *env = getenv("TETHER_SESSION_API_KEY");
+	if (env && *env)
+		return xstrdup(env);
+	char *key = NULL;
+	struct keyring_error err;
+	if (keyring_api_key_get(o->server, &key, &err) == 0)
+		return key;
+	if (err.status != KEYRING_NOT_FOUND && err.status != KEYRING_NO_BUS &&
+	    err.status != KEYRING_NO_SERVICE)
+		fprintf(stderr, "tether: %s\n", err.message);
+	return NULL;
+}
+
+struct headless_run {
+	struct loop *loop;
+	struct controller *controller;
+	int exit_code;
+	bool done;
+};
+
+static void headless_finished(void *ctx, int exit_code)
+{
+	struct headless_run *r = ctx;
+	if (r->done)
+		return;
+	r->done = true;
+	r->exit_code = exit_code;
+	loop_quit(r->loop);
+}
+
+static void headless_notice(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "tether: %s\n", line);
+}
+
+static void headless_signal(void *arg, int signo)
+{
+	struct headless_run *r = arg;
+	controller_quit(r->controller, signo == SIGINT ? EXIT_INTERRUPTED : 128 + signo);
+}
+
+static int run_headless(const struct options *o, struct loop *loop, struct mask_set *masks,
+			const char *api_key)
+{
+	struct headless_run r = {.loop = loop, .exit_code = EXIT_RUNTIME};
+	struct controller_ui ui = {
+		.ctx = &r, .finished = headless_finished, .notice = headless_notice,
+	};
+	r.controller = controller_create(loop, o, masks, api_key, true, &ui);
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	if (loop_watch_signals(loop, sigs, 3, headless_signal, &r) != 0)
+		fprintf(stderr, "tether: signals are not watched; Ctrl-C ends without a result line\n");
+	controller_start(r.controller);
+	if (!r.done && loop_run(loop) != 0 && !r.done)
+		controller_quit(r.controller, EXIT_RUNTIME);
+	controller_destroy(r.controller);
+	return r.exit_code;
+}
+
+static int run_client(const struct options *o)
+{
+	bool headless = o->headless || !isatty(STDOUT_FILENO);
+	if (headless && !o->conversation_id) {
+		fprintf(stderr, "tether: headless mode needs a CONVERSATION_ID (see tether list)\n");
+		return EXIT_USAGE;
+	}
+	if (!headless && !o->conversation_id) {
+		fprintf(stderr, "tether: the conversation picker is not built yet; "
+				"pass a CONVERSATION_ID (see tether list)\n");
+		return EXIT_USAGE;
+	}
+	if (!headless) {
+		fprintf(stderr, "tether: the interactive TUI is not built yet; use --headless\n");
+		return EXIT_USAGE;
+	}
+	struct server_url url;
+	if (server_url_parse(o->server, &url) != 0) {
+		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
+		return EXIT_USAGE;
+	}
+	if (o->insecure)
+		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
+
+	struct mask_set *masks = mask_set_create();
+	int rc = EXIT_RUNTIME;
+	char *api_key = NULL;
+	if (load_masks(o, masks) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	api_key = find_api_key(o);
+	if (api_key) {
+		const char *why;
+		if (mask_set_add(masks, api_key, strlen(api_key), &why) != 0 && log_file)
+			log_line(0, "the session API key is too short to be masked");
+	}
+	log_masks = masks;
+	char *err = NULL;
+	struct loop *loop = loop_create(log_line, &err);
+	if (!loop) {
+		fprintf(stderr, "tether: %s\n", err ? err : "cannot create the event loop");
+		free(err);
+		goto out;
+	}
+	rc = run_headless(o, loop, masks, api_key);
+	loop_destroy(loop);
+out:
+	if (api_key) {
+		memset(api_key, 0, strlen(api_key));
+		free(api_key);
+	}
+	log_masks = NULL;
+	mask_set_destroy(masks);
+	return rc;
+}
 
 int app_run(const struct options *o)
 {
-	(void)o;
-	fprintf(stderr, "tether: this command is not built yet\n");
-	return EXIT_USAGE;
+	if (o->log_path) {
+		log_file = fopen(o->log_path, "a");
+		if (!log_file) {
+			fprintf(stderr, "tether: --log %s: %s\n", o->log_path, strerror(errno));
+			return EXIT_USAGE;
+		}
+	}
+	int rc;
+	switch (o->command) {
+	case CMD_CLIENT:
+		rc = run_client(o);
+		break;
+	case CMD_LIST:
+		rc = list_run(o, log_line);
+		break;
+	default:
+		fprintf(stderr, "tether: this command is not built yet\n");
+		rc = EXIT_USAGE;
+		break;
+	}
+	if (log_file)
+		fclose(log_file);
+	log_file = NULL;
+	return rc;
 }

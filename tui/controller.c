@@ -1,0 +1,1029 @@
+#include "controller.h"
+#include "app.h"
+#include "headless.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A stream delta's way to the transcript: sanitized, then masked, per (item, attempt, kind)
+ * so that an escape sequence or a secret split across deltas is caught whole. */
+struct stream_filter {
+	char *item_id;
+	int attempt;
+	struct sanitizer san[2];        /* by delta kind */
+	struct mask_stream mask[2];
+	int64_t last_delta_us;          /* 0 until the first delta: the watchdog is armed after it */
+	bool stalled;
+	struct stream_filter *next;
+};
+
+/* One REST call in flight. */
+struct rest_call {
+	struct controller *c;
+	char *what;
+};
+
+struct controller {
+	struct loop *loop;
+	const struct options *o;
+	struct mask_set *masks;
+	char *api_key;
+	bool headless;
+	struct controller_ui ui;
+	struct headless out;
+	struct session *session;
+	struct transcript *transcript;
+	struct stream_filter *filters;
+	struct loop_timer *stall_timer;
+	FILE *record;
+	int64_t started_us;
+	int connection_number;
+
+	/* status */
+	char *title;
+	char *execution_status;
+	enum session_state connection;
+	int attempt;
+	int64_t retry_at_us;
+	int last_close_code;
+	int reconnects;
+	size_t durable_count;
+	size_t stream_count;
+	size_t running_tools;           /* actions without a result: silence is a tool at work */
+
+	/* catch-up and --until */
+	bool synced_once;
+	bool caught_up;                 /* replay of this connection is over */
+	bool has_through_seq;
+	int64_t through_seq;
+	bool sent_anything;
+	bool busy_since_send;
+	bool stdin_open;
+	bool finished;
+	struct buf stdin_line;         /* --send -: a partial line */
+
+	/* text mode: tool summaries by tool_call_id until their result */
+	struct pending_summary {
+		char *tool_call_id;
+		char *line;
+	} *summaries;
+	size_t nsummaries;
+};
+
+static const int64_t STREAM_STALL_US = 10 * 1000000;
+
+static const char *const state_names[] = {
+	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
+	[SESSION_SYNCED] = "open",           [SESSION_CLOSED] = "closed",
+	[SESSION_RECONNECTING] = "reconnecting", [SESSION_GAVE_UP] = "gave_up",
+	[SESSION_FAILED] = "closed",
+};
+
+static void changed(struct controller *c)
+{
+	if (c->ui.changed)
+		c->ui.changed(c->ui.ctx);
+}
+
+static void notice(struct controller *c, const char *line)
+{
+	struct buf clean;
+	buf_init(&clean);
+	controller_clean(c, line, strlen(line), &clean);
+	if (c->ui.notice)
+		c->ui.notice(c->ui.ctx, buf_cstr(&clean));
+	buf_fini(&clean);
+}
+
+void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out)
+{
+	struct buf san;
+	buf_init(&san);
+	sanitize_text(text, len, &san);
+	mask_text(c->masks, san.data ? san.data : "", san.len, out);
+	buf_fini(&san);
+}
+
+/* json_rewrite_strings callback: every string of an event crosses the same boundary. */
+static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	controller_clean(ctx, s, len, out);
+}
+
+static void finish(struct controller *c, int exit_code)
+{
+	if (c->finished)
+		return;
+	c->finished = true;
+	if (c->headless)
+		headless_result(&c->out, exit_code, session_has_cursor(c->session),
+				session_cursor(c->session), c->durable_count, c->stream_count,
+				c->reconnects);
+	if (c->ui.finished)
+		c->ui.finished(c->ui.ctx, exit_code);
+}
+
+/* ------------------------------------------------------------ stream filters */
+
+static struct stream_filter *filter_find(struct controller *c, const char *item_id)
+{
+	for (struct stream_filter *f = c->filters; f; f = f->next)
+		if (!strcmp(f->item_id, item_id))
+			return f;
+	return NULL;
+}
+
+static void filter_reset(struct stream_filter *f, const struct mask_set *masks, int attempt)
+{
+	f->attempt = attempt;
+	for (int k = 0; k < 2; k++) {
+		sanitizer_init(&f->san[k]);
+		mask_stream_fini(&f->mask[k]);
+		mask_stream_init(&f->mask[k], masks);
+	}
+	f->last_delta_us = 0;
+	f->stalled = false;
+}
+
+static struct stream_filter *filter_open(struct controller *c, const char *item_id, int attempt)
+{
+	struct stream_filter *f = filter_find(c, item_id);
+	if (!f) {
+		f = xcalloc(1, sizeof *f);
+		f->item_id = xstrdup(item_id);
+		for (int k = 0; k < 2; k++)
+			mask_stream_init(&f->mask[k], c->masks);
+		f->next = c->filters;
+		c->filters = f;
+	}
+	filter_reset(f, c->masks, attempt);
+	return f;
+}
+
+/* Held text is dropped, never flushed: the durable event carries the authoritative text. */
+static void filter_close(struct controller *c, const char *item_id)
+{
+	for (struct stream_filter **p = &c->filters; *p; p = &(*p)->next) {
+		if (!strcmp((*p)->item_id, item_id)) {
+			struct stream_filter *f = *p;
+			*p = f->next;
+			for (int k = 0; k < 2; k++)
+				mask_stream_fini(&f->mask[k]);
+			free(f->item_id);
+			free(f);
+			return;
+		}
+	}
+}
+
+static size_t stalled_count(const struct controller *c)
+{
+	size_t n = 0;
+	for (const struct stream_filter *f = c->filters; f; f = f->next)
+		n += f->stalled;
+	return n;
+}
+
+void controller_check_stalls(struct controller *c, int64_t now_us)
+{
+	bool any_armed = false;
+	for (struct stream_filter *f = c->filters; f; f = f->next) {
+		if (!f->last_delta_us)
+			continue;
+		any_armed = true;
+		/* While a tool runs, silence is work, not a stall. */
+		bool quiet = now_us - f->last_delta_us >= STREAM_STALL_US && c->running_tools == 0;
+		if (quiet && !f->stalled) {
+			f->stalled = true;
+			transcript_stream_set_stalled(c->transcript, f->item_id, true);
+			if (c->headless)
+				headless_stream(&c->out, f->item_id, f->attempt, "stalled", NULL, NULL, 0,
+						NULL);
+			changed(c);
+		}
+	}
+	if (any_armed && !c->finished)
+		loop_timer_schedule(c->stall_timer, 1000000);
+}
+
+static void stall_timer_fired(void *arg)
+{
+	controller_check_stalls(arg, clock_now_us());
+}
+
+/* ------------------------------------------------------------ events → items */
+
+static void spec_text(struct controller *c, struct buf *store, const char *s, const char **out,
+		      size_t *len)
+{
+	*out = NULL;
+	if (len)
+		*len = 0;
+	if (!s)
+		return;
+	size_t start = store->len;
+	controller_clean(c, s, strlen(s), store);
+	buf_putc(store, '\0');
+	/* Offsets, not pointers: store may move while later fields are appended. */
+	*out = (const char *)(uintptr_t)(start + 1);
+	if (len)
+		*len = store->len - 1 - start;
+}
+
+static const char *resolve(struct buf *store, const char *off)
+{
+	return off ? store->data + ((uintptr_t)off - 1) : NULL;
+}
+
+static bool event_to_spec(struct controller *c, const struct event *e, int64_t seq,
+			  struct item_spec *spec, struct buf *store)
+{
+	memset(spec, 0, sizeof *spec);
+	spec->seq = seq;
+	spec->id = e->id;
+	spec->risk = (int)e->risk;
+	const char *title = NULL;
+	switch (e->kind) {
+	case EVENT_MESSAGE:
+		spec->kind = e->source == SOURCE_USER ? ITEM_USER
+			     : e->source == SOURCE_AGENT ? ITEM_AGENT : ITEM_NOTICE;
+		if (spec->kind == ITEM_NOTICE)
+			title = "environment";
+		break;
+	case EVENT_ACTION:
+		spec->kind = ITEM_TOOL;
+		title = e->tool_name ? e->tool_name : "tool";
+		break;
+	case EVENT_OBSERVATION:
+	case EVENT_USER_REJECT:
+	case EVENT_AGENT_ERROR:
+		spec->kind = ITEM_TOOL_RESULT;
+		spec->outcome = e->kind == EVENT_USER_REJECT ? TOOL_REJECTED
+				: e->kind == EVENT_AGENT_ERROR || e->is_error ||
+						  (e->has_exit_code && e->exit_code != 0)
+					? TOOL_FAILED
+					: TOOL_DONE;
+		if (e->kind == EVENT_AGENT_ERROR && !e->tool_call_id) {
+			spec->kind = ITEM_ERROR;
+			title = "agent error";
+		} else {
+			title = e->tool_name;
+		}
+		break;
+	case EVENT_CONVERSATION_ERROR:
+		spec->kind = ITEM_ERROR;
+		title = e->error_code ? e->error_code : "conversation error";
+		break;
+	case EVENT_PAUSE:
+		spec->kind = ITEM_NOTICE;
+		title = "paused";
+		break;
+	case EVENT_INTERRUPT:
+		spec->kind = ITEM_NOTICE;
+		title = "interrupted";
+		break;
+	case EVENT_STATE_UPDATE:
+		return false;
+	case EVENT_SYSTEM_PROMPT:
+		spec->kind = ITEM_SYSTEM;
+		title = "system prompt";
+		break;
+	case EVENT_CONDENSATION:
+		spec->kind = ITEM_NOTICE;
+		title = "history condensed";
+		break;
+	default:
+		spec->kind = ITEM_NOTICE;
+		title = e->kind_name ? e->kind_name : "event";
+		break;
+	}
+	spec->has_exit_code = e->has_exit_code;
+	spec->exit_code = e->exit_code;
+	spec->tool_call_id = e->tool_call_id;
+	spec_text(c, store, e->text, &spec->text, &spec->text_len);
+	spec_text(c, store, e->reasoning, &spec->reasoning, &spec->reasoning_len);
+	spec_text(c, store, title, &spec->title, NULL);
+	spec_text(c, store, e->action_summary, &spec->summary, NULL);
+	spec->text = resolve(store, spec->text);
+	spec->reasoning = resolve(store, spec->reasoning);
+	spec->title = resolve(store, spec->title);
+	spec->summary = resolve(store, spec->summary);
+	return true;
+}
+
+/* ------------------------------------------------------------ text mode */
+
+static void summary_remember(struct controller *c, const char *tool_call_id, const char *line)
+{
+	c->summaries = xrealloc(c->summaries, (c->nsummaries + 1) * sizeof *c->summaries);
+	c->summaries[c->nsummaries].tool_call_id = xstrdup(tool_call_id);
+	c->summaries[c->nsummaries].line = xstrdup(line);
+	c->nsummaries++;
+}
+
+static char *summary_take(struct controller *c, const char *tool_call_id)
+{
+	for (size_t i = 0; i < c->nsummaries; i++) {
+		if (!strcmp(c->summaries[i].tool_call_id, tool_call_id)) {
+			char *line = c->summaries[i].line;
+			free(c->summaries[i].tool_call_id);
+			c->summaries[i] = c->summaries[--c->nsummaries];
+			return line;
+		}
+	}
+	return NULL;
+}
+
+static void text_mode_event(struct controller *c, const struct item_spec *s, const struct event *e)
+{
+	struct buf line;
+	buf_init(&line);
+	switch (s->kind) {
+	case ITEM_USER:
+	case ITEM_AGENT:
+		headless_text_message(&c->out, s->kind == ITEM_USER, s->text ? s->text : "",
+				      s->text_len);
+		break;
+	case ITEM_TOOL:
+		if (s->text_len)
+			headless_text_message(&c->out, false, s->text, s->text_len);
+		if (e->tool_name && !strcmp(e->tool_name, "terminal"))
+			buf_printf(&line, "$ %s", s->summary ? s->summary : "");
+		else
+			buf_printf(&line, "• %s %s", s->title ? s->title : "tool",
+				   s->summary ? s->summary : "");
+		if (s->tool_call_id)
+			summary_remember(c, s->tool_call_id, buf_cstr(&line));
+		else
+			headless_text_line(&c->out, buf_cstr(&line));
+		break;
+	case ITEM_TOOL_RESULT: {
+		char *head = s->tool_call_id ? summary_take(c, s->tool_call_id) : NULL;
+		buf_puts(&line, head ? head : (s->title ? s->title : "tool"));
+		free(head);
+		if (s->outcome == TOOL_REJECTED)
+			buf_printf(&line, "  → rejected: %s", s->text ? s->text : "");
+		else if (s->has_exit_code)
+			buf_printf(&line, "  → exit %d", s->exit_code);
+		else if (s->outcome == TOOL_FAILED)
+			buf_puts(&line, "  → failed");
+		else
+			buf_puts(&line, "  → done");
+		if (s->outcome == TOOL_FAILED && !s->has_exit_code && s->text_len) {
+			/* The first line of the error says why. */
+			const char *nl = memchr(s->text, '\n', s->text_len);
+			buf_puts(&line, ": ");
+			buf_append(&line, s->text, nl ? (size_t)(nl - s->text) : s->text_len);
+		}
+		headless_text_line(&c->out, buf_cstr(&line));
+		break;
+	}
+	case ITEM_ERROR:
+		buf_printf(&line, "error: %s: %s", s->title ? s->title : "error", s->text ? s->text : "");
+		headless_text_line(&c->out, buf_cstr(&line));
+		break;
+	default:
+		break;
+	}
+	buf_fini(&line);
+}
+
+/* ------------------------------------------------------------ status and --until */
+
+static bool status_is(const char *s, const char *v)
+{
+	return s && !strcmp(s, v);
+}
+
+static bool status_ended_run(const char *s)
+{
+	return status_is(s, "idle") || status_is(s, "finished") || status_is(s, "paused") ||
+	       status_is(s, "error") || status_is(s, "stuck");
+}
+
+static void check_until(struct controller *c, const char *status, bool live)
+{
+	if (!c->headless || c->finished || !live)
+		return;
+	bool all_sent = session_pending_messages(c->session) == 0 && !c->stdin_open;
+	if (!all_sent)
+		return;
+	if (status_is(status, "error") || status_is(status, "stuck")) {
+		if (c->o->until != UNTIL_NEVER)
+			finish(c, EXIT_RUN_FAILED);
+		return;
+	}
+	bool idle = status_is(status, "idle") || status_is(status, "finished");
+	if (!idle) {
+		c->busy_since_send = true;
+		return;
+	}
+	if (c->o->until == UNTIL_FINISHED) {
+		if (status_is(status, "finished"))
+			finish(c, EXIT_OK);
+	} else if (c->o->until == UNTIL_IDLE) {
+		if (!c->sent_anything || c->busy_since_send)
+			finish(c, EXIT_OK);
+	}
+}
+
+static void set_execution_status(struct controller *c, const char *status, bool live)
+{
+	if (!status)
+		return;
+	if (!status_is(c->execution_status, status)) {
+		free(c->execution_status);
+		c->execution_status = xstrdup(status);
+		if (c->headless)
+			headless_status(&c->out, status);
+		transcript_set_awaiting_confirmation(c->transcript,
+						     status_is(status, "waiting_for_confirmation"));
+		if (status_ended_run(status)) {
+			transcript_mark_run_ended(c->transcript);
+			c->running_tools = 0;
+		}
+		changed(c);
+	}
+	check_until(c, status, live);
+}
+
+static void caught_up(struct controller *c)
+{
+	if (c->caught_up)
+		return;
+	c->caught_up = true;
+	changed(c);
+	/* Catching up with nothing to send is the whole job of `--until idle`. */
+	if (c->headless && c->o->until == UNTIL_IDLE && !c->sent_anything && !c->stdin_open)
+		finish(c, EXIT_OK);
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void apply_event(struct controller *c, const struct event *e, int64_t seq)
+{
+	struct item_spec spec;
+	struct buf store;
+	buf_init(&store);
+	if (event_to_spec(c, e, seq, &spec, &store)) {
+		enum apply_result r = transcript_add_event(c->transcript, &spec);
+		if (r == APPLY_RETIRED && e->id) {
+			struct stream_filter *f = filter_find(c, e->id);
+			if (c->headless)
+				headless_stream(&c->out, e->id, f ? f->attempt : 1, "retired", NULL, NULL,
+						0, NULL);
+			filter_close(c, e->id);
+		}
+		if (r != APPLY_DUPLICATE) {
+			if (spec.kind == ITEM_TOOL)
+				c->running_tools++;
+			else if (spec.kind == ITEM_TOOL_RESULT && c->running_tools)
+				c->running_tools--;
+			if (c->headless && c->o->format == FORMAT_TEXT && seq >= 0)
+				text_mode_event(c, &spec, e);
+		}
+		changed(c);
+	}
+	buf_fini(&store);
+}
+
+static void on_durable(struct controller *c, const struct frame *f)
+{
+	c->durable_count++;
+	if (c->headless && c->o->format == FORMAT_NDJSON) {
+		struct buf masked;
+		struct codec_error err;
+		buf_init(&masked);
+		if (json_rewrite_strings(f->event.raw, f->event.raw_len, clean_json_string, c,
+					 &masked, &err) == 0)
+			headless_durable(&c->out, f->seq, masked.data, masked.len);
+		buf_fini(&masked);
+	}
+	bool live = c->caught_up;
+	apply_event(c, &f->event, f->seq);
+	if (f->event.kind == EVENT_STATE_UPDATE)
+		set_execution_status(c, f->event.execution_status, live);
+	if (!c->caught_up && (!c->has_through_seq || f->seq >= c->through_seq))
+		caught_up(c);
+}
+
+static void on_transient(struct controller *c, const struct frame *f)
+{
+	if (c->headless && c->o->format == FORMAT_NDJSON) {
+		struct buf masked;
+		struct codec_error err;
+		buf_init(&masked);
+		if (json_rewrite_strings(f->event.raw, f->event.raw_len, clean_json_string, c,
+					 &masked, &err) == 0)
+			headless_transient(&c->out, masked.data, masked.len);
+		buf_fini(&masked);
+	}
+	/* The first transient after sync is the snapshot that ends replay; it never ends a run. */
+	bool live = c->caught_up;
+	caught_up(c);
+	if (f->event.kind == EVENT_STATE_UPDATE)
+		set_execution_status(c, f->event.execution_status, live);
+	else
+		apply_event(c, &f->event, -1);
+}
+
+static void on_started(struct controller *c, const struct frame *f)
+{
+	enum apply_result r = transcript_stream_start(c->transcript, f->item_id, f->attempt,
+						      f->has_anchor_seq, f->anchor_seq);
+	if (r != APPLY_OPENED && r != APPLY_SUPERSEDED)
+		return;
+	filter_open(c, f->item_id, f->attempt);
+	if (r == APPLY_OPENED)
+		c->stream_count++;
+	if (c->headless)
+		headless_stream(&c->out, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
+	changed(c);
+}
+
+static void on_delta(struct controller *c, const struct frame *f)
+{
+	int open_attempt = transcript_stream_attempt(c->transcript, f->item_id);
+	if (open_attempt > f->attempt)
+		return; /* stale attempt */
+	struct stream_filter *filt = filter_find(c, f->item_id);
+	if (!open_attempt || !filt || filt->attempt != f->attempt) {
+		/* A first delta without item_started, or a higher attempt: the delta opens it. */
+		enum apply_result r = transcript_stream_start(c->transcript, f->item_id, f->attempt,
+							      false, 0);
+		if (r != APPLY_OPENED && r != APPLY_SUPERSEDED)
+			return;
+		if (r == APPLY_OPENED)
+			c->stream_count++;
+		filt = filter_open(c, f->item_id, f->attempt);
+		if (c->headless)
+			headless_stream(&c->out, f->item_id, f->attempt, "started", NULL, NULL, 0,
+					NULL);
+	}
+	int k = f->delta_kind == DELTA_REASONING;
+	struct buf san, out;
+	buf_init(&san);
+	buf_init(&out);
+	sanitizer_feed(&filt->san[k], f->content, f->content_len, &san);
+	mask_stream_feed(&filt->mask[k], san.data ? san.data : "", san.len, &out);
+	transcript_stream_delta(c->transcript, f->item_id, f->attempt, f->order, k,
+				out.data ? out.data : "", out.len);
+	if (c->headless && out.len)
+		headless_stream(&c->out, f->item_id, f->attempt, "delta", k ? "reasoning" : "text",
+				out.data, out.len, NULL);
+	buf_fini(&san);
+	buf_fini(&out);
+	filt->last_delta_us = clock_now_us();
+	if (filt->stalled) {
+		filt->stalled = false;
+		transcript_stream_set_stalled(c->transcript, f->item_id, false);
+	}
+	if (!loop_timer_pending(c->stall_timer))
+		loop_timer_schedule(c->stall_timer, 1000000);
+	changed(c);
+}
+
+static void on_aborted(struct controller *c, const struct frame *f)
+{
+	enum apply_result r = transcript_stream_abort(c->transcript, f->item_id, f->attempt,
+						      f->reason);
+	if (r != APPLY_ABORTED)
+		return;
+	struct buf reason;
+	buf_init(&reason);
+	if (f->reason)
+		controller_clean(c, f->reason, strlen(f->reason), &reason);
+	if (c->headless)
+		headless_stream(&c->out, f->item_id, f->attempt, "aborted", NULL, NULL, 0,
+				buf_cstr(&reason));
+	buf_fini(&reason);
+	filter_close(c, f->item_id);
+	changed(c);
+}
+
+static void add_error_item(struct controller *c, const char *code, const char *detail)
+{
+	struct item_spec spec = {.kind = ITEM_ERROR, .seq = -1};
+	struct buf a, b;
+	buf_init(&a);
+	buf_init(&b);
+	controller_clean(c, code, strlen(code), &a);
+	if (detail)
+		controller_clean(c, detail, strlen(detail), &b);
+	spec.title = buf_cstr(&a);
+	spec.text = buf_cstr(&b);
+	spec.text_len = b.len;
+	if (c->headless)
+		headless_error(&c->out, spec.title, spec.text);
+	else
+		transcript_add_event(c->transcript, &spec);
+	buf_fini(&a);
+	buf_fini(&b);
+	changed(c);
+}
+
+static void session_frame(void *ctx, const struct frame *f)
+{
+	struct controller *c = ctx;
+	if (c->finished)
+		return;
+	switch (f->type) {
+	case FRAME_SYNC:
+		c->has_through_seq = f->has_through_seq;
+		c->through_seq = f->through_seq;
+		c->caught_up = false;
+		if (c->headless)
+			headless_sync(&c->out, f->has_from_seq, f->from_seq, f->has_through_seq,
+				      f->through_seq);
+		/* Nothing to replay: caught up at once. */
+		if (!f->has_through_seq ||
+		    (session_has_cursor(c->session) && session_cursor(c->session) >= f->through_seq) ||
+		    (!f->has_from_seq))
+			caught_up(c);
+		changed(c);
+		break;
+	case FRAME_DURABLE:
+		on_durable(c, f);
+		break;
+	case FRAME_TRANSIENT:
+		on_transient(c, f);
+		break;
+	case FRAME_ITEM_STARTED:
+		on_started(c, f);
+		break;
+	case FRAME_DELTA:
+		on_delta(c, f);
+		break;
+	case FRAME_ITEM_ABORTED:
+		on_aborted(c, f);
+		break;
+	case FRAME_ERROR:
+		add_error_item(c, f->code ? f->code : "error", f->detail);
+		break;
+	case FRAME_UNKNOWN:
+		break;
+	}
+}
+
+static void session_bad_frame(void *ctx, const char *code, const char *detail, int64_t seq)
+{
+	struct controller *c = ctx;
+	struct buf d;
+	buf_init(&d);
+	if (seq >= 0)
+		buf_printf(&d, "event seq %lld could not be received and was skipped (%s)",
+			   (long long)seq, detail ? detail : code);
+	else
+		buf_puts(&d, detail ? detail : "");
+	add_error_item(c, code, buf_cstr(&d));
+	buf_fini(&d);
+}
+
+static void session_raw(void *ctx, const char *json, size_t len)
+{
+	struct controller *c = ctx;
+	if (!c->record)
+		return;
+	struct buf masked;
+	struct codec_error err;
+	buf_init(&masked);
+	if (json_rewrite_strings(json, len, clean_json_string, c, &masked, &err) == 0) {
+		double t = (double)(clock_now_us() - c->started_us) / 1e6;
+		fprintf(c->record, "{\"t\":%.6f,\"conn\":%d,\"frame\":", t, c->connection_number);
+		fwrite(masked.data, 1, masked.len, c->record);
+		fputs("}\n", c->record);
+		fflush(c->record);
+	}
+	buf_fini(&masked);
+}
+
+static void session_discard(void *ctx)
+{
+	struct controller *c = ctx;
+	while (c->filters) {
+		struct stream_filter *f = c->filters;
+		if (c->headless)
+			headless_stream(&c->out, f->item_id, f->attempt, "discarded", NULL, NULL, 0,
+					NULL);
+		filter_close(c, f->item_id);
+	}
+	transcript_discard_streams(c->transcript);
+	changed(c);
+}
+
+static void session_status_changed(void *ctx, const struct session_status *st)
+{
+	struct controller *c = ctx;
+	c->connection = st->state;
+	c->attempt = st->attempt;
+	if (st->state == SESSION_CONNECTING) {
+		c->connection_number++;
+		if (c->connection_number > 1)
+			c->reconnects++;
+	}
+	if (st->state == SESSION_CLOSED || st->state == SESSION_FAILED)
+		c->last_close_code = st->close_code;
+	if (st->state == SESSION_RECONNECTING)
+		c->retry_at_us = clock_now_us() + st->retry_in_us;
+	if (st->state == SESSION_SYNCED)
+		c->synced_once = true;
+	if (c->headless && st->state != SESSION_SYNCED) {
+		struct buf reason;
+		buf_init(&reason);
+		if (st->reason)
+			controller_clean(c, st->reason, strlen(st->reason), &reason);
+		headless_connection(&c->out, state_names[st->state], st->attempt, st->close_code,
+				    st->reason ? buf_cstr(&reason) : NULL,
+				    st->state == SESSION_CONNECTING && st->has_after_seq, st->after_seq,
+				    st->state == SESSION_RECONNECTING ? (double)st->retry_in_us / 1e6 : 0);
+		if (c->o->format == FORMAT_TEXT && (st->state == SESSION_CLOSED ||
+						    st->state == SESSION_RECONNECTING ||
+						    st->state == SESSION_FAILED ||
+						    st->state == SESSION_GAVE_UP))
+			fprintf(stderr, "tether: connection %s%s%s\n", state_names[st->state],
+				st->reason ? ": " : "", st->reason ? buf_cstr(&reason) : "");
+		buf_fini(&reason);
+	}
+	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
+		if (st->state == SESSION_FAILED && st->exit_code == EXIT_AUTH)
+			notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
+		else if (st->state == SESSION_FAILED && st->exit_code == EXIT_NOT_FOUND)
+			notice(c, "conversation not found on this server");
+		else if (st->state == SESSION_GAVE_UP)
+			notice(c, "gave up reconnecting (--max-retries exhausted)");
+		finish(c, st->exit_code ? st->exit_code : EXIT_RUNTIME);
+		return;
+	}
+	changed(c);
+}
+
+/* ------------------------------------------------------------ REST controls */
+
+static void rest_done(void *ctx, const struct rest_response *r)
+{
+	struct rest_call *call = ctx;
+	struct controller *c = call->c;
+	if (r->status < 200 || r->status >= 300) {
+		struct buf line;
+		buf_init(&line);
+		if (r->status == 0)
+			buf_printf(&line, "%s failed: %s", call->what, r->error ? r->error : "no response");
+		else if (r->status == 401 || r->status == 403)
+			buf_printf(&line, "%s failed: not authorized (HTTP %d)", call->what, r->status);
+		else
+			buf_printf(&line, "%s failed: HTTP %d %.*s", call->what, r->status,
+				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
+		add_error_item(c, call->what, buf_cstr(&line));
+		notice(c, buf_cstr(&line));
+		buf_fini(&line);
+	} else if (!strcmp(call->what, "title") && r->body) {
+		struct conversation_info *items = NULL;
+		size_t n = 0;
+		char *next = NULL;
+		struct codec_error err;
+		if (conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
+		    n == 1 && items[0].title) {
+			struct buf t;
+			buf_init(&t);
+			controller_clean(c, items[0].title, strlen(items[0].title), &t);
+			free(c->title);
+			c->title = buf_steal(&t);
+			changed(c);
+		}
+		conversation_infos_free(items, n);
+		free(next);
+	}
+	free(call->what);
+	free(call);
+}
+
+static void rest_call(struct controller *c, const char *what, const char *method,
+		      const char *suffix, const char *body)
+{
+	struct rest_call *call = xcalloc(1, sizeof *call);
+	call->c = c;
+	call->what = xstrdup(what);
+	struct buf path;
+	buf_init(&path);
+	buf_printf(&path, "/api/conversations/%s%s", c->o->conversation_id, suffix);
+	if (rest_request(c->loop, c->o->server, c->api_key, c->o->insecure, method, buf_cstr(&path),
+			 body, rest_done, call) != 0) {
+		struct rest_response r = {.status = 0, .error = "could not start the request"};
+		rest_done(call, &r);
+	}
+	buf_fini(&path);
+}
+
+void controller_pause(struct controller *c)
+{
+	rest_call(c, "pause", "POST", "/pause", NULL);
+}
+
+void controller_interrupt(struct controller *c)
+{
+	rest_call(c, "interrupt", "POST", "/interrupt", NULL);
+}
+
+void controller_confirm(struct controller *c, bool accept, const char *reason)
+{
+	struct buf body;
+	buf_init(&body);
+	buf_printf(&body, "{\"accept\":%s", accept ? "true" : "false");
+	if (!accept && reason && *reason) {
+		buf_puts(&body, ",\"reason\":");
+		json_append_string(&body, reason, strlen(reason));
+	}
+	buf_putc(&body, '}');
+	rest_call(c, accept ? "confirm" : "reject", "POST", "/events/respond_to_confirmation",
+		  buf_cstr(&body));
+	buf_fini(&body);
+}
+
+void controller_send(struct controller *c, const char *text)
+{
+	if (!text || !*text)
+		return;
+	c->sent_anything = true;
+	c->busy_since_send = false;
+	session_send_user_message(c->session, text);
+	changed(c);
+}
+
+/* ------------------------------------------------------------ stdin for --send - */
+
+static void stdin_readable(void *arg);
+static void stdin_hangup(void *arg);
+
+static void stdin_consume(struct controller *c, bool eof)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < c->stdin_line.len; i++) {
+		if (c->stdin_line.data[i] == '\n') {
+			size_t n = i - start;
+			if (n && c->stdin_line.data[start + n - 1] == '\r')
+				n--;
+			if (n) {
+				char *msg = xstrndup(c->stdin_line.data + start, n);
+				controller_send(c, msg);
+				free(msg);
+			}
+			start = i + 1;
+		}
+	}
+	if (eof && start < c->stdin_line.len) {
+		char *msg = xstrndup(c->stdin_line.data + start, c->stdin_line.len - start);
+		controller_send(c, msg);
+		free(msg);
+		start = c->stdin_line.len;
+	}
+	memmove(c->stdin_line.data, c->stdin_line.data + start, c->stdin_line.len - start);
+	c->stdin_line.len -= start;
+}
+
+static void stdin_readable(void *arg)
+{
+	struct controller *c = arg;
+	char chunk[4096];
+	ssize_t n = read(0, chunk, sizeof chunk);
+	if (n <= 0) {
+		stdin_hangup(arg);
+		return;
+	}
+	buf_append(&c->stdin_line, chunk, (size_t)n);
+	stdin_consume(c, false);
+}
+
+static void stdin_hangup(void *arg)
+{
+	struct controller *c = arg;
+	if (!c->stdin_open)
+		return;
+	stdin_consume(c, true);
+	buf_fini(&c->stdin_line);
+	c->stdin_open = false;
+	/* Nothing came: behave as if nothing was to be sent. */
+	if (c->caught_up && !c->sent_anything && c->o->until == UNTIL_IDLE)
+		finish(c, EXIT_OK);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+struct controller *controller_create(struct loop *loop, const struct options *o,
+				     struct mask_set *masks, const char *api_key, bool headless,
+				     const struct controller_ui *ui)
+{
+	struct controller *c = xcalloc(1, sizeof *c);
+	c->loop = loop;
+	c->o = o;
+	c->masks = masks;
+	c->api_key = xstrdup(api_key);
+	c->headless = headless;
+	if (ui)
+		c->ui = *ui;
+	headless_init(&c->out, stdout, o->format);
+	c->transcript = transcript_create();
+	c->stall_timer = loop_timer_create(loop, stall_timer_fired, c);
+	c->started_us = clock_now_us();
+	c->connection = SESSION_CONNECTING;
+	if (o->record_path) {
+		c->record = fopen(o->record_path, "a");
+		if (!c->record)
+			notice(c, "cannot open the --record file; not recording");
+	}
+	struct session_config cfg = {
+		.server_url = o->server,
+		.conversation_id = o->conversation_id,
+		.api_key = api_key,
+		.no_history = o->no_history,
+		.after_seq = o->after_seq,
+		.ping_interval_s = o->ping_interval_s,
+		.stall_timeout_s = o->stall_timeout_s,
+		.max_retries = o->max_retries >= 0 ? o->max_retries : headless ? 8 : 0,
+		.insecure = o->insecure,
+	};
+	struct session_handlers h = {
+		.ctx = c,
+		.on_status = session_status_changed,
+		.on_frame = session_frame,
+		.on_bad_frame = session_bad_frame,
+		.on_raw = session_raw,
+		.on_discard_streams = session_discard,
+	};
+	c->session = session_create(loop, &cfg, &h);
+	return c;
+}
+
+void controller_start(struct controller *c)
+{
+	for (size_t i = 0; i < c->o->nsends; i++)
+		controller_send(c, c->o->sends[i]);
+	if (c->o->send_stdin) {
+		c->stdin_open = true;
+		buf_init(&c->stdin_line);
+		if (loop_watch_fd(c->loop, 0, stdin_readable, stdin_hangup, c) != 0)
+			stdin_hangup(c);
+	}
+	if (!c->headless && c->o->conversation_id)
+		rest_call(c, "title", "GET", "", NULL);
+	session_start(c->session);
+}
+
+void controller_quit(struct controller *c, int exit_code)
+{
+	finish(c, exit_code);
+}
+
+void controller_destroy(struct controller *c)
+{
+	if (!c)
+		return;
+	session_destroy(c->session);
+	while (c->filters)
+		filter_close(c, c->filters->item_id);
+	loop_timer_destroy(c->stall_timer);
+	transcript_destroy(c->transcript);
+	if (c->record)
+		fclose(c->record);
+	for (size_t i = 0; i < c->nsummaries; i++) {
+		free(c->summaries[i].tool_call_id);
+		free(c->summaries[i].line);
+	}
+	free(c->summaries);
+	free(c->title);
+	free(c->execution_status);
+	if (c->api_key) {
+		volatile char *p = c->api_key;
+		while (*p)
+			*p++ = 0;
+		free(c->api_key);
+	}
+	free(c);
+}
+
+struct transcript *controller_transcript(struct controller *c)
+{
+	return c->transcript;
+}
+
+void controller_status(const struct controller *c, struct controller_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->server = c->o->server;
+	st->conversation_id = c->o->conversation_id;
+	st->title = c->title;
+	st->connection = c->connection;
+	st->attempt = c->attempt;
+	st->retry_at_us = c->retry_at_us;
+	st->last_close_code = c->last_close_code;
+	st->has_cursor = session_has_cursor(c->session);
+	st->cursor = session_cursor(c->session);
+	st->execution_status = c->execution_status;
+	st->syncing = !c->caught_up && c->connection == SESSION_SYNCED;
+	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
+	st->stalled_streams = stalled_count(c);
+	st->pending_messages = session_pending_messages(c->session);
+	st->awaiting_confirmation = status_is(c->execution_status, "waiting_for_confirmation");
+}

@@ -1,0 +1,73 @@
+/* The controller: wires the session's frames through sanitize → mask into the transcript,
+ * tracks the conversation's status, and carries out the user's commands. Both the TUI and
+ * the headless mode sit on top of it. */
+#ifndef TETHER_CONTROLLER_H
+#define TETHER_CONTROLLER_H
+
+#include "options.h"
+#include "net.h"
+#include "render.h"
+#include "keyring.h"
+
+/* What the interface on top hears from the controller. */
+struct controller_ui {
+	void *ctx;
+	/* The transcript or the status changed: schedule a frame. */
+	void (*changed)(void *ctx);
+	/* The run is over with this exit code (fatal close, gave up, --until reached). */
+	void (*finished)(void *ctx, int exit_code);
+	/* A one-line diagnostic for the user (already sanitized and masked). */
+	void (*notice)(void *ctx, const char *line);
+};
+
+/* Everything a status line shows. Strings stay owned by the controller. */
+struct controller_status {
+	const char *server;
+	const char *conversation_id;
+	const char *title;              /* NULL until known */
+	enum session_state connection;
+	int attempt;
+	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */
+	int last_close_code;
+	bool has_cursor;
+	int64_t cursor;
+	const char *execution_status;   /* NULL until known */
+	bool syncing;                   /* replaying history on this connection */
+	int64_t sync_through_seq;       /* target of the replay, -1 when none */
+	size_t stalled_streams;
+	size_t pending_messages;        /* typed while the socket was down, not yet sent */
+	bool awaiting_confirmation;
+};
+
+struct controller;
+
+/* Creates the controller for options o on loop. masks holds the local secrets (the API key is
+ * added to it); api_key may be NULL. headless selects the headless writer on stdout. */
+struct controller *controller_create(struct loop *loop, const struct options *o,
+				     struct mask_set *masks, const char *api_key, bool headless,
+				     const struct controller_ui *ui);
+/* Connects (and keeps reconnecting). */
+void controller_start(struct controller *c);
+/* Frees the controller (closing the session). */
+void controller_destroy(struct controller *c);
+/* The transcript the UI paints. */
+struct transcript *controller_transcript(struct controller *c);
+/* Fills *st with the current status. */
+void controller_status(const struct controller *c, struct controller_status *st);
+/* Sends a user message: over the socket when it is live, else queued until it is (or through
+ * REST when the socket stays down). Never silently dropped. */
+void controller_send(struct controller *c, const char *text);
+/* REST pause. */
+void controller_pause(struct controller *c);
+/* REST interrupt (cancels the running LLM call). */
+void controller_interrupt(struct controller *c);
+/* REST respond_to_confirmation; reason may be NULL. */
+void controller_confirm(struct controller *c, bool accept, const char *reason);
+/* Marks or unmarks streams stalled; call on a timer (the UI's render tick is fine). */
+void controller_check_stalls(struct controller *c, int64_t now_us);
+/* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
+void controller_quit(struct controller *c, int exit_code);
+/* Sanitizes then masks text for display or output (the one boundary). Appends to out. */
+void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out);
+
+#endif

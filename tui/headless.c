@@ -1,0 +1,197 @@
+#include "headless.h"
+#include "net.h"
+
+#include <string.h>
+
+void headless_init(struct headless *h, FILE *out, enum output_format format)
+{
+	h->out = out;
+	h->format = format;
+	h->wrote_text = false;
+}
+
+/* Writes one finished ndjson line; flushed so that a reader sees every line as it happens. */
+static void emit(struct headless *h, struct buf *line)
+{
+	buf_putc(line, '\n');
+	fwrite(line->data, 1, line->len, h->out);
+	fflush(h->out);
+	buf_fini(line);
+}
+
+static void field_str(struct buf *b, const char *name, const char *v, size_t len)
+{
+	buf_printf(b, ",\"%s\":", name);
+	json_append_string(b, v, len);
+}
+
+static void begin(struct buf *b, const char *type)
+{
+	buf_init(b);
+	buf_printf(b, "{\"type\":\"%s\"", type);
+}
+
+void headless_connection(struct headless *h, const char *state, int attempt, int code,
+			 const char *reason, bool has_after_seq, int64_t after_seq,
+			 double retry_in_s)
+{
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf b;
+	begin(&b, "connection");
+	field_str(&b, "state", state, strlen(state));
+	buf_printf(&b, ",\"attempt\":%d", attempt);
+	if (code > 0)
+		buf_printf(&b, ",\"code\":%d", code);
+	if (reason)
+		field_str(&b, "reason", reason, strlen(reason));
+	if (has_after_seq)
+		buf_printf(&b, ",\"after_seq\":%lld", (long long)after_seq);
+	if (retry_in_s > 0)
+		buf_printf(&b, ",\"retry_in\":%.3f", retry_in_s);
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_sync(struct headless *h, bool has_from, int64_t from_seq, bool has_through,
+		   int64_t through_seq)
+{
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf b;
+	begin(&b, "sync");
+	if (has_from)
+		buf_printf(&b, ",\"from_seq\":%lld", (long long)from_seq);
+	if (has_through)
+		buf_printf(&b, ",\"through_seq\":%lld", (long long)through_seq);
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_durable(struct headless *h, int64_t seq, const char *event_json, size_t len)
+{
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf b;
+	begin(&b, "durable");
+	buf_printf(&b, ",\"seq\":%lld,\"event\":", (long long)seq);
+	buf_append(&b, event_json, len);
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_transient(struct headless *h, const char *event_json, size_t len)
+{
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf b;
+	begin(&b, "transient");
+	buf_puts(&b, ",\"event\":");
+	buf_append(&b, event_json, len);
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_stream(struct headless *h, const char *item_id, int attempt, const char *state,
+		     const char *kind, const char *content, size_t content_len, const char *reason)
+{
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf b;
+	begin(&b, "stream");
+	field_str(&b, "item_id", item_id, strlen(item_id));
+	buf_printf(&b, ",\"attempt\":%d", attempt);
+	field_str(&b, "state", state, strlen(state));
+	if (kind)
+		field_str(&b, "kind", kind, strlen(kind));
+	if (content)
+		field_str(&b, "content", content, content_len);
+	if (reason)
+		field_str(&b, "reason", reason, strlen(reason));
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_status(struct headless *h, const char *execution_status)
+{
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf b;
+	begin(&b, "status");
+	field_str(&b, "execution_status", execution_status, strlen(execution_status));
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_error(struct headless *h, const char *code, const char *detail)
+{
+	if (h->format != FORMAT_NDJSON) {
+		fprintf(stderr, "tether: %s: %s\n", code, detail ? detail : "");
+		return;
+	}
+	struct buf b;
+	begin(&b, "error");
+	field_str(&b, "code", code, strlen(code));
+	field_str(&b, "detail", detail ? detail : "", detail ? strlen(detail) : 0);
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t cursor,
+		     size_t durable_count, size_t stream_count, int reconnects)
+{
+	if (h->format != FORMAT_NDJSON) {
+		fflush(h->out);
+		return;
+	}
+	struct buf b;
+	begin(&b, "result");
+	buf_printf(&b, ",\"exit_code\":%d,\"cursor\":", exit_code);
+	if (has_cursor)
+		buf_printf(&b, "%lld", (long long)cursor);
+	else
+		buf_puts(&b, "null");
+	buf_printf(&b, ",\"durable\":%zu,\"streams\":%zu,\"reconnects\":%d}", durable_count,
+		   stream_count, reconnects);
+	emit(h, &b);
+}
+
+void headless_text_message(struct headless *h, bool from_user, const char *text, size_t len)
+{
+	if (h->format != FORMAT_TEXT || len == 0)
+		return;
+	if (h->wrote_text)
+		fputc('\n', h->out);
+	if (!from_user) {
+		fwrite(text, 1, len, h->out);
+		if (text[len - 1] != '\n')
+			fputc('\n', h->out);
+	} else {
+		/* Quote every line of a user message so it reads apart from the answer. */
+		size_t start = 0;
+		for (size_t i = 0; i <= len; i++) {
+			if (i == len || text[i] == '\n') {
+				if (i == len && i == start)
+					break;
+				fputs("> ", h->out);
+				fwrite(text + start, 1, i - start, h->out);
+				fputc('\n', h->out);
+				start = i + 1;
+			}
+		}
+	}
+	h->wrote_text = true;
+	fflush(h->out);
+}
+
+void headless_text_line(struct headless *h, const char *line)
+{
+	if (h->format != FORMAT_TEXT)
+		return;
+	if (h->wrote_text)
+		fputc('\n', h->out);
+	fputs(line, h->out);
+	fputc('\n', h->out);
+	h->wrote_text = true;
+	fflush(h->out);
+}

@@ -1,0 +1,44 @@
+/* The headless output contract of cli.md: ndjson lines or plain text on stdout. Every string
+ * handed in is already sanitized and masked. */
+#ifndef TETHER_HEADLESS_H
+#define TETHER_HEADLESS_H
+
+#include "options.h"
+#include <stdio.h>
+
+struct headless {
+	FILE *out;
+	enum output_format format;
+	bool wrote_text;        /* text mode: a blank line goes between messages */
+};
+
+/* Starts writing format to out. */
+void headless_init(struct headless *h, FILE *out, enum output_format format);
+/* {"type":"connection",...}; code/reason only when code > 0 or reason; after_seq when has_after_seq. */
+void headless_connection(struct headless *h, const char *state, int attempt, int code,
+			 const char *reason, bool has_after_seq, int64_t after_seq,
+			 double retry_in_s);
+/* {"type":"sync","from_seq":…,"through_seq":…} with the fields as received. */
+void headless_sync(struct headless *h, bool has_from, int64_t from_seq, bool has_through,
+		   int64_t through_seq);
+/* {"type":"durable","seq":N,"event":EVENT_JSON} (event_json already masked, compact). */
+void headless_durable(struct headless *h, int64_t seq, const char *event_json, size_t len);
+/* {"type":"transient","event":EVENT_JSON}. */
+void headless_transient(struct headless *h, const char *event_json, size_t len);
+/* {"type":"stream","item_id":…,"attempt":…,"state":…} plus kind/content on delta and reason on
+ * aborted. */
+void headless_stream(struct headless *h, const char *item_id, int attempt, const char *state,
+		     const char *kind, const char *content, size_t content_len, const char *reason);
+/* {"type":"status","execution_status":…}. */
+void headless_status(struct headless *h, const char *execution_status);
+/* {"type":"error","code":…,"detail":…}; text mode: a line on stderr. */
+void headless_error(struct headless *h, const char *code, const char *detail);
+/* {"type":"result","exit_code":…,"cursor":…,"durable":…,"reconnects":…} — always last. */
+void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t cursor,
+		     size_t durable_count, size_t stream_count, int reconnects);
+/* Text mode: one durable message (user messages quoted with "> "). */
+void headless_text_message(struct headless *h, bool from_user, const char *text, size_t len);
+/* Text mode: one line (a tool summary or a conversation error). */
+void headless_text_line(struct headless *h, const char *line);
+
+#endif

@@ -1,0 +1,147 @@
+#include "list.h"
+#include "app.h"
+#include "render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct list_run {
+	struct loop *loop;
+	const struct options *o;
+	const char *api_key;
+	int exit_code;
+	int pages;
+	bool done;
+};
+
+static void fetch_page(struct list_run *r, const char *page_id);
+
+static int exit_for_status(int status)
+{
+	if (status == 401 || status == 403)
+		return EXIT_AUTH;
+	if (status == 404)
+		return EXIT_NOT_FOUND;
+	return EXIT_RUNTIME;
+}
+
+static void print_item(const struct options *o, const struct conversation_info *c)
+{
+	const char *fields[4] = {c->id, c->title, c->execution_status, c->updated_at};
+	struct buf line, clean;
+	buf_init(&line);
+	if (o->format == FORMAT_NDJSON) {
+		static const char *const names[4] = {"id", "title", "status", "updated_at"};
+		buf_putc(&line, '{');
+		for (int i = 0; i < 4; i++) {
+			buf_printf(&line, "%s\"%s\":", i ? "," : "", names[i]);
+			if (fields[i])
+				json_append_string(&line, fields[i], strlen(fields[i]));
+			else
+				buf_puts(&line, "null");
+		}
+		buf_putc(&line, '}');
+	} else {
+		for (int i = 0; i < 4; i++) {
+			const char *f = fields[i] ? fields[i] : "-";
+			buf_init(&clean);
+			sanitize_text(f, strlen(f), &clean);
+			/* One conversation per line: tabs and newlines inside fields become spaces. */
+			for (size_t k = 0; k < clean.len; k++)
+				if (clean.data[k] == '\n' || clean.data[k] == '\t')
+					clean.data[k] = ' ';
+			buf_printf(&line, "%s%s", i ? "\t" : "", buf_cstr(&clean));
+			buf_fini(&clean);
+		}
+	}
+	puts(buf_cstr(&line));
+	buf_fini(&line);
+}
+
+static void finish(struct list_run *r, int code)
+{
+	r->exit_code = code;
+	r->done = true;
+	loop_quit(r->loop);
+}
+
+static void page_done(void *ctx, const struct rest_response *resp)
+{
+	struct list_run *r = ctx;
+	if (resp->status != 200) {
+		if (resp->status == 0)
+			fprintf(stderr, "tether: list: %s\n", resp->error ? resp->error : "no response");
+		else
+			fprintf(stderr, "tether: list: HTTP %d from the server\n", resp->status);
+		finish(r, resp->status == 0 ? EXIT_RUNTIME : exit_for_status(resp->status));
+		return;
+	}
+	struct conversation_info *items = NULL;
+	size_t n = 0;
+	char *next = NULL;
+	struct codec_error err;
+	if (conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err) != 0) {
+		fprintf(stderr, "tether: list: unexpected answer from the server: %s\n", err.message);
+		finish(r, EXIT_RUNTIME);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		print_item(r->o, &items[i]);
+	fflush(stdout);
+	conversation_infos_free(items, n);
+	/* A server that keeps handing out pages must not keep us forever. */
+	if (next && ++r->pages < 100)
+		fetch_page(r, next);
+	else
+		finish(r, EXIT_OK);
+	free(next);
+}
+
+static void fetch_page(struct list_run *r, const char *page_id)
+{
+	struct buf path;
+	buf_init(&path);
+	buf_puts(&path, "/api/conversations/search?limit=100");
+	if (page_id) {
+		buf_puts(&path, "&page_id=");
+		for (const char *p = page_id; *p; p++) {
+			unsigned char ch = (unsigned char)*p;
+			if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+			    (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '_' || ch == '.')
+				buf_putc(&path, (char)ch);
+			else
+				buf_printf(&path, "%%%02X", ch);
+		}
+	}
+	if (rest_request(r->loop, r->o->server, r->api_key, r->o->insecure, "GET", buf_cstr(&path),
+			 NULL, page_done, r) != 0) {
+		fprintf(stderr, "tether: list: cannot start the request\n");
+		finish(r, EXIT_RUNTIME);
+	}
+	buf_fini(&path);
+}
+
+int list_run(const struct options *o, loop_log_fn log)
+{
+	struct server_url url;
+	if (server_url_parse(o->server, &url) != 0) {
+		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
+		return EXIT_USAGE;
+	}
+	char *err = NULL;
+	struct loop *loop = loop_create(log, &err);
+	if (!loop) {
+		fprintf(stderr, "tether: %s\n", err ? err : "cannot create the event loop");
+		free(err);
+		return EXIT_RUNTIME;
+	}
+	const char *key = getenv("TETHER_SESSION_API_KEY");
+	struct list_run r = {.loop = loop, .o = o, .api_key = key && *key ? key : NULL,
+			     .exit_code = EXIT_RUNTIME};
+	fetch_page(&r, NULL);
+	if (!r.done)
+		loop_run(loop);
+	loop_destroy(loop);
+	return r.exit_code;
+}
