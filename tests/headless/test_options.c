@@ -1,0 +1,172 @@
+/* The command line of cli.md: every option parses, bad input is a usage error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+static int parse(struct options *o, struct buf *err, const char *first, ...)
+{
+	char *argv[32] = {"tether"};
+	int argc = 1;
+	va_list ap;
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	buf_clear(err);
+	return options_parse(argc, argv, o, err);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	unsetenv("TETHER_SERVER");
+	assert_int_equal(parse(&o, &err, "abc-123", NULL), 0);
+	assert_int_equal(o.command, CMD_CLIENT);
+	assert_string_equal(o.conversation_id, "abc-123");
+	assert_string_equal(o.server, "http://127.0.0.1:8000");
+	assert_int_equal(o.format, FORMAT_TEXT);
+	assert_int_equal(o.until, UNTIL_IDLE);
+	assert_int_equal(o.after_seq, -1);
+	assert_true(o.ping_interval_s == 20);
+	assert_true(o.stall_timeout_s == 60);
+	assert_int_equal(o.max_retries, -1);
+	assert_int_equal(o.render_hz, 30);
+	assert_false(o.headless);
+	options_fini(&o);
+	setenv("TETHER_SERVER", "https://example.test", 1);
+	assert_int_equal(parse(&o, &err, "x", NULL), 0);
+	assert_string_equal(o.server, "https://example.test");
+	unsetenv("TETHER_SERVER");
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+static void test_every_option(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, "-s", "http://h:1", "--headless", "--format", "ndjson",
+			       "--send", "one", "--send=two", "--send", "-", "--until", "finished",
+			       "--after-seq", "41", "--mask-file", "m1", "--mask-file", "m2",
+			       "--ping-interval", "0.5", "--stall-timeout=2.25", "--max-retries", "3",
+			       "--render-hz", "60", "--record", "rec", "--log", "log", "--insecure",
+			       "conv", NULL),
+			 0);
+	assert_string_equal(o.server, "http://h:1");
+	assert_true(o.headless);
+	assert_int_equal(o.format, FORMAT_NDJSON);
+	assert_int_equal(o.nsends, 2);
+	assert_string_equal(o.sends[0], "one");
+	assert_string_equal(o.sends[1], "two");
+	assert_true(o.send_stdin);
+	assert_int_equal(o.until, UNTIL_FINISHED);
+	assert_int_equal(o.after_seq, 41);
+	assert_int_equal(o.nmask_files, 2);
+	assert_true(o.ping_interval_s == 0.5);
+	assert_true(o.stall_timeout_s == 2.25);
+	assert_int_equal(o.max_retries, 3);
+	assert_int_equal(o.render_hz, 60);
+	assert_string_equal(o.record_path, "rec");
+	assert_string_equal(o.log_path, "log");
+	assert_true(o.insecure);
+	assert_string_equal(o.conversation_id, "conv");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--no-history", "--until", "never", "c", NULL), 0);
+	assert_true(o.no_history);
+	assert_int_equal(o.until, UNTIL_NEVER);
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+static void test_usage_errors(void **state)
+{
+	(void)state;
+	static const char *const bad[][4] = {
+		{"--bogus"}, {"--format", "xml"}, {"--until", "soon"}, {"--after-seq", "-2"},
+		{"--after-seq", "x"}, {"--ping-interval", "0"}, {"--stall-timeout", "-1"},
+		{"--stall-timeout", "nan"}, {"--max-retries", "-1"}, {"--render-hz", "0"},
+		{"--render-hz", "1000"}, {"--send"}, {"--headless=yes"}, {"a", "b"},
+		{"secret", "add", "NAME", "VALUE"}, {"secret", "add"}, {"key", "set", "K"},
+		{"key"}, {"secret", "frob"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *argv[6] = {"tether"};
+		int argc = 1;
+		for (int k = 0; k < 4 && bad[i][k]; k++)
+			argv[argc++] = (char *)bad[i][k];
+		struct options o;
+		struct buf err;
+		buf_init(&err);
+		assert_int_equal(options_parse(argc, argv, &o, &err), -1);
+		assert_true(err.len > 0);
+		options_fini(&o);
+		buf_fini(&err);
+	}
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, "--no-history", "--after-seq", "3", "c", NULL), -1);
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+static void test_commands(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, "list", "--format", "ndjson", NULL), 0);
+	assert_int_equal(o.command, CMD_LIST);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "key", "set", "--server", "http://x", NULL), 0);
+	assert_int_equal(o.command, CMD_KEY_SET);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "key", "rm", NULL), 0);
+	assert_int_equal(o.command, CMD_KEY_RM);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "secret", "add", "gh", NULL), 0);
+	assert_int_equal(o.command, CMD_SECRET_ADD);
+	assert_string_equal(o.secret_name, "gh");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "secret", "list", NULL), 0);
+	assert_int_equal(o.command, CMD_SECRET_LIST);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "secret", "rm", "gh", NULL), 0);
+	assert_int_equal(o.command, CMD_SECRET_RM);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--bogus-but-help-wins", "--help", NULL), -1);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "-h", NULL), 0);
+	assert_int_equal(o.command, CMD_HELP);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "-V", NULL), 0);
+	assert_int_equal(o.command, CMD_VERSION);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--", "-dash-id", NULL), 0);
+	assert_string_equal(o.conversation_id, "-dash-id");
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_option),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_commands),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
