@@ -1,0 +1,247 @@
+/* slots: streaming items (protocol.md §7.1 rules 5–15) and the pace at which their text
+ * is revealed. A slot is an ordinary item with streaming set, indexed by item_id. */
+#include "transcript_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void transcript_ring_add(struct transcript *t, const char *id)
+{
+	if (strmap_get(&t->ring_ids, id))
+		return;
+	char **cell = &t->ring[t->ring_next];
+	if (*cell) {
+		strmap_del(&t->ring_ids, *cell);
+		free(*cell);
+	}
+	*cell = xstrdup(id);
+	strmap_put(&t->ring_ids, *cell, *cell);
+	t->ring_next = (t->ring_next + 1) % TRANSCRIPT_RETIRED_RING;
+}
+
+bool transcript_ring_has(const struct transcript *t, const char *id)
+{
+	return strmap_get(&t->ring_ids, id) != NULL;
+}
+
+/* Retired for good: recently retired or aborted, or already in the transcript as an event. */
+static bool is_retired(const struct transcript *t, const char *id)
+{
+	return transcript_ring_has(t, id) || strmap_get(&t->by_id, id);
+}
+
+void transcript_slot_close(struct transcript *t, struct item *it)
+{
+	strmap_del(&t->slots, it->id);
+	for (size_t i = 0; i < t->nopen; i++) {
+		if (t->open[i] == it) {
+			t->open[i] = t->open[--t->nopen];
+			break;
+		}
+	}
+	it->streaming = false;
+	it->stalled = false;
+	it->lossy = false;
+}
+
+static struct item *slot_open(struct transcript *t, const char *item_id, int attempt,
+			      bool has_anchor, int64_t anchor)
+{
+	struct item *it = item_create(ITEM_AGENT);
+	it->id = xstrdup(item_id);
+	it->streaming = true;
+	it->was_slot = true;
+	it->attempt = attempt;
+	if (has_anchor) {
+		it->key_major = anchor;
+		it->key_minor = ++t->arrivals;
+	} else {
+		transcript_key_at_end(t, it);
+	}
+	transcript_insert(t, it);
+	strmap_put(&t->slots, it->id, it);
+	if (t->nopen == t->open_cap) {
+		t->open_cap = t->open_cap ? t->open_cap * 2 : 8;
+		t->open = xrealloc(t->open, t->open_cap * sizeof *t->open);
+	}
+	t->open[t->nopen++] = it;
+	return it;
+}
+
+/* A higher attempt: everything streamed so far is void. */
+static void slot_supersede(struct transcript *t, struct item *it, int attempt)
+{
+	it->attempt = attempt;
+	buf_clear(&it->text);
+	buf_clear(&it->reasoning);
+	it->reasoning_lines = 0;
+	it->next_order = 0;
+	it->lossy = false;
+	it->shown_len = 0;
+	it->seen_len = 0;
+	it->step = 0;
+	it->text_epoch++;
+	it->reasoning_epoch++;
+	transcript_touch(t, it);
+}
+
+static void slot_destroy(struct transcript *t, struct item *it)
+{
+	transcript_slot_close(t, it);
+	transcript_ring_add(t, it->id);
+	transcript_unlink(t, it);
+	item_destroy(it);
+}
+
+enum apply_result transcript_stream_start(struct transcript *t, const char *item_id, int attempt,
+					  bool has_anchor_seq, int64_t anchor_seq)
+{
+	if (!item_id)
+		return APPLY_IGNORED_UNKNOWN;
+	struct item *slot = strmap_get(&t->slots, item_id);
+	if (slot) {
+		if (attempt < slot->attempt)
+			return APPLY_IGNORED_STALE;
+		if (attempt == slot->attempt)
+			return APPLY_DUPLICATE; /* the same attempt announced twice */
+		slot_supersede(t, slot, attempt);
+		return APPLY_SUPERSEDED;
+	}
+	if (is_retired(t, item_id))
+		return APPLY_IGNORED_RETIRED;
+	slot_open(t, item_id, attempt, has_anchor_seq, anchor_seq);
+	return APPLY_OPENED;
+}
+
+enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
+					  int64_t order, bool reasoning, const char *text,
+					  size_t len)
+{
+	if (!item_id)
+		return APPLY_IGNORED_UNKNOWN;
+	enum apply_result res = APPLY_APPENDED;
+	struct item *slot = strmap_get(&t->slots, item_id);
+	if (!slot) {
+		if (is_retired(t, item_id))
+			return APPLY_IGNORED_RETIRED;
+		slot = slot_open(t, item_id, attempt, false, 0);
+		res = APPLY_OPENED;
+	} else if (attempt < slot->attempt) {
+		return APPLY_IGNORED_STALE;
+	} else if (attempt > slot->attempt) {
+		slot_supersede(t, slot, attempt);
+		res = APPLY_SUPERSEDED;
+	}
+	if (order != slot->next_order) {
+		slot->lossy = true;
+		if (res == APPLY_APPENDED)
+			res = APPLY_LOSSY;
+	}
+	/* Count on from what arrived: one gap marks the slot lossy once, not every later delta. */
+	slot->next_order = order + 1;
+	if (len && text) {
+		if (reasoning) {
+			if (!slot->reasoning.len)
+				slot->reasoning_lines = 1;
+			slot->reasoning_lines += count_newlines(text, len);
+			buf_append(&slot->reasoning, text, len);
+		} else {
+			t->lines_added += count_newlines(text, len);
+			buf_append(&slot->text, text, len);
+		}
+	}
+	transcript_touch(t, slot);
+	return res;
+}
+
+enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
+					  const char *reason)
+{
+	(void)attempt; /* rule 9: whatever the attempt, even one never announced */
+	(void)reason;
+	if (!item_id)
+		return APPLY_IGNORED_UNKNOWN;
+	struct item *slot = strmap_get(&t->slots, item_id);
+	if (slot) {
+		slot_destroy(t, slot);
+		return APPLY_ABORTED;
+	}
+	if (is_retired(t, item_id))
+		return APPLY_IGNORED_RETIRED;
+	/* Every item_started is retired exactly once, so nothing may open this id later. */
+	transcript_ring_add(t, item_id);
+	return APPLY_IGNORED_UNKNOWN;
+}
+
+size_t transcript_discard_streams(struct transcript *t)
+{
+	size_t n = t->nopen;
+	while (t->nopen)
+		slot_destroy(t, t->open[t->nopen - 1]);
+	return n;
+}
+
+enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot,
+					 const struct item_spec *spec)
+{
+	size_t old_lines = count_newlines(slot->text.data ? slot->text.data : "", slot->text.len);
+	transcript_slot_close(t, slot);
+	transcript_ring_add(t, slot->id);
+	item_fill(slot, spec);
+	size_t new_lines = count_newlines(slot->text.data ? slot->text.data : "", slot->text.len);
+	if (new_lines > old_lines)
+		t->lines_added += new_lines - old_lines;
+	strmap_put(&t->by_id, slot->id, slot);
+	transcript_index_card(t, slot);
+	transcript_touch(t, slot);
+	return APPLY_RETIRED;
+}
+
+size_t transcript_open_streams(const struct transcript *t)
+{
+	return t->nopen;
+}
+
+int transcript_stream_attempt(const struct transcript *t, const char *item_id)
+{
+	const struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	return slot ? slot->attempt : 0;
+}
+
+void transcript_stream_set_stalled(struct transcript *t, const char *item_id, bool stalled)
+{
+	struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	if (!slot || slot->stalled == stalled)
+		return;
+	slot->stalled = stalled;
+	transcript_touch(t, slot);
+}
+
+/* Reveals up to step bytes of one slot; true while it has more to show. */
+static bool slot_reveal(struct transcript *t, struct item *it)
+{
+	size_t avail = utf8_complete_prefix(it->text.data ? it->text.data : "", it->text.len);
+	if (it->text.len != it->seen_len) {
+		/* New bytes since the last tick: drain the backlog within two ticks. */
+		size_t backlog = avail > it->shown_len ? avail - it->shown_len : 0;
+		it->step = (backlog + 1) / 2;
+		it->seen_len = it->text.len;
+	}
+	if (it->shown_len >= avail)
+		return false;
+	size_t step = it->step ? it->step : 1;
+	size_t end = avail - it->shown_len > step ? it->shown_len + step : avail;
+	while (end < avail && ((unsigned char)it->text.data[end] & 0xC0) == 0x80)
+		end++;
+	it->shown_len = end;
+	transcript_touch(t, it);
+	return end < avail;
+}
+
+bool transcript_reveal_tick(struct transcript *t)
+{
+	bool more = false;
+	for (size_t i = 0; i < t->nopen; i++)
+		more |= slot_reveal(t, t->open[i]);
+	return more;
+}
