@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the headless contract (cli.md) against the loopback fixture server.
+
+usage: e2e.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
+Each test starts its own fixture server on port 0 and runs the real tether binary.
+"""
+import json, os, signal, subprocess, sys, tempfile, time
+
+TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
+CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+TMP = tempfile.mkdtemp(prefix="tether-e2e-")
+ENV = dict(os.environ, LANG="C.UTF-8")
+ENV.pop("TETHER_SESSION_API_KEY", None)
+
+
+class Server:
+    def __init__(self, scenario, *extra):
+        self.traffic = os.path.join(TMP, "traffic")
+        self.durable = os.path.join(TMP, "durable")
+        args = [FIXTURE, "--log", self.traffic, "--durable-log", self.durable, "--max-seconds", "60"]
+        if scenario:
+            args += ["--scenario", os.path.join(DATA, scenario)]
+        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        assert line.startswith("PORT "), "fixture did not start: %r" % line
+        self.url = "http://127.0.0.1:%d" % int(line.split()[1])
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+    def log(self):
+        return [l.split()[:2] for l in open(self.durable) if l.strip() and "unreadable" not in l]
+
+    def traffic_lines(self):
+        return open(self.traffic).read().splitlines()
+
+
+def run(server, *args, stdin=None, timeout=60, env=None, conv=CONV):
+    cmd = [TETHER, "--headless", "--server", server.url] + list(args) + ([conv] if conv else [])
+    p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout, env=env or ENV)
+    return p.returncode, p.stdout, p.stderr
+
+
+def ndjson(out):
+    assert out.endswith(b"\n"), "ndjson must end with LF"
+    assert b"\r" not in out, "LF only"
+    return [json.loads(l) for l in out.decode("utf-8").split("\n") if l]
+
+
+def check_invariants(lines, server_log=None):
+    """Every durable seq once and ascending; every started stream ends once; result last."""
+    assert lines and lines[-1]["type"] == "result", "result must be the last line"
+    assert sum(1 for l in lines if l["type"] == "result") == 1
+    seqs = [l["seq"] for l in lines if l["type"] == "durable"]
+    assert seqs == sorted(set(seqs)), "durable seqs must be unique and ascending"
+    if server_log is not None:
+        ids = [(str(l["seq"]), l["event"]["id"]) for l in lines if l["type"] == "durable"]
+        assert [tuple(x) for x in server_log] == ids, "durable lines must equal the server's log"
+    open_streams = {}
+    for l in lines:
+        if l["type"] != "stream":
+            continue
+        st, item = l["state"], l["item_id"]
+        if st == "started":
+            open_streams[item] = True
+        elif st in ("retired", "aborted", "discarded"):
+            assert open_streams.pop(item, None), "stream %s ended without being open" % item
+        elif st in ("delta", "stalled"):
+            assert item in open_streams, "%s for a stream that is not open" % st
+    assert not open_streams, "streams left open: %s" % list(open_streams)
+    return seqs
+
+
+def test_catch_up_exit_0():
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    check_invariants(lines, s.log())
+    types = [l["type"] for l in lines]
+    assert types[0] == "connection" and lines[0]["state"] == "connecting"
+    assert "sync" in types
+    assert lines[-1]["exit_code"] == 0
+
+
+def test_send_streams_and_masks():
+    mask = os.path.join(TMP, "mask")
+    open(mask, "w").write("hunter2-local\n")
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--mask-file", mask, "--send", "first", "--send", "second")
+    s.stop()
+    assert rc == 0, (rc, err)
+    assert b"hunter2-local" not in out and b"hunter2-local" not in err
+    lines = ndjson(out)
+    check_invariants(lines, s.log())
+    deltas = "".join(l.get("content", "") for l in lines if l["type"] == "stream" and l["state"] == "delta")
+    assert "<secret-hidden>" in deltas, "the split secret must be masked in deltas"
+    assert any(l["type"] == "stream" and l["state"] == "retired" for l in lines)
+    recv = [l for l in s.traffic_lines() if l.startswith("recv ")]
+    users = [json.loads(l.split(" ", 2)[2]) for l in recv]
+    assert [u["content"][0]["text"] for u in users] == ["first", "second"], users
+    assert lines[-1]["exit_code"] == 0
+
+
+def test_auth_first_and_key_hidden():
+    key = "test-only-headless-9d2f"
+    s = Server("headless_auth.scenario")
+    env = dict(ENV, TETHER_SESSION_API_KEY=key)
+    log = os.path.join(TMP, "log")
+    rec = os.path.join(TMP, "rec")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "hi", "--log", log, "--record", rec, env=env)
+    s.stop()
+    assert rc == 0, (rc, err)
+    traffic = s.traffic_lines()
+    recv = [l for l in traffic if l.startswith("recv 1 ")]
+    assert recv[0] == 'recv 1 {"type":"auth","session_api_key":"***"}', recv[0]
+    assert len(recv) == 2 and json.loads(recv[1].split(" ", 2)[2])["content"][0]["text"] == "hi"
+    assert any(l.startswith("conn 1 ") and "auth=ok" in l for l in traffic)
+    for blob in (out, err, open(log, "rb").read(), open(rec, "rb").read()):
+        assert key.encode() not in blob
+
+
+def test_exit_3_auth_failed():
+    s = Server("headless_auth.scenario")
+    rc, out, err = run(s, "--format", "ndjson", env=dict(ENV, TETHER_SESSION_API_KEY="wrong-key-123"))
+    rc2, out2, _ = run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 3 and rc2 == 3, (rc, rc2, err)
+    for o in (out, out2):
+        lines = ndjson(o)
+        assert lines[-1]["type"] == "result" and lines[-1]["exit_code"] == 3
+    conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
+    assert len(conns) == 2, "4001 must not be retried: %s" % conns
+
+
+def test_exit_4_not_found():
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", conv="00000000-0000-4000-8000-000000000000")
+    s.stop()
+    assert rc == 4, (rc, err)
+    assert ndjson(out)[-1]["exit_code"] == 4
+    assert len([l for l in s.traffic_lines() if l.startswith("conn ")]) == 1, "4004: one attempt"
+
+
+def test_exit_5_gave_up():
+    s = Server("headless_gaveup.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--max-retries", "3")
+    s.stop()
+    assert rc == 5, (rc, err)
+    lines = ndjson(out)
+    assert lines[-2]["type"] == "connection" and lines[-2]["state"] == "gave_up"
+    assert lines[-1]["exit_code"] == 5
+    assert len([l for l in s.traffic_lines() if l.startswith("conn ")]) == 3
+
+
+def test_exit_6_run_error():
+    s = Server("headless_error.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "go")
+    s.stop()
+    assert rc == 6, (rc, err)
+    assert ndjson(out)[-1]["exit_code"] == 6
+
+
+def test_until_finished():
+    s = Server("headless_finished.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "go", "--until", "finished")
+    s.stop()
+    assert rc == 0, (rc, err)
+    statuses = [l["execution_status"] for l in ndjson(out) if l["type"] == "status"]
+    assert statuses[-1] == "finished" and "idle" in statuses[1:], statuses
+
+
+def test_exit_130_sigint():
+    s = Server("headless_chat.scenario")
+    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--until", "never",
+                          "--server", s.url, CONV], stdout=subprocess.PIPE, env=ENV)
+    deadline = time.time() + 20
+    buf = b""
+    while b'"sync"' not in buf and time.time() < deadline:
+        buf += p.stdout.read1(65536)
+    p.send_signal(signal.SIGINT)
+    rest, _ = p.communicate(timeout=20)
+    s.stop()
+    assert p.returncode == 130, p.returncode
+    lines = ndjson(buf + rest)
+    assert lines[-1]["type"] == "result" and lines[-1]["exit_code"] == 130
+
+
+def test_exit_2_usage():
+    p = subprocess.run([TETHER, "--headless"], capture_output=True, env=ENV)
+    assert p.returncode == 2 and b"CONVERSATION_ID" in p.stderr
+    p = subprocess.run([TETHER, "--format", "yaml", "x"], capture_output=True, env=ENV)
+    assert p.returncode == 2
+
+
+def test_exit_1_runtime():
+    # Nothing listens on this port: `tether list` cannot reach the server.
+    p = subprocess.run([TETHER, "list", "--server", "http://127.0.0.1:9"], capture_output=True,
+                       env=ENV, timeout=60)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+
+
+def test_ndjson_under_50_drops():
+    s = Server("headless_drops.scenario")
+    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--until", "never",
+                          "--server", s.url, CONV], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=ENV)
+    # The scenario ends with a marker message; wait for it, then stop the client with SIGINT.
+    os.set_blocking(p.stdout.fileno(), False)
+    out = b""
+    deadline = time.time() + 100
+    while b"END-OF-DROPS" not in out and time.time() < deadline and p.poll() is None:
+        chunk = p.stdout.read()
+        if chunk:
+            out += chunk
+        else:
+            time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    rest, err = p.communicate(timeout=20)
+    s.stop()
+    lines = ndjson(out + (rest or b""))
+    cuts = sum(1 for l in s.traffic_lines() if l.startswith("fault ") and " cut " in l)
+    assert cuts == 50, "the fixture must have cut 50 times, cut %d" % cuts
+    check_invariants(lines, s.log())
+    assert lines[-1]["exit_code"] == 130
+
+
+def test_record_replay_same_durables():
+    rec = os.path.join(TMP, "record")
+    s = Server("headless_chat.scenario")
+    rc, out1, err = run(s, "--format", "ndjson", "--record", rec, "--send", "x")
+    s.stop()
+    assert rc == 0, (rc, err)
+    r = Server(None, "--replay", rec, "--speed", "0")
+    rc, out2, err = run(r, "--format", "ndjson")
+    r.stop()
+    assert rc == 0, (rc, err)
+    d1 = [l for l in ndjson(out1) if l["type"] == "durable"]
+    d2 = [l for l in ndjson(out2) if l["type"] == "durable"]
+    assert d1 == d2 and d1, "replayed durable lines differ"
+
+
+def test_text_mode_clean():
+    s = Server("headless_controls.scenario")
+    rc, out, err = run(s)
+    s.stop()
+    assert rc == 0, (rc, err)
+    assert out, "text mode printed nothing"
+    for b in out:
+        assert b in (9, 10) or b >= 0x20, "control byte %#x in text output" % b
+        assert b != 0x7F
+    text = out.decode("utf-8")
+    for ch in text:
+        assert not (0x80 <= ord(ch) <= 0x9F), "C1 control U+%04X in text output" % ord(ch)
+    assert "$ printf" in text and "→ exit 1" in text
+    assert "clearscreen" in text or "clear" in text
+
+
+def test_ndjson_escapes_controls():
+    s = Server("headless_controls.scenario")
+    rc, out, err = run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0
+    for b in out:
+        assert b == 10 or b >= 0x20, "raw control byte %#x in ndjson" % b
+    text = out.decode("utf-8")
+    for ch in text:
+        assert ord(ch) != 0x7F and not (0x80 <= ord(ch) <= 0x9F), "raw U+%04X in ndjson" % ord(ch)
+
+
+TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
+if NAME == "--list":
+    print("\n".join(TESTS))
+    sys.exit(0)
+try:
+    TESTS[NAME]()
+except AssertionError as e:
+    print("FAIL:", e)
+    sys.exit(1)
+print("ok", NAME)
