@@ -1,1 +1,696 @@
-#include "net.h"
+/* The frame codec: server frames (protocol.md §2, §5) from JSON into struct frame, and the
+ * few client messages (§1.2, §3) back. Strict on the envelope, liberal inside events. */
+#include "codec_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Far above MAX_FRAME_BYTES (4 MiB, §1.4) and REST pages, low enough to refuse absurd input. */
+#define CODEC_MAX_INPUT ((size_t)64 << 20)
+/* Integers beyond 2^53 do not survive cJSON's doubles; no seq or count gets near that. */
+#define CODEC_INT_MAX 9007199254740992.0
+#define ACTION_SUMMARY_MAX 200
+#define STORE_OWNED_MAX 4
+
+/* What the strings of a decoded frame point into. */
+struct frame_store {
+	cJSON *root;
+	char *raw;                      /* from cJSON_PrintUnformatted: cJSON_free */
+	size_t owned_count;
+	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
+};
+
+void codec_fail(struct codec_error *err, enum codec_status status, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	err->status = status;
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+}
+
+cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
+{
+	if (len > CODEC_MAX_INPUT) {
+		codec_fail(err, CODEC_TOO_LARGE, "JSON of %zu bytes is over the %zu MiB limit", len,
+			   CODEC_MAX_INPUT >> 20);
+		return NULL;
+	}
+	if (!json || len == 0) {
+		codec_fail(err, CODEC_MALFORMED_JSON, "empty input, expected JSON");
+		return NULL;
+	}
+	const char *end = NULL;
+	/* Not NUL-terminated: cJSON's own trailing-garbage check would read past len. */
+	cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+	size_t at = end && end >= json && end <= json + len ? (size_t)(end - json) : len;
+	if (!root) {
+		/* cJSON also fails here on nesting deeper than CJSON_NESTING_LIMIT (1000). */
+		codec_fail(err, CODEC_MALFORMED_JSON, "malformed JSON at byte %zu of %zu", at, len);
+		return NULL;
+	}
+	while (at < len && strchr(" \t\r\n", json[at]) && json[at])
+		at++;
+	if (at < len) {
+		cJSON_Delete(root);
+		codec_fail(err, CODEC_MALFORMED_JSON, "unexpected data after the JSON value at byte %zu",
+			   at);
+		return NULL;
+	}
+	return root;
+}
+
+static void store_free(struct frame_store *st)
+{
+	if (!st)
+		return;
+	cJSON_Delete(st->root);
+	cJSON_free(st->raw);
+	for (size_t i = 0; i < st->owned_count; i++)
+		free(st->owned[i]);
+	free(st);
+}
+
+static const char *store_own(struct frame_store *st, char *s)
+{
+	if (st->owned_count == STORE_OWNED_MAX) {
+		/* Cannot happen: an event composes at most text, reasoning and a summary. */
+		free(s);
+		return NULL;
+	}
+	st->owned[st->owned_count++] = s;
+	return s;
+}
+
+/* ------------------------------------------------------------- event fields */
+
+/* Inside events, a field of an unexpected type reads as absent: the schema may grow. */
+static const char *ev_string(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const cJSON *ev_object(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+	return cJSON_IsObject(v) ? v : NULL;
+}
+
+static bool ev_int(const cJSON *obj, const char *name, int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+	double d = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
+	if (!(d >= -2147483648.0 && d <= 2147483647.0) || d != (double)(int)d)
+		return false;
+	*out = (int)d;
+	return true;
+}
+
+/* Joins strings with sep, allocating only when there are two or more. */
+struct joiner {
+	const char *sep;
+	const char *first;
+	size_t count;
+	struct buf joined;
+};
+
+static void joiner_add(struct joiner *j, const char *s)
+{
+	if (!s || !*s)
+		return;
+	if (j->count == 0) {
+		j->first = s;
+	} else {
+		if (j->count == 1)
+			buf_puts(&j->joined, j->first);
+		buf_puts(&j->joined, j->sep);
+		buf_puts(&j->joined, s);
+	}
+	j->count++;
+}
+
+static const char *joiner_finish(struct joiner *j, struct frame_store *st)
+{
+	if (j->count < 2)
+		return j->first;
+	return store_own(st, buf_steal(&j->joined));
+}
+
+/* The display text of one content part: its text, "[image]" for images, else NULL. */
+static const char *part_text(const cJSON *part)
+{
+	const char *type = ev_string(part, "type");
+	if (!type || strcmp(type, "text") == 0)
+		return ev_string(part, "text");
+	if (strcmp(type, "image") == 0)
+		return "[image]";
+	return NULL;
+}
+
+/* Text parts joined by "\n"; a bare string (as Message accepts) counts as one part. */
+static const char *parts_text(struct frame_store *st, const cJSON *parts)
+{
+	if (cJSON_IsString(parts))
+		return parts->valuestring;
+	struct joiner j = { .sep = "\n" };
+	const cJSON *part, *list = cJSON_IsArray(parts) ? parts : NULL;
+	cJSON_ArrayForEach(part, list)
+		joiner_add(&j, part_text(part));
+	return joiner_finish(&j, st);
+}
+
+/* reasoning_content and the thinking blocks of obj, joined by "\n\n". litellm fills
+ * reasoning_content from the same thinking blocks for Anthropic models, so a block whose text
+ * is already in reasoning_content is not repeated. Redacted blocks carry no text. */
+static const char *reasoning_text(struct frame_store *st, const cJSON *obj)
+{
+	const char *content = ev_string(obj, "reasoning_content");
+	struct joiner j = { .sep = "\n\n" };
+	joiner_add(&j, content);
+	const cJSON *block, *blocks = cJSON_GetObjectItemCaseSensitive(obj, "thinking_blocks");
+	if (!cJSON_IsArray(blocks))
+		blocks = NULL;
+	cJSON_ArrayForEach(block, blocks) {
+		const char *thinking = ev_string(block, "thinking");
+		if (thinking && !(content && strstr(content, thinking)))
+			joiner_add(&j, thinking);
+	}
+	return joiner_finish(&j, st);
+}
+
+static void decode_tool_fields(const cJSON *ev, struct event *e)
+{
+	e->tool_name = ev_string(ev, "tool_name");
+	e->tool_call_id = ev_string(ev, "tool_call_id");
+}
+
+/* Which action fields make the one-line summary, by action kind (protocol.md §5.3). */
+static const struct summary_rule {
+	const char *action_kind;        /* NULL: any other action */
+	bool join;                      /* all present fields joined by a space, else the first */
+	const char *fields[3];
+} summary_rules[] = {
+	{ "TerminalAction", false, { "command" } },
+	{ "FileEditorAction", true, { "command", "path" } },
+	{ "FinishAction", false, { "message" } },
+	{ "ThinkAction", false, { "thought" } },
+	{ NULL, false, { "command", "path", "message" } },
+};
+
+static bool is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7F;
+}
+
+/* s on one line (control characters become spaces), cut to ACTION_SUMMARY_MAX bytes at a
+ * character boundary with "…" appended. composed is s when s was built here (it is then
+ * owned), else NULL; s itself is returned when it needs no change. */
+static const char *one_line(struct frame_store *st, const char *s, char *composed)
+{
+	size_t len = strlen(s), keep = len;
+	if (len > ACTION_SUMMARY_MAX)
+		keep = utf8_complete_prefix(s, ACTION_SUMMARY_MAX);
+	size_t bad = 0;
+	while (bad < keep && !is_control(s[bad]))
+		bad++;
+	if (bad == len)
+		return composed ? store_own(st, composed) : s;
+	char *line = composed && keep == len ? composed : xmalloc(keep + sizeof "…");
+	for (size_t i = 0; i < keep; i++)
+		line[i] = is_control(s[i]) ? ' ' : s[i];
+	strcpy(line + keep, keep < len ? "…" : "");
+	if (line != composed)
+		free(composed);
+	return store_own(st, line);
+}
+
+static const char *action_summary(struct frame_store *st, const cJSON *ev, const char *action_kind)
+{
+	const cJSON *action = ev_object(ev, "action");
+	const struct summary_rule *rule = summary_rules;
+	while (rule->action_kind && !(action_kind && strcmp(rule->action_kind, action_kind) == 0))
+		rule++;
+	struct joiner j = { .sep = " " };
+	for (size_t i = 0; i < 3 && rule->fields[i] && (rule->join || j.count == 0); i++)
+		joiner_add(&j, ev_string(action, rule->fields[i]));
+	if (j.count == 0)
+		joiner_add(&j, ev_string(ev, "summary"));
+	if (j.count == 0)
+		return NULL;
+	if (j.count == 1)
+		return one_line(st, j.first, NULL);
+	char *joined = buf_steal(&j.joined);
+	return one_line(st, joined, joined);
+}
+
+static const struct name_value {
+	const char *name;
+	int value;
+} risk_names[] = {
+	{ "UNKNOWN", RISK_UNKNOWN },
+	{ "LOW", RISK_LOW },
+	{ "MEDIUM", RISK_MEDIUM },
+	{ "HIGH", RISK_HIGH },
+}, source_names[] = {
+	{ "agent", SOURCE_AGENT },
+	{ "user", SOURCE_USER },
+	{ "environment", SOURCE_ENVIRONMENT },
+	{ "hook", SOURCE_HOOK },
+};
+
+static int name_lookup(const struct name_value *table, size_t n, const char *name, int fallback)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return table[i].value;
+	return fallback;
+}
+
+static void decode_message(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	const cJSON *msg = ev_object(ev, "llm_message");
+	e->role = ev_string(msg, "role");
+	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(msg, "content"));
+	e->reasoning = reasoning_text(st, msg);
+}
+
+static void decode_action(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(ev, "thought"));
+	e->reasoning = reasoning_text(st, ev);
+	decode_tool_fields(ev, e);
+	e->action_kind = ev_string(ev_object(ev, "action"), "kind");
+	e->action_summary = action_summary(st, ev, e->action_kind);
+	const char *risk = ev_string(ev, "security_risk");
+	e->risk = risk ? name_lookup(risk_names, 4, risk, RISK_UNKNOWN) : RISK_ABSENT;
+}
+
+static void decode_observation(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	const cJSON *obs = ev_object(ev, "observation");
+	decode_tool_fields(ev, e);
+	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"));
+	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "is_error"));
+	e->has_exit_code = ev_int(obs, "exit_code", &e->exit_code) ||
+			   ev_int(ev_object(obs, "metadata"), "exit_code", &e->exit_code);
+}
+
+static void decode_user_reject(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	(void)st;
+	decode_tool_fields(ev, e);
+	e->text = ev_string(ev, "rejection_reason");
+}
+
+static void decode_agent_error(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	(void)st;
+	decode_tool_fields(ev, e);
+	e->text = ev_string(ev, "error");
+}
+
+static void decode_conversation_error(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	(void)st;
+	e->error_code = ev_string(ev, "code");
+	e->text = ev_string(ev, "detail");
+}
+
+static void decode_state_update(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	(void)st;
+	e->state_key = ev_string(ev, "key");
+	if (!e->state_key)
+		return;
+	if (strcmp(e->state_key, "execution_status") == 0)
+		e->execution_status = ev_string(ev, "value");
+	else if (strcmp(e->state_key, "full_state") == 0)
+		e->execution_status = ev_string(ev_object(ev, "value"), "execution_status");
+}
+
+static void decode_condensation(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	(void)st;
+	e->text = ev_string(ev, "summary");
+}
+
+/* Dispatch on the top-level event.kind (§5.1); nested objects' kinds never count. */
+static const struct kind_rule {
+	const char *name;
+	enum event_kind kind;
+	void (*decode)(struct frame_store *st, const cJSON *ev, struct event *e);
+} kind_rules[] = {
+	{ "MessageEvent", EVENT_MESSAGE, decode_message },
+	{ "ActionEvent", EVENT_ACTION, decode_action },
+	{ "ObservationEvent", EVENT_OBSERVATION, decode_observation },
+	{ "UserRejectObservation", EVENT_USER_REJECT, decode_user_reject },
+	{ "AgentErrorEvent", EVENT_AGENT_ERROR, decode_agent_error },
+	{ "ConversationErrorEvent", EVENT_CONVERSATION_ERROR, decode_conversation_error },
+	{ "PauseEvent", EVENT_PAUSE, NULL },
+	{ "InterruptEvent", EVENT_INTERRUPT, NULL },
+	{ "ConversationStateUpdateEvent", EVENT_STATE_UPDATE, decode_state_update },
+	{ "SystemPromptEvent", EVENT_SYSTEM_PROMPT, NULL },
+	{ "Condensation", EVENT_CONDENSATION, decode_condensation },
+	{ "CondensationSummaryEvent", EVENT_CONDENSATION, decode_condensation },
+	{ "CondensationRequest", EVENT_CONDENSATION, NULL },
+};
+
+static void decode_event(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	e->kind_name = ev_string(ev, "kind");
+	e->id = ev_string(ev, "id");
+	e->timestamp = ev_string(ev, "timestamp");
+	e->source = name_lookup(source_names, sizeof source_names / sizeof source_names[0],
+				ev_string(ev, "source"), SOURCE_UNKNOWN);
+	for (size_t i = 0; e->kind_name && i < sizeof kind_rules / sizeof kind_rules[0]; i++) {
+		if (strcmp(kind_rules[i].name, e->kind_name) != 0)
+			continue;
+		e->kind = kind_rules[i].kind;
+		if (kind_rules[i].decode)
+			kind_rules[i].decode(st, ev, e);
+		break;
+	}
+	st->raw = cJSON_PrintUnformatted(ev);
+	e->raw = st->raw;
+	e->raw_len = st->raw ? strlen(st->raw) : 0;
+}
+
+/* ---------------------------------------------------------------- envelope */
+
+/* The frame being decoded, for field lookups that report errors by frame type. */
+struct envelope {
+	const cJSON *obj;
+	const char *type;
+	struct codec_error *err;
+};
+
+/* Reports a missing field (must is NULL) or one that is not what it must be. */
+static void field_fail(const struct envelope *env, const char *name, const char *must)
+{
+	const char *sep = env->type[0] ? " " : "";
+	if (must)
+		codec_fail(env->err, CODEC_WRONG_TYPE, "%s%sframe: \"%s\" must be %s", env->type, sep,
+			   name, must);
+	else
+		codec_fail(env->err, CODEC_MISSING_FIELD, "%s%sframe: missing \"%s\"", env->type, sep,
+			   name);
+}
+
+/* A JSON null counts as absent: the server leaves null fields out anyway (§1.4). */
+static const cJSON *field(const struct envelope *env, const char *name, bool required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(env->obj, name);
+	if (cJSON_IsNull(v))
+		v = NULL;
+	if (!v && required)
+		field_fail(env, name, NULL);
+	return v;
+}
+
+static int field_string(const struct envelope *env, const char *name, bool required,
+			const char **out)
+{
+	const cJSON *v = field(env, name, required);
+	if (!v)
+		return required ? -1 : 0;
+	if (!cJSON_IsString(v)) {
+		field_fail(env, name, "a string");
+		return -1;
+	}
+	*out = v->valuestring;
+	return 0;
+}
+
+/* The accepted range of an integer field, and how to name it in an error. */
+struct int_range {
+	double min, max;
+	const char *what;
+};
+
+static const struct int_range any_int = { -CODEC_INT_MAX, CODEC_INT_MAX, "an integer" };
+static const struct int_range non_negative = { 0, CODEC_INT_MAX, "a non-negative integer" };
+static const struct int_range attempt_range = { 1, 2147483647.0, "a positive integer" };
+
+static int field_int(const struct envelope *env, const char *name, bool required,
+		     const struct int_range *range, bool *has, int64_t *out)
+{
+	const cJSON *v = field(env, name, required);
+	if (!v)
+		return required ? -1 : 0;
+	double d = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
+	if (!(d >= range->min && d <= range->max) || d != (double)(int64_t)d) {
+		field_fail(env, name, range->what);
+		return -1;
+	}
+	*out = (int64_t)d;
+	if (has)
+		*has = true;
+	return 0;
+}
+
+static int field_attempt(const struct envelope *env, struct frame *f)
+{
+	int64_t attempt = 1;
+	if (field_int(env, "attempt", false, &attempt_range, NULL, &attempt) < 0)
+		return -1;
+	f->attempt = (int)attempt;
+	return 0;
+}
+
+static int field_event(const struct envelope *env, struct frame_store *st, struct frame *f)
+{
+	const cJSON *ev = field(env, "event", true);
+	if (!ev)
+		return -1;
+	if (!cJSON_IsObject(ev)) {
+		field_fail(env, "event", "an object");
+		return -1;
+	}
+	decode_event(st, ev, &f->event);
+	return 0;
+}
+
+static int decode_sync(const struct envelope *env, struct frame_store *st, struct frame *f)
+{
+	(void)st;
+	if (field_int(env, "from_seq", false, &any_int, &f->has_from_seq, &f->from_seq) < 0)
+		return -1;
+	return field_int(env, "through_seq", false, &any_int, &f->has_through_seq, &f->through_seq);
+}
+
+static int decode_durable(const struct envelope *env, struct frame_store *st, struct frame *f)
+{
+	if (field_int(env, "seq", true, &non_negative, NULL, &f->seq) < 0)
+		return -1;
+	return field_event(env, st, f);
+}
+
+static int decode_transient(const struct envelope *env, struct frame_store *st, struct frame *f)
+{
+	return field_event(env, st, f);
+}
+
+static int decode_item_started(const struct envelope *env, struct frame_store *st,
+			       struct frame *f)
+{
+	(void)st;
+	if (field_string(env, "item_id", true, &f->item_id) < 0 || field_attempt(env, f) < 0)
+		return -1;
+	return field_int(env, "anchor_seq", false, &any_int, &f->has_anchor_seq, &f->anchor_seq);
+}
+
+static int decode_delta(const struct envelope *env, struct frame_store *st, struct frame *f)
+{
+	(void)st;
+	const char *kind = "text";
+	if (field_string(env, "item_id", true, &f->item_id) < 0 || field_attempt(env, f) < 0 ||
+	    field_int(env, "order", true, &non_negative, NULL, &f->order) < 0 ||
+	    field_string(env, "kind", false, &kind) < 0 ||
+	    field_string(env, "content", true, &f->content) < 0 ||
+	    field_string(env, "chunk_id", false, &f->chunk_id) < 0 ||
+	    field_int(env, "choice_index", false, &any_int, &f->has_choice_index,
+		      &f->choice_index) < 0)
+		return -1;
+	if (strcmp(kind, "text") != 0 && strcmp(kind, "reasoning") != 0) {
+		field_fail(env, "kind", "\"text\" or \"reasoning\"");
+		return -1;
+	}
+	f->delta_kind = kind[0] == 'r' ? DELTA_REASONING : DELTA_TEXT;
+	f->content_len = strlen(f->content);
+	return 0;
+}
+
+static int decode_item_aborted(const struct envelope *env, struct frame_store *st,
+			       struct frame *f)
+{
+	(void)st;
+	if (field_string(env, "item_id", true, &f->item_id) < 0 || field_attempt(env, f) < 0)
+		return -1;
+	return field_string(env, "reason", true, &f->reason);
+}
+
+static int decode_error(const struct envelope *env, struct frame_store *st, struct frame *f)
+{
+	(void)st;
+	if (field_string(env, "code", true, &f->code) < 0)
+		return -1;
+	return field_string(env, "detail", true, &f->detail);
+}
+
+static const struct frame_rule {
+	const char *name;
+	enum frame_type type;
+	int (*decode)(const struct envelope *env, struct frame_store *st, struct frame *f);
+} frame_rules[] = {
+	{ "sync", FRAME_SYNC, decode_sync },
+	{ "durable", FRAME_DURABLE, decode_durable },
+	{ "transient", FRAME_TRANSIENT, decode_transient },
+	{ "item_started", FRAME_ITEM_STARTED, decode_item_started },
+	{ "delta", FRAME_DELTA, decode_delta },
+	{ "item_aborted", FRAME_ITEM_ABORTED, decode_item_aborted },
+	{ "error", FRAME_ERROR, decode_error },
+};
+
+int frame_decode(const char *json, size_t len, struct frame *out, struct codec_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	struct frame_store *st = xcalloc(1, sizeof *st);
+	st->root = root;
+	out->priv_ = st;
+	struct envelope env = { .obj = root, .type = "", .err = err };
+	if (!cJSON_IsObject(root)) {
+		codec_fail(err, CODEC_NOT_OBJECT, "frame is not a JSON object");
+		goto fail;
+	}
+	if (field_string(&env, "type", true, &out->type_name) < 0)
+		goto fail;
+	env.type = out->type_name;
+	for (size_t i = 0; i < sizeof frame_rules / sizeof frame_rules[0]; i++) {
+		if (strcmp(frame_rules[i].name, out->type_name) != 0)
+			continue;
+		out->type = frame_rules[i].type;
+		if (frame_rules[i].decode(&env, st, out) < 0)
+			goto fail;
+		break;
+	}
+	return 0;
+fail:
+	frame_fini(out);
+	return -1;
+}
+
+void frame_fini(struct frame *f)
+{
+	store_free(f->priv_);
+	memset(f, 0, sizeof *f);
+}
+
+/* ---------------------------------------------------------------- encoders */
+
+char *frame_encode_auth(const char *session_api_key)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, "{\"type\":\"auth\",\"session_api_key\":");
+	json_append_string(&b, session_api_key, session_api_key ? strlen(session_api_key) : 0);
+	buf_putc(&b, '}');
+	return buf_steal(&b);
+}
+
+/* Escaped by json_append_string, so the text frame is valid UTF-8 whatever the user typed:
+ * a WebSocket peer must close on invalid UTF-8 in a text message (RFC 6455 §8.1). */
+static char *encode_user_message(const char *text, bool run)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":");
+	json_append_string(&b, text, text ? strlen(text) : 0);
+	buf_puts(&b, run ? "}],\"run\":true}" : "}]}");
+	return buf_steal(&b);
+}
+
+char *frame_encode_user_message(const char *text)
+{
+	return encode_user_message(text, false);
+}
+
+char *rest_encode_user_message(const char *text)
+{
+	return encode_user_message(text, true);
+}
+
+/* ------------------------------------------------------ conversation lists */
+
+static void conversation_info_fill(struct conversation_info *ci, const cJSON *obj)
+{
+	const char *updated = ev_string(obj, "updated_at");
+	ci->id = xstrdup(ev_string(obj, "id"));
+	ci->title = xstrdup(ev_string(obj, "title"));
+	ci->execution_status = xstrdup(ev_string(obj, "execution_status"));
+	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
+}
+
+int conversation_list_decode(const char *json, size_t len, struct conversation_info **items,
+			     size_t *count, char **next_page_id, struct codec_error *err)
+{
+	*items = NULL;
+	*count = 0;
+	if (next_page_id)
+		*next_page_id = NULL;
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	int rc = -1;
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "items");
+	if (!cJSON_IsObject(root)) {
+		codec_fail(err, CODEC_NOT_OBJECT, "conversation list: not a JSON object");
+	} else if (list && !cJSON_IsArray(list)) {
+		codec_fail(err, CODEC_WRONG_TYPE, "conversation list: \"items\" must be an array");
+	} else if (!list && !ev_string(root, "id")) {
+		codec_fail(err, CODEC_MISSING_FIELD, "conversation: missing \"id\"");
+	} else if (!list) {
+		*items = xcalloc(1, sizeof **items);
+		conversation_info_fill(*items, root);
+		*count = 1;
+		rc = 0;
+	} else {
+		/* Items without an id cannot be opened: they are left out. */
+		*items = xcalloc((size_t)cJSON_GetArraySize(list), sizeof **items);
+		const cJSON *item;
+		cJSON_ArrayForEach(item, list)
+			if (ev_string(item, "id"))
+				conversation_info_fill(&(*items)[(*count)++], item);
+		if (*count == 0) {
+			free(*items);
+			*items = NULL;
+		}
+		if (next_page_id)
+			*next_page_id = xstrdup(ev_string(root, "next_page_id"));
+		rc = 0;
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
+void conversation_infos_free(struct conversation_info *items, size_t count)
+{
+	for (size_t i = 0; items && i < count; i++) {
+		free(items[i].id);
+		free(items[i].title);
+		free(items[i].execution_status);
+		free(items[i].updated_at);
+	}
+	free(items);
+}
