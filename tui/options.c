@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,9 @@ static const char usage[] =
 	"  -V, --version           the version\n"
 	"\n"
 	"The session API key comes from env TETHER_SESSION_API_KEY, else the keyring.\n"
+	"Defaults come from $XDG_CONFIG_HOME/tether/config (server, render_hz, osc52, color,\n"
+	"ping_interval, stall_timeout as `key = value` lines); env TETHER_SERVER, TETHER_OSC52\n"
+	"and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
 	"6 conversation ended in error/stuck, 130 interrupted.\n";
 
@@ -263,6 +267,11 @@ extra:
 	return -1;
 }
 
+static void config_warn(const char *line)
+{
+	fprintf(stderr, "tether: %s\n", line);
+}
+
 int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 {
 	memset(o, 0, sizeof *o);
@@ -274,8 +283,18 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->stall_timeout_s = 60;
 	o->max_retries = -1;
 	o->render_hz = 30;
+	o->color = true;
+	o->server = "http://127.0.0.1:8000";
+	options_load_config(o, config_warn);
+	/* The environment overrides the config file; flags override both. */
 	const char *env_server = getenv("TETHER_SERVER");
-	o->server = env_server && *env_server ? env_server : "http://127.0.0.1:8000";
+	if (env_server && *env_server)
+		o->server = env_server;
+	const char *env_osc52 = getenv("TETHER_OSC52");
+	if (env_osc52 && *env_osc52)
+		o->osc52 = !strcmp(env_osc52, "1");
+	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
+		o->color = false;
 
 	char **pos = xcalloc((size_t)argc + 1, sizeof *pos);
 	size_t npos = 0;
@@ -309,6 +328,8 @@ void options_fini(struct options *o)
 {
 	free(o->sends);
 	free(o->mask_files);
+	free(o->config_storage_);
+	o->config_storage_ = NULL;
 	o->sends = NULL;
 	o->mask_files = NULL;
 }

@@ -42,10 +42,17 @@ struct options {
 	const char *record_path;
 	const char *log_path;
 	bool insecure;
+	/* From the config file (or env): */
+	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
+	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
+	char *config_storage_;      /* private: strings from the config file */
 };
 
 /* Parses argv per cli.md. Returns 0, or -1 with a one-line message in err (exit 2). */
 int options_parse(int argc, char **argv, struct options *o, struct buf *err);
+/* Applies $XDG_CONFIG_HOME/tether/config (or ~/.config/tether/config) to o; each bad line is
+ * reported through warn and skipped. Called by options_parse before env and flags. */
+void options_load_config(struct options *o, void (*warn)(const char *line));
 /* Frees what options_parse allocated. */
 void options_fini(struct options *o);
 /* The --help text. */

@@ -6,6 +6,9 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "options.h"
 
@@ -160,6 +163,49 @@ static void test_commands(void **state)
 	buf_fini(&err);
 }
 
+static void test_config_file(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tether-config-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/tether", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/tether/config", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# defaults\nserver = http://config:1\nrender_hz = 12\nbogus line\nosc52 = on\n"
+	      "render_hz = 9999\ncolor = off\n", f);
+	fclose(f);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	unsetenv("TETHER_SERVER");
+	unsetenv("NO_COLOR");
+	unsetenv("TETHER_OSC52");
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	/* Bad lines are skipped with a warning; good ones apply. */
+	assert_int_equal(parse(&o, &err, "c", NULL), 0);
+	assert_string_equal(o.server, "http://config:1");
+	assert_int_equal(o.render_hz, 12);
+	assert_true(o.osc52);
+	assert_false(o.color);
+	options_fini(&o);
+	/* env beats the file, flags beat both */
+	setenv("TETHER_SERVER", "http://env:2", 1);
+	assert_int_equal(parse(&o, &err, "c", NULL), 0);
+	assert_string_equal(o.server, "http://env:2");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--server", "http://flag:3", "--render-hz", "5", "c", NULL), 0);
+	assert_string_equal(o.server, "http://flag:3");
+	assert_int_equal(o.render_hz, 5);
+	options_fini(&o);
+	unsetenv("TETHER_SERVER");
+	unsetenv("XDG_CONFIG_HOME");
+	unlink(path);
+	buf_fini(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_every_option),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_config_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
