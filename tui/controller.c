@@ -65,6 +65,12 @@ struct controller {
 	bool finished;
 	struct buf stdin_line;         /* --send -: a partial line */
 
+	/* delta arrival → painted frame latency, in 0.1 ms buckets up to 1 s */
+	int64_t *unpainted;             /* arrival times of deltas not painted yet */
+	size_t nunpainted, unpainted_cap;
+	uint64_t latency_hist[10001];
+	uint64_t frames_painted;
+
 	/* text mode: tool summaries by tool_call_id until their result */
 	struct pending_summary {
 		char *tool_call_id;
@@ -577,6 +583,13 @@ static void on_delta(struct controller *c, const struct frame *f)
 	buf_fini(&san);
 	buf_fini(&out);
 	filt->last_delta_us = clock_now_us();
+	if (!c->headless) {
+		if (c->nunpainted == c->unpainted_cap) {
+			c->unpainted_cap = c->unpainted_cap ? 2 * c->unpainted_cap : 256;
+			c->unpainted = xrealloc(c->unpainted, c->unpainted_cap * sizeof *c->unpainted);
+		}
+		c->unpainted[c->nunpainted++] = filt->last_delta_us;
+	}
 	if (filt->stalled) {
 		filt->stalled = false;
 		transcript_stream_set_stalled(c->transcript, f->item_id, false);
@@ -911,6 +924,8 @@ static void stdin_hangup(void *arg)
 
 /* ------------------------------------------------------------ lifecycle */
 
+static void write_stats(const struct controller *c);
+
 struct controller *controller_create(struct loop *loop, const struct options *o,
 				     struct mask_set *masks, const char *api_key, bool headless,
 				     const struct controller_ui *ui)
@@ -980,6 +995,8 @@ void controller_destroy(struct controller *c)
 {
 	if (!c)
 		return;
+	write_stats(c);
+	free(c->unpainted);
 	session_destroy(c->session);
 	while (c->filters)
 		filter_close(c, c->filters->item_id);
@@ -1001,6 +1018,51 @@ void controller_destroy(struct controller *c)
 		free(c->api_key);
 	}
 	free(c);
+}
+
+void controller_frame_painted(struct controller *c, int64_t now_us)
+{
+	c->frames_painted++;
+	for (size_t i = 0; i < c->nunpainted; i++) {
+		int64_t bucket = (now_us - c->unpainted[i]) / 100;
+		if (bucket < 0)
+			bucket = 0;
+		if (bucket > 10000)
+			bucket = 10000;
+		c->latency_hist[bucket]++;
+	}
+	c->nunpainted = 0;
+}
+
+static double latency_percentile(const struct controller *c, uint64_t total, double p)
+{
+	uint64_t want = (uint64_t)(p * (double)total + 0.5), seen = 0;
+	for (size_t b = 0; b <= 10000; b++) {
+		seen += c->latency_hist[b];
+		if (seen >= want && seen)
+			return (double)b / 10.0;
+	}
+	return 0;
+}
+
+/* $TETHER_STATS: one JSON line of instrumentation for the benchmarks. */
+static void write_stats(const struct controller *c)
+{
+	const char *path = getenv("TETHER_STATS");
+	if (!path || !*path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	uint64_t total = 0;
+	for (size_t b = 0; b <= 10000; b++)
+		total += c->latency_hist[b];
+	fprintf(f, "{\"frames\":%llu,\"deltas_painted\":%llu,\"latency_p50_ms\":%.1f,"
+		   "\"latency_p99_ms\":%.1f,\"render_hz\":%d}\n",
+		(unsigned long long)c->frames_painted, (unsigned long long)total,
+		latency_percentile(c, total, 0.50), latency_percentile(c, total, 0.99),
+		c->o->render_hz);
+	fclose(f);
 }
 
 struct transcript *controller_transcript(struct controller *c)

@@ -70,4 +70,8 @@ void controller_quit(struct controller *c, int exit_code);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */
 void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out);
 
+/* The UI painted a frame at now_us: every delta that arrived before it is now on screen
+ * (latency instrumentation, written to $TETHER_STATS at exit when set). */
+void controller_frame_painted(struct controller *c, int64_t now_us);
+
 #endif

@@ -13,6 +13,10 @@ struct list_run {
 	int exit_code;
 	int pages;
 	bool done;
+	/* collect instead of print (the picker) */
+	bool collect;
+	struct conversation_info *items;
+	size_t count;
 };
 
 static void fetch_page(struct list_run *r, const char *page_id);
@@ -86,10 +90,17 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		print_item(r->o, &items[i]);
-	fflush(stdout);
-	conversation_infos_free(items, n);
+	if (r->collect) {
+		r->items = xrealloc(r->items, (r->count + n + 1) * sizeof *r->items);
+		memcpy(r->items + r->count, items, n * sizeof *items);
+		r->count += n;
+		free(items);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			print_item(r->o, &items[i]);
+		fflush(stdout);
+		conversation_infos_free(items, n);
+	}
 	/* A server that keeps handing out pages must not keep us forever. */
 	if (next && ++r->pages < 100)
 		fetch_page(r, next);
@@ -122,7 +133,7 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	buf_fini(&path);
 }
 
-int list_run(const struct options *o, loop_log_fn log)
+static int list_fetch_all(const struct options *o, loop_log_fn log, struct list_run *out)
 {
 	struct server_url url;
 	if (server_url_parse(o->server, &url) != 0) {
@@ -137,11 +148,34 @@ int list_run(const struct options *o, loop_log_fn log)
 		return EXIT_RUNTIME;
 	}
 	const char *key = getenv("TETHER_SESSION_API_KEY");
-	struct list_run r = {.loop = loop, .o = o, .api_key = key && *key ? key : NULL,
-			     .exit_code = EXIT_RUNTIME};
-	fetch_page(&r, NULL);
-	if (!r.done)
+	out->loop = loop;
+	out->o = o;
+	out->api_key = key && *key ? key : NULL;
+	out->exit_code = EXIT_RUNTIME;
+	fetch_page(out, NULL);
+	if (!out->done)
 		loop_run(loop);
 	loop_destroy(loop);
-	return r.exit_code;
+	return out->exit_code;
+}
+
+int list_run(const struct options *o, loop_log_fn log)
+{
+	struct list_run r = {0};
+	return list_fetch_all(o, log, &r);
+}
+
+int list_fetch(const struct options *o, loop_log_fn log, struct conversation_info **items,
+	       size_t *count)
+{
+	struct list_run r = {.collect = true};
+	int rc = list_fetch_all(o, log, &r);
+	if (rc != EXIT_OK) {
+		conversation_infos_free(r.items, r.count);
+		r.items = NULL;
+		r.count = 0;
+	}
+	*items = r.items;
+	*count = r.count;
+	return rc;
 }

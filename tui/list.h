@@ -8,4 +8,8 @@
 /* Prints the server's conversations per o->format; returns the exit code. */
 int list_run(const struct options *o, loop_log_fn log);
 
+/* Fetches every conversation of the server (no output); returns the exit code. */
+int list_fetch(const struct options *o, loop_log_fn log, struct conversation_info **items,
+	       size_t *count);
+
 #endif
