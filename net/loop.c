@@ -1,1 +1,349 @@
-#include "net.h"
+/* The one event loop: an lws context that owns the wait. Timers are lws_sul, file
+ * descriptors and signals join as adopted raw files (this lws build has no external
+ * poll, so nothing else may block). */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* One adopted descriptor: a dup of a caller's fd, or a signalfd. */
+struct fd_watch {
+	struct lws_dll2 node;           /* in loop->watches */
+	struct lws *wsi;
+	int fd;                         /* the caller's fd; -1 for signals */
+	void (*on_readable)(void *arg);
+	void (*on_hangup)(void *arg);
+	void (*on_signal)(void *arg, int signo);
+	void *arg;
+};
+
+/* lws logging has no context pointer, so the sink is process-wide (there is one loop). */
+static loop_log_fn log_sink;
+
+static void log_emit(int level, const char *line)
+{
+	char tmp[1024];
+	size_t n = strlen(line);
+
+	if (!log_sink)
+		return;
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		n--;
+	if (n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	memcpy(tmp, line, n);
+	tmp[n] = '\0';
+	log_sink(level, tmp);
+}
+
+static void watch_drain_signals(struct fd_watch *w)
+{
+	struct signalfd_siginfo si;
+	int fd = lws_get_socket_fd(w->wsi);
+
+	while (read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		w->on_signal(w->arg, (int)si.ssi_signo);
+}
+
+static int fd_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+		       void *in, size_t len)
+{
+	struct fd_watch *w = lws_get_opaque_user_data(wsi);
+	void (*hangup)(void *arg);
+	void *arg;
+
+	(void)user;
+	(void)in;
+	(void)len;
+	switch (reason) {
+	case LWS_CALLBACK_RAW_RX_FILE:
+		if (!w)
+			return -1;
+		if (w->on_signal)
+			watch_drain_signals(w);
+		else
+			w->on_readable(w->arg);
+		return 0;
+	case LWS_CALLBACK_RAW_CLOSE_FILE:
+		if (!w)
+			return 0;
+		lws_set_opaque_user_data(wsi, NULL);
+		lws_dll2_remove(&w->node);
+		hangup = w->on_hangup;
+		arg = w->arg;
+		free(w);
+		if (hangup)
+			hangup(arg);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct lws_protocols loop_protocols[] = {
+	/* rx_buffer_size bounds one RECEIVE callback, not a message: session.c reassembles. */
+	{ NET_PROTO_SESSION, session_lws_callback, 0, 65536, 0, NULL, 0 },
+	{ NET_PROTO_REST, rest_lws_callback, 0, 16384, 0, NULL, 0 },
+	{ NET_PROTO_FD, fd_callback, 0, 0, 0, NULL, 0 },
+	{ NULL, NULL, 0, 0, 0, NULL, 0 }  /* LWS_PROTOCOL_LIST_TERM is not in 4.1.6 */
+};
+
+/* Creates the one event loop (a libwebsockets context). */
+struct loop *loop_create(loop_log_fn log, char **err)
+{
+	struct lws_context_creation_info info;
+	struct loop *loop;
+
+	/* Before the context exists: lws logs to stderr by default, which would
+	 * corrupt the screen. Notice level and above never carry frame payloads. */
+	log_sink = log;
+	lws_set_log_level(log ? LLL_ERR | LLL_WARN | LLL_NOTICE : 0, log_emit);
+
+	loop = xcalloc(1, sizeof(*loop));
+	memset(&info, 0, sizeof(info));
+	info.port = CONTEXT_PORT_NO_LISTEN;
+	info.protocols = loop_protocols;
+	info.gid = -1;
+	info.uid = -1;
+	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+	loop->ctx = lws_create_context(&info);
+	if (!loop->ctx) {
+		if (err)
+			*err = xstrdup("cannot create the libwebsockets context");
+		free(loop);
+		return NULL;
+	}
+	loop->vh = lws_get_vhost_by_name(loop->ctx, "default");
+	if (!loop->vh) {
+		if (err)
+			*err = xstrdup("libwebsockets created no default vhost");
+		lws_context_destroy(loop->ctx);
+		free(loop);
+		return NULL;
+	}
+	return loop;
+}
+
+static int watch_forget(struct lws_dll2 *d, void *user)
+{
+	struct fd_watch *w = lws_container_of(d, struct fd_watch, node);
+
+	(void)user;
+	lws_set_opaque_user_data(w->wsi, NULL);
+	lws_dll2_remove(d);
+	free(w);
+	return 0;
+}
+
+static int timer_forget(struct lws_dll2 *d, void *user)
+{
+	struct loop_timer *t = lws_container_of(d, struct loop_timer, node);
+
+	(void)user;
+	lws_sul_cancel(&t->sul);
+	lws_dll2_remove(d);
+	t->loop = NULL;
+	return 0;
+}
+
+/* Destroys the loop and everything still attached to it. */
+void loop_destroy(struct loop *loop)
+{
+	if (!loop)
+		return;
+	session_detach_all(loop);
+	rest_detach_all(loop);
+	lws_dll2_foreach_safe(&loop->watches, NULL, watch_forget);
+	lws_dll2_foreach_safe(&loop->timers, NULL, timer_forget);
+	lws_context_destroy(loop->ctx);
+	free(loop);
+}
+
+/* Runs until loop_quit; returns 0, or -1 if the loop failed. */
+int loop_run(struct loop *loop)
+{
+	int rc = 0;
+
+	while (!loop->quit) {
+		if (lws_service(loop->ctx, 0) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	loop->quit = false;
+	return rc;
+}
+
+/* Makes loop_run return after the current callback. */
+void loop_quit(struct loop *loop)
+{
+	loop->quit = true;
+	/* A sul callback runs before lws_service polls; without a wake it would sleep on. */
+	lws_cancel_service(loop->ctx);
+}
+
+static void timer_fire(lws_sorted_usec_list_t *sul)
+{
+	struct loop_timer *t = lws_container_of(sul, struct loop_timer, sul);
+
+	t->cb(t->arg);
+}
+
+/* Creates a one-shot timer that calls cb(arg) on the loop. */
+struct loop_timer *loop_timer_create(struct loop *loop, void (*cb)(void *arg), void *arg)
+{
+	struct loop_timer *t = xcalloc(1, sizeof(*t));
+
+	t->loop = loop;
+	t->cb = cb;
+	t->arg = arg;
+	lws_dll2_add_tail(&t->node, &loop->timers);
+	return t;
+}
+
+/* (Re)schedules the timer delay_us from now. */
+void loop_timer_schedule(struct loop_timer *t, int64_t delay_us)
+{
+	if (!t->loop)
+		return;
+	if (delay_us < 0)
+		delay_us = 0;
+	lws_sul_schedule(t->loop->ctx, 0, &t->sul, timer_fire, (lws_usec_t)delay_us);
+}
+
+/* Unschedules the timer if it is pending. */
+void loop_timer_cancel(struct loop_timer *t)
+{
+	if (t->loop)
+		lws_sul_cancel(&t->sul);
+}
+
+/* True while the timer is scheduled. */
+bool loop_timer_pending(const struct loop_timer *t)
+{
+	return t->loop && !lws_dll2_is_detached(&t->sul.list);
+}
+
+/* Cancels and frees the timer. */
+void loop_timer_destroy(struct loop_timer *t)
+{
+	if (!t)
+		return;
+	if (t->loop) {
+		lws_sul_cancel(&t->sul);
+		lws_dll2_remove(&t->node);
+	}
+	free(t);
+}
+
+static struct fd_watch *watch_adopt(struct loop *loop, int fd, struct fd_watch *w)
+{
+	lws_sock_file_fd_type u;
+
+	u.filefd = fd;
+	w->wsi = lws_adopt_descriptor_vhost(loop->vh, LWS_ADOPT_RAW_FILE_DESC, u,
+					    NET_PROTO_FD, NULL);
+	if (!w->wsi) {
+		free(w);
+		return NULL;
+	}
+	lws_set_opaque_user_data(w->wsi, w);
+	lws_dll2_add_tail(&w->node, &loop->watches);
+	return w;
+}
+
+/* Watches fd for input (through a dup that lws owns and closes). */
+int loop_watch_fd(struct loop *loop, int fd, void (*on_readable)(void *arg),
+		  void (*on_hangup)(void *arg), void *arg)
+{
+	struct fd_watch *w;
+	int dfd = dup(fd);
+
+	if (dfd < 0)
+		return -1;
+	w = xcalloc(1, sizeof(*w));
+	w->fd = fd;
+	w->on_readable = on_readable;
+	w->on_hangup = on_hangup;
+	w->arg = arg;
+	if (!watch_adopt(loop, dfd, w)) {
+		close(dfd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stops watching fd without calling on_hangup. */
+int loop_unwatch_fd(struct loop *loop, int fd)
+{
+	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1, loop->watches.head) {
+		struct fd_watch *w = lws_container_of(d, struct fd_watch, node);
+
+		if (!w->on_signal && w->fd == fd) {
+			struct lws *wsi = w->wsi;
+
+			watch_forget(d, NULL);
+			net_wsi_abandon(wsi);
+			return 0;
+		}
+	} lws_end_foreach_dll_safe(d, d1);
+	return -1;
+}
+
+/* Blocks the signals and delivers them through a signalfd on the loop. */
+int loop_watch_signals(struct loop *loop, const int *signals, int count,
+		       void (*on_signal)(void *arg, int signo), void *arg)
+{
+	struct fd_watch *w;
+	sigset_t set;
+	int sfd;
+
+	sigemptyset(&set);
+	for (int i = 0; i < count; i++)
+		if (sigaddset(&set, signals[i]) < 0)
+			return -1;
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -1;
+	sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0)
+		return -1;
+	w = xcalloc(1, sizeof(*w));
+	w->fd = -1;
+	w->on_signal = on_signal;
+	w->arg = arg;
+	if (!watch_adopt(loop, sfd, w)) {
+		close(sfd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Drops wsi without further callbacks reaching its owner. */
+void net_wsi_abandon(struct lws *wsi)
+{
+	if (!wsi)
+		return;
+	lws_set_opaque_user_data(wsi, NULL);
+	lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+/* Appends s with everything but unreserved characters %-escaped. */
+void net_append_escaped(struct buf *out, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
+			buf_putc(out, (char)*p);
+		} else {
+			buf_putc(out, '%');
+			buf_putc(out, hex[*p >> 4]);
+			buf_putc(out, hex[*p & 15]);
+		}
+	}
+}

@@ -195,6 +195,9 @@ void loop_timer_destroy(struct loop_timer *t);
  * Returns 0 or -1. */
 int loop_watch_fd(struct loop *loop, int fd, void (*on_readable)(void *arg),
 		  void (*on_hangup)(void *arg), void *arg);
+/* Stops watching fd (as passed to loop_watch_fd) without calling on_hangup; for input that
+ * stays readable at its end, such as a regular file or /dev/null. Returns 0 or -1. */
+int loop_unwatch_fd(struct loop *loop, int fd);
 /* Blocks the given signals and delivers them through the loop (a signalfd). Returns 0 or -1. */
 int loop_watch_signals(struct loop *loop, const int *signals, int count,
 		       void (*on_signal)(void *arg, int signo), void *arg);

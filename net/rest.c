@@ -1,1 +1,271 @@
-#include "net.h"
+/* REST calls (protocol.md §4) through the lws HTTP client on the loop's context: one
+ * connection per request, the body collected whole, done called exactly once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define REST_TIMEOUT_US ((int64_t)15 * 1000000)
+#define REST_MAX_BODY ((size_t)64 << 20)
+
+struct rest_req {
+	struct lws_dll2 node;           /* in loop->requests */
+	struct loop *loop;
+	struct lws *wsi;
+	struct loop_timer *timer;       /* the request timeout, or the deferred failure */
+	char *api_key;
+	char *body;                     /* the request body, or NULL */
+	size_t body_len;
+	bool body_sent;
+	int status;
+	struct buf response;
+	char *error;                    /* set before the deferred failure fires */
+	rest_done_fn done;
+	void *ctx;
+};
+
+static void req_free(struct rest_req *r)
+{
+	lws_dll2_remove(&r->node);
+	loop_timer_destroy(r->timer);
+	if (r->api_key) {
+		explicit_bzero(r->api_key, strlen(r->api_key));
+		free(r->api_key);
+	}
+	free(r->body);
+	free(r->error);
+	buf_fini(&r->response);
+	free(r);
+}
+
+/* Calls done once and frees the request; its connection no longer reaches it. */
+static void req_finish(struct rest_req *r, int status, const char *error)
+{
+	struct rest_response resp;
+	rest_done_fn done = r->done;
+	void *ctx = r->ctx;
+
+	if (r->wsi)
+		lws_set_opaque_user_data(r->wsi, NULL);
+	r->wsi = NULL;
+	memset(&resp, 0, sizeof(resp));
+	resp.status = error ? 0 : status;
+	resp.error = error;
+	if (!error) {
+		resp.body = buf_cstr(&r->response);
+		resp.body_len = r->response.len;
+	}
+	/* unlinked first: done may start another request or destroy the loop */
+	lws_dll2_remove(&r->node);
+	done(ctx, &resp);
+	req_free(r);
+}
+
+static void req_timer_fired(void *arg)
+{
+	struct rest_req *r = arg;
+	struct lws *wsi = r->wsi;
+
+	if (r->error) {
+		req_finish(r, 0, r->error);
+		return;
+	}
+	r->wsi = NULL;
+	net_wsi_abandon(wsi);
+	req_finish(r, 0, "request timed out");
+}
+
+static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **p,
+		      unsigned char *end)
+{
+	return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+					   (const unsigned char *)value, (int)strlen(value), p, end);
+}
+
+static int append_headers(struct rest_req *r, struct lws *wsi, unsigned char **p, size_t len)
+{
+	unsigned char *end = *p + len - 1;
+	char clen[24];
+
+	if (r->api_key && add_header(wsi, "X-Session-API-Key:", r->api_key, p, end))
+		return -1;
+	if (r->body && add_header(wsi, "Content-Type:", "application/json", p, end))
+		return -1;
+	snprintf(clen, sizeof(clen), "%zu", r->body_len);
+	if (r->body && add_header(wsi, "Content-Length:", clen, p, end))
+		return -1;
+	if (r->body_len) {
+		lws_client_http_body_pending(wsi, 1);
+		lws_callback_on_writable(wsi);
+	}
+	return 0;
+}
+
+static int write_body(struct rest_req *r, struct lws *wsi)
+{
+	unsigned char *b;
+	int n;
+
+	if (r->body_sent || !r->body_len)
+		return 0;
+	b = xmalloc(LWS_PRE + r->body_len + 1);
+	memcpy(b + LWS_PRE, r->body, r->body_len);
+	n = lws_write(wsi, b + LWS_PRE, r->body_len, LWS_WRITE_HTTP_FINAL);
+	free(b);
+	r->body_sent = true;
+	lws_client_http_body_pending(wsi, 0);
+	return n < (int)r->body_len ? -1 : 0;
+}
+
+static int read_response(struct lws *wsi)
+{
+	char buffer[LWS_PRE + 16384];
+	char *px = buffer + LWS_PRE;
+	int lenx = (int)sizeof(buffer) - LWS_PRE;
+
+	return lws_http_client_read(wsi, &px, &lenx) < 0 ? -1 : 0;
+}
+
+static void fail_with_text(struct rest_req *r, const char *prefix, const char *in, size_t len)
+{
+	char msg[200];
+
+	if (in && len)
+		snprintf(msg, sizeof(msg), "%s: %.*s", prefix, (int)strnlen(in, len), in);
+	else
+		snprintf(msg, sizeof(msg), "%s", prefix);
+	req_finish(r, 0, msg);
+}
+
+int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+		      void *in, size_t len)
+{
+	struct rest_req *r = lws_get_opaque_user_data(wsi);
+
+	(void)user;
+	if (!r) {
+		switch (reason) {
+		case LWS_CALLBACK_RECEIVE_CLIENT_HTTP:
+		case LWS_CALLBACK_CLIENT_HTTP_WRITEABLE:
+		case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
+			return -1;
+		default:
+			return 0;
+		}
+	}
+	switch (reason) {
+	case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+		return append_headers(r, wsi, (unsigned char **)in, len);
+	case LWS_CALLBACK_CLIENT_HTTP_WRITEABLE:
+		return write_body(r, wsi);
+	case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
+		r->status = (int)lws_http_client_http_response(wsi);
+		return 0;
+	case LWS_CALLBACK_RECEIVE_CLIENT_HTTP:
+		return read_response(wsi);
+	case LWS_CALLBACK_RECEIVE_CLIENT_HTTP_READ:
+		if (r->response.len + len > REST_MAX_BODY) {
+			req_finish(r, 0, "response body too large");
+			return -1;
+		}
+		buf_append(&r->response, in, len);
+		return 0;
+	case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
+		req_finish(r, r->status, NULL);
+		return -1;      /* one request per connection: close it */
+	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+		fail_with_text(r, "request failed", in, len);
+		return 0;
+	case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
+		req_finish(r, 0, "connection closed before the response was complete");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Starts METHOD server_url+path; calls done exactly once. Returns -1 (and never calls
+ * done) only when server_url does not parse. */
+int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
+		 const char *method, const char *path, const char *body, rest_done_fn done,
+		 void *ctx)
+{
+	struct lws_client_connect_info ci;
+	struct server_url url;
+	struct rest_req *r;
+	char host[300];
+	struct buf full;
+	struct lws *wsi;
+
+	if (!loop || !server_url || server_url_parse(server_url, &url))
+		return -1;
+	r = xcalloc(1, sizeof(*r));
+	r->loop = loop;
+	r->done = done;
+	r->ctx = ctx;
+	r->api_key = api_key ? xstrdup(api_key) : NULL;
+	if (body) {
+		r->body = xstrdup(body);
+		r->body_len = strlen(body);
+	} else if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		r->body = xstrdup("");  /* an explicit Content-Length: 0 */
+	}
+	buf_init(&r->response);
+	r->timer = loop_timer_create(loop, req_timer_fired, r);
+	lws_dll2_add_tail(&r->node, &loop->requests);
+
+	snprintf(host, sizeof(host), strchr(url.host, ':') ? "[%s]:%d" : "%s:%d", url.host,
+		 url.port);
+	buf_init(&full);
+	buf_puts(&full, url.base_path);
+	buf_puts(&full, path && *path ? path : "/");
+	memset(&ci, 0, sizeof(ci));
+	ci.context = loop->ctx;
+	ci.vhost = loop->vh;
+	ci.address = url.host;
+	ci.port = url.port;
+	ci.path = buf_cstr(&full);
+	ci.host = host;
+	ci.method = method;
+	ci.alpn = "http/1.1";
+	ci.local_protocol_name = NET_PROTO_REST;
+	ci.opaque_user_data = r;
+	ci.pwsi = &r->wsi;      /* known before any callback of the connection runs */
+	if (url.tls) {
+		ci.ssl_connection = LCCSCF_USE_SSL;
+		if (insecure)
+			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
+					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
+					     LCCSCF_ALLOW_EXPIRED;
+	}
+	/* Blocking getaddrinfo for hostnames in this lws build; numeric addresses never block. */
+	wsi = lws_client_connect_via_info(&ci);
+	buf_fini(&full);
+	r->wsi = wsi;
+	if (!wsi) {
+		/* done must not run inside this call: fail on the next loop turn */
+		r->error = xstrdup("cannot start the request (address lookup or socket failed)");
+		loop_timer_schedule(r->timer, 0);
+	} else {
+		loop_timer_schedule(r->timer, REST_TIMEOUT_US);
+	}
+	return 0;
+}
+
+static int forget_one(struct lws_dll2 *d, void *user)
+{
+	struct rest_req *r = lws_container_of(d, struct rest_req, node);
+
+	(void)user;
+	if (r->wsi)
+		lws_set_opaque_user_data(r->wsi, NULL);
+	req_free(r);
+	return 0;
+}
+
+/* Called by loop_destroy: pending requests are dropped without calling done. */
+void rest_detach_all(struct loop *loop)
+{
+	lws_dll2_foreach_safe(&loop->requests, NULL, forget_one);
+}
