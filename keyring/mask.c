@@ -1,1 +1,180 @@
-#include "keyring.h"
+/* The set of secrets to mask: what is accepted as a secret, and loading a mask file. */
+#include "mask_impl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A longer "secret" is almost surely a mistake, and the hold-back grows with it. */
+#define MASK_MAX_SECRET_LEN 65536
+/* Bounds the automaton (states fit in 32 bits with room to spare). */
+#define MASK_MAX_TOTAL (64u << 20)
+
+void mask_wipe(void *p, size_t n)
+{
+	volatile unsigned char *v = p;
+	while (n--)
+		*v++ = 0;
+}
+
+struct mask_set *mask_set_create(void)
+{
+	return xcalloc(1, sizeof(struct mask_set));
+}
+
+void mask_set_destroy(struct mask_set *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->count; i++) {
+		mask_wipe(m->secrets[i].data, m->secrets[i].len);
+		free(m->secrets[i].data);
+	}
+	free(m->secrets);
+	mask_automaton_free(&m->ac);
+	free(m);
+}
+
+/* Length of the UTF-8 sequence at s[0..n) (1-4), or 0 when it is not well-formed
+ * (truncated, overlong, a surrogate or above U+10FFFF). */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+	static const struct {
+		unsigned char lo, hi;    /* lead byte range */
+		unsigned char lo2, hi2;  /* range of the second byte */
+		size_t len;
+	} forms[] = {
+		{ 0x00, 0x7F, 0x00, 0x00, 1 },
+		{ 0xC2, 0xDF, 0x80, 0xBF, 2 },
+		{ 0xE0, 0xE0, 0xA0, 0xBF, 3 },
+		{ 0xE1, 0xEC, 0x80, 0xBF, 3 },
+		{ 0xED, 0xED, 0x80, 0x9F, 3 },
+		{ 0xEE, 0xEF, 0x80, 0xBF, 3 },
+		{ 0xF0, 0xF0, 0x90, 0xBF, 4 },
+		{ 0xF1, 0xF3, 0x80, 0xBF, 4 },
+		{ 0xF4, 0xF4, 0x80, 0x8F, 4 },
+	};
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		if (s[0] < forms[f].lo || s[0] > forms[f].hi)
+			continue;
+		size_t len = forms[f].len;
+		if (len == 1)
+			return 1;
+		if (n < len || s[1] < forms[f].lo2 || s[1] > forms[f].hi2)
+			return 0;
+		for (size_t i = 2; i < len; i++)
+			if ((s[i] & 0xC0) != 0x80)
+				return 0;
+		return len;
+	}
+	return 0;
+}
+
+/* Why secret cannot be masked, or NULL when it can. */
+static const char *secret_refusal(const char *secret, size_t len)
+{
+	if (!secret || len == 0)
+		return "the secret is empty";
+	if (len > MASK_MAX_SECRET_LEN)
+		return "the secret is longer than 64 KiB";
+	if (memchr(secret, '\n', len))
+		return "the secret contains a line break";
+	size_t chars = 0;
+	for (size_t i = 0; i < len; chars++) {
+		size_t step = utf8_sequence((const unsigned char *)secret + i, len - i);
+		if (!step)
+			return "the secret is not valid UTF-8";
+		i += step;
+	}
+	if (chars < MASK_MIN_SECRET_LEN)
+		return "the secret is shorter than 4 characters";
+	return NULL;
+}
+
+int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char **why)
+{
+	const char *refusal = secret_refusal(secret, len);
+	if (!refusal && m->total + len > MASK_MAX_TOTAL)
+		refusal = "too many secrets (64 MiB in all)";
+	if (refusal) {
+		if (why)
+			*why = refusal;
+		return -1;
+	}
+	if (m->count == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 8;
+		m->secrets = xrealloc(m->secrets, m->cap * sizeof *m->secrets);
+	}
+	m->secrets[m->count++] = (struct mask_secret){ xstrndup(secret, len), len };
+	m->total += len;
+	if (len > m->longest)
+		m->longest = len;
+	m->built = false;
+	return 0;
+}
+
+/* Every line is a secret: cli.md says "one per line", and a secret may well start with
+ * '#', so there are no comments. Only empty lines are skipped. The warning names the
+ * file, the line number and the reason, never the line itself. */
+int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
+		      void (*warn)(void *ctx, const char *line), void *ctx)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (why)
+			*why = strerror(errno);
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t n;
+	int added = 0;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		size_t len = (size_t)n;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (len == 0)
+			continue;
+		const char *reason;
+		if (mask_set_add(m, line, len, &reason) == 0) {
+			added++;
+		} else if (warn) {
+			char msg[512];
+			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno, reason);
+			warn(ctx, msg);
+		}
+	}
+	bool failed = ferror(f);
+	int saved = errno;
+	if (line)
+		mask_wipe(line, cap);
+	free(line);
+	fclose(f);
+	if (failed) {
+		if (why)
+			*why = strerror(saved);
+		return -1;
+	}
+	return added;
+}
+
+size_t mask_set_count(const struct mask_set *m)
+{
+	return m ? m->count : 0;
+}
+
+size_t mask_set_longest(const struct mask_set *m)
+{
+	return m ? m->longest : 0;
+}
+
+/* The automaton is compiled on first use after adds, so that loading N secrets costs one
+ * build. Sets are only ever created by mask_set_create (never const objects), so the
+ * cast is sound; the set is not for concurrent use while it is being changed. */
+void mask_set_prepare(const struct mask_set *m)
+{
+	if (m && !m->built && m->count)
+		mask_automaton_build((struct mask_set *)m);
+}
