@@ -361,6 +361,11 @@ void transcript_toggle_reasoning(struct transcript *t, size_t idx)
 	transcript_touch(t, it);
 }
 
+size_t transcript_shown_len(const struct transcript *t, size_t idx)
+{
+	return t->items[idx]->shown_len;
+}
+
 uint64_t transcript_layouts_built(const struct transcript *t)
 {
 	return t->layouts;

@@ -129,6 +129,8 @@ enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot
 /* Logical lines of output added so far: new items count their lines, streamed text its
  * newlines. Monotonic; the viewport diffs it for new_below. */
 uint64_t transcript_lines_added(const struct transcript *t);
+/* Test hook: bytes of item idx's text revealed so far. */
+size_t transcript_shown_len(const struct transcript *t, size_t idx);
 /* Test hook: how many times an item's rows were (re)built since creation. */
 uint64_t transcript_layouts_built(const struct transcript *t);
 
