@@ -38,6 +38,9 @@ int keyring_secret_list(bool want_values, char ***items, size_t *count,
 			struct keyring_error *err);
 /* Frees an array of strings from this module (wiping them first). */
 void keyring_strings_free(char **items, size_t count);
+/* Bounds every keyring call (default 30 s; also the D-Bus method timeout): a call that
+ * takes longer fails with KEYRING_ERROR. ms <= 0 restores the default. */
+void keyring_set_timeout_ms(int ms);
 
 /* ------------------------------------------------------------------ masker */
 
