@@ -1,0 +1,261 @@
+/* tether key set|rm and tether secret add|list|rm: the keyring from the command line.
+ * Values come from stdin or a no-echo prompt on the terminal and are never printed. */
+#include "commands.h"
+#include "app.h"
+#include "keyring.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* Far above any key or secret; a bound so that a stray pipe cannot fill memory. */
+#define VALUE_MAX (64 * 1024)
+
+struct value {
+	char *data;
+	size_t len;
+};
+
+static void value_free(struct value *v)
+{
+	if (v->data)
+		explicit_bzero(v->data, VALUE_MAX + 1);
+	free(v->data);
+	v->data = NULL;
+	v->len = 0;
+}
+
+/* Reads fd up to end of file (or, when one_line, the first newline) into v. */
+static int value_read(int fd, bool one_line, struct value *v)
+{
+	v->data = xmalloc(VALUE_MAX + 1);
+	v->len = 0;
+	for (;;) {
+		ssize_t n = read(fd, v->data + v->len, VALUE_MAX + 1 - v->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		v->len += (size_t)n;
+		if (one_line && memchr(v->data, '\n', v->len))
+			break;
+		if (v->len > VALUE_MAX)
+			break;
+	}
+	return 0;
+}
+
+/* The terminal state to put back if a signal ends the prompt. */
+static struct termios prompt_saved;
+static int prompt_fd = -1;
+
+static void prompt_on_signal(int sig)
+{
+	tcsetattr(prompt_fd, TCSAFLUSH, &prompt_saved);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int prompt_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP };
+#define NPROMPT_SIGNALS (sizeof prompt_signals / sizeof prompt_signals[0])
+
+/* Asks on /dev/tty with echo off. */
+static int value_prompt(const char *prompt, struct value *v)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct termios t;
+	if (tcgetattr(fd, &t) != 0) {
+		close(fd);
+		return -1;
+	}
+	prompt_saved = t;
+	prompt_fd = fd;
+	struct sigaction sa = { .sa_handler = prompt_on_signal }, old[NPROMPT_SIGNALS];
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NPROMPT_SIGNALS; i++)
+		sigaction(prompt_signals[i], &sa, &old[i]);
+	t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+	t.c_lflag |= ICANON;
+	int rc = -1;
+	if (tcsetattr(fd, TCSAFLUSH, &t) == 0) {
+		if (write(fd, prompt, strlen(prompt)) >= 0)
+			rc = value_read(fd, true, v);
+		tcsetattr(fd, TCSAFLUSH, &prompt_saved);
+		if (write(fd, "\n", 1) < 0) {
+			/* only the cosmetic newline after the hidden input is lost */
+		}
+	}
+	for (size_t i = 0; i < NPROMPT_SIGNALS; i++)
+		sigaction(prompt_signals[i], &old[i], NULL);
+	prompt_fd = -1;
+	close(fd);
+	return rc;
+}
+
+/* Gets one value: all of stdin when it is not a terminal, else a no-echo prompt. One
+ * trailing newline (LF or CRLF) is dropped. Returns 0, or an exit code after a message. */
+static int value_get(const char *prompt, struct value *v)
+{
+	bool piped = !isatty(STDIN_FILENO);
+	int rc = piped ? value_read(STDIN_FILENO, false, v) : value_prompt(prompt, v);
+	if (rc != 0) {
+		fprintf(stderr, "tether: cannot read the value from %s: %s\n",
+			piped ? "stdin" : "the terminal", strerror(errno));
+		value_free(v);
+		return EXIT_RUNTIME;
+	}
+	if (v->len > VALUE_MAX) {
+		fprintf(stderr, "tether: the value is longer than %d bytes\n", VALUE_MAX);
+		value_free(v);
+		return EXIT_USAGE;
+	}
+	if (v->len && v->data[v->len - 1] == '\n')
+		v->len--;
+	if (v->len && v->data[v->len - 1] == '\r')
+		v->len--;
+	v->data[v->len] = '\0';
+	if (v->len == 0) {
+		fprintf(stderr, "tether: the value is empty; nothing was stored\n");
+		value_free(v);
+		return EXIT_USAGE;
+	}
+	if (memchr(v->data, '\n', v->len) || strlen(v->data) != v->len) {
+		fprintf(stderr, "tether: the value must be one line of text; nothing was stored\n");
+		value_free(v);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int keyring_failed(const struct keyring_error *err)
+{
+	fprintf(stderr, "tether: %s\n", err->message);
+	return EXIT_RUNTIME;
+}
+
+/* Names end up one per line in secret list, so no control characters. */
+static bool name_ok(const char *name)
+{
+	if (!name || !*name || strlen(name) > 200)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+static int key_set(const struct options *o)
+{
+	char prompt[512];
+	snprintf(prompt, sizeof prompt, "session API key for %s: ", o->server);
+	struct value v;
+	int rc = value_get(prompt, &v);
+	if (rc != 0)
+		return rc;
+	struct keyring_error err;
+	rc = keyring_api_key_set(o->server, v.data, &err) == 0 ? EXIT_OK : keyring_failed(&err);
+	value_free(&v);
+	if (rc == EXIT_OK)
+		fprintf(stderr, "tether: stored the session API key for %s\n", o->server);
+	return rc;
+}
+
+static int key_rm(const struct options *o)
+{
+	struct keyring_error err;
+	if (keyring_api_key_rm(o->server, &err) != 0)
+		return keyring_failed(&err);
+	fprintf(stderr, "tether: removed the session API key for %s\n", o->server);
+	return EXIT_OK;
+}
+
+static int secret_add(const struct options *o)
+{
+	if (!name_ok(o->secret_name)) {
+		fprintf(stderr, "tether: a secret name is 1 to 200 printable characters\n");
+		return EXIT_USAGE;
+	}
+	char prompt[512];
+	snprintf(prompt, sizeof prompt, "value of secret %s: ", o->secret_name);
+	struct value v;
+	int rc = value_get(prompt, &v);
+	if (rc != 0)
+		return rc;
+	/* The masker's own rules decide what can be a secret. */
+	struct mask_set *check = mask_set_create();
+	const char *why = NULL;
+	if (mask_set_add(check, v.data, v.len, &why) != 0) {
+		fprintf(stderr, "tether: secret %s not stored: %s\n", o->secret_name, why);
+		rc = EXIT_USAGE;
+	} else {
+		struct keyring_error err;
+		rc = keyring_secret_add(o->secret_name, v.data, &err) == 0 ? EXIT_OK
+									  : keyring_failed(&err);
+	}
+	mask_set_destroy(check);
+	value_free(&v);
+	if (rc == EXIT_OK)
+		fprintf(stderr, "tether: stored secret %s\n", o->secret_name);
+	return rc;
+}
+
+static int secret_list(const struct options *o)
+{
+	(void)o;
+	char **names = NULL;
+	size_t n = 0;
+	struct keyring_error err;
+	if (keyring_secret_list(false, &names, &n, &err) != 0)
+		return keyring_failed(&err);
+	for (size_t i = 0; i < n; i++) {
+		/* Names stored by other tools may hold anything: keep the terminal safe. */
+		for (char *p = names[i]; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		printf("%s\n", names[i]);
+	}
+	keyring_strings_free(names, n);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+static int secret_rm(const struct options *o)
+{
+	if (!name_ok(o->secret_name)) {
+		fprintf(stderr, "tether: a secret name is 1 to 200 printable characters\n");
+		return EXIT_USAGE;
+	}
+	struct keyring_error err;
+	if (keyring_secret_rm(o->secret_name, &err) != 0)
+		return keyring_failed(&err);
+	fprintf(stderr, "tether: removed secret %s\n", o->secret_name);
+	return EXIT_OK;
+}
+
+static const struct {
+	enum command command;
+	int (*run)(const struct options *o);
+} keyring_commands[] = {
+	{ CMD_KEY_SET, key_set },
+	{ CMD_KEY_RM, key_rm },
+	{ CMD_SECRET_ADD, secret_add },
+	{ CMD_SECRET_LIST, secret_list },
+	{ CMD_SECRET_RM, secret_rm },
+};
+
+int cmd_keyring_run(const struct options *o)
+{
+	for (size_t i = 0; i < sizeof keyring_commands / sizeof keyring_commands[0]; i++)
+		if (keyring_commands[i].command == o->command)
+			return keyring_commands[i].run(o);
+	fprintf(stderr, "tether: not a keyring command\n");
+	return EXIT_USAGE;
+}
