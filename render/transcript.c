@@ -188,8 +188,10 @@ void item_fill(struct item *it, const struct item_spec *spec)
 	set_string(&it->summary, spec->summary);
 	if (spec->tool_call_id && (!it->tool_call_id || !it->has_result))
 		set_string(&it->tool_call_id, spec->tool_call_id);
-	if (!it->has_result)
-		it->outcome = spec->kind == ITEM_TOOL_RESULT ? spec->outcome : TOOL_PENDING;
+	if (spec->kind == ITEM_TOOL_RESULT)
+		it->outcome = spec->outcome;
+	else if (!it->has_result && it->outcome != TOOL_NO_RESULT)
+		it->outcome = TOOL_PENDING;
 	it->risk = spec->risk;
 	if (spec->has_exit_code || !it->has_result) {
 		it->has_exit_code = spec->has_exit_code;

@@ -5,7 +5,11 @@
  *
  * new_below counts logical lines (transcript_lines_added: a new item's lines, each newline
  * streamed), not wrapped rows: counting rows would mean laying out output nobody looks at.
- * seen_generation holds that counter as of the last viewport_note_changes. */
+ * seen_generation holds that counter as of the last viewport_note_changes.
+ *
+ * The anchor is an item index: output below never moves it, but an item inserted or
+ * dropped above it (a late older durable, an aborted slot above the view) shifts the view
+ * by that item. */
 #include "transcript_int.h"
 
 static size_t rows_of(struct viewport *v, struct transcript *t, size_t i)

@@ -128,6 +128,23 @@ static void pending_indices_follow_insertions(void **state)
 	transcript_destroy(t);
 }
 
+static void durable_copy_of_a_card_keeps_its_state(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	add_card(t, -1, "act", "call");
+	transcript_mark_run_ended(t);
+	assert_int_equal(add_card(t, 0, "act", "call"), APPLY_ADDED);
+	assert_int_equal(transcript_count(t), 1);
+	assert_int_equal(info_of(t, 0).outcome, TOOL_NO_RESULT);
+	size_t idx[1];
+	assert_int_equal(transcript_pending_tools(t, idx, 1), 0);
+	assert_int_equal(add_result(t, 1, "obs", "call", TOOL_DONE, "ok"), APPLY_ATTACHED);
+	assert_int_equal(add_card(t, 0, "act", "call"), APPLY_DUPLICATE);
+	assert_int_equal(info_of(t, 0).outcome, TOOL_DONE);
+	transcript_destroy(t);
+}
+
 static void orphan_result_is_its_own_item(void **state)
 {
 	(void)state; /* the card was condensed away, or never came */
@@ -207,6 +224,7 @@ int main(void)
 		cmocka_unit_test(late_result_after_run_end_still_shows),
 		cmocka_unit_test(awaiting_confirmation_flags_pending_cards),
 		cmocka_unit_test(pending_indices_follow_insertions),
+		cmocka_unit_test(durable_copy_of_a_card_keeps_its_state),
 		cmocka_unit_test(orphan_result_is_its_own_item),
 		cmocka_unit_test(second_result_for_a_card_is_not_hidden),
 		cmocka_unit_test(transient_result_then_durable_is_one_result),
