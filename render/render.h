@@ -74,6 +74,8 @@ struct row {
 
 enum layout_flags {
 	LAYOUT_MARKDOWN = 1 << 0,   /* interpret markdown-lite; else plain text */
+	LAYOUT_STREAMING = 1 << 1,  /* src is still growing: markers on its unfinished last line
+				     * that may yet open or close are hidden, not shown raw */
 };
 
 /* The wrapped rows of one text at one width. Markers of markdown never reach text. */

@@ -1,0 +1,285 @@
+/* Inline markdown-lite of one line: **bold**, __bold__, *italic*, _italic_, `code` and
+ * backslash escapes, after CommonMark's flanking rules (ASCII punctuation only) with
+ * openers matched to the nearest closer of the same character and run length.
+ *
+ * Streaming rule: a marker that could still open or close, or a run still at the end of
+ * a growing line, is hidden while the line grows and shown literally only once the line is
+ * complete (a '\n' came or the text is final). So a marker never shows raw and then turns
+ * into style. An unmatched backtick run on a growing line hides and the rest of the line is
+ * shown as it is, unparsed, because it is most likely the inside of a code span. */
+#include "layout_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum mark_kind {
+	MARK_HIDE,          /* bytes not shown */
+	MARK_CODE_OPEN,
+	MARK_CODE_CLOSE,
+	MARK_DELIM,         /* a run of '*' or '_' */
+	MARK_PLAIN_REST,    /* from here to the end: plain, unparsed */
+};
+
+enum mark_res {
+	RES_UNMATCHED,
+	RES_OPEN,
+	RES_CLOSE,
+};
+
+struct inline_mark {
+	uint32_t start, end;
+	int32_t below;              /* the opener under this one on its stack, or -1 */
+	uint8_t kind;
+	uint8_t res;
+	bool can_open, can_close, at_end;
+};
+
+/* Backtick runs longer than this are searched for a closer every time (there are few). */
+#define CODE_RUN_CACHE 16
+/* Emphasis runs longer than this are text. */
+#define DELIM_MAX 3
+
+void line_buf_init(struct line_buf *lb)
+{
+	memset(lb, 0, sizeof(*lb));
+	buf_init(&lb->text);
+}
+
+void line_buf_fini(struct line_buf *lb)
+{
+	buf_fini(&lb->text);
+	free(lb->runs);
+	free(lb->marks);
+	line_buf_init(lb);
+}
+
+void line_buf_clear(struct line_buf *lb)
+{
+	buf_clear(&lb->text);
+	lb->nruns = 0;
+	lb->nmarks = 0;
+}
+
+void line_buf_put(struct line_buf *lb, const char *s, size_t n, uint16_t style)
+{
+	if (n == 0)
+		return;
+	buf_append(&lb->text, s, n);
+	if (lb->nruns > 0 && lb->runs[lb->nruns - 1].style == style) {
+		lb->runs[lb->nruns - 1].end = (uint32_t)lb->text.len;
+		return;
+	}
+	if (lb->nruns == lb->runs_cap) {
+		lb->runs_cap = lb->runs_cap ? lb->runs_cap * 2 : 16;
+		lb->runs = xrealloc(lb->runs, lb->runs_cap * sizeof(*lb->runs));
+	}
+	lb->runs[lb->nruns++] = (struct style_run){ .end = (uint32_t)lb->text.len, .style = style };
+}
+
+static struct inline_mark *add_mark(struct line_buf *lb, enum mark_kind kind, size_t start,
+				    size_t end)
+{
+	if (lb->nmarks == lb->marks_cap) {
+		lb->marks_cap = lb->marks_cap ? lb->marks_cap * 2 : 32;
+		lb->marks = xrealloc(lb->marks, lb->marks_cap * sizeof(*lb->marks));
+	}
+	struct inline_mark *m = &lb->marks[lb->nmarks++];
+	*m = (struct inline_mark){ .start = (uint32_t)start, .end = (uint32_t)end, .below = -1,
+				   .kind = (uint8_t)kind };
+	return m;
+}
+
+static bool is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_punct(unsigned char c)
+{
+	return c < 0x80 && c > ' ' && c < 0x7F && !(c >= '0' && c <= '9') &&
+	       !((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static size_t run_length(const char *s, size_t i, size_t n, char c)
+{
+	size_t j = i;
+	while (j < n && s[j] == c)
+		j++;
+	return j - i;
+}
+
+/* Start of the next run of exactly k backticks at or after from, or n. */
+static size_t code_closer(const char *s, size_t from, size_t n, size_t k)
+{
+	while (from < n) {
+		const char *p = memchr(s + from, '`', n - from);
+		if (!p)
+			return n;
+		size_t at = (size_t)(p - s);
+		size_t r = run_length(s, at, n, '`');
+		if (r == k)
+			return at;
+		from = at + r;
+	}
+	return n;
+}
+
+/* A run of '*' or '_' at s[i..j): may it open, close? CommonMark's left/right flanking.
+ * At the end of a growing line the next character is unknown: assume a letter. */
+static void delim_flanking(struct inline_mark *m, const char *s, size_t n, bool growing)
+{
+	size_t i = m->start, j = m->end;
+	unsigned char prev = i > 0 ? (unsigned char)s[i - 1] : ' ';
+	unsigned char next = j < n ? (unsigned char)s[j] : growing ? 'a' : ' ';
+	bool left = !is_space(next) && (!is_punct(next) || is_space(prev) || is_punct(prev));
+	bool right = !is_space(prev) && (!is_punct(prev) || is_space(next) || is_punct(next));
+	if (s[i] == '*') {
+		m->can_open = left;
+		m->can_close = right;
+	} else {
+		m->can_open = left && (!right || is_punct(prev));
+		m->can_close = right && (!left || is_punct(next));
+	}
+	m->at_end = growing && j == n;
+	if (j - i > DELIM_MAX)
+		m->can_open = m->can_close = false;
+}
+
+/* Finds escapes, code spans and emphasis runs, in order. */
+static void scan_marks(struct line_buf *lb, const char *s, size_t n, bool growing)
+{
+	bool no_closer[CODE_RUN_CACHE + 1] = { false };
+	size_t i = 0;
+	while (i < n) {
+		char c = s[i];
+		if (c == '\\') {
+			if (i + 1 < n && is_punct((unsigned char)s[i + 1])) {
+				add_mark(lb, MARK_HIDE, i, i + 1);
+				i += 2;
+				continue;
+			}
+			if (i + 1 == n && growing)
+				add_mark(lb, MARK_HIDE, i, n);
+			i++;
+		} else if (c == '`') {
+			size_t k = run_length(s, i, n, '`');
+			size_t j = i + k;
+			size_t q = k <= CODE_RUN_CACHE && no_closer[k] ? n : code_closer(s, j, n, k);
+			if (q < n) {
+				/* one space inside each end is padding when both ends have it */
+				bool pad = q - j >= 2 && s[j] == ' ' && s[q - 1] == ' ' &&
+					   run_length(s, j, q, ' ') < q - j;
+				add_mark(lb, MARK_CODE_OPEN, i, j + pad);
+				add_mark(lb, MARK_CODE_CLOSE, q - pad, q + k);
+				i = q + k;
+				continue;
+			}
+			if (k <= CODE_RUN_CACHE)
+				no_closer[k] = true;
+			if (growing) {
+				add_mark(lb, MARK_HIDE, i, j);
+				add_mark(lb, MARK_PLAIN_REST, j, n);
+				return;
+			}
+			i = j;
+		} else if (c == '*' || c == '_') {
+			size_t j = i + run_length(s, i, n, c);
+			delim_flanking(add_mark(lb, MARK_DELIM, i, j), s, n, growing);
+			i = j;
+		} else {
+			i++;
+		}
+	}
+}
+
+static int delim_stack(const char *s, const struct inline_mark *m)
+{
+	return (s[m->start] == '_') * DELIM_MAX + (int)(m->end - m->start) - 1;
+}
+
+/* Matches each closer with the nearest open opener of the same character and length;
+ * openers left between the two can no longer match (emphasis nests). */
+static void match_delims(struct line_buf *lb, const char *s)
+{
+	int32_t top[2 * DELIM_MAX];
+	for (int k = 0; k < 2 * DELIM_MAX; k++)
+		top[k] = -1;
+	for (size_t i = 0; i < lb->nmarks; i++) {
+		struct inline_mark *m = &lb->marks[i];
+		if (m->kind != MARK_DELIM || (!m->can_open && !m->can_close))
+			continue;
+		int k = delim_stack(s, m);
+		int32_t o = top[k];
+		if (m->can_close && o >= 0) {
+			lb->marks[o].res = RES_OPEN;
+			m->res = RES_CLOSE;
+			for (int t = 0; t < 2 * DELIM_MAX; t++) {
+				while (top[t] >= o)
+					top[t] = lb->marks[top[t]].below;
+			}
+			continue;
+		}
+		if (m->can_open) {
+			m->below = top[k];
+			top[k] = (int32_t)i;
+		}
+	}
+}
+
+static uint16_t delim_style(const struct inline_mark *m)
+{
+	static const uint16_t by_len[DELIM_MAX + 1] = { 0, STYLE_ITALIC, STYLE_BOLD,
+							STYLE_BOLD | STYLE_ITALIC };
+	return by_len[m->end - m->start];
+}
+
+/* Whether an unmatched run is hidden rather than shown as text. */
+static bool delim_hidden(const struct inline_mark *m, bool growing)
+{
+	return growing && (m->can_open || m->at_end);
+}
+
+void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base, bool growing)
+{
+	lb->nmarks = 0;
+	scan_marks(lb, s, n, growing);
+	match_delims(lb, s);
+	int bold = 0, italic = 0;
+	bool code = false;
+	size_t pos = 0;
+	for (size_t i = 0; i < lb->nmarks; i++) {
+		const struct inline_mark *m = &lb->marks[i];
+		uint16_t style = base | (bold ? STYLE_BOLD : 0) | (italic ? STYLE_ITALIC : 0) |
+				 (code ? STYLE_CODE : 0);
+		line_buf_put(lb, s + pos, m->start - pos, style);
+		pos = m->end;
+		switch (m->kind) {
+		case MARK_CODE_OPEN:
+			code = true;
+			break;
+		case MARK_CODE_CLOSE:
+			code = false;
+			break;
+		case MARK_PLAIN_REST:
+			line_buf_put(lb, s + m->start, n - m->start, base);
+			pos = n;
+			break;
+		case MARK_DELIM: {
+			if (m->res == RES_UNMATCHED) {
+				if (!delim_hidden(m, growing))
+					pos = m->start;
+				break;
+			}
+			int sign = m->res == RES_OPEN ? 1 : -1;
+			uint16_t ds = delim_style(m);
+			bold += (ds & STYLE_BOLD) ? sign : 0;
+			italic += (ds & STYLE_ITALIC) ? sign : 0;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	uint16_t style = base | (bold ? STYLE_BOLD : 0) | (italic ? STYLE_ITALIC : 0);
+	line_buf_put(lb, s + pos, n - pos, style);
+}
