@@ -1,5 +1,5 @@
-/* transcript: the items in display order, deduplicated by event id, with tool results
- * attached to their cards. Streaming slots live in slots.c, rows in rows.c. */
+/* transcript: the items in display order, deduplicated by event id. Tool cards live in
+ * cards.c, streaming slots in slots.c, rows in rows.c, search in search.c. */
 #include "transcript_int.h"
 
 #include <stdlib.h>
@@ -148,33 +148,6 @@ static void set_buf(struct buf *b, const char *s, size_t n)
 		buf_append(b, s, n);
 }
 
-void transcript_pending_add(struct transcript *t, struct item *it)
-{
-	if (it->pending_listed)
-		return;
-	if (t->npending == t->pending_cap) {
-		t->pending_cap = t->pending_cap ? t->pending_cap * 2 : 16;
-		t->pending = xrealloc(t->pending, t->pending_cap * sizeof *t->pending);
-	}
-	t->pending[t->npending++] = it;
-	it->pending_listed = true;
-}
-
-void transcript_pending_remove(struct transcript *t, struct item *it)
-{
-	if (!it->pending_listed)
-		return;
-	for (size_t i = 0; i < t->npending; i++) {
-		if (t->pending[i] == it) {
-			memmove(t->pending + i, t->pending + i + 1,
-				(t->npending - i - 1) * sizeof *t->pending);
-			t->npending--;
-			break;
-		}
-	}
-	it->pending_listed = false;
-}
-
 void item_fill(struct item *it, const struct item_spec *spec)
 {
 	it->kind = spec->kind;
@@ -186,8 +159,9 @@ void item_fill(struct item *it, const struct item_spec *spec)
 		? 1 + count_newlines(it->reasoning.data, it->reasoning.len) : 0;
 	set_string(&it->title, spec->title);
 	set_string(&it->summary, spec->summary);
-	if (spec->tool_call_id && (!it->tool_call_id || !it->has_result))
-		set_string(&it->tool_call_id, spec->tool_call_id);
+	/* set once: it is the key of the card index */
+	if (spec->tool_call_id && !it->tool_call_id)
+		it->tool_call_id = xstrdup(spec->tool_call_id);
 	if (spec->kind == ITEM_TOOL_RESULT)
 		it->outcome = spec->outcome;
 	else if (!it->has_result && it->outcome != TOOL_NO_RESULT)
@@ -201,38 +175,6 @@ void item_fill(struct item *it, const struct item_spec *spec)
 	it->seen_len = it->text.len;
 	it->text_epoch++;
 	it->reasoning_epoch++;
-}
-
-/* The first card with a tool_call_id owns it in the index. */
-void transcript_index_card(struct transcript *t, struct item *it)
-{
-	if (it->kind != ITEM_TOOL || !it->tool_call_id)
-		return;
-	if (!strmap_get(&t->cards, it->tool_call_id))
-		strmap_put(&t->cards, it->tool_call_id, it);
-	if (it->outcome == TOOL_PENDING && !it->has_result)
-		transcript_pending_add(t, it);
-}
-
-static enum apply_result attach_result(struct transcript *t, struct item *card,
-				       const struct item_spec *spec)
-{
-	set_buf(&card->result, spec->text, spec->text_len);
-	card->outcome = spec->outcome;
-	card->has_result = true;
-	if (spec->has_exit_code) {
-		card->has_exit_code = true;
-		card->exit_code = spec->exit_code;
-	}
-	card->result_epoch++;
-	if (spec->id) {
-		card->result_id = xstrdup(spec->id);
-		strmap_put(&t->result_ids, card->result_id, card);
-	}
-	transcript_pending_remove(t, card);
-	t->lines_added += 1 + count_newlines(card->result.data, card->result.len);
-	transcript_touch(t, card);
-	return APPLY_ATTACHED;
 }
 
 /* A known id again. A transient copy taking its durable seq moves to its seq's place. */
@@ -270,7 +212,7 @@ enum apply_result transcript_add_event(struct transcript *t, const struct item_s
 	if (spec->kind == ITEM_TOOL_RESULT && spec->tool_call_id) {
 		struct item *card = strmap_get(&t->cards, spec->tool_call_id);
 		if (card && !card->has_result)
-			return attach_result(t, card, spec);
+			return transcript_attach_result(t, card, spec);
 	}
 	struct item *it = item_create(spec->kind);
 	it->id = xstrdup(spec->id);
@@ -286,34 +228,6 @@ enum apply_result transcript_add_event(struct transcript *t, const struct item_s
 		strmap_put(&t->by_id, it->id, it);
 	transcript_index_card(t, it);
 	return APPLY_ADDED;
-}
-
-void transcript_mark_run_ended(struct transcript *t)
-{
-	for (size_t i = 0; i < t->npending; i++) {
-		struct item *it = t->pending[i];
-		it->outcome = TOOL_NO_RESULT;
-		it->pending_listed = false;
-		transcript_touch(t, it);
-	}
-	t->npending = 0;
-}
-
-void transcript_set_awaiting_confirmation(struct transcript *t, bool awaiting)
-{
-	if (t->awaiting == awaiting)
-		return;
-	t->awaiting = awaiting;
-	for (size_t i = 0; i < t->npending; i++)
-		transcript_touch(t, t->pending[i]);
-	t->generation++;
-}
-
-size_t transcript_pending_tools(const struct transcript *t, size_t *idx, size_t max)
-{
-	for (size_t i = 0; i < t->npending && i < max; i++)
-		idx[i] = t->pending[i]->pos;
-	return t->npending;
 }
 
 uint64_t transcript_generation(const struct transcript *t)
@@ -371,52 +285,4 @@ size_t transcript_shown_len(const struct transcript *t, size_t idx)
 uint64_t transcript_layouts_built(const struct transcript *t)
 {
 	return t->layouts;
-}
-
-static unsigned char lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
-
-static bool contains(const char *hay, size_t n, const char *needle, size_t m)
-{
-	if (!hay || m > n)
-		return false;
-	unsigned char first = lower((unsigned char)needle[0]);
-	for (size_t i = 0; i + m <= n; i++) {
-		if (lower((unsigned char)hay[i]) != first)
-			continue;
-		size_t j = 1;
-		while (j < m && lower((unsigned char)hay[i + j]) == lower((unsigned char)needle[j]))
-			j++;
-		if (j == m)
-			return true;
-	}
-	return false;
-}
-
-static bool item_matches(const struct item *it, const char *needle, size_t m)
-{
-	return contains(it->text.data, it->text.len, needle, m) ||
-	       contains(it->summary, it->summary ? strlen(it->summary) : 0, needle, m) ||
-	       contains(it->title, it->title ? strlen(it->title) : 0, needle, m) ||
-	       contains(it->result.data, it->result.len, needle, m);
-}
-
-long transcript_search(const struct transcript *t, const char *needle, size_t from,
-		       bool backwards)
-{
-	size_t m = needle ? strlen(needle) : 0;
-	if (!m || !t->count)
-		return -1;
-	if (backwards) {
-		for (size_t i = from < t->count ? from + 1 : t->count; i-- > 0;)
-			if (item_matches(t->items[i], needle, m))
-				return (long)i;
-		return -1;
-	}
-	for (size_t i = from; i < t->count; i++)
-		if (item_matches(t->items[i], needle, m))
-			return (long)i;
-	return -1;
 }

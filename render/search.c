@@ -1,0 +1,52 @@
+/* search: finds items by text, case-insensitively for ASCII. */
+#include "transcript_int.h"
+
+#include <string.h>
+
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+static bool contains(const char *hay, size_t n, const char *needle, size_t m)
+{
+	if (!hay || m > n)
+		return false;
+	unsigned char first = lower((unsigned char)needle[0]);
+	for (size_t i = 0; i + m <= n; i++) {
+		if (lower((unsigned char)hay[i]) != first)
+			continue;
+		size_t j = 1;
+		while (j < m && lower((unsigned char)hay[i + j]) == lower((unsigned char)needle[j]))
+			j++;
+		if (j == m)
+			return true;
+	}
+	return false;
+}
+
+static bool item_matches(const struct item *it, const char *needle, size_t m)
+{
+	return contains(it->text.data, it->text.len, needle, m) ||
+	       contains(it->summary, it->summary ? strlen(it->summary) : 0, needle, m) ||
+	       contains(it->title, it->title ? strlen(it->title) : 0, needle, m) ||
+	       contains(it->result.data, it->result.len, needle, m);
+}
+
+long transcript_search(const struct transcript *t, const char *needle, size_t from,
+		       bool backwards)
+{
+	size_t m = needle ? strlen(needle) : 0;
+	if (!m || !t->count)
+		return -1;
+	if (backwards) {
+		for (size_t i = from < t->count ? from + 1 : t->count; i-- > 0;)
+			if (item_matches(t->items[i], needle, m))
+				return (long)i;
+		return -1;
+	}
+	for (size_t i = from; i < t->count; i++)
+		if (item_matches(t->items[i], needle, m))
+			return (long)i;
+	return -1;
+}
