@@ -245,7 +245,8 @@ static void build_reasoning(struct item_rows *r, const struct item *it, int widt
 	if (it->reasoning_expanded) {
 		deco_add(r, STYLE_DIM, "▾ reasoning");
 		layout_refresh(&r->reasoning, it->reasoning.data, it->reasoning.len,
-			       it->reasoning_epoch, width, 0, STYLE_DIM | STYLE_ITALIC);
+			       it->reasoning_epoch, width, it->streaming ? LAYOUT_STREAMING : 0,
+			       STYLE_DIM | STYLE_ITALIC);
 		r->reasoning_count = 1 + r->reasoning.l.nrows;
 	} else {
 		deco_addf(r, STYLE_DIM, "▸ reasoning (%lld lines) — Tab to expand",
@@ -265,8 +266,8 @@ static void build_body(struct item_rows *r, const struct item *it, int width)
 	size_t len = it->streaming ? it->shown_len : it->text.len;
 	if (hidden || !len)
 		return;
-	layout_refresh(&r->body, it->text.data, len, it->text_epoch, width, body_flags(it->kind),
-		       0);
+	unsigned flags = body_flags(it->kind) | (it->streaming ? LAYOUT_STREAMING : 0);
+	layout_refresh(&r->body, it->text.data, len, it->text_epoch, width, flags, 0);
 	r->body_count = r->body.l.nrows;
 	r->nrows += r->body_count;
 }
