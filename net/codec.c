@@ -2,6 +2,7 @@
  * few client messages (§1.2, §3) back. Strict on the envelope, liberal inside events. */
 #include "codec_internal.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #define CODEC_INT_MAX 9007199254740992.0
 #define ACTION_SUMMARY_MAX 200
 #define STORE_OWNED_MAX 4
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
 
 /* What the strings of a decoded frame point into. */
 struct frame_store {
@@ -45,7 +47,7 @@ cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 		return NULL;
 	}
 	const char *end = NULL;
-	/* Not NUL-terminated: cJSON's own trailing-garbage check would read past len. */
+	/* cJSON's own trailing-data check wants a NUL inside len, so it is done below instead. */
 	cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
 	size_t at = end && end >= json && end <= json + len ? (size_t)(end - json) : len;
 	if (!root) {
@@ -53,7 +55,7 @@ cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 		codec_fail(err, CODEC_MALFORMED_JSON, "malformed JSON at byte %zu of %zu", at, len);
 		return NULL;
 	}
-	while (at < len && strchr(" \t\r\n", json[at]) && json[at])
+	while (at < len && json[at] && strchr(" \t\r\n", json[at]))
 		at++;
 	if (at < len) {
 		cJSON_Delete(root);
@@ -77,11 +79,7 @@ static void store_free(struct frame_store *st)
 
 static const char *store_own(struct frame_store *st, char *s)
 {
-	if (st->owned_count == STORE_OWNED_MAX) {
-		/* Cannot happen: an event composes at most text, reasoning and a summary. */
-		free(s);
-		return NULL;
-	}
+	assert(st->owned_count < STORE_OWNED_MAX && "an event composes at most text, reasoning, summary");
 	st->owned[st->owned_count++] = s;
 	return s;
 }
@@ -215,10 +213,10 @@ static const char *one_line(struct frame_store *st, const char *s, char *compose
 	size_t len = strlen(s), keep = len;
 	if (len > ACTION_SUMMARY_MAX)
 		keep = utf8_complete_prefix(s, ACTION_SUMMARY_MAX);
-	size_t bad = 0;
-	while (bad < keep && !is_control(s[bad]))
-		bad++;
-	if (bad == len)
+	size_t plain = 0;
+	while (plain < keep && !is_control(s[plain]))
+		plain++;
+	if (plain == len)
 		return composed ? store_own(st, composed) : s;
 	char *line = composed && keep == len ? composed : xmalloc(keep + sizeof "…");
 	for (size_t i = 0; i < keep; i++)
@@ -287,7 +285,7 @@ static void decode_action(struct frame_store *st, const cJSON *ev, struct event 
 	e->action_kind = ev_string(ev_object(ev, "action"), "kind");
 	e->action_summary = action_summary(st, ev, e->action_kind);
 	const char *risk = ev_string(ev, "security_risk");
-	e->risk = risk ? name_lookup(risk_names, 4, risk, RISK_UNKNOWN) : RISK_ABSENT;
+	e->risk = risk ? name_lookup(risk_names, COUNT(risk_names), risk, RISK_UNKNOWN) : RISK_ABSENT;
 }
 
 static void decode_observation(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -365,9 +363,9 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 	e->kind_name = ev_string(ev, "kind");
 	e->id = ev_string(ev, "id");
 	e->timestamp = ev_string(ev, "timestamp");
-	e->source = name_lookup(source_names, sizeof source_names / sizeof source_names[0],
-				ev_string(ev, "source"), SOURCE_UNKNOWN);
-	for (size_t i = 0; e->kind_name && i < sizeof kind_rules / sizeof kind_rules[0]; i++) {
+	e->source = name_lookup(source_names, COUNT(source_names), ev_string(ev, "source"),
+				SOURCE_UNKNOWN);
+	for (size_t i = 0; e->kind_name && i < COUNT(kind_rules); i++) {
 		if (strcmp(kind_rules[i].name, e->kind_name) != 0)
 			continue;
 		e->kind = kind_rules[i].kind;
@@ -575,7 +573,7 @@ int frame_decode(const char *json, size_t len, struct frame *out, struct codec_e
 	if (field_string(&env, "type", true, &out->type_name) < 0)
 		goto fail;
 	env.type = out->type_name;
-	for (size_t i = 0; i < sizeof frame_rules / sizeof frame_rules[0]; i++) {
+	for (size_t i = 0; i < COUNT(frame_rules); i++) {
 		if (strcmp(frame_rules[i].name, out->type_name) != 0)
 			continue;
 		out->type = frame_rules[i].type;
