@@ -1,0 +1,505 @@
+/* bindings: what each key does. Scrolling keys never take a key that typing needs: PgUp/PgDn
+ * always scroll, Home/End only while the input is empty, and letters are only ever text —
+ * except y/n while a confirmation is asked with an empty input, and n/N while browsing
+ * search results. */
+#include "interactive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*action_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
+
+struct binding {
+	enum keys_kind kind;
+	unsigned mods;
+	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
+	action_fn fn;
+};
+
+static bool matches(const struct binding *b, const struct key_event *ev)
+{
+	if (b->kind != ev->kind || b->mods != ev->mods)
+		return false;
+	return (b->kind != KEYS_CHAR && b->kind != KEYS_CTRL) || b->cp == ev->cp;
+}
+
+static bool dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
+		     const struct key_event *ev)
+{
+	for (size_t i = 0; i < n; i++)
+		if (matches(&table[i], ev)) {
+			table[i].fn(u, e, ev);
+			return true;
+		}
+	return false;
+}
+
+#define DISPATCH(table, u, e, ev) dispatch(table, sizeof table / sizeof *table, u, e, ev)
+
+/* ------------------------------------------------------------------ scrolling */
+
+static long page(struct tui *u)
+{
+	int rows = u->paint.transcript_rows;
+	return rows > 3 ? rows - 2 : 1;
+}
+
+static void act_page_up(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	viewport_scroll(&u->vp, u->t, -page(u));
+}
+
+static void act_page_down(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	viewport_scroll(&u->vp, u->t, page(u));
+}
+
+static void act_line_up(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	viewport_scroll(&u->vp, u->t, -1);
+}
+
+static void act_line_down(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	viewport_scroll(&u->vp, u->t, 1);
+}
+
+static void act_top(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (transcript_count(u->t))
+		viewport_show_item(&u->vp, u->t, 0);
+}
+
+static void act_bottom(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	viewport_follow(&u->vp);
+}
+
+static void act_repaint(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_invalidate(u);
+}
+
+static void act_toggle_reasoning(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	long item = paint_focused_reasoning(u);
+	if (item < 0)
+		tui_notice(u, "no reasoning in view");
+	else
+		transcript_toggle_reasoning(u->t, (size_t)item);
+}
+
+/* Keys that work the same in every mode. */
+static const struct binding global_bindings[] = {
+	{ KEYS_PGUP, 0, 0, act_page_up },
+	{ KEYS_PGDN, 0, 0, act_page_down },
+	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, act_page_up },
+	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, act_page_down },
+	{ KEYS_UP, KEYS_MOD_ALT, 0, act_line_up },
+	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_line_down },
+	{ KEYS_UP, KEYS_MOD_SHIFT, 0, act_line_up },
+	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, act_line_down },
+	{ KEYS_UP, KEYS_MOD_CTRL, 0, act_line_up },
+	{ KEYS_DOWN, KEYS_MOD_CTRL, 0, act_line_down },
+	{ KEYS_HOME, KEYS_MOD_CTRL, 0, act_top },
+	{ KEYS_END, KEYS_MOD_CTRL, 0, act_bottom },
+	{ KEYS_HOME, KEYS_MOD_ALT, 0, act_top },
+	{ KEYS_END, KEYS_MOD_ALT, 0, act_bottom },
+	{ KEYS_CTRL, 0, 'l', act_repaint },
+	{ KEYS_RESIZE, 0, 0, act_repaint },
+	{ KEYS_TAB, 0, 0, act_toggle_reasoning },
+};
+
+/* ------------------------------------------------------------------ editing */
+
+#define EDIT_ACTION(name, call)                                                        \
+	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
+	{                                                                              \
+		(void)u, (void)ev;                                                     \
+		call(e);                                                               \
+	}
+
+EDIT_ACTION(act_left, editor_left)
+EDIT_ACTION(act_right, editor_right)
+EDIT_ACTION(act_line_start, editor_line_start)
+EDIT_ACTION(act_line_end, editor_line_end)
+EDIT_ACTION(act_word_left, editor_word_left)
+EDIT_ACTION(act_word_right, editor_word_right)
+EDIT_ACTION(act_backspace, editor_backspace)
+EDIT_ACTION(act_delete, editor_delete)
+EDIT_ACTION(act_kill_word, editor_kill_word_back)
+EDIT_ACTION(act_kill_start, editor_kill_line_start)
+EDIT_ACTION(act_kill_end, editor_kill_line_end)
+EDIT_ACTION(act_yank, editor_yank)
+
+static void act_insert_char(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)u;
+	struct buf b;
+	buf_init(&b);
+	keys_put_utf8(&b, ev->cp);
+	editor_insert(e, b.data, b.len);
+	buf_fini(&b);
+}
+
+/* Emacs motions and kills, in whichever editor is active. */
+static const struct binding edit_bindings[] = {
+	{ KEYS_CTRL, 0, 'a', act_line_start },
+	{ KEYS_CTRL, 0, 'e', act_line_end },
+	{ KEYS_CTRL, 0, 'b', act_left },
+	{ KEYS_CTRL, 0, 'f', act_right },
+	{ KEYS_CTRL, 0, 'w', act_kill_word },
+	{ KEYS_CTRL, 0, 'u', act_kill_start },
+	{ KEYS_CTRL, 0, 'k', act_kill_end },
+	{ KEYS_CTRL, 0, 'y', act_yank },
+	{ KEYS_CTRL, 0, 'd', act_delete },
+	{ KEYS_CHAR, KEYS_MOD_ALT, 'b', act_word_left },
+	{ KEYS_CHAR, KEYS_MOD_ALT, 'f', act_word_right },
+	{ KEYS_LEFT, 0, 0, act_left },
+	{ KEYS_RIGHT, 0, 0, act_right },
+	{ KEYS_LEFT, KEYS_MOD_CTRL, 0, act_word_left },
+	{ KEYS_RIGHT, KEYS_MOD_CTRL, 0, act_word_right },
+	{ KEYS_LEFT, KEYS_MOD_ALT, 0, act_word_left },
+	{ KEYS_RIGHT, KEYS_MOD_ALT, 0, act_word_right },
+	{ KEYS_HOME, 0, 0, act_line_start },
+	{ KEYS_END, 0, 0, act_line_end },
+	{ KEYS_BACKSPACE, 0, 0, act_backspace },
+	{ KEYS_BACKSPACE, KEYS_MOD_ALT, 0, act_kill_word },
+	{ KEYS_DELETE, 0, 0, act_delete },
+};
+
+/* Typing, pasting and editing; false for keys that are none of these. */
+static bool edit(struct tui *u, struct editor *e, const struct key_event *ev, bool multiline)
+{
+	if (ev->kind == KEYS_PASTE) {
+		if (multiline) {
+			editor_insert(e, ev->text, ev->len);
+		} else {
+			char *flat = xstrndup(ev->text, ev->len);
+			for (char *p = flat; *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			editor_insert(e, flat, ev->len);
+			free(flat);
+		}
+		return true;
+	}
+	if (ev->kind == KEYS_NEWLINE && multiline) {
+		editor_insert(e, "\n", 1);
+		return true;
+	}
+	if (ev->kind == KEYS_CHAR && !ev->mods) {
+		act_insert_char(u, e, ev);
+		return true;
+	}
+	return DISPATCH(edit_bindings, u, e, ev);
+}
+
+/* ------------------------------------------------------------------ search */
+
+static void search_show(struct tui *u, long idx)
+{
+	u->match = idx;
+	if (idx >= 0)
+		viewport_show_item(&u->vp, u->t, (size_t)idx);
+}
+
+/* Looks for the query again from the newest item back (it changed). */
+static void search_update(struct tui *u)
+{
+	size_t count = transcript_count(u->t);
+	const char *needle = editor_text(&u->query);
+	long idx = *needle && count ? transcript_search(u->t, needle, count - 1, true) : -1;
+	u->search_failed = *needle && idx < 0;
+	if (idx >= 0)
+		search_show(u, idx);
+}
+
+static void search_step(struct tui *u, bool older)
+{
+	const char *needle = editor_text(&u->query);
+	size_t count = transcript_count(u->t);
+	if (!*needle || !count)
+		return;
+	long idx;
+	if (u->match < 0)
+		idx = transcript_search(u->t, needle, count - 1, true);
+	else if (older)
+		idx = u->match > 0 ? transcript_search(u->t, needle, (size_t)u->match - 1, true) : -1;
+	else
+		idx = transcript_search(u->t, needle, (size_t)u->match + 1, false);
+	if (idx < 0)
+		tui_notice(u, older ? "no older match" : "no newer match");
+	else
+		search_show(u, idx);
+}
+
+static void search_start(struct tui *u)
+{
+	u->saved_follow = u->vp.follow;
+	u->saved_top_item = u->vp.top_item;
+	u->saved_top_row = u->vp.top_row;
+	editor_clear(&u->query);
+	u->match = -1;
+	u->search_failed = false;
+	u->mode = TUI_MODE_SEARCH_EDIT;
+}
+
+static void search_cancel(struct tui *u)
+{
+	u->mode = TUI_MODE_INPUT;
+	if (u->saved_follow) {
+		viewport_follow(&u->vp);
+	} else {
+		u->vp.follow = false;
+		u->vp.top_item = u->saved_top_item;
+		u->vp.top_row = u->saved_top_row;
+	}
+}
+
+static void act_search_start(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_start(u);
+}
+
+static void act_search_older(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_step(u, true);
+}
+
+static void act_search_newer(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_step(u, false);
+}
+
+static void act_search_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_cancel(u);
+}
+
+static void act_search_browse(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->mode = editor_empty(&u->query) ? TUI_MODE_INPUT : TUI_MODE_SEARCH_BROWSE;
+}
+
+static void act_search_edit(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->mode = TUI_MODE_SEARCH_EDIT;
+}
+
+static void act_search_done(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->mode = TUI_MODE_INPUT;
+}
+
+static const struct binding search_edit_bindings[] = {
+	{ KEYS_ENTER, 0, 0, act_search_browse },
+	{ KEYS_ESC, 0, 0, act_search_cancel },
+	{ KEYS_CTRL, 0, 'r', act_search_older },
+	{ KEYS_CTRL, 0, 's', act_search_newer },
+	{ KEYS_UP, 0, 0, act_search_older },
+	{ KEYS_DOWN, 0, 0, act_search_newer },
+};
+
+static const struct binding search_browse_bindings[] = {
+	{ KEYS_CHAR, 0, 'n', act_search_older },
+	{ KEYS_CHAR, 0, 'N', act_search_newer },
+	{ KEYS_CTRL, 0, 'r', act_search_older },
+	{ KEYS_CTRL, 0, 's', act_search_newer },
+	{ KEYS_UP, 0, 0, act_search_older },
+	{ KEYS_DOWN, 0, 0, act_search_newer },
+	{ KEYS_CHAR, 0, '/', act_search_edit },
+	{ KEYS_ESC, 0, 0, act_search_cancel },
+	{ KEYS_ENTER, 0, 0, act_search_done },
+};
+
+/* ------------------------------------------------------------ confirmation */
+
+static void act_confirm_yes(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	controller_confirm(u->ctl, true, NULL);
+	u->confirm_hidden = true;
+	tui_notice(u, "allowed; waiting for the agent");
+}
+
+static void act_confirm_no(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	editor_clear(&u->reason);
+	u->mode = TUI_MODE_REASON;
+}
+
+static void act_confirm_later(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->confirm_hidden = true;
+	tui_notice(u, "confirmation put aside: /confirm or /reject [reason] when ready");
+}
+
+static const struct binding confirm_bindings[] = {
+	{ KEYS_CHAR, 0, 'y', act_confirm_yes },
+	{ KEYS_CHAR, 0, 'Y', act_confirm_yes },
+	{ KEYS_CHAR, 0, 'n', act_confirm_no },
+	{ KEYS_CHAR, 0, 'N', act_confirm_no },
+	{ KEYS_ESC, 0, 0, act_confirm_later },
+};
+
+static void act_reason_send(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)ev;
+	char *reason = editor_take(e);
+	controller_confirm(u->ctl, false, *reason ? reason : NULL);
+	free(reason);
+	u->mode = TUI_MODE_INPUT;
+	u->confirm_hidden = true;
+	tui_notice(u, "rejected");
+}
+
+static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->mode = TUI_MODE_INPUT;
+}
+
+static const struct binding reason_bindings[] = {
+	{ KEYS_ENTER, 0, 0, act_reason_send },
+	{ KEYS_ESC, 0, 0, act_reason_cancel },
+};
+
+/* ------------------------------------------------------------------ input */
+
+static void act_send(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_submit(u);
+}
+
+static void act_interrupt(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (st.execution_status && strcmp(st.execution_status, "running") != 0) {
+		tui_notice(u, "nothing to interrupt: the agent is %s", st.execution_status);
+		return;
+	}
+	controller_interrupt(u->ctl);
+	tui_notice(u, "interrupting the agent…");
+}
+
+static void act_eof(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	if (editor_empty(e))
+		tui_quit(u, 0);
+	else
+		act_delete(u, e, ev);
+}
+
+static void act_up(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)ev;
+	if (!editor_move_up(e, u->paint.input_width))
+		editor_history_prev(e);
+}
+
+static void act_down(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)ev;
+	if (!editor_move_down(e, u->paint.input_width))
+		editor_history_next(e);
+}
+
+static void act_home(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	if (editor_empty(e))
+		act_top(u, e, ev);
+	else
+		editor_line_start(e);
+}
+
+static void act_end(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	if (editor_empty(e))
+		act_bottom(u, e, ev);
+	else
+		editor_line_end(e);
+}
+
+static const struct binding input_bindings[] = {
+	{ KEYS_ENTER, 0, 0, act_send },
+	{ KEYS_ESC, 0, 0, act_interrupt },
+	{ KEYS_CTRL, 0, 'd', act_eof },
+	{ KEYS_CTRL, 0, 'r', act_search_start },
+	{ KEYS_CTRL, 0, 's', act_search_start },
+	{ KEYS_CTRL, 0, 'p', act_up },
+	{ KEYS_CTRL, 0, 'n', act_down },
+	{ KEYS_UP, 0, 0, act_up },
+	{ KEYS_DOWN, 0, 0, act_down },
+	{ KEYS_HOME, 0, 0, act_home },
+	{ KEYS_END, 0, 0, act_end },
+};
+
+static bool prompt_takes_keys(struct tui *u)
+{
+	if (u->confirm_hidden || !editor_empty(&u->input))
+		return false;
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	return st.awaiting_confirmation;
+}
+
+void bindings_handle(struct tui *u, const struct key_event *ev)
+{
+	if (ev->kind == KEYS_CTRL && ev->cp == 'c' && !ev->mods) {
+		tui_ctrl_c(u);
+		return;
+	}
+	if (u->mode == TUI_MODE_SEARCH_BROWSE) {
+		if (DISPATCH(search_browse_bindings, u, &u->query, ev) ||
+		    DISPATCH(global_bindings, u, &u->query, ev))
+			return;
+		u->mode = TUI_MODE_INPUT; /* any other key ends browsing and does its usual job */
+	}
+	switch (u->mode) {
+	case TUI_MODE_SEARCH_EDIT: {
+		if (DISPATCH(search_edit_bindings, u, &u->query, ev) ||
+		    DISPATCH(global_bindings, u, &u->query, ev))
+			return;
+		uint64_t before = u->query.text_version;
+		if (edit(u, &u->query, ev, false) && u->query.text_version != before)
+			search_update(u);
+		return;
+	}
+	case TUI_MODE_REASON:
+		if (!DISPATCH(reason_bindings, u, &u->reason, ev) &&
+		    !DISPATCH(global_bindings, u, &u->reason, ev))
+			edit(u, &u->reason, ev, true);
+		return;
+	case TUI_MODE_INPUT:
+	case TUI_MODE_SEARCH_BROWSE:
+	default:
+		break;
+	}
+	if (prompt_takes_keys(u) && DISPATCH(confirm_bindings, u, &u->input, ev))
+		return;
+	if (DISPATCH(global_bindings, u, &u->input, ev) ||
+	    DISPATCH(input_bindings, u, &u->input, ev))
+		return;
+	edit(u, &u->input, ev, true);
+}

@@ -1,0 +1,319 @@
+/* interactive: the TUI's wiring. Terminal input and signals join the one loop; the
+ * controller's changes, keys and signals only mark the screen dirty, and the render clock
+ * paints at most one frame per period. Between frames nothing wakes up unless text is still
+ * being revealed, a countdown is shown, or a notice is about to expire. */
+#include "tui.h"
+#include "interactive.h"
+#include "status.h"
+#include "terminal.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	NOTICE_US = 6000000,
+	CTRL_C_WINDOW_US = 2000000,
+};
+
+void tui_schedule_frame(struct tui *u)
+{
+	if (u->quitting)
+		return;
+	int64_t delay = render_clock_mark(&u->clock, clock_now_us());
+	if (delay >= 0)
+		loop_timer_schedule(u->frame_timer, delay);
+}
+
+void tui_invalidate(struct tui *u)
+{
+	paint_invalidate(&u->paint);
+	clearok(curscr, TRUE);
+	tui_schedule_frame(u);
+}
+
+void tui_notice(struct tui *u, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	free(u->notice);
+	u->notice = buf_steal(&b);
+	u->notice_until = clock_now_us() + NOTICE_US;
+	tui_schedule_frame(u);
+}
+
+void tui_quit(struct tui *u, int exit_code)
+{
+	if (u->quitting)
+		return;
+	u->quitting = true;
+	u->exit_code = exit_code;
+	controller_quit(u->ctl, exit_code);
+	loop_quit(u->loop);
+}
+
+void tui_ctrl_c(struct tui *u)
+{
+	int64_t now = clock_now_us();
+	if (u->ctrl_c_at && now - u->ctrl_c_at < CTRL_C_WINDOW_US) {
+		tui_quit(u, 130);
+		return;
+	}
+	u->ctrl_c_at = now;
+	if (u->mode != TUI_MODE_INPUT)
+		u->mode = TUI_MODE_INPUT;
+	tui_notice(u, "press Ctrl-C again to quit");
+}
+
+static bool blank(const char *s)
+{
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/* Keeps the last few messages sent: the controller's queue is first in, first out, so the
+ * last pending_messages of them are the ones still waiting for the socket. */
+static void remember_sent(struct tui *u, const char *text)
+{
+	if (u->nsent == TUI_QUEUED_KEEP) {
+		free(u->sent[0]);
+		memmove(u->sent, u->sent + 1, (TUI_QUEUED_KEEP - 1) * sizeof *u->sent);
+		u->nsent--;
+	}
+	u->sent[u->nsent++] = xstrdup(text);
+}
+
+void tui_submit(struct tui *u)
+{
+	char *text = editor_take(&u->input);
+	if (!blank(text)) {
+		const char *msg = text;
+		if (text[0] == '/' && text[1] == '/')
+			msg = text + 1;
+		else if (slash_run(u, text))
+			msg = NULL;
+		if (msg) {
+			controller_send(u->ctl, msg);
+			remember_sent(u, msg);
+			viewport_follow(&u->vp);
+		}
+	}
+	free(text);
+}
+
+/* A new confirmation request shows the prompt again, even if the last one was put aside. */
+static void track_confirmation(struct tui *u, const struct controller_status *st)
+{
+	if (st->awaiting_confirmation && !u->was_awaiting)
+		u->confirm_hidden = false;
+	if (!st->awaiting_confirmation && u->mode == TUI_MODE_REASON)
+		u->mode = TUI_MODE_INPUT;
+	u->was_awaiting = st->awaiting_confirmation;
+}
+
+static void on_frame(void *arg)
+{
+	struct tui *u = arg;
+	if (u->quitting)
+		return;
+	int64_t now = clock_now_us();
+	if (u->notice && now >= u->notice_until) {
+		free(u->notice);
+		u->notice = NULL;
+	}
+	bool more = transcript_reveal_tick(u->t);
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	track_confirmation(u, &st);
+	paint_frame(u, &st, now);
+	render_clock_painted(&u->clock, now);
+	controller_frame_painted(u->ctl, now);
+	if (more) {
+		tui_schedule_frame(u);
+		return;
+	}
+	int64_t next = status_next_change(&st, now);
+	if (u->notice) {
+		int64_t left = u->notice_until - now;
+		if (next < 0 || left < next)
+			next = left;
+	}
+	if (next >= 0)
+		loop_timer_schedule(u->frame_timer, next);
+}
+
+static void on_input(void *arg)
+{
+	struct tui *u = arg;
+	struct key_event ev[KEYS_MAX_EVENTS];
+	wint_t ch;
+	int r;
+	while (!u->quitting && (r = get_wch(&ch)) != ERR) {
+		size_t n = keys_feed(&u->keys, r == KEY_CODE_YES, (uint32_t)ch, ev);
+		for (size_t i = 0; i < n && !u->quitting; i++)
+			bindings_handle(u, &ev[i]);
+	}
+	if (!u->quitting) {
+		size_t n = keys_idle(&u->keys, ev);
+		for (size_t i = 0; i < n && !u->quitting; i++)
+			bindings_handle(u, &ev[i]);
+	}
+	tui_schedule_frame(u);
+}
+
+static void on_input_hangup(void *arg)
+{
+	tui_quit(arg, 128 + SIGHUP);
+}
+
+static void on_signal(void *arg, int signo)
+{
+	struct tui *u = arg;
+	switch (signo) {
+	case SIGWINCH:
+		terminal_resize();
+		tui_invalidate(u);
+		break;
+	case SIGINT:
+		tui_ctrl_c(u);
+		break;
+	case SIGTERM:
+	case SIGHUP:
+		tui_quit(u, 128 + signo);
+		break;
+	case SIGTSTP:
+		/* SIGTSTP is blocked for the signalfd, so stop with SIGSTOP once the terminal
+		 * is given back; execution resumes here on SIGCONT. */
+		terminal_suspend();
+		kill(getpid(), SIGSTOP);
+		terminal_resume();
+		tui_invalidate(u);
+		break;
+	case SIGCONT:
+		tui_invalidate(u);
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_changed(void *ctx)
+{
+	tui_schedule_frame(ctx);
+}
+
+static void on_finished(void *ctx, int exit_code)
+{
+	struct tui *u = ctx;
+	if (!u->quitting) {
+		u->quitting = true;
+		u->exit_code = exit_code;
+	}
+	loop_quit(u->loop);
+}
+
+static void on_notice(void *ctx, const char *line)
+{
+	struct tui *u = ctx;
+	free(u->last_error);
+	u->last_error = xstrdup(line);
+	tui_notice(u, "%s", line);
+}
+
+static void tui_free(struct tui *u)
+{
+	loop_timer_destroy(u->frame_timer);
+	keys_fini(&u->keys);
+	editor_fini(&u->input);
+	editor_fini(&u->query);
+	editor_fini(&u->reason);
+	paint_fini(&u->paint);
+	for (size_t i = 0; i < u->nsent; i++)
+		free(u->sent[i]);
+	free(u->notice);
+	free(u->last_error);
+	free(u);
+}
+
+/* Everything tether draws is UTF-8, and ncurses' wide-character calls follow LC_CTYPE: take
+ * the user's locale when main did not, and a UTF-8 one when that is not UTF-8. Only
+ * LC_CTYPE, so that number formatting stays as it is. */
+static void ensure_utf8_ctype(void)
+{
+	const char *now = setlocale(LC_CTYPE, NULL);
+	if (now && (!strcmp(now, "C") || !strcmp(now, "POSIX")))
+		setlocale(LC_CTYPE, "");
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		setlocale(LC_CTYPE, "C.UTF-8");
+}
+
+/* Exit codes that the user asked for need no explanation; the others get the last notice. */
+static bool needs_explaining(int code)
+{
+	return code != 0 && code != 130 && code < 128;
+}
+
+int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
+	    const char *api_key)
+{
+	struct tui *u = xcalloc(1, sizeof *u);
+	u->o = o;
+	u->loop = loop;
+	u->match = -1;
+	keys_init(&u->keys);
+	editor_init(&u->input);
+	editor_init(&u->query);
+	editor_init(&u->reason);
+	ensure_utf8_ctype();
+	struct buf err;
+	buf_init(&err);
+	if (terminal_open(o->color, &err) != 0) {
+		fprintf(stderr, "tether: %s\n", buf_cstr(&err));
+		buf_fini(&err);
+		tui_free(u);
+		return 1;
+	}
+	buf_fini(&err);
+	keys_learn_terminal(&u->keys);
+	paint_init(&u->paint);
+	render_clock_init(&u->clock, o->render_hz);
+	viewport_init(&u->vp, COLS, LINES > 2 ? LINES - 2 : 1);
+	u->frame_timer = loop_timer_create(loop, on_frame, u);
+	struct controller_ui ui = {
+		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
+	};
+	u->ctl = controller_create(loop, o, masks, api_key, false, &ui);
+	u->t = controller_transcript(u->ctl);
+	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
+	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
+		u->exit_code = 1;
+		u->quitting = true;
+		free(u->last_error);
+		u->last_error = xstrdup("cannot watch the terminal for input");
+	} else {
+		if (loop_watch_signals(loop, signals, (int)(sizeof signals / sizeof *signals),
+				       on_signal, u) != 0)
+			tui_notice(u, "signals are not watched: resize with Ctrl-L");
+		controller_start(u->ctl);
+		tui_schedule_frame(u);
+		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
+			u->exit_code = 1;
+	}
+	loop_timer_cancel(u->frame_timer);
+	controller_destroy(u->ctl);
+	terminal_close();
+	if (needs_explaining(u->exit_code) && u->last_error)
+		fprintf(stderr, "tether: %s\n", u->last_error);
+	int rc = u->exit_code;
+	tui_free(u);
+	return rc;
+}

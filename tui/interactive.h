@@ -1,0 +1,94 @@
+/* The interactive client's state, shared by its files: interactive.c (the loop wiring and
+ * the frame clock), bindings.c (keys → actions), slash.c (slash commands), paint.c. */
+#ifndef TETHER_INTERACTIVE_H
+#define TETHER_INTERACTIVE_H
+
+#include "controller.h"
+#include "editor.h"
+#include "keys.h"
+
+enum tui_mode {
+	TUI_MODE_INPUT,             /* typing a message */
+	TUI_MODE_SEARCH_EDIT,       /* typing a search query */
+	TUI_MODE_SEARCH_BROWSE,     /* n/N through the matches */
+	TUI_MODE_REASON,            /* typing the reason for a rejection */
+};
+
+enum { TUI_QUEUED_KEEP = 8 };
+
+/* Per-screen-line fingerprints of the last frame, so that a frame rewrites only lines that
+ * changed; and the rows that frame showed. */
+struct painter {
+	uint64_t *line_hash;
+	int lines, cols;
+	struct view_row *rows;
+	size_t nrows, rows_cap;
+	int transcript_rows;
+	int input_width;
+};
+
+struct tui {
+	const struct options *o;
+	struct loop *loop;
+	struct controller *ctl;
+	struct transcript *t;
+	struct viewport vp;
+	struct render_clock clock;
+	struct loop_timer *frame_timer;
+	struct keys keys;
+	struct editor input, query, reason;
+	struct painter paint;
+	enum tui_mode mode;
+	/* search */
+	long match;                 /* item of the current match, -1 when none */
+	bool search_failed;
+	bool saved_follow;          /* the view before the search, for Esc */
+	size_t saved_top_item, saved_top_row;
+	/* confirmation */
+	bool confirm_hidden;        /* Esc put the prompt away until the next request */
+	bool was_awaiting;
+	/* messages sent, newest last: the last pending_messages of them are still queued */
+	char *sent[TUI_QUEUED_KEEP];
+	size_t nsent;
+	/* a one-line notice above the status line, until notice_until */
+	char *notice;
+	int64_t notice_until;
+	char *last_error;           /* the last notice, printed on stderr when the run ends */
+	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
+	bool quitting;
+	int exit_code;
+};
+
+/* Asks for a frame at the next render clock boundary. */
+void tui_schedule_frame(struct tui *u);
+/* Forgets what the screen shows: the next frame redraws every line. */
+void tui_invalidate(struct tui *u);
+/* Shows a one-line notice for a few seconds. */
+void tui_notice(struct tui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Ends the run with exit_code (restoring the terminal happens on the way out). */
+void tui_quit(struct tui *u, int exit_code);
+/* Ctrl-C (the key or SIGINT): a second one within 2 s quits. */
+void tui_ctrl_c(struct tui *u);
+/* Sends the input's text as a message, or runs it as a slash command. */
+void tui_submit(struct tui *u);
+
+/* Handles one key event. */
+void bindings_handle(struct tui *u, const struct key_event *ev);
+
+/* Runs line when it is a slash command (returns true); "//x" is the message "/x". */
+bool slash_run(struct tui *u, const char *line);
+/* Copies the last agent message (code: its last code block) to the clipboard or a file. */
+void slash_copy(struct tui *u, bool code);
+
+/* Sets up colours after the terminal opened. */
+void paint_init(struct painter *p);
+/* Frees the painter's storage. */
+void paint_fini(struct painter *p);
+/* Forgets the line fingerprints. */
+void paint_invalidate(struct painter *p);
+/* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */
+void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us);
+/* The item whose reasoning Tab toggles: the last one with reasoning in view, or -1. */
+long paint_focused_reasoning(struct tui *u);
+
+#endif

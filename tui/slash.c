@@ -1,0 +1,255 @@
+/* slash: the slash commands of the input line, and /copy. */
+#include "interactive.h"
+#include "terminal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void cmd_pause(struct tui *u, const char *arg)
+{
+	(void)arg;
+	controller_pause(u->ctl);
+	tui_notice(u, "pausing the agent…");
+}
+
+static void cmd_interrupt(struct tui *u, const char *arg)
+{
+	(void)arg;
+	controller_interrupt(u->ctl);
+	tui_notice(u, "interrupting the agent…");
+}
+
+static void cmd_confirm(struct tui *u, const char *arg)
+{
+	(void)arg;
+	controller_confirm(u->ctl, true, NULL);
+	u->confirm_hidden = true;
+	tui_notice(u, "allowed; waiting for the agent");
+}
+
+static void cmd_reject(struct tui *u, const char *arg)
+{
+	controller_confirm(u->ctl, false, *arg ? arg : NULL);
+	u->confirm_hidden = true;
+	tui_notice(u, "rejected");
+}
+
+static void cmd_copy(struct tui *u, const char *arg)
+{
+	slash_copy(u, strncmp(arg, "code", 4) == 0);
+}
+
+static void cmd_quit(struct tui *u, const char *arg)
+{
+	(void)arg;
+	tui_quit(u, 0);
+}
+
+static void cmd_help(struct tui *u, const char *arg);
+
+struct slash_command {
+	const char *name;
+	const char *usage;
+	void (*fn)(struct tui *u, const char *arg);
+};
+
+static const struct slash_command commands[] = {
+	{ "pause", "/pause                pause the agent", cmd_pause },
+	{ "interrupt", "/interrupt            cancel the agent's current step", cmd_interrupt },
+	{ "confirm", "/confirm              allow the actions awaiting confirmation", cmd_confirm },
+	{ "reject", "/reject [reason]      reject them", cmd_reject },
+	{ "copy", "/copy [code]          copy the last agent message (or its last code block)",
+	  cmd_copy },
+	{ "help", "/help                 this help", cmd_help },
+	{ "quit", "/quit                 leave tether", cmd_quit },
+};
+
+static const char keys_help[] =
+	"Keys: Enter send · Alt-Enter or Ctrl-J new line · Up/Down history · "
+	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Alt-Up/Down scroll a line · "
+	"Ctrl-R search (Ctrl-R/Ctrl-S or n/N next/previous, Esc cancels) · "
+	"Tab show/hide reasoning · Esc interrupt the agent · Ctrl-L repaint · "
+	"Ctrl-C twice or Ctrl-D on an empty input quit. //text sends a message starting with /.";
+
+static void cmd_help(struct tui *u, const char *arg)
+{
+	(void)arg;
+	struct buf text;
+	buf_init(&text);
+	buf_puts(&text, keys_help);
+	buf_puts(&text, "\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+		buf_puts(&text, commands[i].usage);
+		buf_putc(&text, '\n');
+	}
+	struct item_spec spec = {
+		.kind = ITEM_NOTICE,
+		.seq = -1,
+		.text = text.data,
+		.text_len = text.len,
+		.title = "help",
+	};
+	transcript_add_event(u->t, &spec);
+	viewport_follow(&u->vp);
+	buf_fini(&text);
+}
+
+bool slash_run(struct tui *u, const char *line)
+{
+	if (line[0] != '/' || !((line[1] | 0x20) >= 'a' && (line[1] | 0x20) <= 'z'))
+		return false;
+	const char *name = line + 1;
+	size_t n = strcspn(name, " \t\n");
+	const char *arg = name + n;
+	while (*arg == ' ' || *arg == '\t' || *arg == '\n')
+		arg++;
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strlen(commands[i].name) == n && strncmp(commands[i].name, name, n) == 0) {
+			commands[i].fn(u, arg);
+			return true;
+		}
+	tui_notice(u, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
+		   (int)(n > 40 ? 40 : n), name, (int)(n > 40 ? 40 : n), name);
+	return true;
+}
+
+/* ------------------------------------------------------------------ /copy */
+
+/* The last fenced code block of a markdown text (an unclosed one counts); false if none. */
+static bool last_code_block(const char *s, size_t n, const char **out, size_t *len)
+{
+	bool in = false, found = false;
+	const char *start = NULL;
+	for (size_t at = 0; at < n;) {
+		const char *nl = memchr(s + at, '\n', n - at);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		size_t i = at;
+		while (i < end && i - at < 3 && s[i] == ' ')
+			i++;
+		bool fence = end - i >= 3 && (strncmp(s + i, "```", 3) == 0 || strncmp(s + i, "~~~", 3) == 0);
+		if (fence && !in) {
+			in = true;
+			start = nl ? nl + 1 : s + n;
+		} else if (fence && in) {
+			in = false;
+			found = true;
+			*out = start;
+			*len = (size_t)(s + at - start);
+		}
+		at = nl ? end + 1 : n;
+	}
+	if (in) {
+		*out = start;
+		*len = (size_t)(s + n - start);
+		found = true;
+	}
+	if (found && *len && (*out)[*len - 1] == '\n')
+		(*len)--;
+	return found;
+}
+
+static bool find_copy_text(struct tui *u, bool code, const char **s, size_t *n)
+{
+	for (size_t i = transcript_count(u->t); i-- > 0;) {
+		struct item_info info;
+		transcript_item(u->t, i, &info);
+		if (info.kind != ITEM_AGENT || !info.text_len)
+			continue;
+		if (!code) {
+			*s = info.text;
+			*n = info.text_len;
+			return true;
+		}
+		if (last_code_block(info.text, info.text_len, s, n))
+			return true;
+	}
+	return false;
+}
+
+static void base64(const unsigned char *s, size_t n, struct buf *out)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)s[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= s[i + 2];
+		buf_putc(out, abc[(v >> 18) & 63]);
+		buf_putc(out, abc[(v >> 12) & 63]);
+		buf_putc(out, i + 1 < n ? abc[(v >> 6) & 63] : '=');
+		buf_putc(out, i + 2 < n ? abc[v & 63] : '=');
+	}
+}
+
+static int copy_osc52(const char *s, size_t n)
+{
+	struct buf seq;
+	buf_init(&seq);
+	buf_puts(&seq, "\033]52;c;");
+	base64((const unsigned char *)s, n, &seq);
+	buf_puts(&seq, "\a");
+	int rc = terminal_write_raw(seq.data, seq.len);
+	buf_fini(&seq);
+	return rc;
+}
+
+/* Writes the text to $XDG_RUNTIME_DIR/tether-copy.txt, else a per-user file in /tmp, never
+ * following a symlink planted there. */
+static int copy_file(const char *s, size_t n, struct buf *path)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (dir && *dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		buf_printf(path, "%s/tether-copy.txt", dir);
+	else
+		buf_printf(path, "/tmp/tether-copy-%lu.txt", (unsigned long)getuid());
+	int fd = open(path->data, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	int rc = 0;
+	while (n && rc == 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = -1;
+		else {
+			s += w;
+			n -= (size_t)w;
+		}
+	}
+	if (close(fd) != 0)
+		rc = -1;
+	return rc;
+}
+
+void slash_copy(struct tui *u, bool code)
+{
+	const char *s;
+	size_t n;
+	if (!find_copy_text(u, code, &s, &n)) {
+		tui_notice(u, code ? "no code block to copy" : "no agent message to copy");
+		return;
+	}
+	if (u->o->osc52) {
+		if (copy_osc52(s, n) == 0)
+			tui_notice(u, "copied %zu bytes to the clipboard (OSC 52)", n);
+		else
+			tui_notice(u, "copy failed: the terminal could not be written");
+		return;
+	}
+	struct buf path;
+	buf_init(&path);
+	if (copy_file(s, n, &path) == 0)
+		tui_notice(u, "copied %zu bytes to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)", n,
+			   buf_cstr(&path));
+	else
+		tui_notice(u, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
+	buf_fini(&path);
+}

@@ -1,0 +1,245 @@
+#include "terminal.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* What a fatal signal handler needs, prepared beforehand: it may call neither curses nor
+ * malloc, only tcsetattr and write. */
+static struct {
+	SCREEN *screen;
+	FILE *tty;                  /* opened /dev/tty, or NULL when stdin/stdout are used */
+	int in_fd, out_fd;
+	struct termios saved;
+	bool have_saved;
+	volatile sig_atomic_t active;
+	bool colors;
+	bool atexit_set;
+	char paste_on[32];
+	char restore[256];          /* bracketed paste off, attributes off, cursor on, main screen */
+	size_t restore_len;
+} term = { .in_fd = -1, .out_fd = -1 };
+
+static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT };
+
+static const char *cap(const char *name)
+{
+	char *s = tigetstr(name);
+	return (s && s != (char *)-1) ? s : NULL;
+}
+
+static void write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void restore_append(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n && term.restore_len + n < sizeof term.restore) {
+		memcpy(term.restore + term.restore_len, s, n);
+		term.restore_len += n;
+	}
+}
+
+/* Terminals whose terminfo lacks BE/BD still take xterm's private mode, and the others
+ * ignore it. */
+static void prepare_sequences(void)
+{
+	const char *on = cap("BE"), *off = cap("BD");
+	snprintf(term.paste_on, sizeof term.paste_on, "%s", on ? on : "\033[?2004h");
+	term.restore_len = 0;
+	restore_append(off ? off : "\033[?2004l");
+	restore_append(cap("sgr0"));
+	restore_append(cap("cnorm"));
+	restore_append(cap("rmcup"));
+}
+
+static void fatal_handler(int signo)
+{
+	int saved_errno = errno;
+	if (term.active) {
+		term.active = 0;
+		if (term.have_saved)
+			tcsetattr(term.out_fd, TCSANOW, &term.saved);
+		write_all(term.out_fd, term.restore, term.restore_len);
+	}
+	errno = saved_errno;
+	/* SA_RESETHAND put the default action back; the signal is blocked until we return. */
+	raise(signo);
+}
+
+static void install_fatal_handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fatal_handler;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+		sigaction(fatal_signals[i], &sa, NULL);
+}
+
+static void restore_at_exit(void)
+{
+	terminal_close();
+}
+
+static bool no_color(void)
+{
+	const char *v = getenv("NO_COLOR");
+	return v && *v;
+}
+
+/* XON/XOFF would swallow Ctrl-S (search forward) and Ctrl-Q. */
+static void disable_flow_control(void)
+{
+	struct termios t;
+	if (tcgetattr(term.in_fd, &t) == 0) {
+		t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+		tcsetattr(term.in_fd, TCSANOW, &t);
+		def_prog_mode();
+	}
+}
+
+int terminal_open(bool color, struct buf *err)
+{
+	FILE *in = stdin, *out = stdout;
+	if (term.active)
+		return 0;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		term.tty = fd >= 0 ? fdopen(fd, "r+") : NULL;
+		if (!term.tty) {
+			if (fd >= 0)
+				close(fd);
+			buf_printf(err, "cannot open the terminal: %s", strerror(errno));
+			return -1;
+		}
+		in = out = term.tty;
+	}
+	term.in_fd = fileno(in);
+	term.out_fd = fileno(out);
+	term.have_saved = tcgetattr(term.out_fd, &term.saved) == 0;
+	term.screen = newterm(NULL, out, in);
+	if (!term.screen) {
+		const char *t = getenv("TERM");
+		buf_printf(err, "cannot use the terminal (TERM=%s)", t ? t : "unset");
+		if (term.tty)
+			fclose(term.tty);
+		term.tty = NULL;
+		return -1;
+	}
+	set_term(term.screen);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	disable_flow_control();
+	term.colors = color && has_colors() && !no_color();
+	if (term.colors && start_color() == OK)
+		use_default_colors();
+	else
+		term.colors = false;
+	prepare_sequences();
+	install_fatal_handlers();
+	if (!term.atexit_set)
+		term.atexit_set = atexit(restore_at_exit) == 0;
+	putp(term.paste_on);
+	term.active = 1;
+	return 0;
+}
+
+void terminal_close(void)
+{
+	if (!term.active)
+		return;
+	term.active = 0;
+	endwin();
+	write_all(term.out_fd, term.restore, term.restore_len);
+	if (term.have_saved)
+		tcsetattr(term.out_fd, TCSANOW, &term.saved);
+	delscreen(term.screen);
+	term.screen = NULL;
+	if (term.tty)
+		fclose(term.tty);
+	term.tty = NULL;
+}
+
+bool terminal_active(void)
+{
+	return term.active;
+}
+
+int terminal_input_fd(void)
+{
+	return term.in_fd;
+}
+
+bool terminal_colors(void)
+{
+	return term.colors;
+}
+
+void terminal_suspend(void)
+{
+	if (!term.active)
+		return;
+	endwin();
+	write_all(term.out_fd, term.restore, term.restore_len);
+}
+
+void terminal_resume(void)
+{
+	if (!term.active)
+		return;
+	reset_prog_mode();
+	putp(term.paste_on);
+	clearok(curscr, TRUE);
+	refresh();
+}
+
+void terminal_resize(void)
+{
+	struct winsize ws;
+	if (!term.active)
+		return;
+	if (ioctl(term.out_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+}
+
+int terminal_write_raw(const char *s, size_t n)
+{
+	if (!term.active)
+		return -1;
+	while (n) {
+		ssize_t w = write(term.out_fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* tui: the interactive client on a terminal. */
+#ifndef TETHER_TUI_H
+#define TETHER_TUI_H
+
+#include "options.h"
+#include "net.h"
+#include "keyring.h"
+
+/* Runs the interactive client for o on loop until the user quits or the run ends; the
+ * terminal is restored on every way out. masks holds the local secrets; api_key may be
+ * NULL. Returns the process exit code. */
+int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
+	    const char *api_key);
+
+#endif
