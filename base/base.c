@@ -103,12 +103,18 @@ void buf_putc(struct buf *b, char c)
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
+	/* Most lines fit a stack buffer: one formatting pass, no NULL-buffer size probe. */
+	char small[256];
 	va_list copy;
 	va_copy(copy, ap);
-	int n = vsnprintf(NULL, 0, fmt, copy);
+	int n = vsnprintf(small, sizeof small, fmt, copy);
 	va_end(copy);
 	if (n <= 0)
 		return;
+	if ((size_t)n < sizeof small) {
+		buf_append(b, small, (size_t)n);
+		return;
+	}
 	buf_reserve(b, (size_t)n);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
