@@ -2,6 +2,9 @@
 #include "app.h"
 #include "controller.h"
 #include "list.h"
+#include "picker.h"
+#include "tui.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -132,26 +135,44 @@ static int run_headless(const struct options *o, struct loop *loop, struct mask_
 	return r.exit_code;
 }
 
-static int run_client(const struct options *o)
+/* No conversation id in a terminal: list the server's conversations and let the user pick. */
+static int pick_conversation(const struct options *o, char **id)
 {
+	struct conversation_info *items = NULL;
+	size_t n = 0;
+	int rc = list_fetch(o, log_line, &items, &n);
+	if (rc != EXIT_OK)
+		return rc;
+	if (n == 0) {
+		fprintf(stderr, "tether: %s has no conversations\n", o->server);
+		return EXIT_NOT_FOUND;
+	}
+	long i = picker_choose(o->server, items, n);
+	*id = i >= 0 ? xstrdup(items[i].id) : NULL;
+	conversation_infos_free(items, n);
+	return EXIT_OK;
+}
+
+static int run_client(const struct options *given)
+{
+	struct options copy = *given;
+	const struct options *o = &copy;
+	char *picked = NULL;
 	bool headless = o->headless || !isatty(STDOUT_FILENO);
 	if (headless && !o->conversation_id) {
 		fprintf(stderr, "tether: headless mode needs a CONVERSATION_ID (see tether list)\n");
-		return EXIT_USAGE;
-	}
-	if (!headless && !o->conversation_id) {
-		fprintf(stderr, "tether: the conversation picker is not built yet; "
-				"pass a CONVERSATION_ID (see tether list)\n");
-		return EXIT_USAGE;
-	}
-	if (!headless) {
-		fprintf(stderr, "tether: the interactive TUI is not built yet; use --headless\n");
 		return EXIT_USAGE;
 	}
 	struct server_url url;
 	if (server_url_parse(o->server, &url) != 0) {
 		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
 		return EXIT_USAGE;
+	}
+	if (!headless && !o->conversation_id) {
+		int rc = pick_conversation(o, &picked);
+		if (rc != EXIT_OK || !picked)
+			return rc;
+		copy.conversation_id = picked;
 	}
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
@@ -177,9 +198,10 @@ static int run_client(const struct options *o)
 		free(err);
 		goto out;
 	}
-	rc = run_headless(o, loop, masks, api_key);
+	rc = headless ? run_headless(o, loop, masks, api_key) : tui_run(o, loop, masks, api_key);
 	loop_destroy(loop);
 out:
+	free(picked);
 	if (api_key) {
 		memset(api_key, 0, strlen(api_key));
 		free(api_key);
@@ -207,8 +229,7 @@ int app_run(const struct options *o)
 		rc = list_run(o, log_line);
 		break;
 	default:
-		fprintf(stderr, "tether: this command is not built yet\n");
-		rc = EXIT_USAGE;
+		rc = cmd_keyring_run(o);
 		break;
 	}
 	if (log_file)
