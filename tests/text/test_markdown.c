@@ -1,0 +1,208 @@
+/* Markdown-lite: each construct's exact display text and styles, and the streaming rule
+ * that markers never show raw while a line grows. Dumps write a styled span as
+ * {STYLE:text}: B bold, I italic, C code, K code block, H heading, Q quote, D dim. */
+#include "text_test.h"
+
+#define MD LAYOUT_MARKDOWN
+#define STREAM (LAYOUT_MARKDOWN | LAYOUT_STREAMING)
+
+static void test_headings(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("# Title", 20, MD, "{BH:Title}");
+	EXPECT_LAYOUT("###   Three **b**", 20, MD, "{BH:Three b}");
+	EXPECT_LAYOUT("# A `c`", 20, MD, "{BH:A }{BCH:c}");
+	EXPECT_LAYOUT("###### Six", 20, MD, "{BH:Six}");
+	EXPECT_LAYOUT("####### seven", 20, MD, "####### seven");
+	EXPECT_LAYOUT("#hashtag", 20, MD, "#hashtag");
+	EXPECT_LAYOUT("    # indented", 20, MD, "    # indented");
+	EXPECT_LAYOUT("# long heading text", 10, MD, "{BH:long}\n{BH:heading}\n{BH:text}");
+}
+
+static void test_bullet_lists(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("- one\n* two\n+ three", 20, MD, "\xe2\x80\xa2 one\n\xe2\x80\xa2 two\n\xe2\x80\xa2 three");
+	/* continuation rows hang under the text, nested items keep their indent */
+	EXPECT_LAYOUT("- item that wraps", 10, MD, "\xe2\x80\xa2 item\n  that\n  wraps");
+	EXPECT_LAYOUT("  - nested item wraps here", 20, MD,
+		      "  \xe2\x80\xa2 nested item\n    wraps here");
+	EXPECT_LAYOUT("- **b** x", 20, MD, "\xe2\x80\xa2 {B:b} x");
+	EXPECT_LAYOUT("-not a list", 20, MD, "-not a list");
+	struct layout l;
+	layout_init(&l);
+	layout_update(&l, "- item that wraps", 17, 10, MD);
+	assert_int_equal(l.nrows, 3);
+	assert_int_equal(l.rows[0].indent, 0);
+	assert_int_equal(l.rows[1].indent, 2);
+	layout_fini(&l);
+}
+
+static void test_ordered_lists(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("1. first item wraps around", 20, MD, "1. first item wraps\n   around");
+	EXPECT_LAYOUT("10) tenth item", 10, MD, "10) tenth\n    item");
+	EXPECT_LAYOUT("3.14 is not a list", 20, MD, "3.14 is not a list");
+}
+
+static void test_block_quotes(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("> quoted", 20, MD, "{Q:\xe2\x94\x82 quoted}");
+	EXPECT_LAYOUT(">tight", 20, MD, "{Q:\xe2\x94\x82 tight}");
+	EXPECT_LAYOUT("> a **b**", 20, MD, "{Q:\xe2\x94\x82 a }{BQ:b}");
+	EXPECT_LAYOUT("> > nested", 20, MD, "{Q:\xe2\x94\x82 \xe2\x94\x82 nested}");
+	/* every wrapped row keeps the bar */
+	EXPECT_LAYOUT("> quote that wraps", 10, MD,
+		      "{Q:\xe2\x94\x82 quote}\n{Q:\xe2\x94\x82 that}\n{Q:\xe2\x94\x82 wraps}");
+	EXPECT_LAYOUT("> - in quote list wraps", 20, MD,
+		      "{Q:\xe2\x94\x82 \xe2\x80\xa2 in quote list}\n{Q:\xe2\x94\x82   wraps}");
+	EXPECT_LAYOUT("> # head", 20, MD, "{Q:\xe2\x94\x82 }{BHQ:head}");
+}
+
+static void test_emphasis(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("a **b** c __d__ e", 40, MD, "a {B:b} c {B:d} e");
+	EXPECT_LAYOUT("*i* _j_ ***bi***", 40, MD, "{I:i} {I:j} {BI:bi}");
+	EXPECT_LAYOUT("**a *b* c**", 40, MD, "{B:a }{BI:b}{B: c}");
+	EXPECT_LAYOUT("a*b*c", 40, MD, "a{I:b}c");
+	/* '_' does not work inside words; blanks around a marker make it text */
+	EXPECT_LAYOUT("snake_case_name", 40, MD, "snake_case_name");
+	EXPECT_LAYOUT("2 * 3 * 4", 40, MD, "2 * 3 * 4");
+	EXPECT_LAYOUT("__init__", 40, MD, "{B:init}");
+	/* an opener without a closer on a complete line is text */
+	EXPECT_LAYOUT("**unclosed", 40, MD, "**unclosed");
+	EXPECT_LAYOUT("**bold*", 40, MD, "**bold*");
+	EXPECT_LAYOUT("**open\nclose**", 40, MD, "**open\nclose**");
+	EXPECT_LAYOUT("**a****b**", 40, MD, "{B:a****b}"); /* runs over 3 are text */
+}
+
+static void test_inline_code(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("x `code *no*` y", 40, MD, "x {C:code *no*} y");
+	EXPECT_LAYOUT("`` a`b ``", 40, MD, "{C:a`b}");
+	EXPECT_LAYOUT("*a `b*` c*", 40, MD, "{I:a }{IC:b*}{I: c}");
+	EXPECT_LAYOUT("`unclosed", 40, MD, "`unclosed");
+	EXPECT_LAYOUT("``a` b", 40, MD, "``a` b");
+	EXPECT_LAYOUT("\\*not\\* \\_x\\_ \\`y\\`", 40, MD, "*not* _x_ `y`");
+	EXPECT_LAYOUT("back\\slash\\", 40, MD, "back\\slash\\");
+}
+
+static void test_code_fences(void **state)
+{
+	(void)state;
+	/* the opening fence becomes a dim label row, the closing fence goes */
+	EXPECT_LAYOUT("```python\nprint(1)\n```\nafter", 20, MD,
+		      "  {KD:python}\n  {K:print(1)}\nafter");
+	EXPECT_LAYOUT("```\nx\n```", 20, MD, "  {KD:}\n  {K:x}");
+	EXPECT_LAYOUT("~~~ sh \n**x** `y` # z\n~~~", 40, MD, "  {KD:sh}\n  {K:**x** `y` # z}");
+	/* a closing fence is the same character, at least as long */
+	EXPECT_LAYOUT("~~~~\n```\n~~~\n~~~~~\nout", 20, MD, "  {KD:}\n  {K:```}\n  {K:~~~}\nout");
+	/* the fence's own indent is not part of the code */
+	EXPECT_LAYOUT("  ```\n  indented\n    more\n  ```", 20, MD,
+		      "  {KD:}\n  {K:indented}\n  {K:  more}");
+	EXPECT_LAYOUT("```\nunterminated\n# not heading\n- no", 20, MD,
+		      "  {KD:}\n  {K:unterminated}\n  {K:# not heading}\n  {K:- no}");
+	/* long lines wrap and keep the indent; blank code lines keep their style */
+	EXPECT_LAYOUT("```\naaaa bbbb cccc\n\n\tx\n```", 8, MD,
+		      "  {KD:}\n  {K:aaaa}\n  {K:bbbb}\n  {K:cccc}\n  {K:}\n  {K:    x}");
+}
+
+static void test_rules(void **state)
+{
+	(void)state;
+	struct buf want;
+	buf_init(&want);
+	buf_puts(&want, "a\n{D:");
+	for (int i = 0; i < 12; i++)
+		buf_puts(&want, "\xe2\x94\x80");
+	buf_puts(&want, "}\nb");
+	EXPECT_LAYOUT("a\n---\nb", 12, MD, want.data);
+	EXPECT_LAYOUT("a\n* * *\nb", 12, MD, want.data);
+	EXPECT_LAYOUT("a\n___\nb", 12, MD, want.data);
+	EXPECT_LAYOUT("--", 12, MD, "--");
+	buf_fini(&want);
+}
+
+/* Lays out every prefix of src as a stream and fails when a row shows any of markers. */
+static void check_prefixes_clean(const char *src, const char *markers, int width)
+{
+	struct layout l;
+	struct buf row;
+	layout_init(&l);
+	buf_init(&row);
+	for (size_t len = 0; len <= strlen(src); len++) {
+		layout_reset(&l);
+		layout_update(&l, src, len, width, STREAM);
+		CHECK_LAYOUT(&l);
+		for (size_t r = 0; r < l.nrows; r++) {
+			row_text(&l, r, &row);
+			if (strpbrk(row.data, markers))
+				fail_msg("prefix \"%.*s\": row %zu is \"%s\"", (int)len, src, r,
+					 row.data);
+		}
+	}
+	buf_fini(&row);
+	layout_fini(&l);
+}
+
+static void test_streaming_never_shows_markers(void **state)
+{
+	(void)state;
+	check_prefixes_clean("**bold** and `code`", "*`", 80);
+	check_prefixes_clean("**bold** and `code`", "*`", 5);
+	check_prefixes_clean("# Head **x**\n"
+			     "**bold** and `code` and *it* and __b__ done\n"
+			     "## Sub `c`\n"
+			     "- item **b**\n"
+			     "> quote *q*\n"
+			     "```c\nint x;\n```\n"
+			     "~~~\ny\n~~~\n"
+			     "---\n"
+			     "end\n",
+			     "*`_>~\\", 30);
+	/* block markers do not flash either: "#", "-", "12." are hidden until decided */
+	check_prefixes_clean("## Heading\n- item\n12. twelfth\n", "#-", 30);
+}
+
+static void test_streaming_line_complete_shows_literal(void **state)
+{
+	(void)state;
+	/* while the line grows the unmatched opener hides... */
+	EXPECT_LAYOUT("say **hi", 40, STREAM, "say hi");
+	EXPECT_LAYOUT("say `hi", 40, STREAM, "say hi");
+	EXPECT_LAYOUT("say `x **y", 40, STREAM, "say x **y"); /* rest of a code opener: as is */
+	EXPECT_LAYOUT("#", 40, STREAM, "");
+	EXPECT_LAYOUT("12.", 40, STREAM, "");
+	EXPECT_LAYOUT("foo\\", 40, STREAM, "foo");
+	/* ...and shows once the line is complete or the text final */
+	EXPECT_LAYOUT("say **hi\nnext", 40, STREAM, "say **hi\nnext");
+	EXPECT_LAYOUT("say **hi", 40, MD, "say **hi");
+	/* a marker that can no longer open or close shows at once */
+	EXPECT_LAYOUT("2 * 3", 40, STREAM, "2 * 3");
+	EXPECT_LAYOUT("a_b", 40, STREAM, "a_b");
+	/* a fence is a fence at once; inside one, a growing closing fence is not shown */
+	EXPECT_LAYOUT("```", 40, STREAM, "  {KD:}");
+	EXPECT_LAYOUT("```py\nx\n``", 40, STREAM, "  {KD:py}\n  {K:x}");
+	EXPECT_LAYOUT("```py\nx\n``", 40, MD, "  {KD:py}\n  {K:x}\n  {K:``}");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_headings),
+		cmocka_unit_test(test_bullet_lists),
+		cmocka_unit_test(test_ordered_lists),
+		cmocka_unit_test(test_block_quotes),
+		cmocka_unit_test(test_emphasis),
+		cmocka_unit_test(test_inline_code),
+		cmocka_unit_test(test_code_fences),
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_streaming_never_shows_markers),
+		cmocka_unit_test(test_streaming_line_complete_shows_literal),
+	};
+	return cmocka_run_group_tests(tests, text_test_setup, NULL);
+}
