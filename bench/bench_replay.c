@@ -1,5 +1,5 @@
 /* bench_replay: replaying 100,000 durable events — frame_decode → the item an event becomes
- * (every text sanitized and masked, as the controller does) → transcript_add_event — and then
+ * (every text sanitized and masked, as the controller does: mirror.h) → transcript_add_event — and then
  * laying them out at 120 columns: all items (what a replay-to-screen of everything would
  * cost) and one screen at the bottom (what the TUI does). Wall and CPU seconds, and memory.
  *
@@ -11,11 +11,8 @@
  *
  *   bench_replay [EVENTS] [MAX_OUTPUT_BYTES] */
 #include "gen.h"
+#include "mirror.h"
 #include "util.h"
-
-#include "keyring.h"
-#include "net.h"
-#include "render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,112 +20,14 @@
 
 enum { ROUNDS = 3, WIDTH = 120, HEIGHT = 38 };
 
-/* How an event kind becomes an item (the controller's event_to_spec, as a table). */
-static const struct {
-	enum item_kind kind;
-	const char *title;
-	bool skip;
-} kind_map[] = {
-	[EVENT_UNKNOWN] = { ITEM_NOTICE, "event", false },
-	[EVENT_MESSAGE] = { ITEM_AGENT, NULL, false },
-	[EVENT_ACTION] = { ITEM_TOOL, "tool", false },
-	[EVENT_OBSERVATION] = { ITEM_TOOL_RESULT, NULL, false },
-	[EVENT_USER_REJECT] = { ITEM_TOOL_RESULT, NULL, false },
-	[EVENT_AGENT_ERROR] = { ITEM_TOOL_RESULT, NULL, false },
-	[EVENT_CONVERSATION_ERROR] = { ITEM_ERROR, "conversation error", false },
-	[EVENT_PAUSE] = { ITEM_NOTICE, "paused", false },
-	[EVENT_INTERRUPT] = { ITEM_NOTICE, "interrupted", false },
-	[EVENT_STATE_UPDATE] = { ITEM_NOTICE, NULL, true },
-	[EVENT_SYSTEM_PROMPT] = { ITEM_SYSTEM, "system prompt", false },
-	[EVENT_CONDENSATION] = { ITEM_NOTICE, "history condensed", false },
-};
-
-struct cleaner {
-	const struct mask_set *masks;
-	struct buf san;
-	struct buf store;
-	size_t off[4];
-	bool present[4];
-};
-
-/* Sanitize then mask, as controller_clean does; the results live in c->store. */
-static void clean(struct cleaner *c, int slot, const char *s)
-{
-	c->present[slot] = s != NULL;
-	if (!s)
-		return;
-	buf_clear(&c->san);
-	sanitize_text(s, strlen(s), &c->san);
-	c->off[slot] = c->store.len;
-	mask_text(c->masks, c->san.data ? c->san.data : "", c->san.len, &c->store);
-	buf_putc(&c->store, '\0');
-}
-
-static const char *cleaned(struct cleaner *c, int slot, size_t *len)
-{
-	if (!c->present[slot]) {
-		if (len)
-			*len = 0;
-		return NULL;
-	}
-	const char *s = c->store.data + c->off[slot];
-	if (len)
-		*len = strlen(s);
-	return s;
-}
-
-static void apply(struct transcript *t, struct cleaner *c, const struct frame *f)
-{
-	const struct event *e = &f->event;
-	if ((size_t)e->kind >= sizeof kind_map / sizeof *kind_map || kind_map[e->kind].skip)
-		return;
-	struct item_spec spec = { .kind = kind_map[e->kind].kind, .seq = f->seq, .id = e->id };
-	const char *title = kind_map[e->kind].title;
-	if (e->kind == EVENT_MESSAGE)
-		spec.kind = e->source == SOURCE_USER ? ITEM_USER
-			    : e->source == SOURCE_AGENT ? ITEM_AGENT : ITEM_NOTICE;
-	if (e->kind == EVENT_ACTION && e->tool_name)
-		title = e->tool_name;
-	if (spec.kind == ITEM_TOOL_RESULT) {
-		title = e->tool_name;
-		spec.outcome = e->kind == EVENT_USER_REJECT ? TOOL_REJECTED
-			       : e->kind == EVENT_AGENT_ERROR || e->is_error ||
-					 (e->has_exit_code && e->exit_code)
-				       ? TOOL_FAILED : TOOL_DONE;
-	}
-	spec.risk = (int)e->risk;
-	spec.tool_call_id = e->tool_call_id;
-	spec.has_exit_code = e->has_exit_code;
-	spec.exit_code = e->exit_code;
-	buf_clear(&c->store);
-	clean(c, 0, e->text);
-	clean(c, 1, e->reasoning);
-	clean(c, 2, title);
-	clean(c, 3, e->action_summary);
-	spec.text = cleaned(c, 0, &spec.text_len);
-	spec.reasoning = cleaned(c, 1, &spec.reasoning_len);
-	spec.title = cleaned(c, 2, NULL);
-	spec.summary = cleaned(c, 3, NULL);
-	transcript_add_event(t, &spec);
-}
-
 static struct transcript *replay(const struct gen_frames *fr, const struct mask_set *masks)
 {
 	struct transcript *t = transcript_create();
-	struct cleaner c = { .masks = masks };
-	buf_init(&c.san);
-	buf_init(&c.store);
-	for (size_t i = 0; i < fr->n; i++) {
-		struct frame f;
-		struct codec_error err;
-		if (frame_decode(fr->json[i], fr->len[i], &f, &err) != 0)
-			continue;
-		if (f.type == FRAME_DURABLE)
-			apply(t, &c, &f);
-		frame_fini(&f);
-	}
-	buf_fini(&c.san);
-	buf_fini(&c.store);
+	struct mirror m;
+	mirror_init(&m, masks);
+	for (size_t i = 0; i < fr->n; i++)
+		mirror_apply(&m, t, fr->json[i], fr->len[i]);
+	mirror_fini(&m);
 	return t;
 }
 

@@ -344,12 +344,78 @@ static void gen_answer(struct gen_ctx *g, struct buf *b, size_t seq)
 	buf_fini(&md);
 }
 
-static void keep(struct gen_frames *out, struct buf *b)
+/* Where a round stands: user, running, (action, result)*, answer, idle. */
+enum gen_phase { PHASE_SYSTEM, PHASE_USER, PHASE_RUNNING, PHASE_ACTION, PHASE_RESULT,
+		 PHASE_ANSWER, PHASE_IDLE };
+
+struct gen_history {
+	struct gen_ctx g;
+	enum gen_phase phase;
+	size_t seq;
+	size_t tools_left;
+	unsigned call;
+	bool phase_first;       /* the next action is the first of its batch */
+};
+
+struct gen_history *gen_history_create(size_t max_output, uint64_t seed)
 {
-	out->len[out->n] = b->len;
-	out->bytes += b->len;
-	out->json[out->n++] = xstrndup(b->data, b->len);
-	buf_clear(b);
+	struct gen_history *h = xcalloc(1, sizeof *h);
+	h->g.rng = seed;
+	h->g.max_output = max_output ? max_output : 1;
+	buf_init(&h->g.text);
+	buf_init(&h->g.output);
+	return h;
+}
+
+void gen_history_destroy(struct gen_history *h)
+{
+	if (!h)
+		return;
+	buf_fini(&h->g.text);
+	buf_fini(&h->g.output);
+	free(h);
+}
+
+void gen_history_next(struct gen_history *h, struct buf *out)
+{
+	struct gen_ctx *g = &h->g;
+	size_t seq = h->seq++;
+	switch (h->phase) {
+	case PHASE_SYSTEM:
+		gen_system(g, out, seq);
+		h->phase = PHASE_USER;
+		break;
+	case PHASE_USER:
+		gen_user(g, out, seq);
+		h->phase = PHASE_RUNNING;
+		break;
+	case PHASE_RUNNING:
+		gen_status(g, out, seq, "running");
+		h->tools_left = 1 + bench_rand(&g->rng) % 4;
+		h->phase_first = true;
+		h->phase = PHASE_ACTION;
+		break;
+	case PHASE_ACTION:
+		gen_action(g, out, seq, ++h->call, h->phase_first);
+		h->phase_first = false;
+		h->phase = PHASE_RESULT;
+		break;
+	case PHASE_RESULT:
+		if (bench_rand(&g->rng) % 25 == 0)
+			gen_agent_error(g, out, seq, h->call);
+		else
+			gen_observation(g, out, seq, h->call);
+		h->phase = --h->tools_left ? PHASE_ACTION : PHASE_ANSWER;
+		break;
+	case PHASE_ANSWER:
+		gen_answer(g, out, seq);
+		h->phase = PHASE_IDLE;
+		break;
+	case PHASE_IDLE:
+		gen_status(g, out, seq, "idle");
+		h->phase = PHASE_USER;
+		break;
+	}
 }
 
 void gen_durable_frames(size_t n, size_t max_output, uint64_t seed, struct gen_frames *out)
@@ -357,47 +423,17 @@ void gen_durable_frames(size_t n, size_t max_output, uint64_t seed, struct gen_f
 	memset(out, 0, sizeof *out);
 	out->json = xcalloc(n ? n : 1, sizeof *out->json);
 	out->len = xcalloc(n ? n : 1, sizeof *out->len);
-	struct gen_ctx g = { .rng = seed, .max_output = max_output ? max_output : 1 };
-	buf_init(&g.text);
-	buf_init(&g.output);
+	struct gen_history *h = gen_history_create(max_output, seed);
 	struct buf b;
 	buf_init(&b);
-	unsigned call = 0;
-	if (n) {
-		gen_system(&g, &b, out->n);
-		keep(out, &b);
+	for (size_t i = 0; i < n; i++) {
+		buf_clear(&b);
+		gen_history_next(h, &b);
+		out->len[i] = b.len;
+		out->bytes += b.len;
+		out->json[i] = xstrndup(b.data, b.len);
 	}
-	/* One round: user, running, actions and results, answer, idle. Cut wherever n ends. */
-	while (out->n < n) {
-		gen_user(&g, &b, out->n);
-		keep(out, &b);
-		if (out->n < n) {
-			gen_status(&g, &b, out->n, "running");
-			keep(out, &b);
-		}
-		size_t tools = 1 + bench_rand(&g.rng) % 4;
-		for (size_t t = 0; t < tools && out->n < n; t++) {
-			call++;
-			gen_action(&g, &b, out->n, call, t == 0);
-			keep(out, &b);
-			if (out->n >= n)
-				break;
-			if (bench_rand(&g.rng) % 25 == 0)
-				gen_agent_error(&g, &b, out->n, call);
-			else
-				gen_observation(&g, &b, out->n, call);
-			keep(out, &b);
-		}
-		if (out->n < n) {
-			gen_answer(&g, &b, out->n);
-			keep(out, &b);
-		}
-		if (out->n < n) {
-			gen_status(&g, &b, out->n, "idle");
-			keep(out, &b);
-		}
-	}
+	out->n = n;
 	buf_fini(&b);
-	buf_fini(&g.text);
-	buf_fini(&g.output);
+	gen_history_destroy(h);
 }

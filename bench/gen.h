@@ -33,10 +33,20 @@ void gen_delta_frames(const char *text, size_t len, size_t n, struct gen_frames 
 /* The item_id gen_delta_frames uses for stream k. */
 void gen_item_id(size_t k, char *out, size_t size);
 
-/* n durable frames with seq 0..n-1 in the mix a coding agent leaves: a system prompt, then
- * rounds of user message, status updates, actions and observations (outputs up to
- * max_output bytes, most small), agent-error events now and then, and an agent answer in
+/* An endless, deterministic conversation history, one durable frame at a time: a system
+ * prompt, then rounds of user message, status updates, actions and observations (outputs up
+ * to max_output bytes, most small), agent-error events now and then, and an agent answer in
  * markdown (some with reasoning). */
+struct gen_history;
+
+/* Starts a history. */
+struct gen_history *gen_history_create(size_t max_output, uint64_t seed);
+/* Frees it. */
+void gen_history_destroy(struct gen_history *h);
+/* Appends the next durable frame (seq counting from 0) to out. */
+void gen_history_next(struct gen_history *h, struct buf *out);
+
+/* The first n frames of a gen_history, held in memory. */
 void gen_durable_frames(size_t n, size_t max_output, uint64_t seed, struct gen_frames *out);
 
 #endif
