@@ -182,7 +182,7 @@ int keyring_call_absent(struct keyring_call *c, struct keyring_error *err, const
 {
 	if (keyring_call_default_locked(c))
 		return keyring_call_error(err, KEYRING_LOCKED,
-					  "keyring: the default keyring is locked, so %s cannot be read; "
+					  "keyring: the default keyring is locked, so the %s cannot be used; "
 					  "unlock it, or use env and --mask-file secrets", what);
-	return keyring_call_error(err, KEYRING_NOT_FOUND, "keyring: no %s stored", what);
+	return keyring_call_error(err, KEYRING_NOT_FOUND, "keyring: no %s is stored", what);
 }
