@@ -46,7 +46,9 @@ struct row_shape {
 	uint16_t empty_style;       /* style of a zero-length span on an otherwise empty row */
 };
 
+/* Makes an empty line buffer. */
 void line_buf_init(struct line_buf *lb);
+/* Frees a line buffer's storage. */
 void line_buf_fini(struct line_buf *lb);
 /* Empties the line, keeping its storage. */
 void line_buf_clear(struct line_buf *lb);
