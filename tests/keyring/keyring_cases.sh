@@ -11,15 +11,7 @@ for tool in dbus-run-session dbus-daemon gnome-keyring-daemon gdbus timeout; do
 done
 
 work=$(mktemp -d)
-keyring_pids=()
-cleanup() {
-	for pid in "${keyring_pids[@]}"; do
-		kill -CONT "$pid" 2>/dev/null
-		kill "$pid" 2>/dev/null
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'rm -rf "$work"' EXIT
 unset TETHER_SERVER TETHER_SESSION_API_KEY DISPLAY WAYLAND_DISPLAY
 export tether probe
 
@@ -97,10 +89,11 @@ start_keyring='
 		sed -E "s/.*uint32 ([0-9]+).*/\1/" >"$work/keyring.pid"
 '
 
-note_keyring_pid() {
-	[ -s "$work/keyring.pid" ] && keyring_pids+=("$(cat "$work/keyring.pid")")
+# Ends a session script: the daemon started there (it would also go with the bus).
+stop_keyring='
+	kill "$(cat "$work/keyring.pid")" 2>/dev/null
 	rm -f "$work/keyring.pid"
-}
+'
 
 # ------------------------------------------------------------------ no session bus
 run nobus_probe env -u DBUS_SESSION_BUS_ADDRESS "$probe" get http://nobus.example
@@ -147,8 +140,8 @@ h=$(new_home locked)
 session "$h" run-a
 run locked_setup "${session[@]}" "password=pw1; $start_keyring"'
 	"$probe" set http://locked.example k-123456
-	"$probe" add locked-secret value-123456'
-note_keyring_pid
+	"$probe" add locked-secret value-123456
+	'"$stop_keyring"
 [ "$(grep -c '^OK$' "$work/locked_setup.out")" = 2 ] || { fail "locked_setup:"; cat "$work/locked_setup.out"; }
 # A second daemon on the same files, unlocked with the wrong password, stays locked.
 session "$h" run-b
@@ -159,8 +152,8 @@ run locked_session "${session[@]}" "password=WRONG; $start_keyring"'
 	"$probe" list >"$work/locked_list.out"
 	"$tether" secret list >"$work/locked_cli_list.out" 2>&1; echo $? >"$work/locked_cli_list.rc"
 	printf value-123456 | "$tether" secret add x >"$work/locked_cli_add.out" 2>&1
-	echo $? >"$work/locked_cli_add.rc"'
-note_keyring_pid
+	echo $? >"$work/locked_cli_add.rc"
+	'"$stop_keyring"
 expect_probe locked_store LOCKED "locked"
 expect_probe locked_lookup LOCKED "locked"
 expect_probe locked_rm LOCKED "locked"
@@ -174,9 +167,9 @@ session "$h" run-a
 run hung_session "${session[@]}" "password=pw; $start_keyring"'
 	pid=$(cat "$work/keyring.pid")
 	kill -STOP "$pid"
-	"$probe" --timeout-ms 1500 get http://hung.example >"$work/hung_lookup.out"
-	kill -CONT "$pid"'
-note_keyring_pid
+	timeout 15 "$probe" --timeout-ms 1500 get http://hung.example >"$work/hung_lookup.out"
+	kill -CONT "$pid"
+	'"$stop_keyring"
 expect_probe hung_lookup ERROR "did not answer within 1.5 s"
 
 # --------------------------------------------------- the CLI on a working keyring
@@ -202,8 +195,8 @@ run cli_session "${session[@]}" "password=pw; $start_keyring"'
 	cli cli_key_rm "$tether" key rm --server ws://cli.example:9000
 	cli cli_key_rm_again "$tether" key rm --server http://cli.example:9000
 	cli cli_key_empty bash -c "printf \"\" | \"\$tether\" key set --server http://cli.example:9000"
-	G_MESSAGES_DEBUG=all "$tether" secret list >"$work/cli_glib_quiet.out" 2>"$work/cli_glib_quiet.err"'
-note_keyring_pid
+	G_MESSAGES_DEBUG=all "$tether" secret list >"$work/cli_glib_quiet.out" 2>"$work/cli_glib_quiet.err"
+	'"$stop_keyring"
 expect_cli cli_add 0 ""
 expect_cli cli_list 0 "cli-name"
 grep -qF cli-value-4242 "$work/cli_list.out" && fail "cli_list: printed a secret value"
