@@ -17,6 +17,7 @@ struct rest_req {
 	char *api_key;
 	char *body;                     /* the request body, or NULL */
 	size_t body_len;
+	bool json;                      /* the caller gave a body */
 	bool body_sent;
 	int status;
 	struct buf response;
@@ -90,7 +91,7 @@ static int append_headers(struct rest_req *r, struct lws *wsi, unsigned char **p
 
 	if (r->api_key && add_header(wsi, "X-Session-API-Key:", r->api_key, p, end))
 		return -1;
-	if (r->body && add_header(wsi, "Content-Type:", "application/json", p, end))
+	if (r->json && add_header(wsi, "Content-Type:", "application/json", p, end))
 		return -1;
 	snprintf(clen, sizeof(clen), "%zu", r->body_len);
 	if (r->body && add_header(wsi, "Content-Length:", clen, p, end))
@@ -208,6 +209,7 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 	if (body) {
 		r->body = xstrdup(body);
 		r->body_len = strlen(body);
+		r->json = true;
 	} else if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
 		r->body = xstrdup("");  /* an explicit Content-Length: 0 */
 	}

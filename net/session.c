@@ -15,6 +15,8 @@
 #define BACKOFF_BASE_US 500000
 #define BACKOFF_MAX_US 30000000
 #define NO_SEQ INT64_MIN
+/* A synced connection that lived this long counts as progress even without new frames. */
+#define PROGRESS_US ((int64_t)10 * 1000000)
 
 enum phase { PHASE_IDLE, PHASE_CONNECTING, PHASE_OPEN, PHASE_SYNCED };
 
@@ -33,6 +35,7 @@ struct session {
 	enum phase phase;
 	struct lws *wsi;                /* the current connection */
 	int failures;                   /* consecutive attempts that did not reach sync */
+	int backoff_level;              /* consecutive connections that made no progress */
 	int attempt;                    /* number of the current or last attempt */
 
 	/* the current connection */
@@ -41,6 +44,8 @@ struct session {
 	int http_status;
 	bool auth_pending, ping_pending;
 	bool live_only;                 /* connected without after_seq */
+	bool progressed;                /* delivered a new durable frame */
+	int64_t synced_at;              /* clock_now_us of the sync, 0 before */
 	bool oversize;                  /* closed by us: a message over the limit */
 	struct sniff oversize_sniff;
 	struct buf rx;
@@ -66,13 +71,15 @@ struct session {
 
 static void session_connect(struct session *s);
 
-/* The wait before reconnecting after failures consecutive failed attempts. */
-int64_t session_backoff_us(int failures, uint32_t rnd)
+/* The wait before reconnecting at backoff level (0 right after progress). */
+int64_t session_backoff_us(int level, uint32_t rnd)
 {
 	int64_t us = BACKOFF_BASE_US;
 	int64_t span;
 
-	for (int i = 1; i < failures && us < BACKOFF_MAX_US; i++)
+	if (level <= 0)
+		return 0;
+	for (int i = 1; i < level && us < BACKOFF_MAX_US; i++)
 		us *= 2;
 	if (us > BACKOFF_MAX_US)
 		us = BACKOFF_MAX_US;
@@ -211,8 +218,18 @@ static void conn_end(struct session *s, struct lws *wsi, bool closing)
 		emit(s, SESSION_GAVE_UP, 5, 0);
 		return;
 	}
+	/* A connection that got somewhere is resumed at once. One that did not (refused, or
+	 * closed before sync) backs off. One that synced but brought nothing new gets one
+	 * immediate retry (a cut can land right after sync), then backs off too, so a
+	 * server that keeps closing right after sync is not hammered. */
+	if (was_synced && (s->progressed || clock_now_us() - s->synced_at >= PROGRESS_US))
+		s->backoff_level = 0;
+	else
+		s->backoff_level++;
 	lws_get_random(s->loop->ctx, &rnd, sizeof(rnd));
-	delay = session_backoff_us(s->failures, rnd);
+	delay = session_backoff_us(s->backoff_level, rnd);
+	if (was_synced && s->backoff_level == 1)
+		delay = 0;
 	loop_timer_schedule(s->retry_timer, delay);
 	emit(s, SESSION_RECONNECTING, 0, delay);
 }
@@ -295,6 +312,8 @@ static void session_connect(struct session *s)
 	s->http_status = 0;
 	s->auth_pending = s->ping_pending = false;
 	s->oversize = false;
+	s->progressed = false;
+	s->synced_at = 0;
 	s->live_only = !s->has_cursor;
 	rx_reset(s);
 	/* protocol.md rule 10: progress frames are never replayed */
@@ -423,6 +442,7 @@ static void on_sync(struct session *s, const struct frame *f)
 {
 	s->phase = PHASE_SYNCED;
 	s->failures = 0;
+	s->synced_at = clock_now_us();
 	if (!s->has_cursor) {
 		/* --no-history: from now on this behaves as --after-seq through_seq */
 		s->has_cursor = true;
@@ -458,14 +478,21 @@ static void on_message(struct session *s, const char *json, size_t len)
 	if (f.type == FRAME_SYNC) {
 		on_sync(s, &f);
 	} else if (f.type == FRAME_DURABLE) {
-		if (!durable_is_new(s, &f)) {
+		bool fresh = durable_is_new(s, &f);
+
+		/* a copy of a delivered event (same id, new seq) still moves the cursor */
+		if (fresh || (s->has_cursor && f.seq > s->cursor)) {
+			if (!s->has_cursor || f.seq > s->cursor)
+				s->cursor = f.seq;
+			s->has_cursor = true;
+			if (s->last_seq < f.seq)
+				s->last_seq = f.seq;
+		}
+		if (!fresh) {
 			frame_fini(&f);
 			return;
 		}
-		if (!s->has_cursor || f.seq > s->cursor)
-			s->cursor = f.seq;
-		s->has_cursor = true;
-		s->last_seq = f.seq;
+		s->progressed = true;
 		if (f.event.id)
 			seen_add(&s->seen, f.event.id);
 	}
@@ -532,12 +559,24 @@ static int on_receive(struct session *s, struct lws *wsi, const char *in, size_t
 	return 0;
 }
 
+/* The 1013 ("try again later") reasons of protocol.md §1.3. */
+static const char *const try_again_reasons[] = {
+	"frame_too_large", "slow_consumer", "Too many connections for this conversation",
+	"credential_binding_activation_required",
+};
+
 static void on_peer_close(struct session *s, const unsigned char *in, size_t len)
 {
 	if (len < 2)
 		return;
 	s->close_code = (in[0] << 8) | in[1];
 	set_reason(s, (const char *)in + 2, len - 2);
+	/* lws 4.1.6 rewrites the codes 1012-1015 (and 1016-2999) to 1002 before the callback
+	 * sees them; the documented 1013 reasons get their code back. */
+	if (s->close_code == 1002)
+		for (size_t i = 0; i < sizeof(try_again_reasons) / sizeof(*try_again_reasons); i++)
+			if (!strcmp(s->close_reason, try_again_reasons[i]))
+				s->close_code = 1013;
 }
 
 static void on_connection_error(struct session *s, struct lws *wsi, const char *in,
@@ -689,6 +728,7 @@ void session_start(struct session *s)
 		return;
 	}
 	s->running = true;
+	s->backoff_level = 0;
 	session_connect(s);
 }
 

@@ -1,0 +1,404 @@
+#!/usr/bin/env bash
+# Integration tests of net/ (session, reconnect, liveness, REST) against the fixture server,
+# driven through net_probe. One case per meson test: it.sh CASE.
+# Environment: FIXTURE_SERVER, NET_PROBE, NET_DATA (tests/net/data), and optionally
+# NET_IT_SLACK: extra seconds allowed on the one timing bound (sanitizer builds).
+set -euo pipefail
+
+CASE=$1
+CONV=5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91
+KEY=test-only-key-7c1e
+T=$(mktemp -d)
+SRV=
+STUB=
+
+cleanup() {
+	for p in $SRV $STUB; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL [$CASE]: $*" >&2
+	for f in out err traffic fixture.err; do
+		[ -s "$T/$f" ] && { echo "--- $f (tail)" >&2; tail -n 30 "$T/$f" >&2; }
+	done
+	exit 1
+}
+
+# start_fixture SCENARIO [fixture options…]: sets SRV, PORT and URL.
+start_fixture() {
+	local sc=$1
+	shift
+	: >"$T/port"
+	"$FIXTURE_SERVER" --scenario "$sc" --log "$T/traffic" --durable-log "$T/durable" \
+		--max-seconds 60 "$@" >"$T/port" 2>"$T/fixture.err" &
+	SRV=$!
+	for _ in $(seq 400); do
+		grep -q '^PORT ' "$T/port" && break
+		kill -0 "$SRV" 2>/dev/null || fail "fixture exited: $(cat "$T/fixture.err")"
+		sleep 0.025
+	done
+	PORT=$(sed -n 's/^PORT //p' "$T/port")
+	[ -n "$PORT" ] || fail "the fixture printed no port"
+	URL="http://127.0.0.1:$PORT"
+}
+
+stop_fixture() {
+	kill "$SRV" 2>/dev/null || true
+	wait "$SRV" 2>/dev/null || true
+	SRV=
+}
+
+# probe ARGS…: runs net_probe against URL; sets RC.
+probe() {
+	set +e
+	"$NET_PROBE" --server "$URL" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	set -e
+}
+
+session() { probe --conversation "$CONV" "$@"; }
+count() { grep -c -- "$1" "${2:-$T/out}" || true; }
+expect_rc() { [ "$RC" = "$1" ] || fail "net_probe exited $RC, expected $1"; }
+expect_count() { # PATTERN N [FILE]
+	local n
+	n=$(count "$1" "${3:-$T/out}")
+	[ "$n" = "$2" ] || fail "'$1' seen $n times, expected $2"
+}
+attempts() { count '^status connecting'; }
+
+# The durable lines the probe printed, as "<seq> <id>".
+printed_durables() { awk '$1 == "durable" { print $2, $3 }' "$T/out"; }
+
+# Every reconnect asks for the seq of the last durable printed before it (cli.md Cursor),
+# starting from the initial cursor -1.
+check_reconnect_cursor() {
+	awk 'BEGIN { cur = -1 }
+		$1 == "durable" { cur = $2 }
+		$1 == "status" && $2 == "connecting" && ++n > 1 && $5 != "after_seq=" cur {
+			print "attempt " n ": " $5 ", want after_seq=" cur; bad = 1 }
+		END { exit bad }' "$T/out" >"$T/cursor.check" ||
+		fail "reconnect cursor: $(head -3 "$T/cursor.check")"
+}
+
+# Every started stream ends in exactly one terminal line; none is left open.
+check_streams() {
+	grep -q 'open_streams=0' "$T/out" || fail "streams left open"
+	awk '
+		$1 == "stream" && $2 == "started" { open[$3] = 1; started[$3] = 1 }
+		$1 == "stream" && $2 != "started" {
+			if (!open[$3]) { print "terminal line for a closed stream " $3; bad = 1 }
+			open[$3] = 0; ended[$3]++
+		}
+		END { for (s in started) if (!ended[s]) { print "never ended " s; bad = 1 }; exit bad }' \
+		"$T/out" >"$T/streams.check" || fail "streams: $(head -3 "$T/streams.check")"
+}
+
+key_absent() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		if grep -qF -- "$KEY" "$f"; then fail "the key appears in $(basename "$f")"; fi
+	done
+}
+
+# ------------------------------------------------------------------------------ cases
+
+# (a) 1,000 events through 100 cuts between and inside frames, then streams cut mid-way:
+# the probe ends with exactly the server's durable log, every reconnect resumes at the
+# cursor, and every stream ends in exactly one terminal line.
+case_resume() {
+	start_fixture "$NET_DATA/resume.scenario"
+	session --after-seq -1 --until-seq 1007 --max-retries 0 --stall-timeout 10
+	expect_rc 0
+	printed_durables >"$T/printed"
+	cmp -s "$T/printed" "$T/durable" || fail "durable lines differ from the server's log: $(diff "$T/printed" "$T/durable" | head -5)"
+	[ "$(wc -l <"$T/printed")" = 1008 ] || fail "expected 1008 durable events"
+	cuts=$(count '^fault .* cut ' "$T/traffic")
+	[ "$cuts" = 100 ] || fail "$cuts cuts happened, expected 100"
+	for how in fin rst mid frag; do
+		[ "$(count "^fault .* cut $how" "$T/traffic")" -gt 0 ] || fail "no $how cut"
+	done
+	expect_count '^fault .* drop ' 4 "$T/traffic"
+	[ "$(attempts)" -gt 104 ] || fail "fewer connections than cuts"
+	check_reconnect_cursor
+	check_streams
+	[ "$(count '^stream started')" -ge 8 ] || fail "streams were not seen"
+	[ "$(count '^stream discarded')" -ge 4 ] || fail "cut streams were not discarded"
+}
+
+# (b) 4001 and 4004: one attempt, exit 3 and 4, whatever --max-retries says.
+case_close_fatal() {
+	start_fixture "$NET_DATA/close_4001.scenario"
+	session --max-retries 5
+	expect_rc 3
+	[ "$(attempts)" = 1 ] || fail "4001 was retried"
+	expect_count '^status failed .*exit=3' 1
+	expect_count '^conn ' 1 "$T/traffic"
+	stop_fixture
+	start_fixture "$NET_DATA/close_4004.scenario"
+	session --max-retries 0
+	expect_rc 4
+	[ "$(attempts)" = 1 ] || fail "4004 was retried"
+	expect_count '^status closed .*code=4004' 1
+	expect_count '^conn ' 1 "$T/traffic"
+}
+
+# (b) 1011 and 1013 are retried; the third connection syncs and the probe gets everything.
+case_close_retry() {
+	local code reason
+	for code in 1011 1013; do
+		reason=subscribe_failed
+		[ $code = 1013 ] && reason=slow_consumer
+		start_fixture "$NET_DATA/close_retry.scenario" --set code=$code --set "reason=$reason"
+		session --until-seq 2 --max-retries 5
+		expect_rc 0
+		[ "$(attempts)" = 3 ] || fail "close $code: $(attempts) attempts, expected 3"
+		expect_count "^status closed .*code=$code" 2
+		expect_count '^status reconnecting' 2
+		printed_durables >"$T/printed"
+		cmp -s "$T/printed" "$T/durable" || fail "close $code: durable events differ"
+		stop_fixture
+	done
+}
+
+# (b) --max-retries N: N failed attempts in a row, then gave_up and exit 5.
+case_gave_up() {
+	start_fixture "$NET_DATA/retry_forever.scenario"
+	session --max-retries 3
+	expect_rc 5
+	[ "$(attempts)" = 3 ] || fail "$(attempts) attempts, expected 3"
+	expect_count '^status gave_up .*exit=5' 1
+	expect_count '^conn ' 3 "$T/traffic"
+	# backoff: the first wait is at most 1 s, then it grows
+	awk '$2 == "reconnecting" { sub("retry_us=", "", $6); print $6 }' "$T/out" >"$T/waits"
+	[ "$(sed -n 1p "$T/waits")" -le 1000000 ] || fail "first backoff over 1 s"
+	[ "$(sed -n 2p "$T/waits")" -gt "$(sed -n 1p "$T/waits")" ] || fail "backoff does not grow"
+}
+
+# (b) HTTP status of a refused upgrade: 404 → exit 4 (and 401/403 → exit 3 when python3 can
+# play the refusing server). A connection refused is retried and gives up.
+case_http_status() {
+	start_fixture "$NET_DATA/keepalive.scenario"
+	URL="http://127.0.0.1:$PORT/no/such/base"
+	session --max-retries 5
+	expect_rc 4
+	[ "$(attempts)" = 1 ] || fail "HTTP 404 was retried"
+	stop_fixture
+	URL="http://127.0.0.1:$PORT"
+	session --max-retries 2
+	expect_rc 5
+	[ "$(attempts)" = 2 ] || fail "connection refused: $(attempts) attempts, expected 2"
+	if command -v python3 >/dev/null; then
+		local code
+		for code in 401 403; do
+			start_stub status "$code"
+			session --max-retries 5
+			expect_rc 3
+			[ "$(attempts)" = 1 ] || fail "HTTP $code was retried"
+			grep -q "HTTP $code" "$T/out" || fail "HTTP $code not reported"
+			kill "$STUB"; wait "$STUB" 2>/dev/null || true; STUB=
+		done
+	fi
+}
+
+# start_stub MODE ARG: a python3 TCP server on 127.0.0.1: "status N" answers every request
+# with HTTP N; "mute" accepts connections and never says anything.
+start_stub() {
+	python3 - "$1" "$2" >"$T/stub.port" <<'PY' &
+import socket, sys, threading
+mode, arg = sys.argv[1], sys.argv[2]
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+print("PORT", s.getsockname()[1], flush=True)
+held = []
+def serve(c):
+    if mode == "mute":
+        held.append(c); return
+    data = b""
+    while b"\r\n\r\n" not in data:
+        d = c.recv(4096)
+        if not d: break
+        data += d
+    c.sendall(b"HTTP/1.1 " + arg.encode() + b" Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    c.close()
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+	STUB=$!
+	for _ in $(seq 200); do grep -q '^PORT ' "$T/stub.port" && break; sleep 0.025; done
+	URL="http://127.0.0.1:$(sed -n 's/^PORT //p' "$T/stub.port")"
+}
+
+# (c) Silence with TCP open: detected and resumed (at the cursor) within stall-timeout + 1 s
+# of the last frame. Pings are off here so that the last frame is the last thing received.
+case_silence() {
+	local slack=${NET_IT_SLACK:-0}
+	start_fixture "$NET_DATA/silence.scenario"
+	session --until-syncs 2 --stall-timeout 1.5 --ping-interval 0 --raw --max-retries 3
+	expect_rc 0
+	grep -q '^status closed .*reason=stalled' "$T/out" || fail "no stall was detected"
+	[ "$(attempts)" = 2 ] || fail "$(attempts) attempts, expected 2"
+	check_reconnect_cursor
+	grep -q '^conn 2 after_seq=4 ' "$T/traffic" || fail "connection 2 did not resume at seq 4"
+	awk -v limit="$(awk -v s="$slack" 'BEGIN { print 1.5 + 1 + s }')" '
+		$1 == "raw" && !closed { sub("t=", "", $3); last = $3 }
+		$1 == "status" && $2 == "closed" { closed = 1 }
+		$1 == "sync" && closed { sub("t=", "", $NF); printf "resumed %.3f s after the last frame (limit %s)\n", $NF - last, limit
+			exit ($NF - last > limit) }' "$T/out" >"$T/timing" || fail "$(cat "$T/timing")"
+	cat "$T/timing"
+}
+
+# (c) A quiet but healthy connection stays up on pongs alone; without pings the same
+# silence is declared a stall.
+case_keepalive() {
+	start_fixture "$NET_DATA/keepalive.scenario"
+	session --stall-timeout 1.5 --ping-interval 0.3 --exit-after 3
+	expect_rc 0
+	[ "$(attempts)" = 1 ] || fail "a healthy quiet connection was dropped"
+	expect_count '^status closed' 0
+	session --stall-timeout 1.5 --ping-interval 0 --exit-after 3
+	expect_rc 0
+	grep -q '^status closed .*reason=stalled' "$T/out" || fail "no stall without pings"
+}
+
+# (c) A server that accepts TCP and never answers the handshake cannot hang the client.
+case_stalled_handshake() {
+	command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+	start_stub mute 0
+	session --stall-timeout 1 --max-retries 2
+	expect_rc 5
+	expect_count '^status closed .*reason=stalled' 2
+}
+
+# (d) The auth frame is the first frame of every connection, the user message follows it
+# once (never re-sent after the drop), and the key is in no output or log.
+case_auth() {
+	start_fixture "$NET_DATA/auth_send.scenario" --set key=$KEY
+	export PROBE_KEY=$KEY
+	session --key-env PROBE_KEY --send "hello from the probe" --until-seq 4 --log "$T/lws.log"
+	expect_rc 0
+	grep -q '^conn 2 ' "$T/traffic" || fail "connection 1 was not cut (the scenario did not run)"
+	for n in $(awk '$1 == "conn" { print $2 }' "$T/traffic"); do
+		first=$(grep -m1 "^recv $n " "$T/traffic" || true)
+		[ "$first" = "recv $n {\"type\":\"auth\",\"session_api_key\":\"***\"}" ] ||
+			fail "connection $n: the first frame was: $first"
+		grep -q "^conn $n .*auth=ok via=frame" "$T/traffic" || fail "connection $n not authenticated by frame"
+	done
+	expect_count '^recv .*hello from the probe' 1 "$T/traffic"
+	expect_count '^recv 1 .*hello from the probe' 1 "$T/traffic"
+	grep -q 'pending=0' "$T/out" || fail "the message is still queued"
+	[ -s "$T/lws.log" ] || fail "the lws log is empty"
+	key_absent "$T/out" "$T/err" "$T/lws.log" "$T/traffic"
+	# a wrong key, and no key at all: 4001, one attempt, exit 3
+	export PROBE_KEY=wrong-key
+	session --key-env PROBE_KEY --max-retries 5
+	expect_rc 3
+	[ "$(attempts)" = 1 ] || fail "a wrong key was retried"
+	session --max-retries 5
+	expect_rc 3
+	expect_count '^status closed .*code=4001' 1
+}
+
+# (e) REST on the same loop: the key travels as X-Session-API-Key, responses come back,
+# a closed port is an error and not a hang.
+case_rest() {
+	start_fixture "$NET_DATA/auth_send.scenario" --set key=$KEY
+	export PROBE_KEY=$KEY
+	probe --key-env PROBE_KEY --rest POST "/api/conversations/$CONV/pause" --log "$T/lws.log"
+	expect_rc 0
+	grep -q '^rest 200 {"success":true}' "$T/out" || fail "pause: $(head -1 "$T/out")"
+	grep -q "^rest POST /api/conversations/$CONV/pause 200" "$T/traffic" || fail "pause not in the traffic log"
+	probe --key-env PROBE_KEY --rest GET "/api/conversations/$CONV"
+	expect_rc 0
+	grep -q "^rest 200 .*\"id\":\"$CONV\"" "$T/out" || fail "get: $(head -1 "$T/out")"
+	probe --key-env PROBE_KEY --rest POST "/api/conversations/$CONV/events" \
+		--body '{"role":"user","content":[{"type":"text","text":"via rest"}],"run":false}'
+	grep -q '^rest 200 ' "$T/out" || fail "send via REST: $(head -1 "$T/out")"
+	grep -q "^rest POST /api/conversations/$CONV/events 200 .*via rest" "$T/traffic" || fail "the body did not arrive"
+	probe --rest POST "/api/conversations/$CONV/pause"
+	grep -q '^rest 401 ' "$T/out" || fail "no key: $(head -1 "$T/out")"
+	key_absent "$T/out" "$T/err" "$T/lws.log" "$T/traffic"
+	stop_fixture
+	probe --rest GET "/api/conversations/$CONV"
+	expect_rc 1
+	grep -q '^rest error ' "$T/out" || fail "closed port: $(head -1 "$T/out")"
+}
+
+# (f) A durable frame too large at the same cursor twice (closed 1013 by the server, or
+# over the client's own limit): one placeholder, the seq skipped, no reconnect loop.
+case_oversize() {
+	local sc
+	for sc in oversize_server oversize_client; do
+		start_fixture "$NET_DATA/$sc.scenario"
+		session --until-seq 6 --max-retries 0
+		expect_rc 0
+		expect_count '^bad frame_too_large 5 ' 1
+		[ "$(attempts)" = 3 ] || fail "$sc: $(attempts) attempts, expected 3"
+		[ "$(printed_durables | cut -d' ' -f1 | tr '\n' ' ')" = "0 1 2 3 4 6 " ] || fail "$sc: wrong durable seqs"
+		stop_fixture
+	done
+	expect_count '^fault .* frame_too_large' 0 "$T/traffic"
+}
+
+# (f) An oversized frame that cannot move the cursor (a transient) is dropped and reported;
+# the connection carries on.
+case_oversize_transient() {
+	local big
+	big=$(head -c 6000 /dev/zero | tr '\0' 'x')
+	cat >"$T/big.scenario" <<EOF
+connect_snapshot none
+message agent "before"
+live:
+transient {"id":"big-transient","timestamp":"2026-09-20T14:03:12.000001","source":"environment","key":"note","value":"$big","kind":"ConversationStateUpdateEvent"}
+message agent "after"
+EOF
+	start_fixture "$T/big.scenario"
+	session --until-seq 1 --max-message 4000
+	expect_rc 0
+	grep -q '^bad frame_too_large -1 a transient frame' "$T/out" || fail "the big transient was not reported"
+	[ "$(attempts)" = 1 ] || fail "a big transient caused a reconnect"
+	expect_count '^durable 1 ' 1
+}
+
+# (g) Frames that do not decode are reported and the connection carries on.
+case_malformed() {
+	start_fixture "$NET_DATA/malformed.scenario"
+	session --until-seq 2
+	expect_rc 0
+	expect_count '^bad decode_error -1 ' 4
+	[ "$(attempts)" = 1 ] || fail "a malformed frame caused a reconnect"
+	expect_count '^durable 2 ' 1
+}
+
+# (h) Transient first, durable later (same id): one durable line; a second durable copy of
+# the id under a new seq is dropped; replay gaps are accepted.
+case_dedupe() {
+	local id=11111111-2222-4333-8444-555555555555
+	start_fixture "$NET_DATA/dedupe.scenario"
+	session --after-seq -1 --until-seq 8
+	expect_rc 0
+	awk '$3 != "unreadable" && !seen[$2]++' "$T/durable" >"$T/expected"
+	printed_durables >"$T/printed"
+	cmp -s "$T/printed" "$T/expected" || fail "durable lines: $(diff "$T/printed" "$T/expected" | head -5)"
+	grep -q ' unreadable' "$T/durable" || fail "the scenario has no gaps"
+	expect_count "^durable .* $id" 1
+	awk -v id="$id" '$1 == "transient" && $2 == id { t = NR } $1 == "durable" && $3 == id { d = NR }
+		END { exit !(t && d && t < d) }' "$T/out" || fail "transient copy not seen before the durable one"
+}
+
+# --no-history: no after_seq on the first connection; the reconnect resumes at through_seq.
+case_no_history() {
+	start_fixture "$NET_DATA/no_history.scenario"
+	session --no-history --until-syncs 2
+	expect_rc 0
+	grep -q '^status connecting attempt=1 code=0 after_seq=none ' "$T/out" || fail "the first connection asked for history"
+	grep -q '^conn 1 after_seq=none ' "$T/traffic" || fail "the server saw after_seq on connection 1"
+	grep -q '^conn 2 after_seq=4 ' "$T/traffic" || fail "connection 2 did not resume at through_seq"
+	expect_count '^durable ' 0
+}
+
+"case_$CASE"
+echo "ok $CASE"
