@@ -119,11 +119,20 @@ static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *
 	controller_clean(ctx, s, len, out);
 }
 
+static void filter_close(struct controller *c, const char *item_id);
+
 static void finish(struct controller *c, int exit_code)
 {
 	if (c->finished)
 		return;
 	c->finished = true;
+	/* Every started stream ends in exactly one terminal line, also when the run ends first. */
+	while (c->filters) {
+		if (c->headless)
+			headless_stream(&c->out, c->filters->item_id, c->filters->attempt, "discarded",
+					NULL, NULL, 0, NULL);
+		filter_close(c, c->filters->item_id);
+	}
 	if (c->headless)
 		headless_result(&c->out, exit_code, session_has_cursor(c->session),
 				session_cursor(c->session), c->durable_count, c->stream_count,
