@@ -93,9 +93,9 @@ void sniff_frame(const char *p, size_t n, struct sniff *out);
 
 /* ------------------------------------------------------------ session policy */
 
-/* The wait before reconnecting after failures consecutive failed attempts (0 after a
- * connection that reached sync): 0.5 s doubling to 30 s, with ±20% jitter from rnd. */
-int64_t session_backoff_us(int failures, uint32_t rnd);
+/* The wait before reconnecting at backoff level (consecutive connections that made no
+ * progress): 0 at level 0, then 0.5 s doubling to 30 s, with ±20% jitter from rnd. */
+int64_t session_backoff_us(int level, uint32_t rnd);
 
 /* Appends s to out with everything but RFC 3986 unreserved characters %-escaped. */
 void net_append_escaped(struct buf *out, const char *s);

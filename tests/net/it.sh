@@ -232,6 +232,55 @@ PY
 	URL="http://127.0.0.1:$(sed -n 's/^PORT //p' "$T/stub.port")"
 }
 
+# start_tls CERT KEY: openssl s_server -www (any request gets HTTP 200) on 127.0.0.1;
+# sets STUB and PORT.
+start_tls() {
+	[ -n "$STUB" ] && { kill "$STUB" 2>/dev/null || true; wait "$STUB" 2>/dev/null || true; }
+	openssl s_server -accept 127.0.0.1:0 -cert "$1" -key "$2" -www \
+		>"$T/tls.out" 2>&1 </dev/null &
+	STUB=$!
+	for _ in $(seq 200); do grep -q '^ACCEPT ' "$T/tls.out" && break; sleep 0.025; done
+	PORT=$(sed -n 's/^ACCEPT .*://p' "$T/tls.out")
+	[ -n "$PORT" ] || fail "openssl s_server did not start: $(cat "$T/tls.out")"
+}
+
+make_cert() { # NAME SAN
+	openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=tether-test \
+		-addext "subjectAltName=$2" -keyout "$T/$1.key" -out "$T/$1.pem" 2>/dev/null ||
+		fail "cannot make a test certificate"
+}
+
+# TLS: certificates are verified (chain and host name) unless --insecure. The trust store
+# is pointed at a test CA through SSL_CERT_FILE, so the positive case is checked too.
+case_tls() {
+	command -v openssl >/dev/null || { echo "openssl missing: skipped"; exit 77; }
+	make_cert good IP:127.0.0.1
+	make_cert other DNS:other.invalid
+	: >"$T/empty.pem"
+	start_tls "$T/good.pem" "$T/good.key"
+	URL="https://127.0.0.1:$PORT"
+	SSL_CERT_FILE="$T/good.pem" probe --rest GET /x
+	grep -q '^rest 200 ' "$T/out" || fail "a trusted certificate was refused: $(head -1 "$T/out")"
+	SSL_CERT_FILE="$T/empty.pem" probe --rest GET /x
+	grep -q '^rest error ' "$T/out" || fail "an untrusted certificate was accepted"
+	SSL_CERT_FILE="$T/empty.pem" probe --rest GET /x --insecure
+	grep -q '^rest 200 ' "$T/out" || fail "--insecure refused a self-signed certificate"
+	# wss: past TLS the server answers the upgrade with 200 (it is no WebSocket server)
+	URL="wss://127.0.0.1:$PORT"
+	SSL_CERT_FILE="$T/good.pem" session --max-retries 1
+	grep -q 'reason=HTTP 200 from the WebSocket handshake' "$T/out" || fail "wss with a trusted certificate"
+	SSL_CERT_FILE="$T/empty.pem" session --max-retries 1
+	grep -q 'reason=HTTP 200' "$T/out" && fail "wss accepted an untrusted certificate"
+	SSL_CERT_FILE="$T/empty.pem" session --max-retries 1 --insecure
+	grep -q 'reason=HTTP 200 from the WebSocket handshake' "$T/out" || fail "wss --insecure"
+	start_tls "$T/other.pem" "$T/other.key"
+	URL="https://127.0.0.1:$PORT"
+	SSL_CERT_FILE="$T/other.pem" probe --rest GET /x
+	grep -q '^rest error ' "$T/out" || fail "a certificate for another host name was accepted"
+	SSL_CERT_FILE="$T/other.pem" probe --rest GET /x --insecure
+	grep -q '^rest 200 ' "$T/out" || fail "--insecure refused a certificate for another name"
+}
+
 # (c) Silence with TCP open: detected and resumed (at the cursor) within stall-timeout + 1 s
 # of the last frame. Pings are off here so that the last frame is the last thing received.
 case_silence() {
