@@ -91,6 +91,90 @@ struct sniff {
  * too large to keep; the server writes "type" first and "seq" right after it. */
 void sniff_frame(const char *p, size_t n, struct sniff *out);
 
+/* ---------------------------------------------------------------- session */
+
+#define NO_SEQ INT64_MIN
+
+/* Where the current connection stands. */
+enum phase { PHASE_IDLE, PHASE_CONNECTING, PHASE_OPEN, PHASE_SYNCED };
+
+struct session {
+	struct lws_dll2 node;           /* in loop->sessions */
+	struct loop *loop;              /* NULL once the loop is gone */
+	struct session_config cfg;      /* strings owned */
+	struct session_handlers h;
+	struct server_url url;
+	bool url_ok;
+	char host_header[300];
+	lws_retry_bo_t idle;
+
+	bool running;                   /* started and neither stopped nor finished */
+	bool stopping;                  /* session_stop: close the open socket normally */
+	enum phase phase;
+	struct lws *wsi;                /* the current connection */
+	int failures;                   /* consecutive attempts that did not reach sync */
+	int backoff_level;              /* consecutive connections that made no progress */
+	int attempt;                    /* number of the current or last attempt */
+
+	/* the current connection */
+	int close_code;
+	char close_reason[128];
+	int http_status;
+	bool auth_pending, ping_pending;
+	bool live_only;                 /* connected without after_seq */
+	bool progressed;                /* delivered a new durable frame */
+	int64_t synced_at;              /* clock_now_us of the sync, 0 before */
+	bool oversize;                  /* closed by us: a message over the limit */
+	struct sniff oversize_sniff;
+	struct buf rx;
+	bool rx_dropping;
+	size_t max_message;
+
+	/* the cursor (cli.md "Cursor") */
+	bool has_cursor;
+	int64_t cursor;
+	int64_t last_seq;               /* highest seq delivered, NO_SEQ before any */
+	struct seen_ids seen;
+	/* protocol.md §7.3: the cursor at which a frame was too large, and how often */
+	bool tl_valid;
+	int64_t tl_cursor;
+	int tl_count;
+
+	/* user messages not yet written, encoded, oldest first */
+	char **queue;
+	size_t queue_head, queue_len, queue_cap;
+
+	struct loop_timer *retry_timer, *stall_timer, *ping_timer;
+};
+
+/* session.c */
+/* Reports a state change to on_status. */
+void session_emit(struct session *s, enum session_state state, int exit_code,
+		  int64_t retry_us);
+/* Sets the close reason of the current connection (text need not be NUL-terminated). */
+void session_set_reason(struct session *s, const char *text, size_t len);
+/* The current connection is over (closing: lws is already closing wsi). Decides between
+ * failing, giving up and reconnecting. */
+void session_conn_end(struct session *s, struct lws *wsi, bool closing);
+/* Restarts the stall timer: called on anything received. */
+void session_stall_rearm(struct session *s);
+
+/* session_rx.c */
+/* Forgets a partial message. */
+void session_rx_reset(struct session *s);
+/* protocol.md §7.3: counts a frame too large at the cursor; the second time, skips it. */
+void session_too_large(struct session *s);
+/* LWS_CALLBACK_CLIENT_RECEIVE; returns -1 to close the connection. */
+int session_on_receive(struct session *s, struct lws *wsi, const char *in, size_t len);
+
+/* session_tx.c */
+/* Appends an encoded message to the queue. */
+void session_queue_push(struct session *s, char *msg);
+/* Takes the oldest queued message (the caller frees it), or NULL. */
+char *session_queue_pop(struct session *s);
+/* LWS_CALLBACK_CLIENT_WRITEABLE; returns -1 to close the connection. */
+int session_on_writeable(struct session *s, struct lws *wsi);
+
 /* ------------------------------------------------------------ session policy */
 
 /* The wait before reconnecting at backoff level (consecutive connections that made no

@@ -11,63 +11,10 @@
 #include "internal.h"
 
 #define DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024 + 64 * 1024)
-#define RX_KEEP_CAPACITY ((size_t)256 * 1024)
 #define BACKOFF_BASE_US 500000
 #define BACKOFF_MAX_US 30000000
-#define NO_SEQ INT64_MIN
 /* A synced connection that lived this long counts as progress even without new frames. */
 #define PROGRESS_US ((int64_t)10 * 1000000)
-
-enum phase { PHASE_IDLE, PHASE_CONNECTING, PHASE_OPEN, PHASE_SYNCED };
-
-struct session {
-	struct lws_dll2 node;           /* in loop->sessions */
-	struct loop *loop;              /* NULL once the loop is gone */
-	struct session_config cfg;      /* strings owned */
-	struct session_handlers h;
-	struct server_url url;
-	bool url_ok;
-	char host_header[300];
-	lws_retry_bo_t idle;
-
-	bool running;                   /* started and neither stopped nor finished */
-	bool stopping;                  /* session_stop: close the open socket normally */
-	enum phase phase;
-	struct lws *wsi;                /* the current connection */
-	int failures;                   /* consecutive attempts that did not reach sync */
-	int backoff_level;              /* consecutive connections that made no progress */
-	int attempt;                    /* number of the current or last attempt */
-
-	/* the current connection */
-	int close_code;
-	char close_reason[128];
-	int http_status;
-	bool auth_pending, ping_pending;
-	bool live_only;                 /* connected without after_seq */
-	bool progressed;                /* delivered a new durable frame */
-	int64_t synced_at;              /* clock_now_us of the sync, 0 before */
-	bool oversize;                  /* closed by us: a message over the limit */
-	struct sniff oversize_sniff;
-	struct buf rx;
-	bool rx_dropping;
-	size_t max_message;
-
-	/* the cursor (cli.md "Cursor") */
-	bool has_cursor;
-	int64_t cursor;
-	int64_t last_seq;               /* highest seq delivered, NO_SEQ before any */
-	struct seen_ids seen;
-	/* protocol.md §7.3: the cursor at which a frame was too large, and how often */
-	bool tl_valid;
-	int64_t tl_cursor;
-	int tl_count;
-
-	/* user messages not yet written, encoded, oldest first */
-	char **queue;
-	size_t queue_head, queue_len, queue_cap;
-
-	struct loop_timer *retry_timer, *stall_timer, *ping_timer;
-};
 
 static void session_connect(struct session *s);
 
@@ -88,7 +35,8 @@ int64_t session_backoff_us(int level, uint32_t rnd)
 	return us - span + (int64_t)(rnd % (uint32_t)(2 * span + 1));
 }
 
-static void emit(struct session *s, enum session_state state, int exit_code, int64_t retry_us)
+void session_emit(struct session *s, enum session_state state, int exit_code,
+		  int64_t retry_us)
 {
 	struct session_status st;
 
@@ -114,21 +62,12 @@ static void emit(struct session *s, enum session_state state, int exit_code, int
 	s->h.on_status(s->h.ctx, &st);
 }
 
-static void set_reason(struct session *s, const char *text, size_t len)
+void session_set_reason(struct session *s, const char *text, size_t len)
 {
 	if (len >= sizeof(s->close_reason))
 		len = sizeof(s->close_reason) - 1;
 	memcpy(s->close_reason, text, len);
 	s->close_reason[len] = '\0';
-}
-
-static void rx_reset(struct session *s)
-{
-	if (s->rx.cap > RX_KEEP_CAPACITY)
-		buf_fini(&s->rx);
-	else
-		buf_clear(&s->rx);
-	s->rx_dropping = false;
 }
 
 /* cli.md exit codes for a close that must not be retried, else 0. */
@@ -141,40 +80,9 @@ static int fatal_exit_code(const struct session *s)
 	return 0;
 }
 
-/* protocol.md §7.3: the same frame too large twice at one cursor is skipped. */
-static void too_large(struct session *s)
-{
-	char detail[160];
-	int64_t skip;
-
-	if (!s->has_cursor)
-		return;
-	if (s->tl_valid && s->tl_cursor == s->cursor) {
-		s->tl_count++;
-	} else {
-		s->tl_valid = true;
-		s->tl_cursor = s->cursor;
-		s->tl_count = 1;
-	}
-	if (s->tl_count < 2)
-		return;
-	skip = s->cursor + 1;
-	if (s->oversize && s->oversize_sniff.has_seq && s->oversize_sniff.seq > s->cursor)
-		skip = s->oversize_sniff.seq;
-	snprintf(detail, sizeof(detail),
-		 "the frame after seq %lld is too large (twice); skipped seq %lld",
-		 (long long)s->cursor, (long long)skip);
-	s->tl_valid = false;
-	s->cursor = skip;
-	if (s->last_seq < skip)
-		s->last_seq = skip;
-	if (s->h.on_bad_frame)
-		s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, skip);
-}
-
 /* The current connection is over (closing: lws is already closing wsi). Decides between
  * failing, giving up and reconnecting. */
-static void conn_end(struct session *s, struct lws *wsi, bool closing)
+void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 {
 	bool was_synced = s->phase == PHASE_SYNCED;
 	bool frame_too_large;
@@ -193,29 +101,29 @@ static void conn_end(struct session *s, struct lws *wsi, bool closing)
 	s->stopping = false;
 	loop_timer_cancel(s->stall_timer);
 	loop_timer_cancel(s->ping_timer);
-	rx_reset(s);
+	session_rx_reset(s);
 	if (!s->close_reason[0] && !s->close_code)
-		set_reason(s, "connection closed", strlen("connection closed"));
-	emit(s, SESSION_CLOSED, 0, 0);
+		session_set_reason(s, "connection closed", strlen("connection closed"));
+	session_emit(s, SESSION_CLOSED, 0, 0);
 	if (!s->running)
 		return;
 	exit_code = fatal_exit_code(s);
 	if (exit_code) {
 		s->running = false;
-		emit(s, SESSION_FAILED, exit_code, 0);
+		session_emit(s, SESSION_FAILED, exit_code, 0);
 		return;
 	}
 	frame_too_large = s->oversize ||
 			  (s->close_code == 1013 && !strcmp(s->close_reason, "frame_too_large"));
 	if (frame_too_large)
-		too_large(s);
+		session_too_large(s);
 	if (!s->running)
 		return;
 	if (!was_synced)
 		s->failures++;
 	if (s->cfg.max_retries > 0 && s->failures >= s->cfg.max_retries) {
 		s->running = false;
-		emit(s, SESSION_GAVE_UP, 5, 0);
+		session_emit(s, SESSION_GAVE_UP, 5, 0);
 		return;
 	}
 	/* A connection that got somewhere is resumed at once. One that did not (refused, or
@@ -231,7 +139,7 @@ static void conn_end(struct session *s, struct lws *wsi, bool closing)
 	if (was_synced && s->backoff_level == 1)
 		delay = 0;
 	loop_timer_schedule(s->retry_timer, delay);
-	emit(s, SESSION_RECONNECTING, 0, delay);
+	session_emit(s, SESSION_RECONNECTING, 0, delay);
 }
 
 static void stall_fired(void *arg)
@@ -244,8 +152,8 @@ static void stall_fired(void *arg)
 	snprintf(why, sizeof(why), "stalled: nothing received for %.1f s",
 		 s->cfg.stall_timeout_s);
 	s->close_code = 0;
-	set_reason(s, why, strlen(why));
-	conn_end(s, s->wsi, false);
+	session_set_reason(s, why, strlen(why));
+	session_conn_end(s, s->wsi, false);
 }
 
 /* Seconds from the command line as a timer delay; a week bounds the absurd. */
@@ -258,7 +166,7 @@ static int64_t secs_to_us(double secs)
 	return (int64_t)(secs * 1e6);
 }
 
-static void stall_rearm(struct session *s)
+void session_stall_rearm(struct session *s)
 {
 	if (s->cfg.stall_timeout_s > 0)
 		loop_timer_schedule(s->stall_timer, secs_to_us(s->cfg.stall_timeout_s));
@@ -315,11 +223,11 @@ static void session_connect(struct session *s)
 	s->progressed = false;
 	s->synced_at = 0;
 	s->live_only = !s->has_cursor;
-	rx_reset(s);
+	session_rx_reset(s);
 	/* protocol.md rule 10: progress frames are never replayed */
 	if (s->h.on_discard_streams)
 		s->h.on_discard_streams(s->h.ctx);
-	emit(s, SESSION_CONNECTING, 0, 0);
+	session_emit(s, SESSION_CONNECTING, 0, 0);
 	if (!s->running || !s->loop)
 		return;
 
@@ -345,7 +253,7 @@ static void session_connect(struct session *s)
 					     LCCSCF_ALLOW_EXPIRED;
 	}
 	s->phase = PHASE_CONNECTING;
-	stall_rearm(s);
+	session_stall_rearm(s);
 	/* Hostnames resolve with a blocking getaddrinfo in this lws build (no async DNS);
 	 * numeric addresses never block. */
 	wsi = lws_client_connect_via_info(&ci);
@@ -355,208 +263,11 @@ static void session_connect(struct session *s)
 		return;
 	}
 	if (!wsi) {
-		set_reason(s, "cannot start the connection", strlen("cannot start the connection"));
-		conn_end(s, NULL, true);
+		session_set_reason(s, "cannot start the connection", strlen("cannot start the connection"));
+		session_conn_end(s, NULL, true);
 		return;
 	}
 	s->wsi = wsi;
-}
-
-static void queue_push(struct session *s, char *msg)
-{
-	if (s->queue_head + s->queue_len == s->queue_cap) {
-		if (s->queue_head) {
-			memmove(s->queue, s->queue + s->queue_head, s->queue_len * sizeof(*s->queue));
-			s->queue_head = 0;
-		} else {
-			s->queue_cap = s->queue_cap ? 2 * s->queue_cap : 8;
-			s->queue = xrealloc(s->queue, s->queue_cap * sizeof(*s->queue));
-		}
-	}
-	s->queue[s->queue_head + s->queue_len++] = msg;
-}
-
-static char *queue_pop(struct session *s)
-{
-	char *msg;
-
-	if (!s->queue_len)
-		return NULL;
-	msg = s->queue[s->queue_head++];
-	if (!--s->queue_len)
-		s->queue_head = 0;
-	return msg;
-}
-
-static int write_text(struct lws *wsi, const char *text, enum lws_write_protocol proto)
-{
-	size_t n = strlen(text);
-	unsigned char *b = xmalloc(LWS_PRE + n + 1);
-	int rc;
-
-	memcpy(b + LWS_PRE, text, n);
-	rc = lws_write(wsi, b + LWS_PRE, n, proto);
-	explicit_bzero(b + LWS_PRE, n);         /* it may have held the key */
-	free(b);
-	return rc < (int)n ? -1 : 0;
-}
-
-/* One frame per WRITEABLE, in priority order: auth first on every connection. */
-static int on_writeable(struct session *s, struct lws *wsi)
-{
-	unsigned char ping[LWS_PRE + 1];
-	char *msg;
-	int rc;
-
-	if (s->stopping) {
-		s->close_code = 1000;
-		set_reason(s, "closed by client", strlen("closed by client"));
-		lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, (unsigned char *)"bye", 3);
-		return -1;
-	}
-	if (s->auth_pending) {
-		char *auth = frame_encode_auth(s->cfg.api_key);
-
-		s->auth_pending = false;
-		rc = write_text(wsi, auth, LWS_WRITE_TEXT);
-		explicit_bzero(auth, strlen(auth));
-		free(auth);
-		if (rc)
-			return -1;
-	} else if (s->ping_pending) {
-		s->ping_pending = false;
-		if (lws_write(wsi, ping + LWS_PRE, 0, LWS_WRITE_PING) < 0)
-			return -1;
-	} else if (s->phase == PHASE_SYNCED && (msg = queue_pop(s))) {
-		rc = write_text(wsi, msg, LWS_WRITE_TEXT);
-		free(msg);
-		if (rc)
-			return -1;
-	}
-	if (s->auth_pending || s->ping_pending || (s->phase == PHASE_SYNCED && s->queue_len))
-		lws_callback_on_writable(wsi);
-	return 0;
-}
-
-static void on_sync(struct session *s, const struct frame *f)
-{
-	s->phase = PHASE_SYNCED;
-	s->failures = 0;
-	s->synced_at = clock_now_us();
-	if (!s->has_cursor) {
-		/* --no-history: from now on this behaves as --after-seq through_seq */
-		s->has_cursor = true;
-		s->cursor = f->has_through_seq ? f->through_seq : -1;
-	}
-	emit(s, SESSION_SYNCED, 0, 0);
-	if (s->queue_len && s->wsi)
-		lws_callback_on_writable(s->wsi);
-}
-
-/* Durable frames: once per seq and per event id, in ascending seq. */
-static bool durable_is_new(const struct session *s, const struct frame *f)
-{
-	/* A live-only connection also gets buffered events at or below through_seq
-	 * (protocol.md §1.6 step 7): those are new unless already seen. */
-	if (s->live_only ? f->seq <= s->last_seq : (s->has_cursor && f->seq <= s->cursor))
-		return false;
-	return !f->event.id || !seen_contains(&s->seen, f->event.id);
-}
-
-static void on_message(struct session *s, const char *json, size_t len)
-{
-	struct codec_error err;
-	struct frame f;
-
-	if (s->h.on_raw)
-		s->h.on_raw(s->h.ctx, json, len);
-	if (frame_decode(json, len, &f, &err)) {
-		if (s->h.on_bad_frame)
-			s->h.on_bad_frame(s->h.ctx, "decode_error", err.message, -1);
-		return;
-	}
-	if (f.type == FRAME_SYNC) {
-		on_sync(s, &f);
-	} else if (f.type == FRAME_DURABLE) {
-		bool fresh = durable_is_new(s, &f);
-
-		/* a copy of a delivered event (same id, new seq) still moves the cursor */
-		if (fresh || (s->has_cursor && f.seq > s->cursor)) {
-			if (!s->has_cursor || f.seq > s->cursor)
-				s->cursor = f.seq;
-			s->has_cursor = true;
-			if (s->last_seq < f.seq)
-				s->last_seq = f.seq;
-		}
-		if (!fresh) {
-			frame_fini(&f);
-			return;
-		}
-		s->progressed = true;
-		if (f.event.id)
-			seen_add(&s->seen, f.event.id);
-	}
-	if (s->h.on_frame)
-		s->h.on_frame(s->h.ctx, &f);
-	frame_fini(&f);
-}
-
-/* A message over the limit: drop it. One that cannot move the cursor is simply reported;
- * one that might be durable ends the connection, to be resumed (and skipped if it
- * happens again at the same cursor). Returns -1 to close. */
-static int on_oversize(struct session *s, struct lws *wsi)
-{
-	char detail[160];
-
-	if (s->oversize_sniff.kind == SNIFF_OTHER) {
-		snprintf(detail, sizeof(detail), "a %s frame over %zu bytes was dropped",
-			 s->oversize_sniff.type, s->max_message);
-		if (s->h.on_bad_frame)
-			s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, -1);
-		return 0;
-	}
-	s->oversize = true;
-	s->close_code = 0;
-	snprintf(detail, sizeof(detail), "a message over %zu bytes", s->max_message);
-	set_reason(s, detail, strlen(detail));
-	lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)"too large", 9);
-	conn_end(s, wsi, true);
-	return -1;
-}
-
-static int on_receive(struct session *s, struct lws *wsi, const char *in, size_t len)
-{
-	bool final = lws_is_final_fragment(wsi);
-
-	lws_validity_confirmed(wsi);
-	stall_rearm(s);
-	if (lws_is_first_fragment(wsi))
-		rx_reset(s);
-	if (!s->rx_dropping && s->rx.len + len > s->max_message) {
-		char head[128];
-		size_t n = s->rx.len < sizeof(head) ? s->rx.len : sizeof(head);
-		size_t m = len < sizeof(head) - n ? len : sizeof(head) - n;
-
-		memcpy(head, s->rx.data, n);
-		memcpy(head + n, in, m);
-		sniff_frame(head, n + m, &s->oversize_sniff);
-		buf_fini(&s->rx);
-		s->rx_dropping = true;
-	}
-	if (s->rx_dropping) {
-		if (!final)
-			return 0;
-		s->rx_dropping = false;
-		return on_oversize(s, wsi);
-	}
-	buf_append(&s->rx, in, len);
-	if (!final)
-		return 0;
-	on_message(s, s->rx.data ? s->rx.data : "", s->rx.len);
-	if (s->wsi != wsi)
-		return -1;      /* a handler stopped the session */
-	rx_reset(s);
-	return 0;
 }
 
 /* The 1013 ("try again later") reasons of protocol.md §1.3. */
@@ -570,7 +281,7 @@ static void on_peer_close(struct session *s, const unsigned char *in, size_t len
 	if (len < 2)
 		return;
 	s->close_code = (in[0] << 8) | in[1];
-	set_reason(s, (const char *)in + 2, len - 2);
+	session_set_reason(s, (const char *)in + 2, len - 2);
 	/* lws 4.1.6 rewrites the codes 1012-1015 (and 1016-2999) to 1002 before the callback
 	 * sees them; the documented 1013 reasons get their code back. */
 	if (s->close_code == 1002)
@@ -590,26 +301,26 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 		char why[96];
 
 		snprintf(why, sizeof(why), "HTTP %d from the WebSocket handshake", s->http_status);
-		set_reason(s, why, strlen(why));
+		session_set_reason(s, why, strlen(why));
 	} else if (in && len) {
-		set_reason(s, in, len);
+		session_set_reason(s, in, len);
 	} else {
-		set_reason(s, "connection failed", strlen("connection failed"));
+		session_set_reason(s, "connection failed", strlen("connection failed"));
 	}
-	conn_end(s, wsi, true);
+	session_conn_end(s, wsi, true);
 }
 
 static void on_established(struct session *s, struct lws *wsi)
 {
 	s->wsi = wsi;
 	s->phase = PHASE_OPEN;
-	stall_rearm(s);
+	session_stall_rearm(s);
 	ping_rearm(s);
 	if (s->cfg.api_key) {
 		s->auth_pending = true;
 		lws_callback_on_writable(wsi);
 	}
-	emit(s, SESSION_OPEN, 0, 0);
+	session_emit(s, SESSION_OPEN, 0, 0);
 }
 
 int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
@@ -637,12 +348,12 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		on_established(s, wsi);
 		return s->wsi == wsi ? 0 : -1;
 	case LWS_CALLBACK_CLIENT_RECEIVE:
-		return on_receive(s, wsi, in, len);
+		return session_on_receive(s, wsi, in, len);
 	case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
-		stall_rearm(s);
+		session_stall_rearm(s);
 		return 0;
 	case LWS_CALLBACK_CLIENT_WRITEABLE:
-		return on_writeable(s, wsi);
+		return session_on_writeable(s, wsi);
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		on_peer_close(s, in, len);
 		return 0;
@@ -650,7 +361,7 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		on_connection_error(s, wsi, in, len);
 		return 0;
 	case LWS_CALLBACK_CLIENT_CLOSED:
-		conn_end(s, wsi, true);
+		session_conn_end(s, wsi, true);
 		return 0;
 	default:
 		return 0;
@@ -723,8 +434,8 @@ void session_start(struct session *s)
 		/* retrying cannot help: a usage error (cli.md exit 2) */
 		s->attempt = 0;
 		s->close_code = 0;
-		set_reason(s, "invalid server URL", strlen("invalid server URL"));
-		emit(s, SESSION_FAILED, 2, 0);
+		session_set_reason(s, "invalid server URL", strlen("invalid server URL"));
+		session_emit(s, SESSION_FAILED, 2, 0);
 		return;
 	}
 	s->running = true;
@@ -735,7 +446,7 @@ void session_start(struct session *s)
 /* Queues a user message; it is written once the connection is synced. */
 void session_send_user_message(struct session *s, const char *text)
 {
-	queue_push(s, frame_encode_user_message(text));
+	session_queue_push(s, frame_encode_user_message(text));
 	if (s->phase == PHASE_SYNCED && s->wsi)
 		lws_callback_on_writable(s->wsi);
 }
@@ -777,12 +488,12 @@ void session_stop(struct session *s)
 		s->stopping = true;
 		lws_callback_on_writable(s->wsi);
 	} else if (s->phase == PHASE_CONNECTING) {
-		set_reason(s, "stopped", strlen("stopped"));
-		conn_end(s, s->wsi, false);
+		session_set_reason(s, "stopped", strlen("stopped"));
+		session_conn_end(s, s->wsi, false);
 	} else if (retrying) {
 		s->close_code = 0;
-		set_reason(s, "stopped", strlen("stopped"));
-		emit(s, SESSION_CLOSED, 0, 0);
+		session_set_reason(s, "stopped", strlen("stopped"));
+		session_emit(s, SESSION_CLOSED, 0, 0);
 	}
 }
 
@@ -823,7 +534,7 @@ void session_destroy(struct session *s)
 	loop_timer_destroy(s->retry_timer);
 	loop_timer_destroy(s->stall_timer);
 	loop_timer_destroy(s->ping_timer);
-	while ((msg = queue_pop(s)))
+	while ((msg = session_queue_pop(s)))
 		free(msg);
 	free(s->queue);
 	buf_fini(&s->rx);

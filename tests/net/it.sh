@@ -438,6 +438,17 @@ case_dedupe() {
 		END { exit !(t && d && t < d) }' "$T/out" || fail "transient copy not seen before the durable one"
 }
 
+# session_stop: a normal close (1000) and no reconnect.
+case_stop() {
+	start_fixture "$NET_DATA/keepalive.scenario"
+	session --stop-after-syncs 1 --max-retries 0
+	expect_rc 0
+	expect_count '^status closed attempt=1 code=1000 .*reason=closed by client' 1
+	[ "$(attempts)" = 1 ] || fail "the session reconnected after session_stop"
+	expect_count '^status reconnecting' 0
+	expect_count '^conn ' 1 "$T/traffic"
+}
+
 # --no-history: no after_seq on the first connection; the reconnect resumes at through_seq.
 case_no_history() {
 	start_fixture "$NET_DATA/no_history.scenario"

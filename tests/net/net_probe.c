@@ -4,7 +4,8 @@
  *   net_probe --server URL --conversation ID [--key-env VAR] [--max-retries N]
  *             [--stall-timeout S] [--ping-interval S] [--after-seq N] [--no-history]
  *             [--max-message BYTES] [--insecure] [--send TEXT]... [--log FILE]
- *             [--until-seq N] [--until-syncs N] [--exit-after S] [--raw]
+ *             [--until-seq N] [--until-syncs N] [--stop-after-syncs N] [--exit-after S]
+ *             [--raw]
  *   net_probe --server URL --rest METHOD PATH [--body JSON] [--key-env VAR]
  *
  * Lines (t= is seconds since start, monotonic):
@@ -36,6 +37,8 @@ struct probe {
 	int64_t until_seq;
 	bool has_until_seq;
 	int until_syncs;
+	int stop_after_syncs;
+	bool stopped;
 	int syncs;
 	bool raw;
 	int exit_code;
@@ -81,6 +84,9 @@ static void on_status(void *ctx, const struct session_status *st)
 	       st->exit_code, now_s(), st->reason ? st->reason : "");
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED)
 		finish(st->exit_code);
+	/* after session_stop: linger to show that nothing reconnects */
+	if (st->state == SESSION_CLOSED && P.stopped)
+		loop_timer_schedule(P.exit_timer, 700000);
 }
 
 static ssize_t stream_find(const char *id)
@@ -122,6 +128,10 @@ static void on_frame(void *ctx, const struct frame *f)
 		P.syncs++;
 		if (P.until_syncs && P.syncs >= P.until_syncs)
 			finish(0);
+		if (P.stop_after_syncs && P.syncs == P.stop_after_syncs) {
+			P.stopped = true;
+			session_stop(P.session);
+		}
 		break;
 	case FRAME_DURABLE:
 		printf("durable %lld %s\n", (long long)f->seq, f->event.id ? f->event.id : "-");
@@ -229,6 +239,7 @@ int main(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "until-seq", required_argument, NULL, 'u' },
 		{ "until-syncs", required_argument, NULL, 'y' },
+		{ "stop-after-syncs", required_argument, NULL, 'Z' },
 		{ "exit-after", required_argument, NULL, 'e' },
 		{ "raw", no_argument, NULL, 'R' },
 		{ "rest", required_argument, NULL, 'H' },
@@ -260,6 +271,7 @@ int main(int argc, char **argv)
 		case 'l': P.log = fopen(optarg, "a"); break;
 		case 'u': P.until_seq = atoll(optarg); P.has_until_seq = true; break;
 		case 'y': P.until_syncs = atoi(optarg); break;
+		case 'Z': P.stop_after_syncs = atoi(optarg); break;
 		case 'e': exit_after = atof(optarg); break;
 		case 'R': P.raw = true; break;
 		case 'H':
