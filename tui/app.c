@@ -7,6 +7,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,19 @@ static int pick_conversation(const struct options *o, char **id)
 	return EXIT_OK;
 }
 
+/* The loop takes these through a signalfd. They are blocked before the keyring starts glib's
+ * D-Bus worker thread, which inherits the mask: a thread with them unblocked would take a
+ * process-wide SIGINT or SIGWINCH itself and the loop would never hear of it. */
+static void block_loop_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&set, sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 static int run_client(const struct options *given)
 {
 	struct options copy = *given;
@@ -174,6 +188,7 @@ static int run_client(const struct options *given)
 			return rc;
 		copy.conversation_id = picked;
 	}
+	block_loop_signals();
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
 

@@ -59,7 +59,7 @@ long picker_choose(const char *server, const struct conversation_info *items, si
 {
 	if (!initscr())
 		return -1;
-	cbreak();
+	raw(); /* Ctrl-C arrives as a key here: the loop's signals are not being watched yet */
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
