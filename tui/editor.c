@@ -76,6 +76,8 @@ static size_t line_start(const struct editor *e, size_t pos)
 
 static size_t line_end(const struct editor *e, size_t pos)
 {
+	if (pos >= e->text.len)
+		return e->text.len;
 	const char *nl = memchr(e->text.data + pos, '\n', e->text.len - pos);
 	return nl ? (size_t)(nl - e->text.data) : e->text.len;
 }

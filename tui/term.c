@@ -164,7 +164,8 @@ int terminal_open(bool color, struct buf *err)
 	install_fatal_handlers();
 	if (!term.atexit_set)
 		term.atexit_set = atexit(restore_at_exit) == 0;
-	putp(term.paste_on);
+	/* Straight to the terminal: nothing of ncurses is pending before its first refresh. */
+	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
 	term.active = 1;
 	return 0;
 }
@@ -213,7 +214,7 @@ void terminal_resume(void)
 	if (!term.active)
 		return;
 	reset_prog_mode();
-	putp(term.paste_on);
+	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
 	clearok(curscr, TRUE);
 	refresh();
 }

@@ -263,6 +263,32 @@ static void test_full_row_gives_cursor_a_cell(void **state)
 	editor_fini(&e);
 }
 
+static void test_empty_editor_has_one_row(void **state)
+{
+	(void)state;
+	struct editor e;
+	editor_init(&e);
+	size_t n, row;
+	int col;
+	editor_rows(&e, 10, &n);
+	assert_int_equal(n, 1);
+	editor_cursor_pos(&e, 10, &row, &col);
+	assert_int_equal(row, 0);
+	assert_int_equal(col, 0);
+	assert_false(editor_move_up(&e, 10));
+	editor_backspace(&e);
+	editor_delete(&e);
+	editor_kill_line_end(&e);
+	editor_word_right(&e);
+	type(&e, "x");
+	free(editor_take(&e));                  /* and once more after a send */
+	editor_rows(&e, 10, &n);
+	assert_int_equal(n, 1);
+	editor_line_end(&e);
+	assert_int_equal(e.cursor, 0);
+	editor_fini(&e);
+}
+
 static void test_cursor_position_multiline(void **state)
 {
 	(void)state;
@@ -320,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_vertical_moves_by_wrapped_rows),
 		cmocka_unit_test(test_rows_wrap_wide_characters),
 		cmocka_unit_test(test_full_row_gives_cursor_a_cell),
+		cmocka_unit_test(test_empty_editor_has_one_row),
 		cmocka_unit_test(test_cursor_position_multiline),
 		cmocka_unit_test(test_huge_paste),
 	};

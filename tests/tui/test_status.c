@@ -37,8 +37,10 @@ static char *format(const struct controller_status *st, int width)
 
 static void assert_contains(const char *s, const char *part)
 {
-	if (!strstr(s, part))
-		fail_msg("\"%s\" does not contain \"%s\"", s, part);
+	const char *hit = strstr(s, part);
+	if (!hit)
+		print_error("\"%s\" does not contain \"%s\"\n", s ? s : "", part ? part : "");
+	assert_non_null(hit);
 }
 
 static void test_connected_line(void **state)

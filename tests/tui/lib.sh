@@ -1,0 +1,166 @@
+# Screen tests: helpers shared by tests/tui/screen_*.sh (bash).
+#
+# Each test runs tether inside a private tmux server (its own socket, no config file) at a
+# fixed size, against the fixture server on a port the OS chose, and reads the screen with
+# capture-pane. Usage at the top of a test:  . "$(dirname "$0")/lib.sh" "$@"
+# Arguments: the tether binary, the fixture server, the tests/data directory.
+
+TETHER=$1
+FIXTURE=$2
+DATA=$3
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux is not installed: skipped"
+	exit 77
+fi
+[ -x "$TETHER" ] && [ -x "$FIXTURE" ] && [ -d "$DATA" ] || {
+	echo "usage: $0 TETHER FIXTURE_SERVER DATA_DIR" >&2
+	exit 2
+}
+
+CONV=5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tether-screen.XXXXXX")
+SOCKET="tether-screen-$$"
+SRV=
+PORT=
+mkdir -p "$WORK/home" "$WORK/config" "$WORK/run"
+chmod 700 "$WORK/run"
+
+T() { tmux -L "$SOCKET" "$@"; }
+
+cleanup() {
+	T kill-server >/dev/null 2>&1
+	if [ -n "$SRV" ]; then
+		kill "$SRV" 2>/dev/null
+		wait "$SRV" 2>/dev/null
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+screen() { T capture-pane -p -t main; }
+
+fail() {
+	echo "FAIL: $*" >&2
+	echo "--- screen:" >&2
+	screen >&2 2>/dev/null
+	echo "--- tether stderr:" >&2
+	cat "$WORK/stderr" >&2 2>/dev/null
+	exit 1
+}
+
+# start_fixture SCENARIO [ARG...]: starts the fixture server and sets PORT.
+start_fixture() {
+	local scenario=$1
+	shift
+	"$FIXTURE" --scenario "$scenario" --log "$WORK/traffic" --durable-log "$WORK/durable" \
+		--max-seconds 120 "$@" >"$WORK/port" 2>"$WORK/fixture.err" &
+	SRV=$!
+	for _ in $(seq 200); do
+		PORT=$(sed -n 's/^PORT //p' "$WORK/port")
+		[ -n "$PORT" ] && return 0
+		kill -0 "$SRV" 2>/dev/null || break
+		sleep 0.05
+	done
+	cat "$WORK/fixture.err" >&2
+	fail "the fixture server did not start"
+}
+
+# start_tether COLS ROWS [TETHER ARG...]: opens the tmux session "main" with tether in it
+# (connected to the fixture, on CONV unless the arguments say otherwise). The pane records
+# the tty mode before and after, tether's pid, stderr and exit status in WORK, and stays
+# open after tether exits. Every byte written to the pane goes to WORK/bytes.
+start_tether() {
+	local cols=$1 rows=$2
+	shift 2
+	{
+		echo '#!/bin/sh'
+		printf 'W=%q\n' "$WORK"
+		# Ctrl-C reaches the whole process group: the shell must outlive it to record
+		# tether's exit, yet not ignore SIGINT, which tether would inherit.
+		echo 'trap : INT'
+		echo 'while [ ! -e "$W/go" ]; do sleep 0.02; done'
+		echo 'stty -g > "$W/stty_before"'
+		printf 'sh -c '\''echo $$ > "$1"; shift; exec "$@"'\'' sh "$W/pid" %q -s %q' \
+			"$TETHER" "http://127.0.0.1:$PORT"
+		printf ' %q' "$@"
+		echo ' 2> "$W/stderr"'
+		echo 'echo $? > "$W/rc.tmp"; mv "$W/rc.tmp" "$W/rc"'
+		echo 'stty -g > "$W/stty_after"'
+		echo 'exec sleep 600'
+	} >"$WORK/run.sh"
+	chmod +x "$WORK/run.sh"
+	rm -f "$WORK/go" "$WORK/rc" "$WORK/pid" "$WORK/stty_before" "$WORK/stty_after"
+	T -f /dev/null new-session -d -s main -x "$cols" -y "$rows" \
+		-e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 -e HOME="$WORK/home" \
+		-e XDG_CONFIG_HOME="$WORK/config" -e XDG_RUNTIME_DIR="$WORK/run" \
+		-e TETHER_OSC52= -e NO_COLOR= -e TETHER_SESSION_API_KEY= "$WORK/run.sh" ||
+		fail "tmux did not start"
+	T set -g remain-on-exit on
+	T pipe-pane -o -t main "cat >> '$WORK/bytes'"
+	: >"$WORK/go"
+}
+
+# wait_for TEXT [SECONDS]: until the screen shows TEXT.
+wait_for() {
+	local tries=$((${2:-30} * 10))
+	for _ in $(seq "$tries"); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_gone TEXT [SECONDS]: until the screen no longer shows TEXT.
+wait_gone() {
+	local tries=$((${2:-30} * 10))
+	for _ in $(seq "$tries"); do
+		screen | grep -qF -- "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_traffic PATTERN [SECONDS]: until the fixture's traffic log has a line matching PATTERN.
+wait_traffic() {
+	local tries=$((${2:-30} * 10))
+	for _ in $(seq "$tries"); do
+		grep -qE -- "$1" "$WORK/traffic" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_exit [SECONDS]: until tether has exited (sets RC).
+wait_exit() {
+	local tries=$((${1:-30} * 10))
+	for _ in $(seq "$tries"); do
+		if [ -e "$WORK/rc" ]; then
+			RC=$(cat "$WORK/rc")
+			for _ in $(seq 50); do [ -e "$WORK/stty_after" ] && break; sleep 0.05; done
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# count TEXT: how many screen lines contain TEXT.
+count() { screen | grep -cF -- "$1"; }
+
+# rest METHOD PATH: one HTTP request to the fixture (bash's /dev/tcp), body discarded.
+rest() {
+	exec 9<>"/dev/tcp/127.0.0.1/$PORT" || fail "cannot reach the fixture"
+	printf '%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' \
+		"$1" "$2" >&9
+	cat <&9 >/dev/null
+	exec 9<&-
+}
+
+# no_sanitizer_report: tether's stderr holds no ASan/UBSan/LSan report.
+no_sanitizer_report() {
+	if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$WORK/stderr" 2>/dev/null; then
+		cat "$WORK/stderr" >&2
+		fail "a sanitizer reported a problem"
+	fi
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Typing a message and Enter sends it once; a bracketed multi-line paste is inserted whole and
+# goes out as ONE message when Enter is pressed, never line by line.
+. "$(dirname "$0")/lib.sh" "$@"
+
+start_fixture "$DATA/tui_chat.scenario"
+start_tether 80 30 "$CONV"
+wait_for "Ready for your messages." || fail "the history did not show"
+wait_traffic '^conn 1 ' || fail "no connection"
+
+T send-keys -t main -l "héllo from the screen test 你好"
+wait_for "> héllo from the screen test 你好" || fail "typed text is not in the input"
+T send-keys -t main Enter
+wait_for "Scripted reply to your message." || fail "no reply streamed"
+wait_gone "> héllo" || fail "the input was not emptied"
+[ "$(grep -c '^recv 1 .*héllo from the screen test' "$WORK/traffic")" = 1 ] ||
+	fail "the message did not go out exactly once"
+screen | grep -qF "héllo from the screen test 你好" || fail "the echo is not shown"
+
+# A paste with line breaks: tmux brackets it (paste-buffer -p) because tether asked for
+# bracketed paste; the line breaks arrive as CR, as from a real terminal.
+T set-buffer -b multi "$(printf 'paste line one\npaste line two\npaste line three')"
+T paste-buffer -p -b multi -t main
+wait_for "paste line three" || fail "the paste is not in the input"
+sleep 0.3
+grep -q 'paste line' "$WORK/traffic" && fail "the paste was sent before Enter"
+s=$(screen)
+grep -qF "> paste line one" <<<"$s" || fail "the first pasted line is not the input's first row"
+grep -qF "  paste line two" <<<"$s" || fail "the second pasted line is not in the input"
+T send-keys -t main Enter
+nl='(\\n|\\u000a)'
+wait_traffic "^recv 1 .*paste line one${nl}paste line two${nl}paste line three\"" ||
+	fail "the paste did not go out as one message with its line breaks"
+[ "$(grep -c '^recv 1 .*paste line' "$WORK/traffic")" = 1 ] || fail "the paste went out in pieces"
+
+T send-keys -t main C-d
+wait_exit || fail "Ctrl-D on an empty input did not quit"
+[ "$RC" = 0 ] || fail "exit status $RC after Ctrl-D"
+no_sanitizer_report
+echo ok

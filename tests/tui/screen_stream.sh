@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A streamed answer appears progressively and ends complete, once, as the durable message
+# says; a retried stream does not show the first attempt's text; an aborted stream leaves
+# nothing behind.
+. "$(dirname "$0")/lib.sh" "$@"
+
+start_fixture "$DATA/tui_stream.scenario"
+start_tether 80 40 "$CONV"
+wait_for "History answer: once upon a time." || fail "the history did not show"
+rest POST "/api/conversations/$CONV/run"
+
+# Progressive: some of the answer is on screen before all of it is.
+partial=0
+for _ in $(seq 300); do
+	s=$(screen)
+	if grep -qF "Alpha line" <<<"$s"; then
+		grep -qF "Delta line four, the last one." <<<"$s" || partial=1
+		break
+	fi
+	sleep 0.05
+done
+[ "$partial" = 1 ] || fail "the answer did not appear progressively"
+
+wait_for "After the abort." || fail "the run did not finish"
+s=$(screen)
+expected="Alpha line one of the answer.
+Bravo line two of the answer.
+Charlie line three of the answer.
+Delta line four, the last one."
+# Complete and identical to the durable message: the four lines, in order, on consecutive
+# rows, each exactly once.
+got=$(grep -A3 -F "Alpha line one" <<<"$s" | sed 's/^ *//; s/ *$//')
+[ "$got" = "$expected" ] || fail "the answer on screen is not the durable text: $got"
+for line in "Alpha line one" "Bravo line two" "Charlie line three" "Delta line four"; do
+	[ "$(grep -cF "$line" <<<"$s")" = 1 ] || fail "'$line' is not shown exactly once"
+done
+[ "$(grep -cF "Retried answer survives." <<<"$s")" = 1 ] || fail "the retried answer is not shown once"
+grep -qF "Wrong first attempt" <<<"$s" && fail "the superseded attempt's text is still shown"
+grep -qF "Doomed partial" <<<"$s" && fail "the aborted stream left text behind"
+
+T send-keys -t main C-c
+T send-keys -t main C-c
+wait_exit || fail "Ctrl-C twice did not quit"
+[ "$RC" = 130 ] || fail "exit status $RC after Ctrl-C twice"
+no_sanitizer_report
+echo ok
