@@ -127,6 +127,30 @@ def test_send_streams_and_masks():
     assert lines[-1]["exit_code"] == 0
 
 
+def test_split_secret_nowhere():
+    """A secret split across deltas reaches no output: ndjson, text, record, log, stderr."""
+    secret = b"hunter2-local"
+    mask = os.path.join(TMP, "mask")
+    open(mask, "w").write("hunter2-local\n")
+    for fmt in ("ndjson", "text"):
+        s = Server("headless_chat.scenario")
+        log, rec = os.path.join(TMP, "log-" + fmt), os.path.join(TMP, "rec-" + fmt)
+        rc, out, err = run(s, "--format", fmt, "--mask-file", mask, "--send", "go",
+                           "--log", log, "--record", rec)
+        s.stop()
+        assert rc == 0, (rc, err)
+        frames = [l for l in s.traffic_lines()]
+        for name, blob in (("stdout", out), ("stderr", err), ("log", open(log, "rb").read()),
+                           ("record", open(rec, "rb").read())):
+            assert secret not in blob, "secret in %s (%s)" % (name, fmt)
+        # The record is still complete: the deltas are there, masked and joined by the stream masker.
+        recorded = [json.loads(l)["frame"] for l in open(rec)]
+        text = "".join(f.get("content", "") for f in recorded if isinstance(f, dict) and f.get("type") == "delta")
+        assert "<secret-hidden>" in text and "Here is the token: " in text, text
+        if fmt == "text":
+            assert b"<secret-hidden>" in out
+
+
 def test_auth_first_and_key_hidden():
     key = "test-only-headless-9d2f"
     s = Server("headless_auth.scenario")
