@@ -43,6 +43,9 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 void session_detach_all(struct loop *loop);
 void rest_detach_all(struct loop *loop);
 
+/* Sets the timeout of REST requests started from now on (default 15 s; tests). */
+void rest_set_timeout_us(int64_t us);
+
 /* Drops wsi without further callbacks reaching its owner. Safe inside or outside its
  * own callbacks: lws closes it on the next service turn. */
 void net_wsi_abandon(struct lws *wsi);

@@ -6,8 +6,9 @@
 
 #include "internal.h"
 
-#define REST_TIMEOUT_US ((int64_t)15 * 1000000)
 #define REST_MAX_BODY ((size_t)64 << 20)
+
+static int64_t rest_timeout_us = (int64_t)15 * 1000000;
 
 struct rest_req {
 	struct lws_dll2 node;           /* in loop->requests */
@@ -250,9 +251,15 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 		r->error = xstrdup("cannot start the request (address lookup or socket failed)");
 		loop_timer_schedule(r->timer, 0);
 	} else {
-		loop_timer_schedule(r->timer, REST_TIMEOUT_US);
+		loop_timer_schedule(r->timer, rest_timeout_us);
 	}
 	return 0;
+}
+
+/* Sets the timeout of requests started from now on (tests). */
+void rest_set_timeout_us(int64_t us)
+{
+	rest_timeout_us = us;
 }
 
 static int forget_one(struct lws_dll2 *d, void *user)
