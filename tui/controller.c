@@ -505,18 +505,28 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 	buf_fini(&store);
 }
 
+/* The ndjson durable/transient line: the event JSON with every string sanitized and masked. */
+static void emit_event_line(struct controller *c, const struct frame *f)
+{
+	if (!c->headless || c->o->format != FORMAT_NDJSON)
+		return;
+	struct buf masked;
+	struct codec_error err;
+	buf_init(&masked);
+	if (json_rewrite_strings(f->event.raw, f->event.raw_len, clean_json_string, c, &masked,
+				 &err) == 0) {
+		if (f->type == FRAME_DURABLE)
+			headless_durable(&c->out, f->seq, masked.data, masked.len);
+		else
+			headless_transient(&c->out, masked.data, masked.len);
+	}
+	buf_fini(&masked);
+}
+
 static void on_durable(struct controller *c, const struct frame *f)
 {
 	c->durable_count++;
-	if (c->headless && c->o->format == FORMAT_NDJSON) {
-		struct buf masked;
-		struct codec_error err;
-		buf_init(&masked);
-		if (json_rewrite_strings(f->event.raw, f->event.raw_len, clean_json_string, c,
-					 &masked, &err) == 0)
-			headless_durable(&c->out, f->seq, masked.data, masked.len);
-		buf_fini(&masked);
-	}
+	emit_event_line(c, f);
 	bool live = c->caught_up;
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
@@ -527,15 +537,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 
 static void on_transient(struct controller *c, const struct frame *f)
 {
-	if (c->headless && c->o->format == FORMAT_NDJSON) {
-		struct buf masked;
-		struct codec_error err;
-		buf_init(&masked);
-		if (json_rewrite_strings(f->event.raw, f->event.raw_len, clean_json_string, c,
-					 &masked, &err) == 0)
-			headless_transient(&c->out, masked.data, masked.len);
-		buf_fini(&masked);
-	}
+	emit_event_line(c, f);
 	/* The first transient after sync is the snapshot that ends replay; it never ends a run. */
 	bool live = c->caught_up;
 	caught_up(c);
