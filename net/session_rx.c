@@ -149,8 +149,10 @@ int session_on_receive(struct session *s, struct lws *wsi, const char *in, size_
 		size_t n = s->rx.len < sizeof(head) ? s->rx.len : sizeof(head);
 		size_t m = len < sizeof(head) - n ? len : sizeof(head) - n;
 
-		memcpy(head, s->rx.data, n);
-		memcpy(head + n, in, m);
+		if (n)
+			memcpy(head, s->rx.data, n);
+		if (m)
+			memcpy(head + n, in, m);
 		sniff_frame(head, n + m, &s->oversize_sniff);
 		buf_fini(&s->rx);
 		s->rx_dropping = true;
