@@ -5,8 +5,9 @@
  *
  * The per-delta work mirrors on_delta in tui/controller.c, which is static and only reachable
  * through a live socket; the streaming benchmark in scripts/bench covers that real path.
- * Rounds alternate floor and path so that noise from the shared machine hits both alike;
- * the figure is the median of the rounds, in CPU time.
+ * The frames are cut into rounds; each round runs the floor, decode alone and the whole path
+ * on the same slice, so that noise from the shared machine hits all three alike. Rates are
+ * medians over the rounds, in CPU time; the ratio is the median of the per-round ratios.
  *
  *   bench_ingest [ANSWER_MD] [FRAMES] */
 #include "gen.h"
@@ -21,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROUNDS = 5, NSECRETS = 20, DELTAS_PER_FRAME = 7 };
+enum { ROUNDS = 20, NSECRETS = 20, DELTAS_PER_FRAME = 7 };
 
 /* What the controller keeps per open stream (struct stream_filter). */
 struct filter {
@@ -40,10 +41,10 @@ struct latency {
 
 static volatile size_t sink;
 
-static double run_parse(const struct gen_frames *fr)
+static double run_parse(const struct gen_frames *fr, size_t from, size_t to)
 {
 	double t0 = bench_cpu_s();
-	for (size_t i = 0; i < fr->n; i++) {
+	for (size_t i = from; i < to; i++) {
 		cJSON *root = cJSON_ParseWithLength(fr->json[i], fr->len[i]);
 		sink += root != NULL;
 		cJSON_Delete(root);
@@ -51,10 +52,10 @@ static double run_parse(const struct gen_frames *fr)
 	return bench_cpu_s() - t0;
 }
 
-static double run_decode(const struct gen_frames *fr)
+static double run_decode(const struct gen_frames *fr, size_t from, size_t to)
 {
 	double t0 = bench_cpu_s();
-	for (size_t i = 0; i < fr->n; i++) {
+	for (size_t i = from; i < to; i++) {
 		struct frame f;
 		struct codec_error err;
 		if (frame_decode(fr->json[i], fr->len[i], &f, &err) == 0) {
@@ -91,54 +92,75 @@ static void painted(struct latency *lat, int64_t now_us)
 	lat->n = 0;
 }
 
-static double run_full(const struct gen_frames *fr, const struct mask_set *masks,
-		       size_t *text_bytes)
-{
-	struct transcript *t = transcript_create();
-	struct filter flt = { .attempt = 0 };
-	mask_stream_init(&flt.mask, masks);
-	struct latency *lat = xcalloc(1, sizeof *lat);
+/* The whole path's state lives across rounds, as a client's does across a stream. */
+struct path {
+	const struct mask_set *masks;
+	struct transcript *t;
+	struct filter flt;
+	struct latency *lat;
 	struct buf san, out;
-	buf_init(&san);
-	buf_init(&out);
-	int64_t seq = 0;
+	int64_t seq;
+	size_t text_bytes;
+};
+
+static void path_init(struct path *p, const struct mask_set *masks)
+{
+	memset(p, 0, sizeof *p);
+	p->masks = masks;
+	p->t = transcript_create();
+	mask_stream_init(&p->flt.mask, masks);
+	p->lat = xcalloc(1, sizeof *p->lat);
+	buf_init(&p->san);
+	buf_init(&p->out);
+}
+
+static void path_fini(struct path *p)
+{
+	buf_fini(&p->san);
+	buf_fini(&p->out);
+	mask_stream_fini(&p->flt.mask);
+	free(p->lat->unpainted);
+	free(p->lat);
+	transcript_destroy(p->t);
+}
+
+static void path_delta(struct path *p, const struct frame *f)
+{
+	struct latency *lat = p->lat;
+	int open = transcript_stream_attempt(p->t, f->item_id);
+	if (!open || strcmp(p->flt.item_id, f->item_id) || p->flt.attempt != f->attempt)
+		switch_stream(p->t, &p->flt, p->masks, f, &p->seq);
+	buf_clear(&p->san);
+	buf_clear(&p->out);
+	sanitizer_feed(&p->flt.san, f->content, f->content_len, &p->san);
+	mask_stream_feed(&p->flt.mask, p->san.data ? p->san.data : "", p->san.len, &p->out);
+	transcript_stream_delta(p->t, f->item_id, f->attempt, f->order,
+				f->delta_kind == DELTA_REASONING, p->out.data ? p->out.data : "",
+				p->out.len);
+	if (lat->n == lat->cap) {
+		lat->cap = lat->cap ? 2 * lat->cap : 256;
+		lat->unpainted = xrealloc(lat->unpainted, lat->cap * sizeof *lat->unpainted);
+	}
+	lat->unpainted[lat->n++] = clock_now_us();
+	p->text_bytes += p->out.len;
+	/* At 200 deltas/s and 30 Hz, a frame is painted every ~7 deltas. */
+	if (lat->n == DELTAS_PER_FRAME)
+		painted(lat, clock_now_us());
+}
+
+static double run_path(struct path *p, const struct gen_frames *fr, size_t from, size_t to)
+{
 	double t0 = bench_cpu_s();
-	for (size_t i = 0; i < fr->n; i++) {
+	for (size_t i = from; i < to; i++) {
 		struct frame f;
 		struct codec_error err;
 		if (frame_decode(fr->json[i], fr->len[i], &f, &err) != 0)
 			continue;
-		if (f.type == FRAME_DELTA) {
-			int open = transcript_stream_attempt(t, f.item_id);
-			if (!open || strcmp(flt.item_id, f.item_id) || flt.attempt != f.attempt)
-				switch_stream(t, &flt, masks, &f, &seq);
-			buf_clear(&san);
-			buf_clear(&out);
-			sanitizer_feed(&flt.san, f.content, f.content_len, &san);
-			mask_stream_feed(&flt.mask, san.data ? san.data : "", san.len, &out);
-			transcript_stream_delta(t, f.item_id, f.attempt, f.order,
-						f.delta_kind == DELTA_REASONING, out.data ? out.data : "",
-						out.len);
-			if (lat->n == lat->cap) {
-				lat->cap = lat->cap ? 2 * lat->cap : 256;
-				lat->unpainted = xrealloc(lat->unpainted, lat->cap * sizeof *lat->unpainted);
-			}
-			lat->unpainted[lat->n++] = clock_now_us();
-			*text_bytes += out.len;
-			/* At 200 deltas/s and 30 Hz, a frame is painted every ~7 deltas. */
-			if (lat->n == DELTAS_PER_FRAME)
-				painted(lat, clock_now_us());
-		}
+		if (f.type == FRAME_DELTA)
+			path_delta(p, &f);
 		frame_fini(&f);
 	}
-	double cpu = bench_cpu_s() - t0;
-	buf_fini(&san);
-	buf_fini(&out);
-	mask_stream_fini(&flt.mask);
-	free(lat->unpainted);
-	free(lat);
-	transcript_destroy(t);
-	return cpu;
+	return bench_cpu_s() - t0;
 }
 
 int main(int argc, char **argv)
@@ -160,25 +182,33 @@ int main(int argc, char **argv)
 		   "text %s", fr.n, (double)fr.bytes / 1e6, mask_set_count(masks),
 		   answer ? answer : "(built in)");
 
-	double parse[ROUNDS], decode[ROUNDS], full[ROUNDS];
-	size_t text_bytes = 0;
+	double parse[ROUNDS], decode[ROUNDS], full[ROUNDS], ratio[ROUNDS];
+	struct path path;
+	path_init(&path, masks);
+	size_t slice = fr.n / ROUNDS;
 	for (int r = 0; r < ROUNDS; r++) {
-		parse[r] = run_parse(&fr);
-		decode[r] = run_decode(&fr);
-		text_bytes = 0;
-		full[r] = run_full(&fr, masks, &text_bytes);
+		size_t from = (size_t)r * slice, to = from + slice;
+		double cp = run_parse(&fr, from, to);
+		double cd = run_decode(&fr, from, to);
+		double cf = run_path(&path, &fr, from, to);
+		parse[r] = (double)slice / cp;
+		decode[r] = (double)slice / cd;
+		full[r] = (double)slice / cf;
+		ratio[r] = cp / cf;
 	}
-	double p = (double)fr.n / bench_median(parse, ROUNDS);
-	double d = (double)fr.n / bench_median(decode, ROUNDS);
-	double f = (double)fr.n / bench_median(full, ROUNDS);
-	bench_note("median of %d rounds, CPU time; %zu bytes of masked text reached the transcript",
-		   ROUNDS, text_bytes);
-	bench_note("per frame: parse %.0f ns, decode %.0f ns, whole path %.0f ns", 1e9 / p, 1e9 / d,
-		   1e9 / f);
+	size_t text_bytes = path.text_bytes;
+	path_fini(&path);
+	double p = bench_median(parse, ROUNDS);
+	double d = bench_median(decode, ROUNDS);
+	double f = bench_median(full, ROUNDS);
+	bench_note("%d rounds of %zu frames, CPU time; %zu bytes of masked text reached the "
+		   "transcript", ROUNDS, slice, text_bytes);
+	bench_note("per frame: parse %.0f ns, decode %.0f ns, whole path %.0f ns (medians)", 1e9 / p,
+		   1e9 / d, 1e9 / f);
 	bench_figure("ingest_parse_fps", p, "frames/s");
 	bench_figure("ingest_decode_fps", d, "frames/s");
 	bench_figure("ingest_path_fps", f, "frames/s");
-	bench_figure("ingest_ratio", f / p, "x");
+	bench_figure("ingest_ratio", bench_median(ratio, ROUNDS), "x");
 
 	gen_frames_free(&fr);
 	free(text);

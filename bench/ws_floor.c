@@ -1,7 +1,8 @@
 /* ws_floor: the receive-and-discard floor for the streaming benchmarks. It opens the same
  * session socket tether opens, reassembles each message (as any client must) and throws it
  * away: no JSON, no transcript, no terminal. What it costs is the least any client on this
- * stream can cost. At the end it prints its own CPU time, peak RSS and counts.
+ * stream can cost. At the end it prints its own CPU time (in all, and since the first message
+ * containing --start: "while streaming"), peak RSS and counts.
  *
  *   ws_floor --port N --conversation ID [--after-seq N] [--start TEXT] [--until TEXT]
  *            [--timeout S]
@@ -29,9 +30,17 @@ struct floor_state {
 	unsigned long messages;
 	unsigned long long bytes;
 	int64_t first_us, last_us;
+	double cpu_at_start;            /* CPU seconds when --start matched */
 };
 
 static struct floor_state st;
+
+static double process_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static bool contains(const struct buf *b, const char *needle)
 {
@@ -45,8 +54,10 @@ static void message_done(void)
 	st.last_us = clock_now_us();
 	if (!st.first_us)
 		st.first_us = st.last_us;
-	if (!st.started && (!st.start || contains(&st.msg, st.start)))
+	if (!st.started && (!st.start || contains(&st.msg, st.start))) {
 		st.started = true;
+		st.cpu_at_start = process_cpu_s();
+	}
 	else if (st.started && st.until && contains(&st.msg, st.until))
 		st.done = true;
 }
@@ -89,13 +100,6 @@ static const struct lws_protocols protocols[] = {
 	{ "floor", on_event, 0, 0, 0, NULL, 0 },
 	{ NULL, NULL, 0, 0, 0, NULL, 0 },
 };
-
-static double process_cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int main(int argc, char **argv)
 {
@@ -157,9 +161,10 @@ int main(int argc, char **argv)
 	double cpu = process_cpu_s();
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("messages %lu\nbytes %llu\ncpu_s %.6f\nmaxrss_kb %ld\nwall_s %.3f\nstream_s %.3f\n",
-	       st.messages, st.bytes, cpu, ru.ru_maxrss, (double)(clock_now_us() - t0) / 1e6,
-	       (double)(st.last_us - st.first_us) / 1e6);
+	printf("messages %lu\nbytes %llu\ncpu_s %.6f\ncpu_stream_s %.6f\nmaxrss_kb %ld\nwall_s %.3f\n"
+	       "stream_s %.3f\n",
+	       st.messages, st.bytes, cpu, st.started ? cpu - st.cpu_at_start : 0.0, ru.ru_maxrss,
+	       (double)(clock_now_us() - t0) / 1e6, (double)(st.last_us - st.first_us) / 1e6);
 	lws_sul_cancel(&st.timeout_sul);
 	lws_context_destroy(st.ctx);
 	buf_fini(&st.msg);
