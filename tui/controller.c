@@ -974,6 +974,8 @@ static void stdin_hangup(void *arg)
 	struct controller *c = arg;
 	if (!c->stdin_open)
 		return;
+	/* A file or /dev/null stays readable at EOF: stop watching, or the loop spins. */
+	loop_unwatch_fd(c->loop, 0);
 	stdin_consume(c, true);
 	buf_fini(&c->stdin_line);
 	c->stdin_open = false;

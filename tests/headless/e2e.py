@@ -127,6 +127,23 @@ def test_send_streams_and_masks():
     assert lines[-1]["exit_code"] == 0
 
 
+def test_send_stdin_lines():
+    """--send -: one user message per stdin line (a pipe or a file), in order, exit at idle."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "-", stdin=b"line one\r\nline two\n\nlast")
+    assert rc == 0, (rc, err)
+    path = os.path.join(TMP, "empty")
+    open(path, "w").close()
+    with open(path, "rb") as f:
+        p = subprocess.run([TETHER, "--headless", "--send", "-", "--server", s.url, CONV],
+                           stdin=f, capture_output=True, timeout=30, env=ENV)
+    s.stop()
+    assert p.returncode == 0, p.stderr
+    recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
+    assert [r["content"][0]["text"] for r in recv] == ["line one", "line two", "last"], recv
+    check_invariants(ndjson(out))
+
+
 def test_split_secret_nowhere():
     """A secret split across deltas reaches no output: ndjson, text, record, log, stderr."""
     secret = b"hunter2-local"
