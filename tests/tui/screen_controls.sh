@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Search (Ctrl-R, older/newer, highlight, Esc back), Tab on reasoning, /copy to a file, and
+# the confirmation prompt: y allows, n asks a reason, Esc puts it aside for /reject.
+. "$(dirname "$0")/lib.sh" "$@"
+
+filler=$(for i in $(seq -w 1 40); do printf 'filler %s\\n' "$i"; done)
+start_fixture "$DATA/tui_controls.scenario" --set "filler=$filler"
+start_tether 80 24 "$CONV"
+wait_for "Last visible message." || fail "the conversation did not show"
+
+# Search: the newest match first, then an older one; matches in reverse video.
+T send-keys -t main C-r
+wait_for "search:" || fail "Ctrl-R did not start a search"
+T send-keys -t main -l "needle"
+wait_for "needle two is here" || fail "the search did not show the newest match"
+screen | grep -qF "needle one" && fail "the search did not go to the newest match first"
+T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m' ||
+	fail "the match is not highlighted"
+T send-keys -t main C-r
+wait_for "needle one is here" || fail "Ctrl-R did not go to the older match"
+T send-keys -t main Enter
+wait_for "n older" || fail "Enter did not switch to browsing the matches"
+T send-keys -t main N
+wait_for "needle two is here" || fail "N did not go to the newer match"
+T send-keys -t main Escape
+wait_for "Last visible message." || fail "Esc did not bring the view back"
+wait_gone "search:" || fail "Esc did not end the search"
+
+# Tab shows and hides the reasoning of the last message in view that has some.
+screen | grep -qF "Reasoning text hidden at first." && fail "reasoning shown before Tab"
+T send-keys -t main Tab
+wait_for "Reasoning text hidden at first." || fail "Tab did not show the reasoning"
+T send-keys -t main Tab
+wait_gone "Reasoning text hidden at first." || fail "Tab did not hide the reasoning"
+
+# /copy writes the masked text to $XDG_RUNTIME_DIR when OSC 52 is not enabled.
+T send-keys -t main -l "/copy code"
+T send-keys -t main Enter
+wait_for "tether-copy.txt" || fail "/copy did not say where it copied"
+[ "$(cat "$WORK/run/tether-copy.txt")" = "echo copied-code-line" ] ||
+	fail "/copy code copied '$(cat "$WORK/run/tether-copy.txt")'"
+T send-keys -t main -l "/copy"
+T send-keys -t main Enter
+for _ in $(seq 50); do
+	[ "$(cat "$WORK/run/tether-copy.txt")" = "Last visible message." ] && break
+	sleep 0.1
+done
+[ "$(cat "$WORK/run/tether-copy.txt")" = "Last visible message." ] || fail "/copy did not copy the last message"
+
+# Confirmation: n asks a reason, Enter rejects with it.
+T send-keys -t main -l "run it"
+T send-keys -t main Enter
+wait_for "Confirm? y allow" || fail "no confirmation prompt"
+screen | grep -F "[HIGH]" | grep -qF "rm -rf build" || fail "the prompt does not list the action and its risk"
+T send-keys -t main n
+wait_for "reason:" || fail "n did not ask for a reason"
+T send-keys -t main -l "not now"
+T send-keys -t main Enter
+wait_traffic 'respond_to_confirmation 200 .*"accept":false,"reason":"not now"' ||
+	fail "the rejection did not reach the server"
+wait_for "Rejected, fine." || fail "the run did not go on after the rejection"
+
+# y allows.
+T send-keys -t main -l "run it"
+T send-keys -t main Enter
+wait_for "Confirm? y allow" || fail "no second confirmation prompt"
+T send-keys -t main y
+wait_traffic 'respond_to_confirmation 200 .*"accept":true' || fail "y did not allow"
+wait_for "Accepted and done." || fail "the run did not go on after allowing"
+
+# Esc puts the prompt aside; /reject answers later. Typed letters are text, not answers.
+T send-keys -t main -l "run it"
+T send-keys -t main Enter
+wait_for "Confirm? y allow" || fail "no third confirmation prompt"
+T send-keys -t main Escape
+wait_gone "Confirm? y allow" || fail "Esc did not put the prompt aside"
+T send-keys -t main -l "/reject later reason"
+T send-keys -t main Enter
+wait_traffic '"accept":false,"reason":"later reason"' || fail "/reject did not reject"
+[ "$(grep -c 'respond_to_confirmation' "$WORK/traffic")" = 3 ] || fail "an answer was sent twice"
+no_sanitizer_report
+echo ok
