@@ -1,6 +1,7 @@
 #include "controller.h"
 #include "app.h"
 #include "headless.h"
+#include "outbox.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ struct controller {
 	struct controller_ui ui;
 	struct headless out;
 	struct session *session;
+	struct outbox *outbox;
 	struct transcript *transcript;
 	struct stream_filter *filters;
 	struct loop_timer *stall_timer;
@@ -423,7 +425,7 @@ static void check_until(struct controller *c, const char *status, bool live)
 {
 	if (!c->headless || c->finished || !live)
 		return;
-	bool all_sent = session_pending_messages(c->session) == 0 && !c->stdin_open;
+	bool all_sent = outbox_pending(c->outbox) == 0 && !c->stdin_open;
 	if (!all_sent)
 		return;
 	if (status_is(status, "error") || status_is(status, "stuck")) {
@@ -801,8 +803,10 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		c->last_close_code = st->close_code;
 	if (st->state == SESSION_RECONNECTING)
 		c->retry_at_us = clock_now_us() + st->retry_in_us;
-	if (st->state == SESSION_SYNCED)
+	if (st->state == SESSION_SYNCED) {
 		c->synced_once = true;
+		outbox_synced(c->outbox);
+	}
 	if (c->headless && st->state != SESSION_SYNCED) {
 		struct buf reason;
 		buf_init(&reason);
@@ -921,7 +925,7 @@ void controller_send(struct controller *c, const char *text)
 		return;
 	c->sent_anything = true;
 	c->busy_since_send = false;
-	session_send_user_message(c->session, text);
+	outbox_send(c->outbox, text);
 	changed(c);
 }
 
@@ -986,6 +990,11 @@ static void stdin_hangup(void *arg)
 
 /* ------------------------------------------------------------ lifecycle */
 
+static void outbox_error(void *ctx, const char *line)
+{
+	notice(ctx, line);
+}
+
 static void write_stats(const struct controller *c);
 
 struct controller *controller_create(struct loop *loop, const struct options *o,
@@ -1030,6 +1039,10 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 		.on_discard_streams = session_discard,
 	};
 	c->session = session_create(loop, &cfg, &h);
+	/* Headless --send goes over the first synced socket only (cli.md); the TUI falls back to
+	 * REST so that a message typed while the socket is down still goes out. */
+	c->outbox = outbox_create(loop, c->session, !headless, o->server, o->conversation_id, c->api_key,
+				  o->insecure, outbox_error, c);
 	return c;
 }
 
@@ -1059,6 +1072,7 @@ void controller_destroy(struct controller *c)
 		return;
 	write_stats(c);
 	free(c->unpainted);
+	outbox_destroy(c->outbox);
 	session_destroy(c->session);
 	while (c->filters)
 		filter_close(c, c->filters->item_id);
@@ -1148,6 +1162,6 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->syncing = !c->caught_up && c->connection == SESSION_SYNCED;
 	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
 	st->stalled_streams = stalled_count(c);
-	st->pending_messages = session_pending_messages(c->session);
+	st->pending_messages = outbox_pending(c->outbox);
 	st->awaiting_confirmation = status_is(c->execution_status, "waiting_for_confirmation");
 }

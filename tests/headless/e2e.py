@@ -323,6 +323,32 @@ def test_ndjson_escapes_controls():
         assert ord(ch) != 0x7F and not (0x80 <= ord(ch) <= 0x9F), "raw U+%04X in ndjson" % ord(ch)
 
 
+def test_tui_rest_fallback():
+    """The TUI sends a message typed while the socket is down through REST, exactly once."""
+    s = Server("outbox_rest.scenario")
+    sock = "tether-e2e-%d" % os.getpid()
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "100", "-y", "30", "-e", "LANG=C.UTF-8",
+                               "%s --server %s %s" % (TETHER, s.url, CONV)], check=True, env=ENV)
+        time.sleep(1.0)
+        subprocess.run(tmux + ["send-keys", "-l", "typed while down"], check=True)
+        subprocess.run(tmux + ["send-keys", "Enter"], check=True)
+        deadline = time.time() + 20
+        posts = []
+        while time.time() < deadline and not posts:
+            time.sleep(0.2)
+            posts = [l for l in s.traffic_lines() if l.startswith("rest POST") and "/events " in l]
+        time.sleep(1.0)
+        posts = [l for l in s.traffic_lines() if l.startswith("rest POST") and "/events " in l]
+        assert len(posts) == 1, posts
+        assert "typed while down" in posts[0] and '"run":true' in posts[0], posts[0]
+        assert not [l for l in s.traffic_lines() if l.startswith("recv ")], "nothing over the socket"
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))

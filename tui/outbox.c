@@ -1,0 +1,192 @@
+#include "outbox.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How long a message waits for the socket before it goes through REST. */
+static const int64_t FALLBACK_AFTER_US = 3 * 1000000;
+
+struct held {
+	char *text;
+	bool in_flight;             /* a REST send is under way */
+};
+
+struct rest_send {
+	struct outbox *box;         /* NULL once the outbox is gone */
+	char *text;
+};
+
+struct outbox {
+	struct loop *loop;
+	struct session *session;
+	const char *server_url, *conversation_id, *api_key;
+	bool insecure;
+	bool rest_fallback;
+	void (*on_error)(void *ctx, const char *line);
+	void *ctx;
+	struct held *held;
+	size_t nheld;
+	struct loop_timer *fallback;
+	struct rest_send **calls;   /* in flight, so destroy can detach them */
+	size_t ncalls;
+	size_t rest_sent;
+};
+
+static void held_remove(struct outbox *b, const char *text)
+{
+	for (size_t i = 0; i < b->nheld; i++) {
+		if (b->held[i].text == text) {
+			free(b->held[i].text);
+			memmove(b->held + i, b->held + i + 1, (b->nheld - i - 1) * sizeof *b->held);
+			b->nheld--;
+			return;
+		}
+	}
+}
+
+static void call_forget(struct outbox *b, struct rest_send *call)
+{
+	for (size_t i = 0; i < b->ncalls; i++) {
+		if (b->calls[i] == call) {
+			b->calls[i] = b->calls[--b->ncalls];
+			return;
+		}
+	}
+}
+
+static void rest_sent(void *ctx, const struct rest_response *r)
+{
+	struct rest_send *call = ctx;
+	struct outbox *b = call->box;
+	if (b) {
+		call_forget(b, call);
+		bool ok = r->status >= 200 && r->status < 300;
+		for (size_t i = 0; i < b->nheld; i++) {
+			if (b->held[i].text != call->text)
+				continue;
+			if (ok) {
+				b->rest_sent++;
+				held_remove(b, call->text);
+			} else {
+				b->held[i].in_flight = false;
+				/* The socket may have come back meanwhile. */
+				if (session_is_live(b->session)) {
+					session_send_user_message(b->session, call->text);
+					held_remove(b, call->text);
+				} else {
+					loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
+				}
+				if (b->on_error) {
+					char line[200];
+					snprintf(line, sizeof line,
+						 "sending through REST failed (%s); the message waits for the connection",
+						 r->status ? "HTTP error" : (r->error ? r->error : "no response"));
+					b->on_error(b->ctx, line);
+				}
+			}
+			break;
+		}
+	}
+	free(call);
+}
+
+static void fallback_fire(void *arg)
+{
+	struct outbox *b = arg;
+	if (session_is_live(b->session)) {
+		outbox_synced(b);
+		return;
+	}
+	char path[512];
+	snprintf(path, sizeof path, "/api/conversations/%s/events", b->conversation_id);
+	for (size_t i = 0; i < b->nheld; i++) {
+		if (b->held[i].in_flight)
+			continue;
+		struct rest_send *call = xcalloc(1, sizeof *call);
+		call->box = b;
+		call->text = b->held[i].text;
+		char *body = rest_encode_user_message(call->text);
+		b->held[i].in_flight = true;
+		b->calls = xrealloc(b->calls, (b->ncalls + 1) * sizeof *b->calls);
+		b->calls[b->ncalls++] = call;
+		if (rest_request(b->loop, b->server_url, b->api_key, b->insecure, "POST", path, body,
+				 rest_sent, call) != 0) {
+			struct rest_response r = {.status = 0, .error = "could not start the request"};
+			rest_sent(call, &r);
+		}
+		free(body);
+	}
+}
+
+struct outbox *outbox_create(struct loop *loop, struct session *session, bool rest_fallback,
+			     const char *server_url, const char *conversation_id,
+			     const char *api_key, bool insecure,
+			     void (*on_error)(void *ctx, const char *line), void *ctx)
+{
+	struct outbox *b = xcalloc(1, sizeof *b);
+	b->rest_fallback = rest_fallback;
+	b->loop = loop;
+	b->session = session;
+	b->server_url = server_url;
+	b->conversation_id = conversation_id;
+	b->api_key = api_key;
+	b->insecure = insecure;
+	b->on_error = on_error;
+	b->ctx = ctx;
+	b->fallback = loop_timer_create(loop, fallback_fire, b);
+	return b;
+}
+
+void outbox_send(struct outbox *b, const char *text)
+{
+	if (session_is_live(b->session) && b->nheld == 0) {
+		session_send_user_message(b->session, text);
+		return;
+	}
+	b->held = xrealloc(b->held, (b->nheld + 1) * sizeof *b->held);
+	b->held[b->nheld++] = (struct held){.text = xstrdup(text)};
+	if (b->rest_fallback && !loop_timer_pending(b->fallback))
+		loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
+}
+
+void outbox_synced(struct outbox *b)
+{
+	/* In order, skipping those REST is carrying: they must not go twice. */
+	size_t kept = 0;
+	for (size_t i = 0; i < b->nheld; i++) {
+		if (b->held[i].in_flight) {
+			b->held[kept++] = b->held[i];
+			continue;
+		}
+		session_send_user_message(b->session, b->held[i].text);
+		free(b->held[i].text);
+	}
+	b->nheld = kept;
+	if (!kept)
+		loop_timer_cancel(b->fallback);
+}
+
+size_t outbox_pending(const struct outbox *b)
+{
+	return b->nheld + session_pending_messages(b->session);
+}
+
+size_t outbox_rest_sent(const struct outbox *b)
+{
+	return b->rest_sent;
+}
+
+void outbox_destroy(struct outbox *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->ncalls; i++)
+		b->calls[i]->box = NULL;
+	for (size_t i = 0; i < b->nheld; i++)
+		free(b->held[i].text);
+	free(b->held);
+	free(b->calls);
+	loop_timer_destroy(b->fallback);
+	free(b);
+}

@@ -1,0 +1,28 @@
+/* The user's messages on their way out: over the socket when it is synced, held while it is
+ * down, and sent through REST when the socket stays down too long. Never dropped, never twice. */
+#ifndef TETHER_OUTBOX_H
+#define TETHER_OUTBOX_H
+
+#include "net.h"
+
+struct outbox;
+
+/* Creates the outbox for session; with rest_fallback, a message held too long goes through
+ * REST to server_url for conversation_id. on_error hears a readable line when a REST send
+ * fails (the message stays held). */
+struct outbox *outbox_create(struct loop *loop, struct session *session, bool rest_fallback,
+			     const char *server_url, const char *conversation_id,
+			     const char *api_key, bool insecure,
+			     void (*on_error)(void *ctx, const char *line), void *ctx);
+/* Sends text now when the socket is synced, else holds it (and arms the REST fallback). */
+void outbox_send(struct outbox *b, const char *text);
+/* The socket is synced again: held messages go over it. */
+void outbox_synced(struct outbox *b);
+/* Messages not yet handed to a socket or to REST. */
+size_t outbox_pending(const struct outbox *b);
+/* Messages sent through REST so far. */
+size_t outbox_rest_sent(const struct outbox *b);
+/* Frees the outbox; REST calls still in flight finish into nothing. */
+void outbox_destroy(struct outbox *b);
+
+#endif
