@@ -259,6 +259,29 @@ def test_exit_2_usage():
     assert p.returncode == 2
 
 
+def test_list():
+    """tether list: one conversation per line (text) or per object (ndjson); honest exit codes."""
+    s = Server("headless_chat.scenario")
+    p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, env=ENV, timeout=30)
+    assert p.returncode == 0, p.stderr
+    fields = p.stdout.decode().splitlines()[0].split("\t")
+    assert fields[0] == CONV and fields[1] == "Headless chat" and fields[2] == "idle", fields
+    p = subprocess.run([TETHER, "list", "--format", "ndjson", "--server", s.url], capture_output=True,
+                       env=ENV, timeout=30)
+    s.stop()
+    assert p.returncode == 0, p.stderr
+    item = ndjson(p.stdout)[0]
+    assert item["id"] == CONV and item["title"] == "Headless chat" and item["status"] == "idle"
+    assert item["updated_at"]
+    a = Server("headless_auth.scenario")
+    p = subprocess.run([TETHER, "list", "--server", a.url], capture_output=True, env=ENV, timeout=30)
+    ok = subprocess.run([TETHER, "list", "--server", a.url], capture_output=True, timeout=30,
+                        env=dict(ENV, TETHER_SESSION_API_KEY="test-only-headless-9d2f"))
+    a.stop()
+    assert p.returncode == 3, (p.returncode, p.stderr)
+    assert ok.returncode == 0 and CONV.encode() in ok.stdout, ok.stderr
+
+
 def test_exit_1_runtime():
     # Nothing listens on this port: `tether list` cannot reach the server.
     p = subprocess.run([TETHER, "list", "--server", "http://127.0.0.1:9"], capture_output=True,
