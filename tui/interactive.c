@@ -199,6 +199,9 @@ static void on_signal(void *arg, int signo)
 		tui_invalidate(u);
 		break;
 	case SIGCONT:
+		/* Also after a stop we did not ask for: a job-control shell may have changed
+		 * the tty modes meanwhile. */
+		terminal_resume();
 		tui_invalidate(u);
 		break;
 	default:

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Typing a message and Enter sends it once; a bracketed multi-line paste is inserted whole and
-# goes out as ONE message when Enter is pressed, never line by line.
+# goes out as ONE message when Enter is pressed, never line by line; idle, tether sleeps.
 . "$(dirname "$0")/lib.sh" "$@"
 
 start_fixture "$DATA/tui_chat.scenario"
-start_tether 80 30 "$CONV"
+start_tether 80 30 --ping-interval 60 "$CONV"
 wait_for "Ready for your messages." || fail "the history did not show"
 wait_traffic '^conn 1 ' || fail "no connection"
 
@@ -32,6 +32,16 @@ nl='(\\n|\\u000a)'
 wait_traffic "^recv 1 .*paste line one${nl}paste line two${nl}paste line three\"" ||
 	fail "the paste did not go out as one message with its line breaks"
 [ "$(grep -c '^recv 1 .*paste line' "$WORK/traffic")" = 1 ] || fail "the paste went out in pieces"
+
+# Idle means asleep: no render ticks, no spinner. Counted as context switches (a wakeup is
+# one), once the reply's reveal has ended; pings are 60 s apart here.
+sleep 1
+pid=$(cat "$WORK/pid")
+switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' "/proc/$pid/status"; }
+before=$(switches)
+sleep 2
+after=$(switches)
+[ $((after - before)) -le 2 ] || fail "an idle tether woke up $((after - before)) times in 2 s"
 
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D on an empty input did not quit"
