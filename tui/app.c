@@ -141,7 +141,9 @@ static int pick_conversation(const struct options *o, char **id)
 {
 	struct conversation_info *items = NULL;
 	size_t n = 0;
-	int rc = list_fetch(o, log_line, &items, &n);
+	char *key = find_api_key(o);
+	int rc = list_fetch(o, log_line, key, &items, &n);
+	free(key);
 	if (rc != EXIT_OK)
 		return rc;
 	if (n == 0) {
@@ -182,13 +184,13 @@ static int run_client(const struct options *given)
 		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
 		return EXIT_USAGE;
 	}
+	block_loop_signals();
 	if (!headless && !o->conversation_id) {
 		int rc = pick_conversation(o, &picked);
 		if (rc != EXIT_OK || !picked)
 			return rc;
 		copy.conversation_id = picked;
 	}
-	block_loop_signals();
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
 
@@ -240,9 +242,12 @@ int app_run(const struct options *o)
 	case CMD_CLIENT:
 		rc = run_client(o);
 		break;
-	case CMD_LIST:
-		rc = list_run(o, log_line);
+	case CMD_LIST: {
+		char *key = find_api_key(o);
+		rc = list_run(o, log_line, key);
+		free(key);
 		break;
+	}
 	default:
 		rc = cmd_keyring_run(o);
 		break;

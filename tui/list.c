@@ -133,7 +133,8 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	buf_fini(&path);
 }
 
-static int list_fetch_all(const struct options *o, loop_log_fn log, struct list_run *out)
+static int list_fetch_all(const struct options *o, loop_log_fn log, const char *api_key,
+			  struct list_run *out)
 {
 	struct server_url url;
 	if (server_url_parse(o->server, &url) != 0) {
@@ -147,10 +148,9 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, struct list_
 		free(err);
 		return EXIT_RUNTIME;
 	}
-	const char *key = getenv("TETHER_SESSION_API_KEY");
 	out->loop = loop;
 	out->o = o;
-	out->api_key = key && *key ? key : NULL;
+	out->api_key = api_key;
 	out->exit_code = EXIT_RUNTIME;
 	fetch_page(out, NULL);
 	if (!out->done)
@@ -159,17 +159,17 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, struct list_
 	return out->exit_code;
 }
 
-int list_run(const struct options *o, loop_log_fn log)
+int list_run(const struct options *o, loop_log_fn log, const char *api_key)
 {
 	struct list_run r = {0};
-	return list_fetch_all(o, log, &r);
+	return list_fetch_all(o, log, api_key, &r);
 }
 
-int list_fetch(const struct options *o, loop_log_fn log, struct conversation_info **items,
-	       size_t *count)
+int list_fetch(const struct options *o, loop_log_fn log, const char *api_key,
+	       struct conversation_info **items, size_t *count)
 {
 	struct list_run r = {.collect = true};
-	int rc = list_fetch_all(o, log, &r);
+	int rc = list_fetch_all(o, log, api_key, &r);
 	if (rc != EXIT_OK) {
 		conversation_infos_free(r.items, r.count);
 		r.items = NULL;

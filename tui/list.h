@@ -6,10 +6,10 @@
 #include "net.h"
 
 /* Prints the server's conversations per o->format; returns the exit code. */
-int list_run(const struct options *o, loop_log_fn log);
+int list_run(const struct options *o, loop_log_fn log, const char *api_key);
 
 /* Fetches every conversation of the server (no output); returns the exit code. */
-int list_fetch(const struct options *o, loop_log_fn log, struct conversation_info **items,
-	       size_t *count);
+int list_fetch(const struct options *o, loop_log_fn log, const char *api_key,
+	       struct conversation_info **items, size_t *count);
 
 #endif
