@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A streamed answer appears progressively and ends complete, once, as the durable message
 # says; a retried stream does not show the first attempt's text; an aborted stream leaves
-# nothing behind.
+# nothing behind; Esc interrupts a running agent.
 . "$(dirname "$0")/lib.sh" "$@"
 
 start_fixture "$DATA/tui_stream.scenario"
@@ -37,6 +37,18 @@ done
 [ "$(grep -cF "Retried answer survives." <<<"$s")" = 1 ] || fail "the retried answer is not shown once"
 grep -qF "Wrong first attempt" <<<"$s" && fail "the superseded attempt's text is still shown"
 grep -qF "Doomed partial" <<<"$s" && fail "the aborted stream left text behind"
+
+# Esc interrupts a running agent, and only a running one.
+T send-keys -t main Escape
+wait_for "nothing to interrupt: the agent is idle" || fail "Esc on an idle agent did not say so"
+grep -q '/interrupt' "$WORK/traffic" && fail "Esc interrupted an idle agent"
+T send-keys -t main -l "go slowly"
+T send-keys -t main Enter
+wait_for "Slow answer" || fail "the slow answer did not start"
+T send-keys -t main Escape
+wait_traffic "^rest POST /api/conversations/$CONV/interrupt 200" || fail "Esc did not interrupt"
+wait_gone "Slow answer" || fail "the interrupted stream stayed on screen"
+wait_for "paused" || fail "the status line does not show the pause"
 
 T send-keys -t main C-c
 T send-keys -t main C-c
