@@ -459,8 +459,10 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	int left = h - L->input;
 	int status = left >= 2 ? 1 : 0;
 	left -= status;
-	int prompt = prompt_visible(u, st) ? take(&left, left / 2 < (int)npending_tools + 1 ?
-						  left / 2 : (int)npending_tools + 1) : 0;
+	int prompt_want = (int)npending_tools + 1; /* a title line, then one per action */
+	if (prompt_want > left / 2)
+		prompt_want = left / 2;
+	int prompt = prompt_visible(u, st) ? take(&left, prompt_want) : 0;
 	int notice = u->notice ? take(&left, 1) : 0;
 	int marker = !u->vp.follow ? take(&left, 1) : 0;
 	size_t q = queued_shown(u, st);

@@ -33,6 +33,15 @@ wait_traffic "^recv 1 .*paste line one${nl}paste line two${nl}paste line three\"
 	fail "the paste did not go out as one message with its line breaks"
 [ "$(grep -c '^recv 1 .*paste line' "$WORK/traffic")" = 1 ] || fail "the paste went out in pieces"
 
+# Slash commands: an unknown one is not sent, a doubled slash sends a message starting with one.
+T send-keys -t main -l "/nope"
+T send-keys -t main Enter
+wait_for "unknown command /nope" || fail "an unknown command was not reported"
+grep -q 'nope' "$WORK/traffic" && fail "an unknown command was sent as a message"
+T send-keys -t main -l "//etc/hosts please"
+T send-keys -t main Enter
+wait_traffic '^recv 1 .*"text":"/etc/hosts please"' || fail "//text did not send /text"
+
 # Idle means asleep: no render ticks, no spinner. Counted as context switches (a wakeup is
 # one), once the reply's reveal has ended; pings are 60 s apart here.
 sleep 1
