@@ -956,8 +956,10 @@ static void stdin_consume(struct controller *c, bool eof)
 		free(msg);
 		start = c->stdin_line.len;
 	}
-	memmove(c->stdin_line.data, c->stdin_line.data + start, c->stdin_line.len - start);
-	c->stdin_line.len -= start;
+	if (start) {
+		memmove(c->stdin_line.data, c->stdin_line.data + start, c->stdin_line.len - start);
+		c->stdin_line.len -= start;
+	}
 }
 
 static void stdin_readable(void *arg)
