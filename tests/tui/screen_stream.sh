@@ -50,7 +50,10 @@ wait_traffic "^rest POST /api/conversations/$CONV/interrupt 200" || fail "Esc di
 wait_gone "Slow answer" || fail "the interrupted stream stayed on screen"
 wait_for "paused" || fail "the status line does not show the pause"
 
+# Two SIGINTs in a row may merge into one pending signal: the second Ctrl-C waits for the
+# first one's notice, as a person would.
 T send-keys -t main C-c
+wait_for "press Ctrl-C again to quit" || fail "the first Ctrl-C was not noticed"
 T send-keys -t main C-c
 wait_exit || fail "Ctrl-C twice did not quit"
 [ "$RC" = 130 ] || fail "exit status $RC after Ctrl-C twice"
