@@ -101,6 +101,7 @@ struct path {
 	struct buf san, out;
 	int64_t seq;
 	size_t text_bytes;
+	size_t deltas;                 /* frames that reached the transcript */
 };
 
 static void path_init(struct path *p, const struct mask_set *masks)
@@ -143,6 +144,7 @@ static void path_delta(struct path *p, const struct frame *f)
 	}
 	lat->unpainted[lat->n++] = clock_now_us();
 	p->text_bytes += p->out.len;
+	p->deltas++;
 	/* At 200 deltas/s and 30 Hz, a frame is painted every ~7 deltas. */
 	if (lat->n == DELTAS_PER_FRAME)
 		painted(lat, clock_now_us());
@@ -196,8 +198,14 @@ int main(int argc, char **argv)
 		full[r] = (double)slice / cf;
 		ratio[r] = cp / cf;
 	}
-	size_t text_bytes = path.text_bytes;
+	size_t text_bytes = path.text_bytes, deltas = path.deltas;
 	path_fini(&path);
+	/* A frame that failed to decode would be skipped, and flatter the figure. */
+	if (deltas != slice * ROUNDS) {
+		fprintf(stderr, "bench_ingest: only %zu of %zu frames reached the transcript\n", deltas,
+			slice * ROUNDS);
+		return 1;
+	}
 	double p = bench_median(parse, ROUNDS);
 	double d = bench_median(decode, ROUNDS);
 	double f = bench_median(full, ROUNDS);

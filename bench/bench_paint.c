@@ -56,6 +56,10 @@ static void history(struct bed *b, const struct mask_set *masks)
 		events++;
 	}
 	b->next_seq = (int64_t)events;
+	if (m.failed) {
+		fprintf(stderr, "bench_paint: %zu history frames did not decode\n", m.failed);
+		exit(1);
+	}
 	buf_fini(&json);
 	mirror_fini(&m);
 	gen_history_destroy(h);

@@ -28,6 +28,11 @@ static struct transcript *replay(const struct gen_frames *fr, const struct mask_
 	for (size_t i = 0; i < fr->n; i++)
 		mirror_apply(&m, t, fr->json[i], fr->len[i]);
 	mirror_fini(&m);
+	/* A frame that failed to decode would be skipped, and flatter the figure. */
+	if (m.failed) {
+		fprintf(stderr, "bench_replay: %zu of %zu frames did not decode\n", m.failed, fr->n);
+		exit(1);
+	}
 	return t;
 }
 

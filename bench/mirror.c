@@ -103,8 +103,10 @@ bool mirror_apply(struct mirror *m, struct transcript *t, const char *json, size
 {
 	struct frame f;
 	struct codec_error err;
-	if (frame_decode(json, len, &f, &err) != 0)
+	if (frame_decode(json, len, &f, &err) != 0) {
+		m->failed++;
 		return false;
+	}
 	if (f.type == FRAME_DURABLE)
 		apply_event(m, t, &f.event, f.seq);
 	frame_fini(&f);

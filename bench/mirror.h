@@ -15,6 +15,7 @@ struct mirror {
 	struct buf store;
 	size_t off[4];
 	bool present[4];
+	size_t failed;                 /* frames that did not decode */
 };
 
 /* Starts a mirror over masks (which must outlive it). */

@@ -150,6 +150,11 @@ class Table:
         return "\n".join(out)
 
 
+def mb(kib):
+    """KiB (as /proc and getrusage give them) to MB of 10^6 bytes, as the peers' table has."""
+    return kib * 1024 / 1e6 if kib is not None else None
+
+
 def ratio(a, b):
     return a / b if a is not None and b else None
 
@@ -194,9 +199,9 @@ def build(args):
               "≥ 3× below", below >= 3)
     hwm = med(res, "stream_hwm_kb")
     frss = med(res, "floor_rss_kb")
-    t.add("stream_rss", "1. streaming: peak RSS (MB)", fmt(hwm / 1024 if hwm else None, 1),
-          f"{fmt(frss / 1024 if frss else None, 1)} (ws_floor)", f"{fmt(ratio(hwm, frss))}×",
-          "< 16 MB", None if hwm is None else hwm / 1024 < 16)
+    t.add("stream_rss", "1. streaming: peak RSS (MB)", fmt(mb(hwm), 1),
+          f"{fmt(mb(frss), 1)} (ws_floor)", f"{fmt(ratio(hwm, frss))}×",
+          "< 16 MB", None if hwm is None else mb(hwm) < 16)
     whole = [int(v) for v in res.get("stream_whole", []) if v.isdigit()]
     t.add("stream_whole", "1. streaming: whole answer on screen", f"{sum(whole)}/{len(whole)}",
           "peers 3/3", "—", "every run", None if not whole else sum(whole) == len(whole))
@@ -228,19 +233,20 @@ def build(args):
           f"{fmt(rf, 2)} (ws_floor receives them); headless {fmt(rh, 2)}",
           f"{fmt(ratio(rt, rf))}×", "< 1 s", None if rt is None else rt < 1)
     rc = med(res, "replay_tui_cpu_s")
+    rfc = med(res, "replay_floor_cpu_s")
     t.add("replay_cpu", "4. replay 100k events: TUI, tether's CPU s", fmt(rc, 2),
-          "—", "—", "< 1 s", None if rc is None else rc < 1)
+          f"{fmt(rfc, 2)} (ws_floor's CPU)", f"{fmt(ratio(rc, rfc))}×", "< 1 s",
+          None if rc is None else rc < 1)
     ia, il = fig("replay_apply_s"), fig("replay_layout_all_s")
     t.add("replay_inproc", "4. replay in process: apply / apply + lay out every row (s)",
           f"{fmt(ia, 2)} / {fmt(il, 2)}", "—", "—", "< 1 s",
           None if ia is None else ia < 1)
     th = med(res, "replay_tui_hwm_kb")
     hh = med(res, "replay_headless_rss_kb")
-    json_kb = json_b / 1024 if json_b else None
-    rr = ratio(th, json_kb)
-    t.add("replay_rss", "4. replay: TUI peak RSS (MB) vs the events' JSON",
-          fmt(th / 1024 if th else None, 1),
-          f"{fmt(json_kb / 1024 if json_kb else None, 1)} MB of JSON; headless {fmt(hh / 1024 if hh else None, 1)} MB",
+    json_mb = json_b / 1e6 if json_b else None
+    rr = ratio(mb(th), json_mb)
+    t.add("replay_rss", "4. replay: TUI peak RSS (MB) vs the events' JSON", fmt(mb(th), 1),
+          f"{fmt(json_mb, 1)} MB of JSON; headless {fmt(mb(hh), 1)} MB",
           f"{fmt(rr)}×", "< 3×", None if rr is None else rr < 3)
 
     # 5. ingest
@@ -303,10 +309,12 @@ def section(t, runs):
         t.markdown(), "",
         "How each is measured:", "",
         "- **Streaming**: the fixture server streams `../shared/bench/answer.md` as 2,086 deltas of 4",
-        "  characters at 200/s; tether runs at 120x40 in tmux. CPU is tether's process CPU clock and",
-        "  peak RSS its VmHWM, sampled when the answer's last word is on screen (start-up included);",
-        "  bytes are everything tmux `pipe-pane` saw until then. The floor is `bench/ws_floor` on the",
-        "  same stream in the same round: it reassembles and discards messages (no JSON, no screen).",
+        "  characters at 200/s; tether runs at 120x40 in tmux. CPU is tether's process CPU clock,",
+        "  sampled once its start-up is over (before the stream) and when the answer's last word is",
+        "  on screen; peak RSS is its VmHWM then; bytes are everything tmux `pipe-pane` saw from",
+        "  tether's first byte until then. The floor is `bench/ws_floor` on the same stream in the",
+        "  same round: it reassembles and discards messages (no JSON, no screen), CPU from the first",
+        "  delta. Per 1k deltas = per 1,000 of the 2,086.",
         "  \"Whole answer\": the TUI's own scrollback is paged back and every word of the answer must",
         "  be found on the pages, in order.",
         "- **Paint**: `bench/bench_paint` calls the TUI's `paint_frame` at 120x40 on an ncurses screen",
