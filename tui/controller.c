@@ -1,85 +1,9 @@
-#include "controller.h"
+#include "controller_int.h"
 #include "app.h"
-#include "headless.h"
-#include "outbox.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* A stream delta's way to the transcript: sanitized, then masked, per (item, attempt, kind)
- * so that an escape sequence or a secret split across deltas is caught whole. */
-struct stream_filter {
-	char *item_id;
-	int attempt;
-	struct sanitizer san[2];        /* by delta kind */
-	struct mask_stream mask[2];
-	int64_t last_delta_us;          /* 0 until the first delta: the watchdog is armed after it */
-	bool stalled;
-	struct stream_filter *next;
-};
-
-/* One REST call in flight. */
-struct rest_call {
-	struct controller *c;
-	char *what;
-};
-
-struct controller {
-	struct loop *loop;
-	const struct options *o;
-	struct mask_set *masks;
-	char *api_key;
-	bool headless;
-	struct controller_ui ui;
-	struct headless out;
-	struct session *session;
-	struct outbox *outbox;
-	struct transcript *transcript;
-	struct stream_filter *filters;
-	struct loop_timer *stall_timer;
-	FILE *record;
-	int64_t started_us;
-	int connection_number;
-
-	/* status */
-	char *title;
-	char *execution_status;
-	enum session_state connection;
-	int attempt;
-	int64_t retry_at_us;
-	int last_close_code;
-	int reconnects;
-	size_t durable_count;
-	size_t stream_count;
-	size_t running_tools;           /* actions without a result: silence is a tool at work */
-
-	/* catch-up and --until */
-	bool synced_once;
-	bool caught_up;                 /* replay of this connection is over */
-	bool has_through_seq;
-	int64_t through_seq;
-	bool sent_anything;
-	bool busy_since_send;
-	bool stdin_open;
-	bool finished;
-	struct buf stdin_line;         /* --send -: a partial line */
-
-	/* delta arrival → painted frame latency, in 0.1 ms buckets up to 1 s */
-	int64_t *unpainted;             /* arrival times of deltas not painted yet */
-	size_t nunpainted, unpainted_cap;
-	uint64_t latency_hist[10001];
-	uint64_t frames_painted;
-
-	/* text mode: tool summaries by tool_call_id until their result */
-	struct pending_summary {
-		char *tool_call_id;
-		char *line;
-	} *summaries;
-	size_t nsummaries;
-};
 
 static const int64_t STREAM_STALL_US = 10 * 1000000;
 
@@ -90,13 +14,13 @@ static const char *const state_names[] = {
 	[SESSION_FAILED] = "closed",
 };
 
-static void changed(struct controller *c)
+void ctl_changed(struct controller *c)
 {
 	if (c->ui.changed)
 		c->ui.changed(c->ui.ctx);
 }
 
-static void notice(struct controller *c, const char *line)
+void ctl_notice(struct controller *c, const char *line)
 {
 	struct buf clean;
 	buf_init(&clean);
@@ -123,7 +47,7 @@ static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *
 
 static void filter_close(struct controller *c, const char *item_id);
 
-static void finish(struct controller *c, int exit_code)
+void ctl_finish(struct controller *c, int exit_code)
 {
 	if (c->finished)
 		return;
@@ -219,7 +143,7 @@ void controller_check_stalls(struct controller *c, int64_t now_us)
 			if (c->headless)
 				headless_stream(&c->out, f->item_id, f->attempt, "stalled", NULL, NULL, 0,
 						NULL);
-			changed(c);
+			ctl_changed(c);
 		}
 	}
 	if (any_armed && !c->finished)
@@ -231,194 +155,17 @@ static void stall_timer_fired(void *arg)
 	controller_check_stalls(arg, clock_now_us());
 }
 
-/* ------------------------------------------------------------ events → items */
-
-static void spec_text(struct controller *c, struct buf *store, const char *s, const char **out,
-		      size_t *len)
-{
-	*out = NULL;
-	if (len)
-		*len = 0;
-	if (!s)
-		return;
-	size_t start = store->len;
-	controller_clean(c, s, strlen(s), store);
-	buf_putc(store, '\0');
-	/* Offsets, not pointers: store may move while later fields are appended. */
-	*out = (const char *)(uintptr_t)(start + 1);
-	if (len)
-		*len = store->len - 1 - start;
-}
-
-static const char *resolve(struct buf *store, const char *off)
-{
-	return off ? store->data + ((uintptr_t)off - 1) : NULL;
-}
-
-static bool event_to_spec(struct controller *c, const struct event *e, int64_t seq,
-			  struct item_spec *spec, struct buf *store)
-{
-	memset(spec, 0, sizeof *spec);
-	spec->seq = seq;
-	spec->id = e->id;
-	spec->risk = (int)e->risk;
-	const char *title = NULL;
-	switch (e->kind) {
-	case EVENT_MESSAGE:
-		spec->kind = e->source == SOURCE_USER ? ITEM_USER
-			     : e->source == SOURCE_AGENT ? ITEM_AGENT : ITEM_NOTICE;
-		if (spec->kind == ITEM_NOTICE)
-			title = "environment";
-		break;
-	case EVENT_ACTION:
-		spec->kind = ITEM_TOOL;
-		title = e->tool_name ? e->tool_name : "tool";
-		break;
-	case EVENT_OBSERVATION:
-	case EVENT_USER_REJECT:
-	case EVENT_AGENT_ERROR:
-		spec->kind = ITEM_TOOL_RESULT;
-		spec->outcome = e->kind == EVENT_USER_REJECT ? TOOL_REJECTED
-				: e->kind == EVENT_AGENT_ERROR || e->is_error ||
-						  (e->has_exit_code && e->exit_code != 0)
-					? TOOL_FAILED
-					: TOOL_DONE;
-		if (e->kind == EVENT_AGENT_ERROR && !e->tool_call_id) {
-			spec->kind = ITEM_ERROR;
-			title = "agent error";
-		} else {
-			title = e->tool_name;
-		}
-		break;
-	case EVENT_CONVERSATION_ERROR:
-		spec->kind = ITEM_ERROR;
-		title = e->error_code ? e->error_code : "conversation error";
-		break;
-	case EVENT_PAUSE:
-		spec->kind = ITEM_NOTICE;
-		title = "paused";
-		break;
-	case EVENT_INTERRUPT:
-		spec->kind = ITEM_NOTICE;
-		title = "interrupted";
-		break;
-	case EVENT_STATE_UPDATE:
-		return false;
-	case EVENT_SYSTEM_PROMPT:
-		spec->kind = ITEM_SYSTEM;
-		title = "system prompt";
-		break;
-	case EVENT_CONDENSATION:
-		spec->kind = ITEM_NOTICE;
-		title = "history condensed";
-		break;
-	default:
-		spec->kind = ITEM_NOTICE;
-		title = e->kind_name ? e->kind_name : "event";
-		break;
-	}
-	spec->has_exit_code = e->has_exit_code;
-	spec->exit_code = e->exit_code;
-	spec->tool_call_id = e->tool_call_id;
-	spec_text(c, store, e->text, &spec->text, &spec->text_len);
-	spec_text(c, store, e->reasoning, &spec->reasoning, &spec->reasoning_len);
-	spec_text(c, store, title, &spec->title, NULL);
-	spec_text(c, store, e->action_summary, &spec->summary, NULL);
-	spec->text = resolve(store, spec->text);
-	spec->reasoning = resolve(store, spec->reasoning);
-	spec->title = resolve(store, spec->title);
-	spec->summary = resolve(store, spec->summary);
-	return true;
-}
-
-/* ------------------------------------------------------------ text mode */
-
-static void summary_remember(struct controller *c, const char *tool_call_id, const char *line)
-{
-	c->summaries = xrealloc(c->summaries, (c->nsummaries + 1) * sizeof *c->summaries);
-	c->summaries[c->nsummaries].tool_call_id = xstrdup(tool_call_id);
-	c->summaries[c->nsummaries].line = xstrdup(line);
-	c->nsummaries++;
-}
-
-static char *summary_take(struct controller *c, const char *tool_call_id)
-{
-	for (size_t i = 0; i < c->nsummaries; i++) {
-		if (!strcmp(c->summaries[i].tool_call_id, tool_call_id)) {
-			char *line = c->summaries[i].line;
-			free(c->summaries[i].tool_call_id);
-			c->summaries[i] = c->summaries[--c->nsummaries];
-			return line;
-		}
-	}
-	return NULL;
-}
-
-static void text_mode_event(struct controller *c, const struct item_spec *s, const struct event *e)
-{
-	struct buf line;
-	buf_init(&line);
-	switch (s->kind) {
-	case ITEM_USER:
-	case ITEM_AGENT:
-		headless_text_message(&c->out, s->kind == ITEM_USER, s->text ? s->text : "",
-				      s->text_len);
-		break;
-	case ITEM_TOOL:
-		if (s->text_len)
-			headless_text_message(&c->out, false, s->text, s->text_len);
-		if (e->tool_name && !strcmp(e->tool_name, "terminal"))
-			buf_printf(&line, "$ %s", s->summary ? s->summary : "");
-		else
-			buf_printf(&line, "• %s %s", s->title ? s->title : "tool",
-				   s->summary ? s->summary : "");
-		if (s->tool_call_id)
-			summary_remember(c, s->tool_call_id, buf_cstr(&line));
-		else
-			headless_text_line(&c->out, buf_cstr(&line));
-		break;
-	case ITEM_TOOL_RESULT: {
-		char *head = s->tool_call_id ? summary_take(c, s->tool_call_id) : NULL;
-		buf_puts(&line, head ? head : (s->title ? s->title : "tool"));
-		free(head);
-		if (s->outcome == TOOL_REJECTED)
-			buf_printf(&line, "  → rejected: %s", s->text ? s->text : "");
-		else if (s->has_exit_code)
-			buf_printf(&line, "  → exit %d", s->exit_code);
-		else if (s->outcome == TOOL_FAILED)
-			buf_puts(&line, "  → failed");
-		else
-			buf_puts(&line, "  → done");
-		if (s->outcome == TOOL_FAILED && !s->has_exit_code && s->text_len) {
-			/* The first line of the error says why. */
-			const char *nl = memchr(s->text, '\n', s->text_len);
-			buf_puts(&line, ": ");
-			buf_append(&line, s->text, nl ? (size_t)(nl - s->text) : s->text_len);
-		}
-		headless_text_line(&c->out, buf_cstr(&line));
-		break;
-	}
-	case ITEM_ERROR:
-		buf_printf(&line, "error: %s: %s", s->title ? s->title : "error", s->text ? s->text : "");
-		headless_text_line(&c->out, buf_cstr(&line));
-		break;
-	default:
-		break;
-	}
-	buf_fini(&line);
-}
-
 /* ------------------------------------------------------------ status and --until */
 
-static bool status_is(const char *s, const char *v)
+bool ctl_status_is(const char *s, const char *v)
 {
 	return s && !strcmp(s, v);
 }
 
 static bool status_ended_run(const char *s)
 {
-	return status_is(s, "idle") || status_is(s, "finished") || status_is(s, "paused") ||
-	       status_is(s, "error") || status_is(s, "stuck");
+	return ctl_status_is(s, "idle") || ctl_status_is(s, "finished") || ctl_status_is(s, "paused") ||
+	       ctl_status_is(s, "error") || ctl_status_is(s, "stuck");
 }
 
 static void check_until(struct controller *c, const char *status, bool live)
@@ -428,22 +175,22 @@ static void check_until(struct controller *c, const char *status, bool live)
 	bool all_sent = outbox_pending(c->outbox) == 0 && !c->stdin_open;
 	if (!all_sent)
 		return;
-	if (status_is(status, "error") || status_is(status, "stuck")) {
+	if (ctl_status_is(status, "error") || ctl_status_is(status, "stuck")) {
 		if (c->o->until != UNTIL_NEVER)
-			finish(c, EXIT_RUN_FAILED);
+			ctl_finish(c, EXIT_RUN_FAILED);
 		return;
 	}
-	bool idle = status_is(status, "idle") || status_is(status, "finished");
+	bool idle = ctl_status_is(status, "idle") || ctl_status_is(status, "finished");
 	if (!idle) {
 		c->busy_since_send = true;
 		return;
 	}
 	if (c->o->until == UNTIL_FINISHED) {
-		if (status_is(status, "finished"))
-			finish(c, EXIT_OK);
+		if (ctl_status_is(status, "finished"))
+			ctl_finish(c, EXIT_OK);
 	} else if (c->o->until == UNTIL_IDLE) {
 		if (!c->sent_anything || c->busy_since_send)
-			finish(c, EXIT_OK);
+			ctl_finish(c, EXIT_OK);
 	}
 }
 
@@ -451,18 +198,18 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 {
 	if (!status)
 		return;
-	if (!status_is(c->execution_status, status)) {
+	if (!ctl_status_is(c->execution_status, status)) {
 		free(c->execution_status);
 		c->execution_status = xstrdup(status);
 		if (c->headless)
 			headless_status(&c->out, status);
 		transcript_set_awaiting_confirmation(c->transcript,
-						     status_is(status, "waiting_for_confirmation"));
+						     ctl_status_is(status, "waiting_for_confirmation"));
 		if (status_ended_run(status)) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
 		}
-		changed(c);
+		ctl_changed(c);
 	}
 	check_until(c, status, live);
 }
@@ -472,10 +219,10 @@ static void caught_up(struct controller *c)
 	if (c->caught_up)
 		return;
 	c->caught_up = true;
-	changed(c);
+	ctl_changed(c);
 	/* Catching up with nothing to send is the whole job of `--until idle`. */
 	if (c->headless && c->o->until == UNTIL_IDLE && !c->sent_anything && !c->stdin_open)
-		finish(c, EXIT_OK);
+		ctl_finish(c, EXIT_OK);
 }
 
 /* ------------------------------------------------------------ frames */
@@ -485,7 +232,7 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 	struct item_spec spec;
 	struct buf store;
 	buf_init(&store);
-	if (event_to_spec(c, e, seq, &spec, &store)) {
+	if (ctl_event_to_spec(c, e, seq, &spec, &store)) {
 		enum apply_result r = transcript_add_event(c->transcript, &spec);
 		if (r == APPLY_RETIRED && e->id) {
 			struct stream_filter *f = filter_find(c, e->id);
@@ -500,9 +247,9 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 			else if (spec.kind == ITEM_TOOL_RESULT && c->running_tools)
 				c->running_tools--;
 			if (c->headless && c->o->format == FORMAT_TEXT && seq >= 0)
-				text_mode_event(c, &spec, e);
+				ctl_text_mode_event(c, &spec, e);
 		}
-		changed(c);
+		ctl_changed(c);
 	}
 	buf_fini(&store);
 }
@@ -560,7 +307,7 @@ static void on_started(struct controller *c, const struct frame *f)
 		c->stream_count++;
 	if (c->headless)
 		headless_stream(&c->out, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
-	changed(c);
+	ctl_changed(c);
 }
 
 static void record_delta(struct controller *c, const struct frame *f, const char *content,
@@ -614,7 +361,7 @@ static void on_delta(struct controller *c, const struct frame *f)
 	}
 	if (!loop_timer_pending(c->stall_timer))
 		loop_timer_schedule(c->stall_timer, 1000000);
-	changed(c);
+	ctl_changed(c);
 }
 
 static void on_aborted(struct controller *c, const struct frame *f)
@@ -632,10 +379,10 @@ static void on_aborted(struct controller *c, const struct frame *f)
 				buf_cstr(&reason));
 	buf_fini(&reason);
 	filter_close(c, f->item_id);
-	changed(c);
+	ctl_changed(c);
 }
 
-static void add_error_item(struct controller *c, const char *code, const char *detail)
+void ctl_add_error_item(struct controller *c, const char *code, const char *detail)
 {
 	struct item_spec spec = {.kind = ITEM_ERROR, .seq = -1};
 	struct buf a, b;
@@ -653,7 +400,7 @@ static void add_error_item(struct controller *c, const char *code, const char *d
 		transcript_add_event(c->transcript, &spec);
 	buf_fini(&a);
 	buf_fini(&b);
-	changed(c);
+	ctl_changed(c);
 }
 
 static void session_frame(void *ctx, const struct frame *f)
@@ -674,7 +421,7 @@ static void session_frame(void *ctx, const struct frame *f)
 		    (session_has_cursor(c->session) && session_cursor(c->session) >= f->through_seq) ||
 		    (!f->has_from_seq))
 			caught_up(c);
-		changed(c);
+		ctl_changed(c);
 		break;
 	case FRAME_DURABLE:
 		on_durable(c, f);
@@ -692,7 +439,7 @@ static void session_frame(void *ctx, const struct frame *f)
 		on_aborted(c, f);
 		break;
 	case FRAME_ERROR:
-		add_error_item(c, f->code ? f->code : "error", f->detail);
+		ctl_add_error_item(c, f->code ? f->code : "error", f->detail);
 		break;
 	case FRAME_UNKNOWN:
 		break;
@@ -709,7 +456,7 @@ static void session_bad_frame(void *ctx, const char *code, const char *detail, i
 			   (long long)seq, detail ? detail : code);
 	else
 		buf_puts(&d, detail ? detail : "");
-	add_error_item(c, code, buf_cstr(&d));
+	ctl_add_error_item(c, code, buf_cstr(&d));
 	buf_fini(&d);
 }
 
@@ -786,7 +533,7 @@ static void session_discard(void *ctx)
 		filter_close(c, f->item_id);
 	}
 	transcript_discard_streams(c->transcript);
-	changed(c);
+	ctl_changed(c);
 }
 
 static void session_status_changed(void *ctx, const struct session_status *st)
@@ -826,178 +573,25 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 	}
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
 		if (st->state == SESSION_FAILED && st->exit_code == EXIT_AUTH)
-			notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
+			ctl_notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
 		else if (st->state == SESSION_FAILED && st->exit_code == EXIT_NOT_FOUND)
-			notice(c, "conversation not found on this server");
+			ctl_notice(c, "conversation not found on this server");
 		else if (st->state == SESSION_GAVE_UP)
-			notice(c, "gave up reconnecting (--max-retries exhausted)");
-		finish(c, st->exit_code ? st->exit_code : EXIT_RUNTIME);
+			ctl_notice(c, "gave up reconnecting (--max-retries exhausted)");
+		ctl_finish(c, st->exit_code ? st->exit_code : EXIT_RUNTIME);
 		return;
 	}
-	changed(c);
-}
-
-/* ------------------------------------------------------------ REST controls */
-
-static void rest_done(void *ctx, const struct rest_response *r)
-{
-	struct rest_call *call = ctx;
-	struct controller *c = call->c;
-	if (r->status < 200 || r->status >= 300) {
-		struct buf line;
-		buf_init(&line);
-		if (r->status == 0)
-			buf_printf(&line, "%s failed: %s", call->what, r->error ? r->error : "no response");
-		else if (r->status == 401 || r->status == 403)
-			buf_printf(&line, "%s failed: not authorized (HTTP %d)", call->what, r->status);
-		else
-			buf_printf(&line, "%s failed: HTTP %d %.*s", call->what, r->status,
-				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
-		add_error_item(c, call->what, buf_cstr(&line));
-		notice(c, buf_cstr(&line));
-		buf_fini(&line);
-	} else if (!strcmp(call->what, "title") && r->body) {
-		struct conversation_info *items = NULL;
-		size_t n = 0;
-		char *next = NULL;
-		struct codec_error err;
-		if (conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
-		    n == 1 && items[0].title) {
-			struct buf t;
-			buf_init(&t);
-			controller_clean(c, items[0].title, strlen(items[0].title), &t);
-			free(c->title);
-			c->title = buf_steal(&t);
-			changed(c);
-		}
-		conversation_infos_free(items, n);
-		free(next);
-	}
-	free(call->what);
-	free(call);
-}
-
-static void rest_call(struct controller *c, const char *what, const char *method,
-		      const char *suffix, const char *body)
-{
-	struct rest_call *call = xcalloc(1, sizeof *call);
-	call->c = c;
-	call->what = xstrdup(what);
-	struct buf path;
-	buf_init(&path);
-	buf_printf(&path, "/api/conversations/%s%s", c->o->conversation_id, suffix);
-	if (rest_request(c->loop, c->o->server, c->api_key, c->o->insecure, method, buf_cstr(&path),
-			 body, rest_done, call) != 0) {
-		struct rest_response r = {.status = 0, .error = "could not start the request"};
-		rest_done(call, &r);
-	}
-	buf_fini(&path);
-}
-
-void controller_pause(struct controller *c)
-{
-	rest_call(c, "pause", "POST", "/pause", NULL);
-}
-
-void controller_interrupt(struct controller *c)
-{
-	rest_call(c, "interrupt", "POST", "/interrupt", NULL);
-}
-
-void controller_confirm(struct controller *c, bool accept, const char *reason)
-{
-	struct buf body;
-	buf_init(&body);
-	buf_printf(&body, "{\"accept\":%s", accept ? "true" : "false");
-	if (!accept && reason && *reason) {
-		buf_puts(&body, ",\"reason\":");
-		json_append_string(&body, reason, strlen(reason));
-	}
-	buf_putc(&body, '}');
-	rest_call(c, accept ? "confirm" : "reject", "POST", "/events/respond_to_confirmation",
-		  buf_cstr(&body));
-	buf_fini(&body);
-}
-
-void controller_send(struct controller *c, const char *text)
-{
-	if (!text || !*text)
-		return;
-	c->sent_anything = true;
-	c->busy_since_send = false;
-	outbox_send(c->outbox, text);
-	changed(c);
-}
-
-/* ------------------------------------------------------------ stdin for --send - */
-
-static void stdin_readable(void *arg);
-static void stdin_hangup(void *arg);
-
-static void stdin_consume(struct controller *c, bool eof)
-{
-	size_t start = 0;
-	for (size_t i = 0; i < c->stdin_line.len; i++) {
-		if (c->stdin_line.data[i] == '\n') {
-			size_t n = i - start;
-			if (n && c->stdin_line.data[start + n - 1] == '\r')
-				n--;
-			if (n) {
-				char *msg = xstrndup(c->stdin_line.data + start, n);
-				controller_send(c, msg);
-				free(msg);
-			}
-			start = i + 1;
-		}
-	}
-	if (eof && start < c->stdin_line.len) {
-		char *msg = xstrndup(c->stdin_line.data + start, c->stdin_line.len - start);
-		controller_send(c, msg);
-		free(msg);
-		start = c->stdin_line.len;
-	}
-	if (start) {
-		memmove(c->stdin_line.data, c->stdin_line.data + start, c->stdin_line.len - start);
-		c->stdin_line.len -= start;
-	}
-}
-
-static void stdin_readable(void *arg)
-{
-	struct controller *c = arg;
-	char chunk[4096];
-	ssize_t n = read(0, chunk, sizeof chunk);
-	if (n <= 0) {
-		stdin_hangup(arg);
-		return;
-	}
-	buf_append(&c->stdin_line, chunk, (size_t)n);
-	stdin_consume(c, false);
-}
-
-static void stdin_hangup(void *arg)
-{
-	struct controller *c = arg;
-	if (!c->stdin_open)
-		return;
-	/* A file or /dev/null stays readable at EOF: stop watching, or the loop spins. */
-	loop_unwatch_fd(c->loop, 0);
-	stdin_consume(c, true);
-	buf_fini(&c->stdin_line);
-	c->stdin_open = false;
-	/* Nothing came: behave as if nothing was to be sent. */
-	if (c->caught_up && !c->sent_anything && c->o->until == UNTIL_IDLE)
-		finish(c, EXIT_OK);
+	ctl_changed(c);
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
 static void outbox_error(void *ctx, const char *line)
 {
-	notice(ctx, line);
+	ctl_notice(ctx, line);
 }
 
-static void write_stats(const struct controller *c);
+void ctl_write_stats(const struct controller *c);
 
 struct controller *controller_create(struct loop *loop, const struct options *o,
 				     struct mask_set *masks, const char *api_key, bool headless,
@@ -1019,7 +613,7 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	if (o->record_path) {
 		c->record = fopen(o->record_path, "a");
 		if (!c->record)
-			notice(c, "cannot open the --record file; not recording");
+			ctl_notice(c, "cannot open the --record file; not recording");
 	}
 	struct session_config cfg = {
 		.server_url = o->server,
@@ -1052,27 +646,23 @@ void controller_start(struct controller *c)
 {
 	for (size_t i = 0; i < c->o->nsends; i++)
 		controller_send(c, c->o->sends[i]);
-	if (c->o->send_stdin) {
-		c->stdin_open = true;
-		buf_init(&c->stdin_line);
-		if (loop_watch_fd(c->loop, 0, stdin_readable, stdin_hangup, c) != 0)
-			stdin_hangup(c);
-	}
+	if (c->o->send_stdin)
+		ctl_stdin_start(c);
 	if (!c->headless && c->o->conversation_id)
-		rest_call(c, "title", "GET", "", NULL);
+		ctl_rest_call(c, "title", "GET", "", NULL);
 	session_start(c->session);
 }
 
 void controller_quit(struct controller *c, int exit_code)
 {
-	finish(c, exit_code);
+	ctl_finish(c, exit_code);
 }
 
 void controller_destroy(struct controller *c)
 {
 	if (!c)
 		return;
-	write_stats(c);
+	ctl_write_stats(c);
 	free(c->unpainted);
 	outbox_destroy(c->outbox);
 	session_destroy(c->session);
@@ -1082,11 +672,7 @@ void controller_destroy(struct controller *c)
 	transcript_destroy(c->transcript);
 	if (c->record)
 		fclose(c->record);
-	for (size_t i = 0; i < c->nsummaries; i++) {
-		free(c->summaries[i].tool_call_id);
-		free(c->summaries[i].line);
-	}
-	free(c->summaries);
+	ctl_summaries_free(c);
 	free(c->title);
 	free(c->execution_status);
 	if (c->api_key) {
@@ -1096,51 +682,6 @@ void controller_destroy(struct controller *c)
 		free(c->api_key);
 	}
 	free(c);
-}
-
-void controller_frame_painted(struct controller *c, int64_t now_us)
-{
-	c->frames_painted++;
-	for (size_t i = 0; i < c->nunpainted; i++) {
-		int64_t bucket = (now_us - c->unpainted[i]) / 100;
-		if (bucket < 0)
-			bucket = 0;
-		if (bucket > 10000)
-			bucket = 10000;
-		c->latency_hist[bucket]++;
-	}
-	c->nunpainted = 0;
-}
-
-static double latency_percentile(const struct controller *c, uint64_t total, double p)
-{
-	uint64_t want = (uint64_t)(p * (double)total + 0.5), seen = 0;
-	for (size_t b = 0; b <= 10000; b++) {
-		seen += c->latency_hist[b];
-		if (seen >= want && seen)
-			return (double)b / 10.0;
-	}
-	return 0;
-}
-
-/* $TETHER_STATS: one JSON line of instrumentation for the benchmarks. */
-static void write_stats(const struct controller *c)
-{
-	const char *path = getenv("TETHER_STATS");
-	if (!path || !*path)
-		return;
-	FILE *f = fopen(path, "a");
-	if (!f)
-		return;
-	uint64_t total = 0;
-	for (size_t b = 0; b <= 10000; b++)
-		total += c->latency_hist[b];
-	fprintf(f, "{\"frames\":%llu,\"deltas_painted\":%llu,\"latency_p50_ms\":%.1f,"
-		   "\"latency_p99_ms\":%.1f,\"render_hz\":%d}\n",
-		(unsigned long long)c->frames_painted, (unsigned long long)total,
-		latency_percentile(c, total, 0.50), latency_percentile(c, total, 0.99),
-		c->o->render_hz);
-	fclose(f);
 }
 
 struct transcript *controller_transcript(struct controller *c)
@@ -1165,5 +706,5 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
 	st->stalled_streams = stalled_count(c);
 	st->pending_messages = outbox_pending(c->outbox);
-	st->awaiting_confirmation = status_is(c->execution_status, "waiting_for_confirmation");
+	st->awaiting_confirmation = ctl_status_is(c->execution_status, "waiting_for_confirmation");
 }

@@ -1,0 +1,105 @@
+/* The user's controls: REST calls about the conversation, and sending messages. */
+#include "controller_int.h"
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ REST controls */
+
+/* One REST call in flight. */
+struct rest_call {
+	struct controller *c;
+	char *what;
+};
+
+static void rest_done(void *ctx, const struct rest_response *r)
+{
+	struct rest_call *call = ctx;
+	struct controller *c = call->c;
+	if (r->status < 200 || r->status >= 300) {
+		struct buf line;
+		buf_init(&line);
+		if (r->status == 0)
+			buf_printf(&line, "%s failed: %s", call->what, r->error ? r->error : "no response");
+		else if (r->status == 401 || r->status == 403)
+			buf_printf(&line, "%s failed: not authorized (HTTP %d)", call->what, r->status);
+		else
+			buf_printf(&line, "%s failed: HTTP %d %.*s", call->what, r->status,
+				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
+		ctl_add_error_item(c, call->what, buf_cstr(&line));
+		ctl_notice(c, buf_cstr(&line));
+		buf_fini(&line);
+	} else if (!strcmp(call->what, "title") && r->body) {
+		struct conversation_info *items = NULL;
+		size_t n = 0;
+		char *next = NULL;
+		struct codec_error err;
+		if (conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
+		    n == 1 && items[0].title) {
+			struct buf t;
+			buf_init(&t);
+			controller_clean(c, items[0].title, strlen(items[0].title), &t);
+			free(c->title);
+			c->title = buf_steal(&t);
+			ctl_changed(c);
+		}
+		conversation_infos_free(items, n);
+		free(next);
+	}
+	free(call->what);
+	free(call);
+}
+
+void ctl_rest_call(struct controller *c, const char *what, const char *method,
+		      const char *suffix, const char *body)
+{
+	struct rest_call *call = xcalloc(1, sizeof *call);
+	call->c = c;
+	call->what = xstrdup(what);
+	struct buf path;
+	buf_init(&path);
+	buf_printf(&path, "/api/conversations/%s%s", c->o->conversation_id, suffix);
+	if (rest_request(c->loop, c->o->server, c->api_key, c->o->insecure, method, buf_cstr(&path),
+			 body, rest_done, call) != 0) {
+		struct rest_response r = {.status = 0, .error = "could not start the request"};
+		rest_done(call, &r);
+	}
+	buf_fini(&path);
+}
+
+void controller_pause(struct controller *c)
+{
+	ctl_rest_call(c, "pause", "POST", "/pause", NULL);
+}
+
+void controller_interrupt(struct controller *c)
+{
+	ctl_rest_call(c, "interrupt", "POST", "/interrupt", NULL);
+}
+
+void controller_confirm(struct controller *c, bool accept, const char *reason)
+{
+	struct buf body;
+	buf_init(&body);
+	buf_printf(&body, "{\"accept\":%s", accept ? "true" : "false");
+	if (!accept && reason && *reason) {
+		buf_puts(&body, ",\"reason\":");
+		json_append_string(&body, reason, strlen(reason));
+	}
+	buf_putc(&body, '}');
+	ctl_rest_call(c, accept ? "confirm" : "reject", "POST", "/events/respond_to_confirmation",
+		  buf_cstr(&body));
+	buf_fini(&body);
+}
+
+void controller_send(struct controller *c, const char *text)
+{
+	if (!text || !*text)
+		return;
+	c->sent_anything = true;
+	c->busy_since_send = false;
+	outbox_send(c->outbox, text);
+	ctl_changed(c);
+}
