@@ -1,0 +1,204 @@
+/* draw: cells, highlights and fingerprinted lines on the ncurses screen. */
+#include "draw.h"
+#include "terminal.h"
+
+#include <string.h>
+
+static const short pair_colors[PAIR_COUNT] = {
+	[PAIR_USER] = COLOR_CYAN,   [PAIR_AGENT] = COLOR_MAGENTA, [PAIR_PENDING] = COLOR_YELLOW,
+	[PAIR_DONE] = COLOR_GREEN,  [PAIR_ERROR] = COLOR_RED,     [PAIR_CODE] = COLOR_GREEN,
+	[PAIR_NOTICE] = COLOR_BLUE, [PAIR_MARKER] = COLOR_YELLOW,
+};
+
+static const struct look reverse = { A_REVERSE, 0, A_REVERSE };
+
+static bool colors;
+
+void draw_init(void)
+{
+	colors = terminal_colors();
+	if (!colors)
+		return;
+	for (short i = 1; i < PAIR_COUNT; i++)
+		init_pair(i, pair_colors[i], -1);
+}
+
+void draw_combine(struct look *acc, const struct look *l)
+{
+	acc->attr |= l->attr;
+	acc->mono |= l->mono;
+	if (l->pair)
+		acc->pair = l->pair;
+}
+
+/* ----------------------------------------------------------------- hashing */
+
+uint64_t draw_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t draw_hash_u64(uint64_t h, uint64_t v)
+{
+	return draw_hash_bytes(h, &v, sizeof v);
+}
+
+uint64_t draw_hash_look(uint64_t h, const struct look *l)
+{
+	h = draw_hash_u64(h, colors ? l->attr : l->mono);
+	return draw_hash_u64(h, colors ? (uint64_t)l->pair : 0);
+}
+
+/* 0 is never a fingerprint, so an invalidated line always repaints. */
+bool draw_line_unchanged(struct painter *p, int y, uint64_t h)
+{
+	h |= 1;
+	if (y < 0 || y >= p->lines)
+		return true;
+	if (p->line_hash[y] == h)
+		return true;
+	p->line_hash[y] = h;
+	return false;
+}
+
+/* ----------------------------------------------------------------- drawing */
+
+static bool is_drawable(uint32_t cp)
+{
+	return !(cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0));
+}
+
+static void put_cell(int y, int x, wchar_t *cell, int k, attr_t a, short pair)
+{
+	cell[k] = 0;
+	cchar_t cc;
+	setcchar(&cc, cell, a, pair, NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+/* Cells are made the way ncurses and the layout count them: each character of non-zero
+ * width starts a cell, zero-width ones join the cell before them. */
+int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look *l)
+{
+	attr_t a = colors ? l->attr : l->mono;
+	short pair = colors ? l->pair : 0;
+	size_t at = 0;
+	while (at < n && x < maxx) {
+		wchar_t cell[CCHARW_MAX + 1];
+		if (s[at] == '\t') { /* only the input has tabs; it counts them as one column */
+			cell[0] = L' ';
+			put_cell(y, x++, cell, 1, a, pair);
+			at++;
+			continue;
+		}
+		int w;
+		size_t g = grapheme_next(s + at, n - at, &w);
+		if (!g || x + w > maxx)
+			break;
+		int k = 0, cell_x = x, next_x = x;
+		for (size_t i = 0; i < g;) {
+			uint32_t cp;
+			i += utf8_decode(s + at + i, g - i, &cp);
+			if (!is_drawable(cp))
+				continue;
+			int cw = cp_width(cp);
+			if (cw > 0) {
+				if (k)
+					put_cell(y, cell_x, cell, k, a, pair);
+				cell[0] = (wchar_t)cp;
+				k = 1;
+				cell_x = next_x;
+				next_x += cw;
+			} else if (k && k < CCHARW_MAX - 1) {
+				cell[k++] = (wchar_t)cp;
+			}
+		}
+		if (k && cell_x < maxx)
+			put_cell(y, cell_x, cell, k, a, pair);
+		x += w;
+		at += g;
+	}
+	return x;
+}
+
+/* ASCII case-insensitive search, as transcript_search matches. */
+static const char *find_ci(const char *s, size_t n, const char *needle, size_t m)
+{
+	if (!m || m > n)
+		return NULL;
+	for (size_t i = 0; i + m <= n; i++) {
+		size_t j = 0;
+		while (j < m) {
+			unsigned char a = (unsigned char)s[i + j], b = (unsigned char)needle[j];
+			if (a >= 'A' && a <= 'Z')
+				a |= 0x20;
+			if (b >= 'A' && b <= 'Z')
+				b |= 0x20;
+			if (a != b)
+				break;
+			j++;
+		}
+		if (j == m)
+			return s + i;
+	}
+	return NULL;
+}
+
+int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
+		     const char *needle, size_t m)
+{
+	const char *hit;
+	while (m && (hit = find_ci(s, n, needle, m))) {
+		x = draw_text(y, x, maxx, s, (size_t)(hit - s), l);
+		struct look hl = *l;
+		draw_combine(&hl, &reverse);
+		x = draw_text(y, x, maxx, hit, m, &hl);
+		n -= (size_t)(hit - s) + m;
+		s = hit + m;
+	}
+	return draw_text(y, x, maxx, s, n, l);
+}
+
+void draw_line_add(struct draw_line *l, const char *s, size_t n, struct look look)
+{
+	if (l->nseg < DRAW_LINE_SEGMENTS && n)
+		l->seg[l->nseg++] = (struct draw_segment){ s, n, look };
+}
+
+void draw_line_puts(struct draw_line *l, const char *s, struct look look)
+{
+	draw_line_add(l, s, strlen(s), look);
+}
+
+void draw_line_paint(struct painter *p, int y, const struct draw_line *l)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	h = draw_hash_u64(h, l->fill);
+	h = draw_hash_look(h, &l->fill_look);
+	for (int i = 0; i < l->nseg; i++) {
+		h = draw_hash_bytes(h, l->seg[i].s, l->seg[i].n);
+		h = draw_hash_u64(h, l->seg[i].n);
+		h = draw_hash_look(h, &l->seg[i].look);
+	}
+	if (draw_line_unchanged(p, y, h))
+		return;
+	move(y, 0);
+	clrtoeol();
+	int x = 0;
+	for (int i = 0; i < l->nseg; i++)
+		x = draw_text(y, x, COLS, l->seg[i].s, l->seg[i].n, &l->seg[i].look);
+	if (l->fill) {
+		static const char spaces[] = "                                ";
+		while (x < COLS) {
+			int before = x;
+			x = draw_text(y, x, COLS, spaces, sizeof spaces - 1, &l->fill_look);
+			if (x == before)
+				break;
+		}
+	}
+}

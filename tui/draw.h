@@ -1,0 +1,69 @@
+/* draw: putting text on the ncurses screen — looks (colour or monochrome), cells counted as
+ * the layout counts them, search highlights, and whole lines skipped when their fingerprint
+ * matches what the last frame drew. */
+#ifndef TETHER_DRAW_H
+#define TETHER_DRAW_H
+
+#include "interactive.h"
+
+#include <curses.h>
+
+enum draw_pair {
+	PAIR_USER = 1,
+	PAIR_AGENT,
+	PAIR_PENDING,
+	PAIR_DONE,
+	PAIR_ERROR,
+	PAIR_CODE,
+	PAIR_NOTICE,
+	PAIR_MARKER,
+	PAIR_COUNT,
+};
+
+/* How one kind of text looks, in colour (attr, pair) and without (mono). */
+struct look {
+	attr_t attr;
+	short pair;
+	attr_t mono;
+};
+
+/* Decides between colour and monochrome (after the terminal opened) and sets up the pairs. */
+void draw_init(void);
+/* Adds l's attributes to acc; l's colour wins when it has one. */
+void draw_combine(struct look *acc, const struct look *l);
+/* FNV-1a steps for line fingerprints. */
+uint64_t draw_hash_bytes(uint64_t h, const void *p, size_t n);
+uint64_t draw_hash_u64(uint64_t h, uint64_t v);
+uint64_t draw_hash_look(uint64_t h, const struct look *l);
+/* True when line y already shows what fingerprint h stands for; records h otherwise. */
+bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
+/* Draws s[0..n) from column x of line y, not past column maxx; returns the next column. */
+int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look *l);
+/* draw_text with the ASCII-case-insensitive matches of needle[0..m) in reverse video. */
+int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
+		     const char *needle, size_t m);
+
+enum { DRAW_LINE_SEGMENTS = 12 };
+
+struct draw_segment {
+	const char *s;
+	size_t n;
+	struct look look;
+};
+
+/* A screen line that is not a transcript row: a few runs of text, optionally filled to the
+ * edge with one look (the status line's bar). */
+struct draw_line {
+	struct draw_segment seg[DRAW_LINE_SEGMENTS];
+	int nseg;
+	bool fill;
+	struct look fill_look;
+};
+
+/* Appends a run of text (borrowed until the line is painted). */
+void draw_line_add(struct draw_line *l, const char *s, size_t n, struct look look);
+void draw_line_puts(struct draw_line *l, const char *s, struct look look);
+/* Paints the line at y unless it is what the last frame drew there. */
+void draw_line_paint(struct painter *p, int y, const struct draw_line *l);
+
+#endif
