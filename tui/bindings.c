@@ -205,66 +205,6 @@ static bool edit(struct tui *u, struct editor *e, const struct key_event *ev, bo
 
 /* ------------------------------------------------------------------ search */
 
-static void search_show(struct tui *u, long idx)
-{
-	u->match = idx;
-	if (idx >= 0)
-		viewport_show_item(&u->vp, u->t, (size_t)idx);
-}
-
-/* Looks for the query again from the newest item back (it changed). */
-static void search_update(struct tui *u)
-{
-	size_t count = transcript_count(u->t);
-	const char *needle = editor_text(&u->query);
-	long idx = *needle && count ? transcript_search(u->t, needle, count - 1, true) : -1;
-	u->search_failed = *needle && idx < 0;
-	if (idx >= 0)
-		search_show(u, idx);
-}
-
-static void search_step(struct tui *u, bool older)
-{
-	const char *needle = editor_text(&u->query);
-	size_t count = transcript_count(u->t);
-	if (!*needle || !count)
-		return;
-	long idx;
-	if (u->match < 0)
-		idx = transcript_search(u->t, needle, count - 1, true);
-	else if (older)
-		idx = u->match > 0 ? transcript_search(u->t, needle, (size_t)u->match - 1, true) : -1;
-	else
-		idx = transcript_search(u->t, needle, (size_t)u->match + 1, false);
-	if (idx < 0)
-		tui_notice(u, older ? "no older match" : "no newer match");
-	else
-		search_show(u, idx);
-}
-
-static void search_start(struct tui *u)
-{
-	u->saved_follow = u->vp.follow;
-	u->saved_top_item = u->vp.top_item;
-	u->saved_top_row = u->vp.top_row;
-	editor_clear(&u->query);
-	u->match = -1;
-	u->search_failed = false;
-	u->mode = TUI_MODE_SEARCH_EDIT;
-}
-
-static void search_cancel(struct tui *u)
-{
-	u->mode = TUI_MODE_INPUT;
-	if (u->saved_follow) {
-		viewport_follow(&u->vp);
-	} else {
-		u->vp.follow = false;
-		u->vp.top_item = u->saved_top_item;
-		u->vp.top_row = u->saved_top_row;
-	}
-}
-
 static void act_search_start(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;

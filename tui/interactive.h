@@ -1,5 +1,6 @@
 /* The interactive client's state, shared by its files: interactive.c (the loop wiring and
- * the frame clock), bindings.c (keys → actions), slash.c (slash commands), paint.c. */
+ * the frame clock), bindings.c (keys → actions), search.c, slash.c (slash commands), paint.c
+ * and draw.c. */
 #ifndef TETHER_INTERACTIVE_H
 #define TETHER_INTERACTIVE_H
 
@@ -71,6 +72,15 @@ void tui_quit(struct tui *u, int exit_code);
 void tui_ctrl_c(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
+
+/* Starts a search: the query is typed in the input area; the view is remembered for Esc. */
+void search_start(struct tui *u);
+/* The query changed: shows the newest match, or says there is none. */
+void search_update(struct tui *u);
+/* Goes to the next older (or newer) match. */
+void search_step(struct tui *u, bool older);
+/* Ends the search and puts the view back where it was. */
+void search_cancel(struct tui *u);
 
 /* Handles one key event. */
 void bindings_handle(struct tui *u, const struct key_event *ev);
