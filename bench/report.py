@@ -302,7 +302,7 @@ def section(t, runs):
     lines = [
         "## Figures", "",
         f"Measured {date} on {machine()} (shared and noisy), `build-bench` (release), by",
-        "`scripts/bench`, which runs every benchmark and rewrites this section (about 4 minutes).",
+        "`scripts/bench`, which runs every benchmark and rewrites this section (2–4 minutes).",
         f"Live figures are medians of {runs} rounds; each is set against a floor measured in the",
         "same run, or against the peers' figures in `../shared/bench/peers.md` (same answer, same",
         "machine kind). Absolute numbers are for information; the ratios are the figures.", "",
