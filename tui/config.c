@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,14 +68,25 @@ static const char *apply(struct options *o, const char *key, const char *value)
 		*(key[0] == 'o' ? &o->osc52 : &o->color) = b;
 		return NULL;
 	}
-	if (!strcmp(key, "ping_interval") || !strcmp(key, "stall_timeout")) {
+	static const struct {
+		const char *key;
+		size_t offset;
+	} seconds[] = {
+		{"ping_interval", offsetof(struct options, ping_interval_s)},
+		{"stall_timeout", offsetof(struct options, stall_timeout_s)},
+		{"stream_stall", offsetof(struct options, stream_stall_s)},
+	};
+	for (size_t i = 0; i < sizeof seconds / sizeof seconds[0]; i++) {
+		if (strcmp(key, seconds[i].key))
+			continue;
 		double v = strtod(value, &end);
 		if (*end || !(v > 0 && v <= 86400))
 			return "takes seconds > 0";
-		*(key[0] == 'p' ? &o->ping_interval_s : &o->stall_timeout_s) = v;
+		*(double *)((char *)o + seconds[i].offset) = v;
 		return NULL;
 	}
-	return "unknown key (known: server, render_hz, osc52, color, ping_interval, stall_timeout)";
+	return "unknown key (known: server, render_hz, osc52, color, ping_interval, stall_timeout, "
+	       "stream_stall)";
 }
 
 void options_load_config(struct options *o, void (*warn)(const char *line))

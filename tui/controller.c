@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int64_t STREAM_STALL_US = 10 * 1000000;
 
 static const char *const state_names[] = {
 	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
@@ -128,6 +127,13 @@ static size_t stalled_count(const struct controller *c)
 	return n;
 }
 
+/* Checks a few times per stall limit, at most once a second. */
+static int64_t stall_check_period(const struct controller *c)
+{
+	int64_t quarter = (int64_t)(c->o->stream_stall_s * 1e6 / 4);
+	return quarter < 1000000 ? (quarter > 10000 ? quarter : 10000) : 1000000;
+}
+
 void controller_check_stalls(struct controller *c, int64_t now_us)
 {
 	bool any_armed = false;
@@ -136,7 +142,8 @@ void controller_check_stalls(struct controller *c, int64_t now_us)
 			continue;
 		any_armed = true;
 		/* While a tool runs, silence is work, not a stall. */
-		bool quiet = now_us - f->last_delta_us >= STREAM_STALL_US && c->running_tools == 0;
+		int64_t limit = (int64_t)(c->o->stream_stall_s * 1e6);
+		bool quiet = now_us - f->last_delta_us >= limit && c->running_tools == 0;
 		if (quiet && !f->stalled) {
 			f->stalled = true;
 			transcript_stream_set_stalled(c->transcript, f->item_id, true);
@@ -147,7 +154,7 @@ void controller_check_stalls(struct controller *c, int64_t now_us)
 		}
 	}
 	if (any_armed && !c->finished)
-		loop_timer_schedule(c->stall_timer, 1000000);
+		loop_timer_schedule(c->stall_timer, stall_check_period(c));
 }
 
 static void stall_timer_fired(void *arg)
@@ -360,7 +367,7 @@ static void on_delta(struct controller *c, const struct frame *f)
 		transcript_stream_set_stalled(c->transcript, f->item_id, false);
 	}
 	if (!loop_timer_pending(c->stall_timer))
-		loop_timer_schedule(c->stall_timer, 1000000);
+		loop_timer_schedule(c->stall_timer, stall_check_period(c));
 	ctl_changed(c);
 }
 

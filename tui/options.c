@@ -37,8 +37,9 @@ static const char usage[] =
 	"\n"
 	"The session API key comes from env TETHER_SESSION_API_KEY, else the keyring.\n"
 	"Defaults come from $XDG_CONFIG_HOME/tether/config (server, render_hz, osc52, color,\n"
-	"ping_interval, stall_timeout as `key = value` lines); env TETHER_SERVER, TETHER_OSC52\n"
-	"and NO_COLOR override it; flags override both.\n"
+	"ping_interval, stall_timeout, stream_stall as `key = value` lines); env TETHER_SERVER,\n"
+	"TETHER_OSC52"
+	" and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
 	"6 conversation ended in error/stuck, 130 interrupted.\n";
 
@@ -284,6 +285,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->max_retries = -1;
 	o->render_hz = 30;
 	o->color = true;
+	o->stream_stall_s = 10;
 	o->server = "http://127.0.0.1:8000";
 	options_load_config(o, config_warn);
 	/* The environment overrides the config file; flags override both. */

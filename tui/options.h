@@ -45,6 +45,7 @@ struct options {
 	/* From the config file (or env): */
 	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
+	double stream_stall_s;      /* no delta for this long marks a streaming item stalled */
 	char *config_storage_;      /* private: strings from the config file */
 };
 

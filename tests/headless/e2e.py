@@ -259,6 +259,32 @@ def test_exit_2_usage():
     assert p.returncode == 2
 
 
+def test_stalled_stream():
+    """No delta for stream_stall seconds marks the item stalled; the connection stays; deltas
+    resume and the item is retired normally."""
+    cfg = os.path.join(TMP, "cfg")
+    os.makedirs(os.path.join(cfg, "tether"), exist_ok=True)
+    open(os.path.join(cfg, "tether", "config"), "w").write("stream_stall = 1\n")
+    s = Server("stall.scenario", "--set", "stall=3")
+    global ENV
+    saved, ENV = ENV, dict(ENV, XDG_CONFIG_HOME=cfg)
+    try:
+        rc, out, err = run_until(s, b'"state":"retired"', "--ping-interval", "1", "--stall-timeout", "10")
+    finally:
+        ENV = saved
+    s.stop()
+    lines = ndjson(out)
+    stream = [l for l in lines if l["type"] == "stream"]
+    states = [l["state"] for l in stream]
+    assert "stalled" in states, states
+    k = states.index("stalled")
+    assert "delta" in states[:k] and "delta" in states[k + 1:], states
+    assert states[-1] == "retired" and states.count("stalled") == 1, states
+    connects = [l for l in lines if l["type"] == "connection" and l["state"] == "connecting"]
+    assert len(connects) == 1, "a stalled stream must not drop a live connection"
+    check_invariants(lines, None)
+
+
 def test_list():
     """tether list: one conversation per line (text) or per object (ndjson); honest exit codes."""
     s = Server("headless_chat.scenario")

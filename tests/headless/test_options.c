@@ -175,7 +175,7 @@ static void test_config_file(void **state)
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("# defaults\nserver = http://config:1\nrender_hz = 12\nbogus line\nosc52 = on\n"
-	      "render_hz = 9999\ncolor = off\n", f);
+	      "render_hz = 9999\ncolor = off\nstream_stall = 2.5\n", f);
 	fclose(f);
 	setenv("XDG_CONFIG_HOME", dir, 1);
 	unsetenv("TETHER_SERVER");
@@ -190,6 +190,7 @@ static void test_config_file(void **state)
 	assert_int_equal(o.render_hz, 12);
 	assert_true(o.osc52);
 	assert_false(o.color);
+	assert_true(o.stream_stall_s == 2.5);
 	options_fini(&o);
 	/* env beats the file, flags beat both */
 	setenv("TETHER_SERVER", "http://env:2", 1);
