@@ -398,6 +398,39 @@ def test_tui_rest_fallback():
         s.stop()
 
 
+def test_tui_picker():
+    """In a terminal without a conversation id, tether lists the server's conversations
+    (sanitized) and opens the one the user picks."""
+    s = Server("picker.scenario")
+    sock = "tether-pick-%d" % os.getpid()
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+
+    def screen():
+        return subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
+
+    def wait_for(text):
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            if text in screen():
+                return True
+            time.sleep(0.1)
+        return False
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "100", "-y", "20", "-e", "LANG=C.UTF-8",
+                               "%s --server %s; sleep 30" % (TETHER, s.url)], check=True, env=ENV)
+        assert wait_for("Pick a conversation"), screen()
+        assert wait_for("Older chat"), screen()
+        assert "Picked conversation" in screen()
+        title = subprocess.run(tmux + ["display", "-p", "#{pane_title}"], capture_output=True,
+                               text=True).stdout
+        assert "pwned" not in title
+        subprocess.run(tmux + ["send-keys", "Enter"], check=True)
+        assert wait_for("hello from the picked one"), screen()
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
