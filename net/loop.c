@@ -164,11 +164,32 @@ void loop_destroy(struct loop *loop)
 }
 
 /* Runs until loop_quit; returns 0, or -1 if the loop failed. */
+/* Microseconds until the earliest of our timers is due, or -1 when none is pending. */
+static lws_usec_t next_timer_in(struct loop *loop, lws_usec_t now)
+{
+	lws_usec_t best = -1;
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->timers)) {
+		struct loop_timer *t = lws_container_of(d, struct loop_timer, node);
+		if (!lws_dll2_is_detached(&t->sul.list)) {
+			lws_usec_t in = t->sul.us > now ? t->sul.us - now : 0;
+			if (best < 0 || in < best)
+				best = in;
+		}
+	} lws_end_foreach_dll(d);
+	return best;
+}
+
 int loop_run(struct loop *loop)
 {
 	int rc = 0;
 
 	while (!loop->quit) {
+		/* lws rounds its poll timeout down to whole milliseconds, so in the last
+		 * millisecond before a timer it would poll with timeout 0 over and over (measured:
+		 * 4 polls per read while streaming). Sleep that remainder out instead. */
+		lws_usec_t in = next_timer_in(loop, lws_now_usecs());
+		if (in > 0 && in < LWS_US_PER_MS)
+			usleep((useconds_t)in);
 		if (lws_service(loop->ctx, 0) < 0) {
 			rc = -1;
 			break;
