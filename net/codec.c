@@ -19,7 +19,8 @@
 /* What the strings of a decoded frame point into. */
 struct frame_store {
 	cJSON *root;
-	char *raw;                      /* from cJSON_PrintUnformatted: cJSON_free */
+	const cJSON *event;             /* the event object of a durable/transient frame */
+	char *raw;                      /* made on demand by frame_event_json: cJSON_free */
 	size_t owned_count;
 	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
 };
@@ -373,9 +374,30 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 			kind_rules[i].decode(st, ev, e);
 		break;
 	}
-	st->raw = cJSON_PrintUnformatted(ev);
-	e->raw = st->raw;
-	e->raw_len = st->raw ? strlen(st->raw) : 0;
+	/* The JSON text is made only when asked for: most consumers never need it. */
+	st->event = ev;
+}
+
+const char *frame_event_json(const struct frame *f, size_t *len)
+{
+	struct frame_store *st = f->priv_;
+	if (!st || !st->event) {
+		*len = 0;
+		return NULL;
+	}
+	if (!st->raw)
+		st->raw = cJSON_PrintUnformatted(st->event);
+	*len = st->raw ? strlen(st->raw) : 0;
+	return st->raw;
+}
+
+int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
+{
+	struct frame_store *st = f->priv_;
+	if (!st || !st->event)
+		return -1;
+	codec_rewrite_tree(st->event, fn, ctx, out);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- envelope */

@@ -13,4 +13,7 @@ cJSON *codec_parse(const char *json, size_t len, struct codec_error *err);
 void codec_fail(struct codec_error *err, enum codec_status status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Appends v as compact JSON, every string (values and keys) passed through fn first. */
+void codec_rewrite_tree(const cJSON *v, json_string_fn fn, void *ctx, struct buf *out);
+
 #endif

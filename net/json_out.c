@@ -165,16 +165,21 @@ static void put_value(struct rewriter *rw, const cJSON *v)
 	}
 }
 
+void codec_rewrite_tree(const cJSON *v, json_string_fn fn, void *ctx, struct buf *out)
+{
+	struct rewriter rw = { .fn = fn, .ctx = ctx, .out = out };
+	buf_init(&rw.scratch);
+	put_value(&rw, v);
+	buf_fini(&rw.scratch);
+}
+
 int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *ctx,
 			 struct buf *out, struct codec_error *err)
 {
 	cJSON *root = codec_parse(json, len, err);
 	if (!root)
 		return -1;
-	struct rewriter rw = { .fn = fn, .ctx = ctx, .out = out };
-	buf_init(&rw.scratch);
-	put_value(&rw, root);
-	buf_fini(&rw.scratch);
+	codec_rewrite_tree(root, fn, ctx, out);
 	cJSON_Delete(root);
 	return 0;
 }

@@ -69,9 +69,6 @@ struct event {
 	/* ConversationStateUpdateEvent. */
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
-	/* The event object as JSON text (compact). */
-	const char *raw;
-	size_t raw_len;
 };
 
 /* One decoded server frame. Fields not belonging to its type are zero/NULL. */
@@ -160,6 +157,13 @@ void json_append_string(struct buf *out, const char *s, size_t len);
  * Returns 0, or -1 with *err when json does not parse (out unchanged). */
 int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *ctx,
 			 struct buf *out, struct codec_error *err);
+/* The event object of a durable or transient frame as compact JSON, made on the first call
+ * and owned by the frame; NULL (and *len 0) for other frames. */
+const char *frame_event_json(const struct frame *f, size_t *len);
+/* Appends the event object of f as compact JSON with every string passed through fn, as
+ * json_rewrite_strings does but without printing and parsing it again. Returns 0, or -1 when
+ * f carries no event. */
+int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out);
 
 /* ------------------------------------------------------------------- loop */
 

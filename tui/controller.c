@@ -267,10 +267,8 @@ static void emit_event_line(struct controller *c, const struct frame *f)
 	if (!c->headless || c->o->format != FORMAT_NDJSON)
 		return;
 	struct buf masked;
-	struct codec_error err;
 	buf_init(&masked);
-	if (json_rewrite_strings(f->event.raw, f->event.raw_len, clean_json_string, c, &masked,
-				 &err) == 0) {
+	if (frame_event_rewrite(f, clean_json_string, c, &masked) == 0) {
 		if (f->type == FRAME_DURABLE)
 			headless_durable(&c->out, f->seq, masked.data, masked.len);
 		else

@@ -3,6 +3,21 @@
 
 #include <stdio.h>
 
+
+/* The event JSON, made on demand by the codec. */
+static const char *raw_of(const struct frame *f)
+{
+	size_t len;
+	return frame_event_json(f, &len);
+}
+
+static size_t raw_len_of(const struct frame *f)
+{
+	size_t len;
+	frame_event_json(f, &len);
+	return len;
+}
+
 static void test_sync_examples(void **state)
 {
 	(void)state;
@@ -59,9 +74,9 @@ static void test_durable_example(void **state)
 	/* The frame is compact on the wire, so raw is exactly the event's own bytes. */
 	const char *ev = strstr(durable_hello, "\"event\":") + strlen("\"event\":");
 	size_t ev_len = strlen(ev) - 1;
-	assert_int_equal(f.event.raw_len, ev_len);
-	assert_memory_equal(f.event.raw, ev, ev_len);
-	assert_int_equal(f.event.raw[ev_len], '\0');
+	assert_int_equal(raw_len_of(&f), ev_len);
+	assert_memory_equal(raw_of(&f), ev, ev_len);
+	assert_int_equal(raw_of(&f)[ev_len], '\0');
 	frame_fini(&f);
 }
 
@@ -72,7 +87,7 @@ static void test_durable_large_seq(void **state)
 	DECODE_OK("{\"type\":\"durable\",\"seq\":4294967297,\"event\":{}}", &f);
 	assert_int_equal(f.seq, 4294967297LL);
 	assert_int_equal(f.event.kind, EVENT_UNKNOWN);
-	assert_string_equal(f.event.raw, "{}");
+	assert_string_equal(raw_of(&f), "{}");
 	frame_fini(&f);
 }
 
@@ -436,7 +451,7 @@ static void test_deep_nesting(void **state)
 	struct codec_error err;
 	assert_int_equal(frame_decode(json, len, &f, &err), 0);
 	free(json);
-	assert_int_equal(f.event.raw_len, len - strlen("{\"type\":\"durable\",\"seq\":1,\"event\":") - 1);
+	assert_int_equal(raw_len_of(&f), len - strlen("{\"type\":\"durable\",\"seq\":1,\"event\":") - 1);
 	frame_fini(&f);
 }
 
@@ -467,6 +482,48 @@ static void test_fini(void **state)
 	frame_fini(&f);
 }
 
+static void upper(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	(void)ctx;
+	for (size_t i = 0; i < len; i++)
+		buf_putc(out, (s[i] >= 'a' && s[i] <= 'z') ? (char)(s[i] - 32) : s[i]);
+}
+
+/* The event JSON is made on demand, and rewriting the decoded tree gives exactly what
+ * rewriting that JSON text gives. */
+static void test_event_json_and_rewrite(void **state)
+{
+	(void)state;
+	static const char frame[] =
+		"{\"type\":\"durable\",\"seq\":3,\"event\":{\"id\":\"e1\",\"source\":\"agent\","
+		"\"n\":[1,2.5,-3e2,true,null],\"nested\":{\"key\":\"v\\u0007al\"},\"kind\":\"X\"}}";
+	struct frame f;
+	struct codec_error err;
+	assert_int_equal(frame_decode(frame, sizeof frame - 1, &f, &err), 0);
+	size_t len;
+	const char *json = frame_event_json(&f, &len);
+	assert_non_null(json);
+	assert_ptr_equal(frame_event_json(&f, &len), json); /* made once */
+	struct buf a, b;
+	buf_init(&a);
+	buf_init(&b);
+	assert_int_equal(frame_event_rewrite(&f, upper, NULL, &a), 0);
+	assert_int_equal(json_rewrite_strings(json, len, upper, NULL, &b, &err), 0);
+	assert_string_equal(buf_cstr(&a), buf_cstr(&b));
+	assert_non_null(strstr(buf_cstr(&a), "\"NESTED\":{\"KEY\":\"V\\u0007AL\"}"));
+	buf_fini(&a);
+	buf_fini(&b);
+	frame_fini(&f);
+	static const char delta[] = "{\"type\":\"delta\",\"item_id\":\"i\",\"order\":0,\"content\":\"x\"}";
+	assert_int_equal(frame_decode(delta, sizeof delta - 1, &f, &err), 0);
+	assert_null(frame_event_json(&f, &len));
+	assert_int_equal(len, 0);
+	buf_init(&a);
+	assert_int_equal(frame_event_rewrite(&f, NULL, NULL, &a), -1);
+	buf_fini(&a);
+	frame_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_fini),
+		cmocka_unit_test(test_event_json_and_rewrite),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
