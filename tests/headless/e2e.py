@@ -285,6 +285,32 @@ def test_stalled_stream():
     check_invariants(lines, None)
 
 
+def test_implicit_headless_text():
+    """Without --headless, a stdout that is not a terminal gets headless text (as llm/aichat)."""
+    s = Server("headless_chat.scenario")
+    p = subprocess.run([TETHER, "--server", s.url, CONV], capture_output=True, timeout=30, env=ENV,
+                       stdin=subprocess.DEVNULL)
+    s.stop()
+    assert p.returncode == 0, p.stderr
+    assert b"All **42** tests pass." in p.stdout and b"$ pytest -q  \xe2\x86\x92 exit 0" in p.stdout, p.stdout
+    assert b"\x1b" not in p.stdout
+
+
+def test_bad_mask_file():
+    """An unreadable --mask-file is a usage error with a message; a too-short secret is refused
+    by name of line, never echoed, and the run goes on."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--mask-file", "/nonexistent/mask")
+    assert rc == 2 and b"/nonexistent/mask" in err, (rc, err)
+    mask = os.path.join(TMP, "shortmask")
+    open(mask, "w").write("abc\nhunter2-local\n")
+    rc, out, err = run(s, "--mask-file", mask, "--send", "go")
+    s.stop()
+    assert rc == 0, (rc, err)
+    assert b":1:" in err and b"abc" not in err.replace(b"shortmask", b""), err
+    assert b"hunter2-local" not in out
+
+
 def test_list():
     """tether list: one conversation per line (text) or per object (ndjson); honest exit codes."""
     s = Server("headless_chat.scenario")
