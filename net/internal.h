@@ -94,6 +94,30 @@ struct sniff {
  * too large to keep; the server writes "type" first and "seq" right after it. */
 void sniff_frame(const char *p, size_t n, struct sniff *out);
 
+/* ------------------------------------------------- hostname lookups (resolve.c) */
+
+struct resolve;
+
+/* A lookup's outcome: the numeric address to connect to, or NULL and a readable reason. */
+typedef void (*resolve_done_fn)(void *ctx, const char *address, const char *error);
+
+/* True when host is an IPv4 or IPv6 literal. */
+bool resolve_is_numeric(const char *host);
+/* The address to connect to right now: host itself when numeric, a lookup of it made in
+ * the last minute (copied into buf), or NULL when a lookup is needed. */
+const char *resolve_now(const char *host, char *buf, size_t cap);
+/* Starts looking host up without blocking; done runs once, later, from a loop timer
+ * (also on failure and after the overall timeout). */
+struct resolve *resolve_start(struct loop *loop, const char *host, resolve_done_fn done,
+			      void *ctx);
+/* Abandons a lookup: done never runs. A lookup glibc is still running is freed once it
+ * finishes. NULL is fine. */
+void resolve_cancel(struct resolve *r);
+/* Sets the overall lookup timeout (default 10 s; tests). */
+void resolve_set_timeout_us(int64_t us);
+/* Forgets every cached lookup (tests). */
+void resolve_cache_clear(void);
+
 /* ---------------------------------------------------------------- session */
 
 #define NO_SEQ INT64_MIN
@@ -115,6 +139,7 @@ struct session {
 	bool stopping;                  /* session_stop: close the open socket normally */
 	enum phase phase;
 	struct lws *wsi;                /* the current connection */
+	struct resolve *lookup;         /* the hostname lookup before connecting, or NULL */
 	int failures;                   /* consecutive attempts that did not reach sync */
 	int backoff_level;              /* consecutive connections that made no progress */
 	int attempt;                    /* number of the current or last attempt */

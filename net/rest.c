@@ -15,6 +15,12 @@ struct rest_req {
 	struct loop *loop;
 	struct lws *wsi;
 	struct loop_timer *timer;       /* the request timeout, or the deferred failure */
+	struct resolve *lookup;         /* the hostname lookup before connecting, or NULL */
+	struct server_url url;
+	char host[300];                 /* the Host header */
+	char *method;
+	char *path;                     /* base path + path */
+	bool insecure;
 	char *api_key;
 	char *body;                     /* the request body, or NULL */
 	size_t body_len;
@@ -31,6 +37,9 @@ static void req_free(struct rest_req *r)
 {
 	lws_dll2_remove(&r->node);
 	loop_timer_destroy(r->timer);
+	resolve_cancel(r->lookup);
+	free(r->method);
+	free(r->path);
 	if (r->api_key) {
 		explicit_bzero(r->api_key, strlen(r->api_key));
 		free(r->api_key);
@@ -187,18 +196,63 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 	}
 }
 
+/* Opens the connection to address (numeric): lws resolves it without a query. */
+static void req_open(struct rest_req *r, const char *address)
+{
+	struct lws_client_connect_info ci;
+
+	memset(&ci, 0, sizeof(ci));
+	ci.context = r->loop->ctx;
+	ci.vhost = r->loop->vh;
+	ci.address = address;
+	ci.port = r->url.port;
+	ci.path = r->path;
+	/* the Host header, and for TLS the SNI and certificate name (see session_open) */
+	ci.host = r->host;
+	ci.method = r->method;
+	ci.alpn = "http/1.1";
+	ci.local_protocol_name = NET_PROTO_REST;
+	ci.opaque_user_data = r;
+	ci.pwsi = &r->wsi;      /* known before any callback of the connection runs */
+	if (r->url.tls) {
+		ci.ssl_connection = LCCSCF_USE_SSL;
+		if (r->insecure)
+			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
+					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
+					     LCCSCF_ALLOW_EXPIRED;
+	}
+	r->wsi = lws_client_connect_via_info(&ci);
+	if (!r->wsi) {
+		/* done must not run inside rest_request: fail on the next loop turn */
+		r->error = xstrdup("cannot start the request (address lookup or socket failed)");
+		loop_timer_schedule(r->timer, 0);
+	}
+}
+
+/* The lookup of a hostname ended: connect, or fail the request. */
+static void req_resolved(void *ctx, const char *address, const char *error)
+{
+	struct rest_req *r = ctx;
+
+	r->lookup = NULL;
+	if (!address) {
+		req_finish(r, 0, error);
+		return;
+	}
+	req_open(r, address);
+}
+
 /* Starts METHOD server_url+path; calls done exactly once. Returns -1 (and never calls
  * done) only when server_url does not parse. */
 int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
 		 const char *method, const char *path, const char *body, rest_done_fn done,
 		 void *ctx)
 {
-	struct lws_client_connect_info ci;
 	struct server_url url;
 	struct rest_req *r;
-	char host[300];
 	struct buf full;
-	struct lws *wsi;
+	char cached[64];
+	const char *address;
 
 	if (!loop || !server_url || server_url_parse(server_url, &url))
 		return -1;
@@ -218,41 +272,24 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 	r->timer = loop_timer_create(loop, req_timer_fired, r);
 	lws_dll2_add_tail(&r->node, &loop->requests);
 
-	snprintf(host, sizeof(host), strchr(url.host, ':') ? "[%s]:%d" : "%s:%d", url.host,
-		 url.port);
+	r->url = url;
+	r->insecure = insecure;
+	r->method = xstrdup(method);
+	snprintf(r->host, sizeof(r->host), strchr(url.host, ':') ? "[%s]:%d" : "%s:%d",
+		 url.host, url.port);
 	buf_init(&full);
 	buf_puts(&full, url.base_path);
 	buf_puts(&full, path && *path ? path : "/");
-	memset(&ci, 0, sizeof(ci));
-	ci.context = loop->ctx;
-	ci.vhost = loop->vh;
-	ci.address = url.host;
-	ci.port = url.port;
-	ci.path = buf_cstr(&full);
-	ci.host = host;
-	ci.method = method;
-	ci.alpn = "http/1.1";
-	ci.local_protocol_name = NET_PROTO_REST;
-	ci.opaque_user_data = r;
-	ci.pwsi = &r->wsi;      /* known before any callback of the connection runs */
-	if (url.tls) {
-		ci.ssl_connection = LCCSCF_USE_SSL;
-		if (insecure)
-			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
-					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
-					     LCCSCF_ALLOW_EXPIRED;
-	}
-	/* Blocking getaddrinfo for hostnames in this lws build; numeric addresses never block. */
-	wsi = lws_client_connect_via_info(&ci);
+	r->path = xstrdup(buf_cstr(&full));
 	buf_fini(&full);
-	r->wsi = wsi;
-	if (!wsi) {
-		/* done must not run inside this call: fail on the next loop turn */
-		r->error = xstrdup("cannot start the request (address lookup or socket failed)");
-		loop_timer_schedule(r->timer, 0);
-	} else {
-		loop_timer_schedule(r->timer, rest_timeout_us);
-	}
+	/* the timeout covers the lookup too */
+	loop_timer_schedule(r->timer, rest_timeout_us);
+	/* lws would resolve a hostname with a blocking getaddrinfo (stack.md P8) */
+	address = resolve_now(url.host, cached, sizeof(cached));
+	if (address)
+		req_open(r, address);
+	else
+		r->lookup = resolve_start(loop, url.host, req_resolved, r);
 	return 0;
 }
 

@@ -97,6 +97,8 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 			net_wsi_abandon(wsi);
 	}
 	s->wsi = NULL;
+	resolve_cancel(s->lookup);
+	s->lookup = NULL;
 	s->phase = PHASE_IDLE;
 	s->stopping = false;
 	loop_timer_cancel(s->stall_timer);
@@ -208,11 +210,71 @@ static void build_path(struct session *s, struct buf *path)
 		buf_printf(path, "?after_seq=%lld", (long long)s->cursor);
 }
 
-static void session_connect(struct session *s)
+/* Opens the socket to address (numeric): lws resolves it without a query. */
+static void session_open(struct session *s, const char *address)
 {
 	struct lws_client_connect_info ci;
 	struct buf path;
 	struct lws *wsi;
+
+	buf_init(&path);
+	build_path(s, &path);
+	memset(&ci, 0, sizeof(ci));
+	ci.context = s->loop->ctx;
+	ci.vhost = s->loop->vh;
+	ci.address = address;
+	ci.port = s->url.port;
+	ci.path = buf_cstr(&path);
+	/* ci.host is the Host header and, in lws 4.1.6 (lws_ssl_client_bio_create), also the
+	 * name TLS checks: it is copied (":port" stripped) into SNI and
+	 * X509_VERIFY_PARAM_set1_host, while ci.address only feeds the socket connect. So a
+	 * resolved address still verifies the certificate against the hostname. */
+	ci.host = s->host_header;
+	ci.ietf_version_or_minus_one = -1;
+	ci.local_protocol_name = NET_PROTO_SESSION;
+	ci.retry_and_idle_policy = &s->idle;
+	ci.opaque_user_data = s;
+	ci.pwsi = &s->wsi;      /* known before any callback of the connection runs */
+	if (s->url.tls) {
+		ci.ssl_connection = LCCSCF_USE_SSL;
+		if (s->cfg.insecure)
+			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
+					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
+					     LCCSCF_ALLOW_EXPIRED;
+	}
+	session_stall_rearm(s);
+	wsi = lws_client_connect_via_info(&ci);
+	buf_fini(&path);
+	if (s->phase != PHASE_CONNECTING) {
+		s->wsi = NULL;  /* already failed inside the call */
+		return;
+	}
+	if (!wsi) {
+		session_set_reason(s, "cannot start the connection", strlen("cannot start the connection"));
+		session_conn_end(s, NULL, true);
+		return;
+	}
+	s->wsi = wsi;
+}
+
+/* The lookup of a hostname ended: connect, or fail like a network error (retried). */
+static void session_resolved(void *ctx, const char *address, const char *error)
+{
+	struct session *s = ctx;
+
+	s->lookup = NULL;
+	if (!address) {
+		session_set_reason(s, error, strlen(error));
+		session_conn_end(s, NULL, true);
+		return;
+	}
+	session_open(s, address);
+}
+
+static void session_connect(struct session *s)
+{
+	char cached[64];
+	const char *address;
 
 	s->attempt = s->failures + 1;
 	s->close_code = 0;
@@ -231,43 +293,15 @@ static void session_connect(struct session *s)
 	if (!s->running || !s->loop)
 		return;
 
-	buf_init(&path);
-	build_path(s, &path);
-	memset(&ci, 0, sizeof(ci));
-	ci.context = s->loop->ctx;
-	ci.vhost = s->loop->vh;
-	ci.address = s->url.host;
-	ci.port = s->url.port;
-	ci.path = buf_cstr(&path);
-	ci.host = s->host_header;
-	ci.ietf_version_or_minus_one = -1;
-	ci.local_protocol_name = NET_PROTO_SESSION;
-	ci.retry_and_idle_policy = &s->idle;
-	ci.opaque_user_data = s;
-	ci.pwsi = &s->wsi;      /* known before any callback of the connection runs */
-	if (s->url.tls) {
-		ci.ssl_connection = LCCSCF_USE_SSL;
-		if (s->cfg.insecure)
-			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
-					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
-					     LCCSCF_ALLOW_EXPIRED;
-	}
 	s->phase = PHASE_CONNECTING;
-	session_stall_rearm(s);
-	/* Hostnames resolve with a blocking getaddrinfo in this lws build (no async DNS);
-	 * numeric addresses never block. */
-	wsi = lws_client_connect_via_info(&ci);
-	buf_fini(&path);
-	if (s->phase != PHASE_CONNECTING) {
-		s->wsi = NULL;  /* already failed inside the call */
-		return;
-	}
-	if (!wsi) {
-		session_set_reason(s, "cannot start the connection", strlen("cannot start the connection"));
-		session_conn_end(s, NULL, true);
-		return;
-	}
-	s->wsi = wsi;
+	/* lws would resolve a hostname with a blocking getaddrinfo (stack.md P8): look it up
+	 * on the side (bounded by its own timeout; the stall timer starts with the socket).
+	 * Numeric hosts and recent lookups connect at once. */
+	address = resolve_now(s->url.host, cached, sizeof(cached));
+	if (address)
+		session_open(s, address);
+	else
+		s->lookup = resolve_start(s->loop, s->url.host, session_resolved, s);
 }
 
 /* The 1013 ("try again later") reasons of protocol.md §1.3. */
@@ -504,6 +538,8 @@ static void session_forget_loop(struct session *s)
 	if (s->wsi)
 		net_wsi_abandon(s->wsi);
 	s->wsi = NULL;
+	resolve_cancel(s->lookup);
+	s->lookup = NULL;
 	s->phase = PHASE_IDLE;
 	s->running = false;
 	lws_dll2_remove(&s->node);
