@@ -52,4 +52,18 @@ static inline const char *decode_fails(const char *json, size_t len, enum codec_
 	return err.message;
 }
 
+/* The event JSON, made on demand by the codec. */
+static inline const char *raw_of(const struct frame *f)
+{
+	size_t len;
+	return frame_event_json(f, &len);
+}
+
+static inline size_t raw_len_of(const struct frame *f)
+{
+	size_t len;
+	frame_event_json(f, &len);
+	return len;
+}
+
 #endif

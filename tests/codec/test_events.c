@@ -6,21 +6,6 @@
 #include <cjson/cJSON.h>
 
 /* Decodes the event as a durable frame with seq 9. */
-
-/* The event JSON, made on demand by the codec. */
-static const char *raw_of(const struct frame *f)
-{
-	size_t len;
-	return frame_event_json(f, &len);
-}
-
-static size_t raw_len_of(const struct frame *f)
-{
-	size_t len;
-	frame_event_json(f, &len);
-	return len;
-}
-
 static void decode_event(const char *event, struct frame *f)
 {
 	char json[8192];

@@ -3,21 +3,6 @@
 
 #include <stdio.h>
 
-
-/* The event JSON, made on demand by the codec. */
-static const char *raw_of(const struct frame *f)
-{
-	size_t len;
-	return frame_event_json(f, &len);
-}
-
-static size_t raw_len_of(const struct frame *f)
-{
-	size_t len;
-	frame_event_json(f, &len);
-	return len;
-}
-
 static void test_sync_examples(void **state)
 {
 	(void)state;
