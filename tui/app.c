@@ -137,13 +137,12 @@ static int run_headless(const struct options *o, struct loop *loop, struct mask_
 }
 
 /* No conversation id in a terminal: list the server's conversations and let the user pick. */
-static int pick_conversation(const struct options *o, char **id)
+static int pick_conversation(const struct options *o, const struct mask_set *masks,
+			     const char *api_key, char **id)
 {
 	struct conversation_info *items = NULL;
 	size_t n = 0;
-	char *key = find_api_key(o);
-	int rc = list_fetch(o, log_line, key, &items, &n);
-	free(key);
+	int rc = list_fetch(o, log_line, api_key, masks, &items, &n);
 	if (rc != EXIT_OK)
 		return rc;
 	if (n == 0) {
@@ -169,11 +168,33 @@ static void block_loop_signals(void)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+/* Local secrets and the API key, which is masked too. Returns -1 for an unusable --mask-file. */
+static int load_secrets(const struct options *o, struct mask_set *masks, char **api_key)
+{
+	if (load_masks(o, masks) != 0)
+		return -1;
+	*api_key = find_api_key(o);
+	const char *why;
+	if (*api_key && mask_set_add(masks, *api_key, strlen(*api_key), &why) != 0 && log_file)
+		log_line(0, "the session API key is too short to be masked");
+	log_masks = masks;
+	return 0;
+}
+
+static void forget_secrets(struct mask_set *masks, char *api_key)
+{
+	if (api_key) {
+		memset(api_key, 0, strlen(api_key));
+		free(api_key);
+	}
+	log_masks = NULL;
+	mask_set_destroy(masks);
+}
+
 static int run_client(const struct options *given)
 {
 	struct options copy = *given;
 	const struct options *o = &copy;
-	char *picked = NULL;
 	bool headless = o->headless || !isatty(STDOUT_FILENO);
 	if (headless && !o->conversation_id) {
 		fprintf(stderr, "tether: headless mode needs a CONVERSATION_ID (see tether list)\n");
@@ -185,46 +206,44 @@ static int run_client(const struct options *given)
 		return EXIT_USAGE;
 	}
 	block_loop_signals();
-	if (!headless && !o->conversation_id) {
-		int rc = pick_conversation(o, &picked);
-		if (rc != EXIT_OK || !picked)
-			return rc;
-		copy.conversation_id = picked;
-	}
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
 
 	struct mask_set *masks = mask_set_create();
-	int rc = EXIT_RUNTIME;
-	char *api_key = NULL;
-	if (load_masks(o, masks) != 0) {
-		rc = EXIT_USAGE;
+	char *api_key = NULL, *picked = NULL;
+	int rc = EXIT_USAGE;
+	if (load_secrets(o, masks, &api_key) != 0)
 		goto out;
+	if (!headless && !o->conversation_id) {
+		rc = pick_conversation(o, masks, api_key, &picked);
+		if (rc != EXIT_OK || !picked)
+			goto out;
+		copy.conversation_id = picked;
 	}
-	api_key = find_api_key(o);
-	if (api_key) {
-		const char *why;
-		if (mask_set_add(masks, api_key, strlen(api_key), &why) != 0 && log_file)
-			log_line(0, "the session API key is too short to be masked");
-	}
-	log_masks = masks;
 	char *err = NULL;
 	struct loop *loop = loop_create(log_line, &err);
 	if (!loop) {
 		fprintf(stderr, "tether: %s\n", err ? err : "cannot create the event loop");
 		free(err);
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	rc = headless ? run_headless(o, loop, masks, api_key) : tui_run(o, loop, masks, api_key);
 	loop_destroy(loop);
 out:
 	free(picked);
-	if (api_key) {
-		memset(api_key, 0, strlen(api_key));
-		free(api_key);
-	}
-	log_masks = NULL;
-	mask_set_destroy(masks);
+	forget_secrets(masks, api_key);
+	return rc;
+}
+
+static int run_list(const struct options *o)
+{
+	struct mask_set *masks = mask_set_create();
+	char *api_key = NULL;
+	int rc = EXIT_USAGE;
+	if (load_secrets(o, masks, &api_key) == 0)
+		rc = list_run(o, log_line, api_key, masks);
+	forget_secrets(masks, api_key);
 	return rc;
 }
 
@@ -242,12 +261,9 @@ int app_run(const struct options *o)
 	case CMD_CLIENT:
 		rc = run_client(o);
 		break;
-	case CMD_LIST: {
-		char *key = find_api_key(o);
-		rc = list_run(o, log_line, key);
-		free(key);
+	case CMD_LIST:
+		rc = run_list(o);
 		break;
-	}
 	default:
 		rc = cmd_keyring_run(o);
 		break;

@@ -1,6 +1,7 @@
 #include "list.h"
 #include "app.h"
 #include "render.h"
+#include "keyring.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@ struct list_run {
 	struct loop *loop;
 	const struct options *o;
 	const char *api_key;
+	const struct mask_set *masks;
 	int exit_code;
 	int pages;
 	bool done;
@@ -20,6 +22,29 @@ struct list_run {
 };
 
 static void fetch_page(struct list_run *r, const char *page_id);
+
+/* Server strings cross the same boundary as everything else shown: sanitize, then mask. */
+static void clean_field(char **field, const struct mask_set *masks)
+{
+	if (!*field)
+		return;
+	struct buf san, out;
+	buf_init(&san);
+	buf_init(&out);
+	sanitize_text(*field, strlen(*field), &san);
+	mask_text(masks, buf_cstr(&san), san.len, &out);
+	free(*field);
+	*field = buf_steal(&out);
+	buf_fini(&san);
+}
+
+static void clean_info(struct conversation_info *c, const struct mask_set *masks)
+{
+	clean_field(&c->id, masks);
+	clean_field(&c->title, masks);
+	clean_field(&c->execution_status, masks);
+	clean_field(&c->updated_at, masks);
+}
 
 static int exit_for_status(int status)
 {
@@ -50,7 +75,7 @@ static void print_item(const struct options *o, const struct conversation_info *
 		for (int i = 0; i < 4; i++) {
 			const char *f = fields[i] ? fields[i] : "-";
 			buf_init(&clean);
-			sanitize_text(f, strlen(f), &clean);
+			buf_puts(&clean, f);
 			/* One conversation per line: tabs and newlines inside fields become spaces. */
 			for (size_t k = 0; k < clean.len; k++)
 				if (clean.data[k] == '\n' || clean.data[k] == '\t')
@@ -90,6 +115,8 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		clean_info(&items[i], r->masks);
 	if (r->collect) {
 		r->items = xrealloc(r->items, (r->count + n + 1) * sizeof *r->items);
 		memcpy(r->items + r->count, items, n * sizeof *items);
@@ -134,8 +161,9 @@ static void fetch_page(struct list_run *r, const char *page_id)
 }
 
 static int list_fetch_all(const struct options *o, loop_log_fn log, const char *api_key,
-			  struct list_run *out)
+			  const struct mask_set *masks, struct list_run *out)
 {
+	out->masks = masks;
 	struct server_url url;
 	if (server_url_parse(o->server, &url) != 0) {
 		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
@@ -159,17 +187,18 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 	return out->exit_code;
 }
 
-int list_run(const struct options *o, loop_log_fn log, const char *api_key)
+int list_run(const struct options *o, loop_log_fn log, const char *api_key,
+	     const struct mask_set *masks)
 {
 	struct list_run r = {0};
-	return list_fetch_all(o, log, api_key, &r);
+	return list_fetch_all(o, log, api_key, masks, &r);
 }
 
 int list_fetch(const struct options *o, loop_log_fn log, const char *api_key,
-	       struct conversation_info **items, size_t *count)
+	       const struct mask_set *masks, struct conversation_info **items, size_t *count)
 {
 	struct list_run r = {.collect = true};
-	int rc = list_fetch_all(o, log, api_key, &r);
+	int rc = list_fetch_all(o, log, api_key, masks, &r);
 	if (rc != EXIT_OK) {
 		conversation_infos_free(r.items, r.count);
 		r.items = NULL;

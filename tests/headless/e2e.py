@@ -325,6 +325,14 @@ def test_list():
     item = ndjson(p.stdout)[0]
     assert item["id"] == CONV and item["title"] == "Headless chat" and item["status"] == "idle"
     assert item["updated_at"]
+    # Titles cross the masker like every other output.
+    mask = os.path.join(TMP, "listmask")
+    open(mask, "w").write("Headless\n")
+    s2 = Server("headless_chat.scenario")
+    p = subprocess.run([TETHER, "list", "--mask-file", mask, "--server", s2.url],
+                       capture_output=True, env=ENV, timeout=30)
+    s2.stop()
+    assert p.returncode == 0 and b"<secret-hidden> chat" in p.stdout and b"Headless" not in p.stdout, p.stdout
     a = Server("headless_auth.scenario")
     p = subprocess.run([TETHER, "list", "--server", a.url], capture_output=True, env=ENV, timeout=30)
     ok = subprocess.run([TETHER, "list", "--server", a.url], capture_output=True, timeout=30,
