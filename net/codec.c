@@ -201,12 +201,16 @@ static const struct summary_rule {
 	{ NULL, false, { "command", "path", "message" } },
 };
 
-static bool is_control(char c)
+/* Only line-breaking whitespace: other controls (ESC above all) stay for the display
+ * sanitizer, which removes whole escape sequences. Turning ESC into a space would leave the
+ * rest of a sequence as text, and a sequence inside a secret would then split it past the
+ * masker. */
+static bool is_line_break(char c)
 {
-	return (unsigned char)c < 0x20 || c == 0x7F;
+	return c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f';
 }
 
-/* s on one line (control characters become spaces), cut to ACTION_SUMMARY_MAX bytes at a
+/* s on one line (line breaks and tabs become spaces), cut to ACTION_SUMMARY_MAX bytes at a
  * character boundary with "…" appended. composed is s when s was built here (it is then
  * owned), else NULL; s itself is returned when it needs no change. */
 static const char *one_line(struct frame_store *st, const char *s, char *composed)
@@ -215,13 +219,13 @@ static const char *one_line(struct frame_store *st, const char *s, char *compose
 	if (len > ACTION_SUMMARY_MAX)
 		keep = utf8_complete_prefix(s, ACTION_SUMMARY_MAX);
 	size_t plain = 0;
-	while (plain < keep && !is_control(s[plain]))
+	while (plain < keep && !is_line_break(s[plain]))
 		plain++;
 	if (plain == len)
 		return composed ? store_own(st, composed) : s;
 	char *line = composed && keep == len ? composed : xmalloc(keep + sizeof "…");
 	for (size_t i = 0; i < keep; i++)
-		line[i] = is_control(s[i]) ? ' ' : s[i];
+		line[i] = is_line_break(s[i]) ? ' ' : s[i];
 	strcpy(line + keep, keep < len ? "…" : "");
 	if (line != composed)
 		free(composed);
