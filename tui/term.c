@@ -153,6 +153,9 @@ int terminal_open(bool color, struct buf *err)
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* ncurses polls the input fd twice per doupdate to abandon a frame when keys are waiting;
+	 * frames here are small and keys are read on the next loop turn anyway. */
+	typeahead(-1);
 	set_escdelay(25);
 	disable_flow_control();
 	term.colors = color && has_colors() && !no_color();
