@@ -46,6 +46,25 @@ static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *
 
 static void filter_close(struct controller *c, const char *item_id);
 
+/* One ndjson stream line. The item_id is the server's string: it is written sanitized and
+ * masked like every other (the open filter keeps it cleaned once). */
+static void stream_line(struct controller *c, const struct stream_filter *f, const char *item_id,
+			int attempt, const char *state, const char *kind, const char *content,
+			size_t content_len, const char *reason)
+{
+	if (!c->headless)
+		return;
+	struct buf id;
+	buf_init(&id);
+	const char *shown = f ? f->shown_id : NULL;
+	if (!shown) {
+		controller_clean(c, item_id, strlen(item_id), &id);
+		shown = buf_cstr(&id);
+	}
+	headless_stream(&c->out, shown, attempt, state, kind, content, content_len, reason);
+	buf_fini(&id);
+}
+
 void ctl_finish(struct controller *c, int exit_code)
 {
 	if (c->finished)
@@ -53,11 +72,11 @@ void ctl_finish(struct controller *c, int exit_code)
 	c->finished = true;
 	/* Every started stream ends in exactly one terminal line, also when the run ends first. */
 	while (c->filters) {
-		if (c->headless)
-			headless_stream(&c->out, c->filters->item_id, c->filters->attempt, "discarded",
-					NULL, NULL, 0, NULL);
+		stream_line(c, c->filters, c->filters->item_id, c->filters->attempt, "discarded",
+			    NULL, NULL, 0, NULL);
 		filter_close(c, c->filters->item_id);
 	}
+	ctl_summaries_flush(c, "no result");
 	if (c->headless)
 		headless_result(&c->out, exit_code, session_has_cursor(c->session),
 				session_cursor(c->session), c->durable_count, c->stream_count,
@@ -94,6 +113,10 @@ static struct stream_filter *filter_open(struct controller *c, const char *item_
 	if (!f) {
 		f = xcalloc(1, sizeof *f);
 		f->item_id = xstrdup(item_id);
+		struct buf shown;
+		buf_init(&shown);
+		controller_clean(c, item_id, strlen(item_id), &shown);
+		f->shown_id = buf_steal(&shown);
 		for (int k = 0; k < 2; k++)
 			mask_stream_init(&f->mask[k], c->masks);
 		f->next = c->filters;
@@ -113,6 +136,7 @@ static void filter_close(struct controller *c, const char *item_id)
 			for (int k = 0; k < 2; k++)
 				mask_stream_fini(&f->mask[k]);
 			free(f->item_id);
+			free(f->shown_id);
 			free(f);
 			return;
 		}
@@ -147,9 +171,7 @@ void controller_check_stalls(struct controller *c, int64_t now_us)
 		if (quiet && !f->stalled) {
 			f->stalled = true;
 			transcript_stream_set_stalled(c->transcript, f->item_id, true);
-			if (c->headless)
-				headless_stream(&c->out, f->item_id, f->attempt, "stalled", NULL, NULL, 0,
-						NULL);
+			stream_line(c, f, f->item_id, f->attempt, "stalled", NULL, NULL, 0, NULL);
 			ctl_changed(c);
 		}
 	}
@@ -205,19 +227,26 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 {
 	if (!status)
 		return;
-	if (!ctl_status_is(c->execution_status, status)) {
+	/* The server's value is shown (status line, ndjson) only sanitized and masked; the
+	 * decisions below read the value as received. */
+	struct buf shown;
+	buf_init(&shown);
+	controller_clean(c, status, strlen(status), &shown);
+	if (!ctl_status_is(c->execution_status, buf_cstr(&shown))) {
 		free(c->execution_status);
-		c->execution_status = xstrdup(status);
+		c->execution_status = buf_steal(&shown);
 		if (c->headless)
-			headless_status(&c->out, status);
+			headless_status(&c->out, c->execution_status);
 		transcript_set_awaiting_confirmation(c->transcript,
 						     ctl_status_is(status, "waiting_for_confirmation"));
 		if (status_ended_run(status)) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
+			ctl_summaries_flush(c, "no result (run ended)");
 		}
 		ctl_changed(c);
 	}
+	buf_fini(&shown);
 	check_until(c, status, live);
 }
 
@@ -243,9 +272,7 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 		enum apply_result r = transcript_add_event(c->transcript, &spec);
 		if (r == APPLY_RETIRED && e->id) {
 			struct stream_filter *f = filter_find(c, e->id);
-			if (c->headless)
-				headless_stream(&c->out, e->id, f ? f->attempt : 1, "retired", NULL, NULL,
-						0, NULL);
+			stream_line(c, f, e->id, f ? f->attempt : 1, "retired", NULL, NULL, 0, NULL);
 			filter_close(c, e->id);
 		}
 		if (r != APPLY_DUPLICATE) {
@@ -307,16 +334,15 @@ static void on_started(struct controller *c, const struct frame *f)
 						      f->has_anchor_seq, f->anchor_seq);
 	if (r != APPLY_OPENED && r != APPLY_SUPERSEDED)
 		return;
-	filter_open(c, f->item_id, f->attempt);
+	struct stream_filter *filt = filter_open(c, f->item_id, f->attempt);
 	if (r == APPLY_OPENED)
 		c->stream_count++;
-	if (c->headless)
-		headless_stream(&c->out, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
+	stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	ctl_changed(c);
 }
 
-static void record_delta(struct controller *c, const struct frame *f, const char *content,
-			 size_t len);
+static void record_delta(struct controller *c, const struct frame *f, const char *item_id,
+			 const char *content, size_t len);
 
 static void on_delta(struct controller *c, const struct frame *f)
 {
@@ -333,9 +359,7 @@ static void on_delta(struct controller *c, const struct frame *f)
 		if (r == APPLY_OPENED)
 			c->stream_count++;
 		filt = filter_open(c, f->item_id, f->attempt);
-		if (c->headless)
-			headless_stream(&c->out, f->item_id, f->attempt, "started", NULL, NULL, 0,
-					NULL);
+		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	}
 	int k = f->delta_kind == DELTA_REASONING;
 	struct buf san, out;
@@ -345,11 +369,11 @@ static void on_delta(struct controller *c, const struct frame *f)
 	mask_stream_feed(&filt->mask[k], san.data ? san.data : "", san.len, &out);
 	transcript_stream_delta(c->transcript, f->item_id, f->attempt, f->order, k,
 				out.data ? out.data : "", out.len);
-	if (c->headless && out.len)
-		headless_stream(&c->out, f->item_id, f->attempt, "delta", k ? "reasoning" : "text",
-				out.data, out.len, NULL);
+	if (out.len)
+		stream_line(c, filt, f->item_id, f->attempt, "delta", k ? "reasoning" : "text",
+			    out.data, out.len, NULL);
 	if (c->record)
-		record_delta(c, f, out.data ? out.data : "", out.len);
+		record_delta(c, f, filt->shown_id, out.data ? out.data : "", out.len);
 	buf_fini(&san);
 	buf_fini(&out);
 	filt->last_delta_us = clock_now_us();
@@ -379,9 +403,8 @@ static void on_aborted(struct controller *c, const struct frame *f)
 	buf_init(&reason);
 	if (f->reason)
 		controller_clean(c, f->reason, strlen(f->reason), &reason);
-	if (c->headless)
-		headless_stream(&c->out, f->item_id, f->attempt, "aborted", NULL, NULL, 0,
-				buf_cstr(&reason));
+	stream_line(c, filter_find(c, f->item_id), f->item_id, f->attempt, "aborted", NULL, NULL, 0,
+		    buf_cstr(&reason));
 	buf_fini(&reason);
 	filter_close(c, f->item_id);
 	ctl_changed(c);
@@ -506,19 +529,24 @@ static void session_raw(void *ctx, const char *json, size_t len)
 	buf_fini(&masked);
 }
 
-static void record_delta(struct controller *c, const struct frame *f, const char *content,
-			 size_t len)
+/* item_id comes cleaned, as json_rewrite_strings cleans every string of the other frames. */
+static void record_delta(struct controller *c, const struct frame *f, const char *item_id,
+			 const char *content, size_t len)
 {
 	struct buf b;
 	buf_init(&b);
 	buf_puts(&b, "{\"type\":\"delta\",\"item_id\":");
-	json_append_string(&b, f->item_id, strlen(f->item_id));
+	json_append_string(&b, item_id, strlen(item_id));
 	buf_printf(&b, ",\"attempt\":%d,\"order\":%lld,\"kind\":\"%s\",\"content\":", f->attempt,
 		   (long long)f->order, f->delta_kind == DELTA_REASONING ? "reasoning" : "text");
 	json_append_string(&b, content, len);
 	if (f->chunk_id) {
+		struct buf chunk;
+		buf_init(&chunk);
+		controller_clean(c, f->chunk_id, strlen(f->chunk_id), &chunk);
 		buf_puts(&b, ",\"chunk_id\":");
-		json_append_string(&b, f->chunk_id, strlen(f->chunk_id));
+		json_append_string(&b, chunk.data ? chunk.data : "", chunk.len);
+		buf_fini(&chunk);
 	}
 	if (f->has_choice_index)
 		buf_printf(&b, ",\"choice_index\":%lld", (long long)f->choice_index);
@@ -532,9 +560,7 @@ static void session_discard(void *ctx)
 	struct controller *c = ctx;
 	while (c->filters) {
 		struct stream_filter *f = c->filters;
-		if (c->headless)
-			headless_stream(&c->out, f->item_id, f->attempt, "discarded", NULL, NULL, 0,
-					NULL);
+		stream_line(c, f, f->item_id, f->attempt, "discarded", NULL, NULL, 0, NULL);
 		filter_close(c, f->item_id);
 	}
 	transcript_discard_streams(c->transcript);

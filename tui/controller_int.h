@@ -10,6 +10,7 @@
  * so that an escape sequence or a secret split across deltas is caught whole. */
 struct stream_filter {
 	char *item_id;
+	char *shown_id;                 /* item_id sanitized and masked, for output */
 	int attempt;
 	struct sanitizer san[2];        /* by delta kind */
 	struct mask_stream mask[2];
@@ -87,6 +88,9 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 		       struct item_spec *spec, struct buf *store);
 /* Headless text mode: the line(s) one durable event prints. */
 void ctl_text_mode_event(struct controller *c, const struct item_spec *s, const struct event *e);
+/* Text mode: prints the tool summaries still waiting for a result ("  → why"), then frees
+ * them: a tool whose result never comes is still on the record. */
+void ctl_summaries_flush(struct controller *c, const char *why);
 /* Frees the tool summaries text mode keeps until their result. */
 void ctl_summaries_free(struct controller *c);
 /* Starts a REST call about this conversation; failures become error items. */

@@ -122,7 +122,10 @@ static char *summary_take(struct controller *c, const char *tool_call_id)
 		if (!strcmp(c->summaries[i].tool_call_id, tool_call_id)) {
 			char *line = c->summaries[i].line;
 			free(c->summaries[i].tool_call_id);
-			c->summaries[i] = c->summaries[--c->nsummaries];
+			/* kept in arrival order for ctl_summaries_flush */
+			memmove(c->summaries + i, c->summaries + i + 1,
+				(c->nsummaries - i - 1) * sizeof *c->summaries);
+			c->nsummaries--;
 			return line;
 		}
 	}
@@ -181,6 +184,18 @@ void ctl_text_mode_event(struct controller *c, const struct item_spec *s, const 
 		break;
 	}
 	buf_fini(&line);
+}
+
+void ctl_summaries_flush(struct controller *c, const char *why)
+{
+	for (size_t i = 0; i < c->nsummaries; i++) {
+		struct buf line;
+		buf_init(&line);
+		buf_printf(&line, "%s  → %s", c->summaries[i].line, why);
+		headless_text_line(&c->out, buf_cstr(&line));
+		buf_fini(&line);
+	}
+	ctl_summaries_free(c);
 }
 
 void ctl_summaries_free(struct controller *c)
