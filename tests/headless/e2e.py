@@ -42,11 +42,13 @@ def run(server, *args, stdin=None, timeout=60, env=None, conv=CONV):
     return p.returncode, p.stdout, p.stderr
 
 
-def run_until(server, marker, *args, timeout=100):
-    """Runs tether --until never until marker shows in stdout, then stops it with SIGINT."""
-    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--until", "never",
+def run_until(server, marker, *args, timeout=100, fmt="ndjson"):
+    """Runs tether --until never until marker shows in stdout, then stops it with SIGINT.
+    stderr goes to a file: a pipe nobody reads would block a client with a lot to say."""
+    errf = tempfile.TemporaryFile(dir=TMP)
+    p = subprocess.Popen([TETHER, "--headless", "--format", fmt, "--until", "never",
                           "--server", server.url] + list(args) + [CONV],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+                         stdout=subprocess.PIPE, stderr=errf, env=ENV)
     os.set_blocking(p.stdout.fileno(), False)
     out = b""
     deadline = time.time() + timeout
@@ -57,8 +59,9 @@ def run_until(server, marker, *args, timeout=100):
         else:
             time.sleep(0.05)
     p.send_signal(signal.SIGINT)
-    rest, err = p.communicate(timeout=20)
-    return p.returncode, out + (rest or b""), err
+    rest, _ = p.communicate(timeout=20)
+    errf.seek(0)
+    return p.returncode, out + (rest or b""), errf.read()
 
 
 def ndjson(out):
@@ -460,6 +463,89 @@ def test_tui_picker():
         assert "pwned" not in title
         subprocess.run(tmux + ["send-keys", "Enter"], check=True)
         assert wait_for("hello from the picked one"), screen()
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        s.stop()
+
+
+def assert_no_controls(data, what):
+    """No terminal control byte but LF (and no C1 control) in a text output."""
+    bad = [b for b in data if b < 0x20 and b != 0x0A or b == 0x7F]
+    assert not bad, "%s carries control bytes %r" % (what, sorted(set(bad)))
+    assert not any(c in data.decode("utf-8", "replace") for c in map(chr, range(0x80, 0xA0))), what
+
+
+def test_hostile_frames():
+    """Hostile frames (deltas for items never started, bad attempts and anchors, huge numbers,
+    escape sequences, events without id or with a reused id, an orphan tool result, unknown
+    frames, a 100 KB error detail, 3,000 open items, a 1 MB delta): no crash, the ndjson
+    invariants hold, every string is sanitized, and text mode writes no control byte."""
+    big = os.path.join(TMP, "big")
+    with open(big, "w", encoding="utf-8") as f:
+        f.write("x\x1b[31my\u00e9 " * 100000)  # 1 MB; 500 KB once the escapes are stripped
+    s = Server("review_hostile.scenario", "--set", "big=" + big)
+    rc, out, err = run_until(s, b"END-OF-HOSTILE")
+    assert rc == 130, (rc, err[-2000:])
+    lines = ndjson(out)
+    check_invariants(lines)
+    assert b"\\u001b" not in out and b"\\u009b" not in out, "escape sequences must be stripped"
+    assert sum(1 for l in lines if l["type"] == "stream" and l["state"] == "started") >= 3000
+    assert "xy\u00e9 " * 100000 in [l.get("content") for l in lines], "the 1 MB delta, whole"
+    big_error = [l for l in lines if l["type"] == "error" and l["code"] == "Big"]
+    assert big_error and len(big_error[0]["detail"]) == 100000, "the error detail is kept whole"
+    assert any(l["type"] == "durable" and l["event"].get("id") == "obs1" for l in lines)
+    assert b"ERROR: AddressSanitizer" not in err and b"runtime error" not in err, err[-2000:]
+    s.stop()
+    s = Server("review_hostile.scenario", "--set", "big=" + big)
+    rc, out, err = run_until(s, b"END-OF-HOSTILE", fmt="text")
+    s.stop()
+    assert rc == 130, (rc, err[-2000:])
+    assert_no_controls(out, "stdout")
+    assert_no_controls(err, "stderr")
+    assert b"$ ls\n" in out and b"[2J" not in out, out
+
+
+def test_server_strings_masked():
+    """A title, an execution status, an item_id and an action command from the server reach
+    stdout, --record and the TUI only sanitized and masked; a tool whose result never comes is
+    still printed in text mode."""
+    mask = os.path.join(TMP, "statusmask")
+    open(mask, "w").write("hunter2-local\n")
+    rec = os.path.join(TMP, "status.rec")
+    s = Server("review_status.scenario")
+    rc, out, err = run(s, "--mask-file", mask)
+    assert rc == 0, (rc, err)
+    assert_no_controls(out, "stdout")
+    assert b"$ echo <secret-hidden>; ls  \xe2\x86\x92 no result (run ended)\n" in out, out
+    s.stop()
+    s = Server("review_status.scenario")  # the live block runs once per server
+    rc, out, err = run_until(s, b"END-OF-SCRIPT", "--mask-file", mask, "--record", rec)
+    assert rc == 130, (rc, err)
+    lines = ndjson(out)
+    check_invariants(lines)
+    for data, what in ((out, "stdout"), (err, "stderr"), (open(rec, "rb").read(), "record")):
+        assert b"hunter2" not in data, what
+    status = [l["execution_status"] for l in lines if l["type"] == "status"]
+    assert "running <secret-hidden>" in status, status
+    streams = {l["item_id"] for l in lines if l["type"] == "stream"}
+    assert streams == {"id-<secret-hidden>"}, streams
+    s.stop()
+    s = Server("review_status.scenario")
+    sock = "tether-mask-%d" % os.getpid()
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "120", "-y", "20", "-e", "LANG=C.UTF-8",
+                               "%s --mask-file %s --server %s %s; sleep 30" % (TETHER, mask, s.url, CONV)],
+                       check=True, env=ENV)
+        screen = ""
+        deadline = time.time() + 20
+        while time.time() < deadline and "END-OF-SCRIPT" not in screen:
+            time.sleep(0.2)
+            screen = subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
+        status_line = [l for l in screen.splitlines() if "connected" in l]
+        assert status_line and "Title <secret-hidden> red end" in status_line[0], screen
+        assert "running <secret-hidden>" in status_line[0] and "[31m" not in screen, screen
+        assert "hunter2" not in screen and "[2J" not in screen, screen
     finally:
         subprocess.run(tmux + ["kill-server"], capture_output=True)
         s.stop()
