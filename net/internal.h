@@ -16,6 +16,7 @@ struct loop {
 	struct lws_context *ctx;
 	struct lws_vhost *vh;
 	bool quit;
+	bool closing;                   /* loop_destroy has begun: no new requests */
 	/* Every object below is detached by loop_destroy so that nothing touches the
 	 * freed context afterwards (their owners may outlive the loop). */
 	lws_dll2_owner_t timers;        /* struct loop_timer */

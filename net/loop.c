@@ -155,6 +155,7 @@ void loop_destroy(struct loop *loop)
 {
 	if (!loop)
 		return;
+	loop->closing = true;
 	session_detach_all(loop);
 	rest_detach_all(loop);
 	lws_dll2_foreach_safe(&loop->watches, NULL, watch_forget);
@@ -163,7 +164,6 @@ void loop_destroy(struct loop *loop)
 	free(loop);
 }
 
-/* Runs until loop_quit; returns 0, or -1 if the loop failed. */
 /* Microseconds until the earliest of our timers is due, or -1 when none is pending. */
 static lws_usec_t next_timer_in(struct loop *loop, lws_usec_t now)
 {
@@ -179,6 +179,7 @@ static lws_usec_t next_timer_in(struct loop *loop, lws_usec_t now)
 	return best;
 }
 
+/* Runs until loop_quit; returns 0, or -1 if the loop failed. */
 int loop_run(struct loop *loop)
 {
 	int rc = 0;

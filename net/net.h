@@ -296,7 +296,8 @@ struct rest_response {
 typedef void (*rest_done_fn)(void *ctx, const struct rest_response *r);
 
 /* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
- * a JSON body when body is non-NULL; calls done exactly once. Returns 0 or -1. */
+ * a JSON body when body is non-NULL; calls done exactly once (with an error when the loop is
+ * destroyed first). Returns 0, or -1 without calling done (bad URL, loop closing). */
 int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
 		 const char *method, const char *path, const char *body, rest_done_fn done,
 		 void *ctx);

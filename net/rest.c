@@ -254,7 +254,7 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 	char cached[64];
 	const char *address;
 
-	if (!loop || !server_url || server_url_parse(server_url, &url))
+	if (!loop || loop->closing || !server_url || server_url_parse(server_url, &url))
 		return -1;
 	r = xcalloc(1, sizeof(*r));
 	r->loop = loop;
@@ -304,13 +304,12 @@ static int forget_one(struct lws_dll2 *d, void *user)
 	struct rest_req *r = lws_container_of(d, struct rest_req, node);
 
 	(void)user;
-	if (r->wsi)
-		lws_set_opaque_user_data(r->wsi, NULL);
-	req_free(r);
+	req_finish(r, 0, "the event loop was closed");
 	return 0;
 }
 
-/* Called by loop_destroy: pending requests are dropped without calling done. */
+/* Called by loop_destroy: pending requests end with an error, so done still runs exactly once
+ * and its owner can free what it gave as ctx. */
 void rest_detach_all(struct loop *loop)
 {
 	lws_dll2_foreach_safe(&loop->requests, NULL, forget_one);

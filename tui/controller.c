@@ -696,6 +696,7 @@ void controller_destroy(struct controller *c)
 	ctl_write_stats(c);
 	free(c->unpainted);
 	outbox_destroy(c->outbox);
+	ctl_rest_detach(c);
 	session_destroy(c->session);
 	while (c->filters)
 		filter_close(c, c->filters->item_id);

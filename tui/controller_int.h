@@ -29,6 +29,7 @@ struct controller {
 	struct headless out;
 	struct session *session;
 	struct outbox *outbox;
+	struct rest_call *rest_calls;   /* REST calls in flight */
 	struct transcript *transcript;
 	struct stream_filter *filters;
 	struct loop_timer *stall_timer;
@@ -96,6 +97,8 @@ void ctl_summaries_free(struct controller *c);
 /* Starts a REST call about this conversation; failures become error items. */
 void ctl_rest_call(struct controller *c, const char *what, const char *method,
 		   const char *suffix, const char *body);
+/* Calls still in flight when the controller goes finish into nothing. */
+void ctl_rest_detach(struct controller *c);
 /* --send -: watches stdin for lines. */
 void ctl_stdin_start(struct controller *c);
 /* Appends the instrumentation line to $TETHER_STATS. */

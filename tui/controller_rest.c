@@ -8,16 +8,33 @@
 
 /* ------------------------------------------------------------ REST controls */
 
-/* One REST call in flight. */
+/* One REST call in flight; c is NULL once the controller is gone. */
 struct rest_call {
 	struct controller *c;
 	char *what;
+	struct rest_call *next;
 };
+
+static void call_free(struct rest_call *call)
+{
+	free(call->what);
+	free(call);
+}
 
 static void rest_done(void *ctx, const struct rest_response *r)
 {
 	struct rest_call *call = ctx;
 	struct controller *c = call->c;
+	if (!c) {
+		call_free(call);
+		return;
+	}
+	for (struct rest_call **p = &c->rest_calls; *p; p = &(*p)->next) {
+		if (*p == call) {
+			*p = call->next;
+			break;
+		}
+	}
 	if (r->status < 200 || r->status >= 300) {
 		struct buf line;
 		buf_init(&line);
@@ -48,8 +65,14 @@ static void rest_done(void *ctx, const struct rest_response *r)
 		conversation_infos_free(items, n);
 		free(next);
 	}
-	free(call->what);
-	free(call);
+	call_free(call);
+}
+
+void ctl_rest_detach(struct controller *c)
+{
+	for (struct rest_call *call = c->rest_calls; call; call = call->next)
+		call->c = NULL;
+	c->rest_calls = NULL;
 }
 
 void ctl_rest_call(struct controller *c, const char *what, const char *method,
@@ -58,6 +81,8 @@ void ctl_rest_call(struct controller *c, const char *what, const char *method,
 	struct rest_call *call = xcalloc(1, sizeof *call);
 	call->c = c;
 	call->what = xstrdup(what);
+	call->next = c->rest_calls;
+	c->rest_calls = call;
 	struct buf path;
 	buf_init(&path);
 	buf_printf(&path, "/api/conversations/%s%s", c->o->conversation_id, suffix);

@@ -551,6 +551,54 @@ def test_server_strings_masked():
         s.stop()
 
 
+def test_tui_quit_with_requests_in_flight():
+    """Quitting while REST calls and the connection hang (a server that accepts and never
+    answers) exits 0 and frees everything (LeakSanitizer is on in the ASan build)."""
+    import socket, threading
+    lsock = socket.socket()
+    lsock.bind(("127.0.0.1", 0))
+    lsock.listen(16)
+    held = []
+    stop = threading.Event()
+
+    def accept_and_hold():
+        lsock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(lsock.accept()[0])
+            except OSError:
+                pass
+    th = threading.Thread(target=accept_and_hold, daemon=True)
+    th.start()
+    url = "http://127.0.0.1:%d" % lsock.getsockname()[1]
+    result = os.path.join(TMP, "quit-result")
+    errf = os.path.join(TMP, "quit-stderr")
+    sock = "tether-quit-%d" % os.getpid()
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "80", "-y", "24", "-e", "LANG=C.UTF-8",
+                               "%s --server %s %s 2>%s; echo $? > %s; sleep 30"
+                               % (TETHER, url, CONV, errf, result)], check=True, env=ENV)
+        deadline = time.time() + 10
+        while time.time() < deadline and len(held) < 2:
+            time.sleep(0.1)
+        assert len(held) >= 2, "the title request and the socket should both be hanging"
+        subprocess.run(tmux + ["send-keys", "C-d"], check=True)
+        deadline = time.time() + 15
+        while time.time() < deadline and not (os.path.exists(result) and open(result).read().strip()):
+            time.sleep(0.1)
+        code = open(result).read().strip()
+        err = open(errf).read()
+        assert code == "0", (code, err[-2000:])
+        assert "LeakSanitizer" not in err and "AddressSanitizer" not in err, err[-2000:]
+    finally:
+        stop.set()
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        for c in held:
+            c.close()
+        lsock.close()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
