@@ -34,9 +34,10 @@ void transcript_pending_remove(struct transcript *t, struct item *it)
 /* The first card with a tool_call_id owns it in the index. */
 void transcript_index_card(struct transcript *t, struct item *it)
 {
-	if (it->kind != ITEM_TOOL || !it->tool_call_id)
+	if (it->kind != ITEM_TOOL)
 		return;
-	if (!strmap_get(&t->cards, it->tool_call_id))
+	/* A card without a tool_call_id can get no result, but the end of the run still ends it. */
+	if (it->tool_call_id && !strmap_get(&t->cards, it->tool_call_id))
 		strmap_put(&t->cards, it->tool_call_id, it);
 	if (it->outcome == TOOL_PENDING && !it->has_result)
 		transcript_pending_add(t, it);

@@ -68,6 +68,21 @@ static void run_ended_marks_no_result(void **state)
 	transcript_destroy(t);
 }
 
+/* An action without a tool_call_id can never be paired; the run's end still ends its card
+ * instead of leaving it "running" forever. */
+static void card_without_call_id_ends_with_the_run(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	add_card(t, 0, "act-x", NULL);
+	size_t idx[4];
+	assert_int_equal(transcript_pending_tools(t, idx, 4), 1);
+	transcript_mark_run_ended(t);
+	assert_int_equal(info_of(t, 0).outcome, TOOL_NO_RESULT);
+	assert_int_equal(transcript_pending_tools(t, idx, 4), 0);
+	transcript_destroy(t);
+}
+
 static void late_result_after_run_end_still_shows(void **state)
 {
 	(void)state;
@@ -221,6 +236,7 @@ int main(void)
 		cmocka_unit_test(result_pairs_with_card_by_tool_call_id),
 		cmocka_unit_test(exit_code_comes_with_the_result),
 		cmocka_unit_test(run_ended_marks_no_result),
+		cmocka_unit_test(card_without_call_id_ends_with_the_run),
 		cmocka_unit_test(late_result_after_run_end_still_shows),
 		cmocka_unit_test(awaiting_confirmation_flags_pending_cards),
 		cmocka_unit_test(pending_indices_follow_insertions),
