@@ -44,10 +44,14 @@ static void draw(const char *server, const struct conversation_info *items, size
 		if (top + (size_t)r == sel)
 			attron(A_REVERSE);
 		mvhline(r + 2, 0, ' ', COLS);
-		int status_w = 26 < COLS / 3 ? 26 : COLS / 3;
-		int title_w = COLS - status_w - 1;
+		/* title | status | last update; the update column goes first on narrow screens */
+		int updated_w = COLS >= 70 ? 19 : 0;
+		int status_w = 26 < COLS / 4 ? 26 : COLS / 4;
+		int title_w = COLS - status_w - updated_w - (updated_w ? 2 : 1);
 		draw_field(r + 2, 0, c->title && *c->title ? c->title : c->id, title_w);
 		draw_field(r + 2, title_w + 1, c->execution_status, status_w);
+		if (updated_w)
+			draw_field(r + 2, title_w + status_w + 2, c->updated_at, updated_w);
 		if (top + (size_t)r == sel)
 			attroff(A_REVERSE);
 	}

@@ -4,7 +4,7 @@
 usage: e2e.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
 Each test starts its own fixture server on port 0 and runs the real tether binary.
 """
-import json, os, signal, subprocess, sys, tempfile, time
+import json, os, re, signal, subprocess, sys, tempfile, time
 
 TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
@@ -458,6 +458,9 @@ def test_tui_picker():
         assert wait_for("Pick a conversation"), screen()
         assert wait_for("Older chat"), screen()
         assert "Picked conversation" in screen()
+        # title, status and the last update (a date) on each row
+        row = [l for l in screen().splitlines() if "Picked conversation" in l][0]
+        assert "idle" in row and re.search(r"20\d\d-\d\d-\d\d", row), row
         title = subprocess.run(tmux + ["display", "-p", "#{pane_title}"], capture_output=True,
                                text=True).stdout
         assert "pwned" not in title
