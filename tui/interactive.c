@@ -8,8 +8,6 @@
 #include "terminal.h"
 
 #include <curses.h>
-#include <langinfo.h>
-#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -247,18 +245,6 @@ static void tui_free(struct tui *u)
 	free(u);
 }
 
-/* Everything tether draws is UTF-8, and ncurses' wide-character calls follow LC_CTYPE: take
- * the user's locale when main did not, and a UTF-8 one when that is not UTF-8. Only
- * LC_CTYPE, so that number formatting stays as it is. */
-static void ensure_utf8_ctype(void)
-{
-	const char *now = setlocale(LC_CTYPE, NULL);
-	if (now && (!strcmp(now, "C") || !strcmp(now, "POSIX")))
-		setlocale(LC_CTYPE, "");
-	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
-		setlocale(LC_CTYPE, "C.UTF-8");
-}
-
 /* Exit codes that the user asked for need no explanation; the others get the last notice. */
 static bool needs_explaining(int code)
 {
@@ -276,7 +262,6 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	editor_init(&u->input);
 	editor_init(&u->query);
 	editor_init(&u->reason);
-	ensure_utf8_ctype();
 	struct buf err;
 	buf_init(&err);
 	if (terminal_open(o->color, &err) != 0) {

@@ -2,12 +2,25 @@
 #include "options.h"
 #include "app.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+/* Widths, the wide curses API and the picker need a UTF-8 LC_CTYPE; only LC_CTYPE changes,
+ * so number formatting (ndjson) stays as C prints it. */
+static void ensure_utf8_ctype(void)
+{
+	setlocale(LC_CTYPE, "");
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		setlocale(LC_CTYPE, "C.UTF-8");
+}
 
 int main(int argc, char **argv)
 {
+	ensure_utf8_ctype();
 	struct options o;
 	struct buf err;
 	buf_init(&err);

@@ -461,6 +461,7 @@ def test_tui_picker():
         # title, status and the last update (a date) on each row
         row = [l for l in screen().splitlines() if "Picked conversation" in l][0]
         assert "idle" in row and re.search(r"20\d\d-\d\d-\d\d", row), row
+        assert "↑/↓ move" in screen(), "UTF-8 must draw as UTF-8 (LC_CTYPE set in main)"
         title = subprocess.run(tmux + ["display", "-p", "#{pane_title}"], capture_output=True,
                                text=True).stdout
         assert "pwned" not in title
