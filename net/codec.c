@@ -1,5 +1,6 @@
 /* The frame codec: server frames (protocol.md §2, §5) from JSON into struct frame, and the
  * few client messages (§1.2, §3) back. Strict on the envelope, liberal inside events. */
+#define _GNU_SOURCE /* memmem */
 #include "codec_internal.h"
 
 #include <assert.h>
@@ -36,6 +37,60 @@ void codec_fail(struct codec_error *err, enum codec_status status, const char *f
 	va_end(ap);
 }
 
+static int hex_value(const char *h)
+{
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = h[i];
+		int d = c >= '0' && c <= '9' ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* cJSON ends a string at an escaped NUL (the rest of a delta would be lost) and rejects a
+ * whole frame over one lone surrogate escape. Both become \ufffd in a copy of the text
+ * (same length, so error offsets still hold). Returns NULL when there is nothing to mend. */
+static char *mend_escapes(const char *json, size_t len)
+{
+	if (!memmem(json, len, "\\u0000", 6) && !memmem(json, len, "\\ud", 3) &&
+	    !memmem(json, len, "\\uD", 3))
+		return NULL;
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, json, len);
+	copy[len] = '\0';
+	bool in_string = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = copy[i];
+		if (c == '"') {
+			in_string = !in_string;
+		} else if (in_string && c == '\\') {
+			if (i + 5 < len && copy[i + 1] == 'u') {
+				int v = hex_value(copy + i + 2);
+				bool high = v >= 0xD800 && v <= 0xDBFF;
+				int next = i + 11 < len && copy[i + 6] == '\\' && copy[i + 7] == 'u'
+						   ? hex_value(copy + i + 8) : -1;
+				if (high && next >= 0xDC00 && next <= 0xDFFF) {
+					i += 11; /* a proper pair */
+					continue;
+				}
+				if (v == 0 || (v >= 0xD800 && v <= 0xDFFF))
+					memcpy(copy + i + 2, "fffd", 4);
+				i += 5;
+			} else {
+				i++; /* the escaped character, whatever it is */
+			}
+		}
+	}
+	return copy;
+}
+
+static cJSON *parse_text(const char *json, size_t len, struct codec_error *err);
+
 cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 {
 	if (len > CODEC_MAX_INPUT) {
@@ -47,6 +102,14 @@ cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 		codec_fail(err, CODEC_MALFORMED_JSON, "empty input, expected JSON");
 		return NULL;
 	}
+	char *mended = mend_escapes(json, len);
+	cJSON *root = parse_text(mended ? mended : json, len, err);
+	free(mended);
+	return root;
+}
+
+static cJSON *parse_text(const char *json, size_t len, struct codec_error *err)
+{
 	const char *end = NULL;
 	/* cJSON's own trailing-data check wants a NUL inside len, so it is done below instead. */
 	cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
