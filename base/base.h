@@ -1,4 +1,4 @@
-/* base: allocation wrappers, a growable byte buffer and a monotonic clock.
+/* base: allocation wrappers, a growable byte buffer, a string map and a monotonic clock.
  * The bottom of the include graph: libc only, included by every module. */
 #ifndef TETHER_BASE_H
 #define TETHER_BASE_H
@@ -48,6 +48,24 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 const char *buf_cstr(struct buf *b);
 /* Hands the storage to the caller (NUL-terminated, never NULL) and empties b. */
 char *buf_steal(struct buf *b);
+
+/* An open-addressing map from NUL-terminated strings to pointers. Keys are borrowed: each
+ * must stay valid (and unchanged) while it is in the map. */
+struct strmap {
+	struct strmap_slot *slots;
+	size_t cap, count;
+};
+
+/* Makes an empty map without allocating. */
+void strmap_init(struct strmap *m);
+/* Frees the table (not the keys or values). */
+void strmap_fini(struct strmap *m);
+/* The value for key, or NULL. */
+void *strmap_get(const struct strmap *m, const char *key);
+/* Sets key to val (val non-NULL), replacing an existing value. */
+void strmap_put(struct strmap *m, const char *key, void *val);
+/* Removes key; returns its value or NULL. */
+void *strmap_del(struct strmap *m, const char *key);
 
 /* Monotonic time in microseconds. */
 int64_t clock_now_us(void);

@@ -6,26 +6,6 @@
 
 #include "render.h"
 
-/* --------------------------------------------------------------- strmap */
-
-/* An open-addressing map from NUL-terminated strings to pointers. Keys are borrowed: each
- * must stay valid (and unchanged) while it is in the map. */
-struct strmap {
-	struct strmap_slot *slots;
-	size_t cap, count;
-};
-
-/* Makes an empty map without allocating. */
-void strmap_init(struct strmap *m);
-/* Frees the table (not the keys or values). */
-void strmap_fini(struct strmap *m);
-/* The value for key, or NULL. */
-void *strmap_get(const struct strmap *m, const char *key);
-/* Sets key to val (val non-NULL), replacing an existing value. */
-void strmap_put(struct strmap *m, const char *key, void *val);
-/* Removes key; returns its value or NULL. */
-void *strmap_del(struct strmap *m, const char *key);
-
 /* ------------------------------------------------------------ the items */
 
 struct item_rows;

@@ -89,10 +89,7 @@ void ctl_finish(struct controller *c, int exit_code)
 
 static struct stream_filter *filter_find(struct controller *c, const char *item_id)
 {
-	for (struct stream_filter *f = c->filters; f; f = f->next)
-		if (!strcmp(f->item_id, item_id))
-			return f;
-	return NULL;
+	return strmap_get(&c->filter_index, item_id);
 }
 
 static void filter_reset(struct stream_filter *f, const struct mask_set *masks, int attempt)
@@ -121,6 +118,7 @@ static struct stream_filter *filter_open(struct controller *c, const char *item_
 			mask_stream_init(&f->mask[k], c->masks);
 		f->next = c->filters;
 		c->filters = f;
+		strmap_put(&c->filter_index, f->item_id, f);
 	}
 	filter_reset(f, c->masks, attempt);
 	return f;
@@ -129,8 +127,9 @@ static struct stream_filter *filter_open(struct controller *c, const char *item_
 /* Held text is dropped, never flushed: the durable event carries the authoritative text. */
 static void filter_close(struct controller *c, const char *item_id)
 {
-	for (struct stream_filter **p = &c->filters; *p; p = &(*p)->next) {
-		if (!strcmp((*p)->item_id, item_id)) {
+	struct stream_filter *gone = strmap_del(&c->filter_index, item_id);
+	for (struct stream_filter **p = &c->filters; gone && *p; p = &(*p)->next) {
+		if (*p == gone) {
 			struct stream_filter *f = *p;
 			*p = f->next;
 			for (int k = 0; k < 2; k++)
@@ -362,9 +361,10 @@ static void on_delta(struct controller *c, const struct frame *f)
 		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	}
 	int k = f->delta_kind == DELTA_REASONING;
-	struct buf san, out;
-	buf_init(&san);
-	buf_init(&out);
+	/* The hot path: scratch buffers live in the controller, so a delta allocates nothing. */
+	struct buf san = c->delta_san, out = c->delta_out;
+	buf_clear(&san);
+	buf_clear(&out);
 	sanitizer_feed(&filt->san[k], f->content, f->content_len, &san);
 	mask_stream_feed(&filt->mask[k], san.data ? san.data : "", san.len, &out);
 	transcript_stream_delta(c->transcript, f->item_id, f->attempt, f->order, k,
@@ -374,8 +374,8 @@ static void on_delta(struct controller *c, const struct frame *f)
 			    out.data, out.len, NULL);
 	if (c->record)
 		record_delta(c, f, filt->shown_id, out.data ? out.data : "", out.len);
-	buf_fini(&san);
-	buf_fini(&out);
+	c->delta_san = san;
+	c->delta_out = out;
 	filt->last_delta_us = clock_now_us();
 	if (!c->headless) {
 		if (c->nunpainted == c->unpainted_cap) {
@@ -700,6 +700,9 @@ void controller_destroy(struct controller *c)
 	session_destroy(c->session);
 	while (c->filters)
 		filter_close(c, c->filters->item_id);
+	strmap_fini(&c->filter_index);
+	buf_fini(&c->delta_san);
+	buf_fini(&c->delta_out);
 	loop_timer_destroy(c->stall_timer);
 	transcript_destroy(c->transcript);
 	if (c->record)

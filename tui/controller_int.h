@@ -31,7 +31,9 @@ struct controller {
 	struct outbox *outbox;
 	struct rest_call *rest_calls;   /* REST calls in flight */
 	struct transcript *transcript;
-	struct stream_filter *filters;
+	struct stream_filter *filters;  /* open streams, newest first */
+	struct strmap filter_index;     /* item_id → its filter: one lookup per delta */
+	struct buf delta_san, delta_out; /* scratch for the per-delta path */
 	struct loop_timer *stall_timer;
 	FILE *record;
 	int64_t started_us;

@@ -1,6 +1,6 @@
 /* strmap: string → pointer hash map, linear probing with backward-shift deletion (no
  * tombstones, so a map that churns — slots open and retire all day — never degrades). */
-#include "transcript_int.h"
+#include "base.h"
 
 #include <stdlib.h>
 #include <string.h>
