@@ -67,6 +67,22 @@ void strmap_put(struct strmap *m, const char *key, void *val);
 /* Removes key; returns its value or NULL. */
 void *strmap_del(struct strmap *m, const char *key);
 
+/* A bounded set of recent strings (event ids): when full, the oldest is forgotten. */
+struct recent_ids {
+	char **ring;                    /* oldest at next once full */
+	size_t cap, next, count;
+	struct strmap index;            /* id → its ring cell */
+};
+
+/* Makes an empty set that remembers at most cap strings. */
+void recent_ids_init(struct recent_ids *r, size_t cap);
+/* Frees every string. */
+void recent_ids_fini(struct recent_ids *r);
+/* True when id was added and not forgotten since. */
+bool recent_ids_has(const struct recent_ids *r, const char *id);
+/* Adds a copy of id (a duplicate changes nothing), forgetting the oldest when full. */
+void recent_ids_add(struct recent_ids *r, const char *id);
+
 /* Monotonic time in microseconds. */
 int64_t clock_now_us(void);
 

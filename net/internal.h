@@ -51,29 +51,8 @@ void rest_set_timeout_us(int64_t us);
  * own callbacks: lws closes it on the next service turn. */
 void net_wsi_abandon(struct lws *wsi);
 
-/* ------------------------------------------------------------ seen ids (seen.c) */
-
+/* Durable event ids remembered for dedupe (protocol.md §7.1 rule 4). */
 #define SEEN_CAPACITY 4096
-#define SEEN_BUCKETS 8192
-
-struct seen_entry;
-
-/* A bounded set of recent durable event ids (protocol.md §7.1 rule 4). */
-struct seen_ids {
-	struct seen_entry *ring[SEEN_CAPACITY];     /* oldest at next once full */
-	struct seen_entry *buckets[SEEN_BUCKETS];
-	size_t next;
-	size_t count;
-};
-
-/* Makes an empty set. */
-void seen_init(struct seen_ids *set);
-/* Frees every id. */
-void seen_fini(struct seen_ids *set);
-/* True when id was added and not yet evicted. */
-bool seen_contains(const struct seen_ids *set, const char *id);
-/* Adds id (a duplicate is ignored), evicting the oldest id when full. */
-void seen_add(struct seen_ids *set, const char *id);
 
 /* ------------------------------------------------- oversized messages (sniff.c) */
 
@@ -163,7 +142,7 @@ struct session {
 	bool has_cursor;
 	int64_t cursor;
 	int64_t last_seq;               /* highest seq delivered, NO_SEQ before any */
-	struct seen_ids seen;
+	struct recent_ids seen;         /* recent durable event ids */
 	/* protocol.md §7.3: the cursor at which a frame was too large, and how often */
 	bool tl_valid;
 	int64_t tl_cursor;

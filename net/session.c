@@ -450,7 +450,7 @@ struct session *session_create(struct loop *loop, const struct session_config *c
 	s->cursor = cfg->no_history ? 0 : cfg->after_seq;
 	s->last_seq = NO_SEQ;
 	buf_init(&s->rx);
-	seen_init(&s->seen);
+	recent_ids_init(&s->seen, SEEN_CAPACITY);
 	s->retry_timer = loop_timer_create(loop, retry_fired, s);
 	s->stall_timer = loop_timer_create(loop, stall_fired, s);
 	s->ping_timer = loop_timer_create(loop, ping_fired, s);
@@ -574,7 +574,7 @@ void session_destroy(struct session *s)
 		free(msg);
 	free(s->queue);
 	buf_fini(&s->rx);
-	seen_fini(&s->seen);
+	recent_ids_fini(&s->seen);
 	if (s->cfg.api_key)
 		explicit_bzero((char *)s->cfg.api_key, strlen(s->cfg.api_key));
 	free((char *)s->cfg.server_url);

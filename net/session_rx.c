@@ -72,7 +72,7 @@ static bool durable_is_new(const struct session *s, const struct frame *f)
 	 * (protocol.md §1.6 step 7): those are new unless already seen. */
 	if (s->live_only ? f->seq <= s->last_seq : (s->has_cursor && f->seq <= s->cursor))
 		return false;
-	return !f->event.id || !seen_contains(&s->seen, f->event.id);
+	return !f->event.id || !recent_ids_has(&s->seen, f->event.id);
 }
 
 static void on_message(struct session *s, const char *json, size_t len)
@@ -106,7 +106,7 @@ static void on_message(struct session *s, const char *json, size_t len)
 		}
 		s->progressed = true;
 		if (f.event.id)
-			seen_add(&s->seen, f.event.id);
+			recent_ids_add(&s->seen, f.event.id);
 	}
 	if (s->h.on_frame)
 		s->h.on_frame(s->h.ctx, &f);

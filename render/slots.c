@@ -5,29 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void transcript_ring_add(struct transcript *t, const char *id)
-{
-	if (strmap_get(&t->ring_ids, id))
-		return;
-	char **cell = &t->ring[t->ring_next];
-	if (*cell) {
-		strmap_del(&t->ring_ids, *cell);
-		free(*cell);
-	}
-	*cell = xstrdup(id);
-	strmap_put(&t->ring_ids, *cell, *cell);
-	t->ring_next = (t->ring_next + 1) % TRANSCRIPT_RETIRED_RING;
-}
-
-bool transcript_ring_has(const struct transcript *t, const char *id)
-{
-	return strmap_get(&t->ring_ids, id) != NULL;
-}
-
 /* Retired for good: recently retired or aborted, or already in the transcript as an event. */
 static bool is_retired(const struct transcript *t, const char *id)
 {
-	return transcript_ring_has(t, id) || strmap_get(&t->by_id, id);
+	return recent_ids_has(&t->retired, id) || strmap_get(&t->by_id, id);
 }
 
 void transcript_slot_close(struct transcript *t, struct item *it)
@@ -88,7 +69,7 @@ static void slot_supersede(struct transcript *t, struct item *it, int attempt)
 static void slot_destroy(struct transcript *t, struct item *it)
 {
 	transcript_slot_close(t, it);
-	transcript_ring_add(t, it->id);
+	recent_ids_add(&t->retired, it->id);
 	transcript_unlink(t, it);
 	item_destroy(it);
 }
@@ -169,7 +150,7 @@ enum apply_result transcript_stream_abort(struct transcript *t, const char *item
 	if (is_retired(t, item_id))
 		return APPLY_IGNORED_RETIRED;
 	/* Every item_started is retired exactly once, so nothing may open this id later. */
-	transcript_ring_add(t, item_id);
+	recent_ids_add(&t->retired, item_id);
 	return APPLY_IGNORED_UNKNOWN;
 }
 
@@ -186,7 +167,7 @@ enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot
 {
 	size_t old_lines = count_newlines(slot->text.data ? slot->text.data : "", slot->text.len);
 	transcript_slot_close(t, slot);
-	transcript_ring_add(t, slot->id);
+	recent_ids_add(&t->retired, slot->id);
 	item_fill(slot, spec);
 	size_t new_lines = count_newlines(slot->text.data ? slot->text.data : "", slot->text.len);
 	if (new_lines > old_lines)

@@ -12,7 +12,7 @@ struct transcript *transcript_create(void)
 	strmap_init(&t->result_ids);
 	strmap_init(&t->cards);
 	strmap_init(&t->slots);
-	strmap_init(&t->ring_ids);
+	recent_ids_init(&t->retired, TRANSCRIPT_RETIRED_RING);
 	return t;
 }
 
@@ -22,13 +22,11 @@ void transcript_destroy(struct transcript *t)
 		return;
 	for (size_t i = 0; i < t->count; i++)
 		item_destroy(t->items[i]);
-	for (size_t i = 0; i < TRANSCRIPT_RETIRED_RING; i++)
-		free(t->ring[i]);
 	strmap_fini(&t->by_id);
 	strmap_fini(&t->result_ids);
 	strmap_fini(&t->cards);
 	strmap_fini(&t->slots);
-	strmap_fini(&t->ring_ids);
+	recent_ids_fini(&t->retired);
 	free(t->items);
 	free(t->open);
 	free(t->pending);

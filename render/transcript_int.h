@@ -66,9 +66,7 @@ struct transcript {
 	struct item **pending;          /* cards without a result, in arrival order */
 	size_t npending, pending_cap;
 	bool awaiting;
-	char *ring[TRANSCRIPT_RETIRED_RING];
-	size_t ring_next;
-	struct strmap ring_ids;         /* ids in ring → themselves */
+	struct recent_ids retired;      /* recently retired, aborted or discarded item_ids */
 	uint64_t layouts;               /* row caches (re)built: a test hook */
 };
 
@@ -86,10 +84,6 @@ void item_destroy(struct item *it);
 void item_rows_free(struct item_rows *r);
 /* Counts '\n' in s[0..n). */
 size_t count_newlines(const char *s, size_t n);
-/* Remembers a retired, aborted or discarded item_id so that late frames stay ignored. */
-void transcript_ring_add(struct transcript *t, const char *id);
-/* True when id is in the recently retired ring. */
-bool transcript_ring_has(const struct transcript *t, const char *id);
 /* Takes a slot out of the open set (not out of display order). */
 void transcript_slot_close(struct transcript *t, struct item *it);
 /* Lists a card as waiting for its result. */

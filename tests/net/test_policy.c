@@ -13,44 +13,44 @@
 
 static void test_seen_finds_added_ids(void **state)
 {
-	struct seen_ids *set = xmalloc(sizeof(*set));
+	struct recent_ids *set = xmalloc(sizeof(*set));
 
 	(void)state;
-	seen_init(set);
-	assert_false(seen_contains(set, "a"));
-	seen_add(set, "a");
-	seen_add(set, "b");
-	seen_add(set, "a");
-	assert_true(seen_contains(set, "a"));
-	assert_true(seen_contains(set, "b"));
-	assert_false(seen_contains(set, "c"));
+	recent_ids_init(set, SEEN_CAPACITY);
+	assert_false(recent_ids_has(set, "a"));
+	recent_ids_add(set, "a");
+	recent_ids_add(set, "b");
+	recent_ids_add(set, "a");
+	assert_true(recent_ids_has(set, "a"));
+	assert_true(recent_ids_has(set, "b"));
+	assert_false(recent_ids_has(set, "c"));
 	assert_int_equal(set->count, 2);
-	seen_fini(set);
+	recent_ids_fini(set);
 	free(set);
 }
 
 /* Bounded: past SEEN_CAPACITY the oldest ids are forgotten, the newest kept. */
 static void test_seen_evicts_oldest(void **state)
 {
-	struct seen_ids *set = xmalloc(sizeof(*set));
+	struct recent_ids *set = xmalloc(sizeof(*set));
 	char id[32];
 
 	(void)state;
-	seen_init(set);
+	recent_ids_init(set, SEEN_CAPACITY);
 	for (int i = 0; i < SEEN_CAPACITY + 10; i++) {
 		snprintf(id, sizeof(id), "event-%d", i);
-		seen_add(set, id);
+		recent_ids_add(set, id);
 	}
 	assert_int_equal(set->count, SEEN_CAPACITY);
 	for (int i = 0; i < 10; i++) {
 		snprintf(id, sizeof(id), "event-%d", i);
-		assert_false(seen_contains(set, id));
+		assert_false(recent_ids_has(set, id));
 	}
 	for (int i = 10; i < SEEN_CAPACITY + 10; i++) {
 		snprintf(id, sizeof(id), "event-%d", i);
-		assert_true(seen_contains(set, id));
+		assert_true(recent_ids_has(set, id));
 	}
-	seen_fini(set);
+	recent_ids_fini(set);
 	free(set);
 }
 

@@ -247,7 +247,7 @@ static void retired_ring_is_bounded_but_durables_stay_retired(void **state)
 		transcript_stream_start(t, id, 1, false, 0);
 		transcript_stream_abort(t, id, 1, "cancelled");
 	}
-	assert_int_equal(t->ring_ids.count, TRANSCRIPT_RETIRED_RING);
+	assert_int_equal(t->retired.count, TRANSCRIPT_RETIRED_RING);
 	/* the latest aborted ids are remembered */
 	snprintf(id, sizeof id, "x%d", 3 * TRANSCRIPT_RETIRED_RING - 1);
 	assert_int_equal(delta(t, id, 1, 1, "z"), APPLY_IGNORED_RETIRED);
