@@ -31,11 +31,11 @@ void ctl_notice(struct controller *c, const char *line)
 
 void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out)
 {
-	struct buf san;
-	buf_init(&san);
-	sanitize_text(text, len, &san);
-	mask_text(c->masks, san.data ? san.data : "", san.len, out);
-	buf_fini(&san);
+	/* Called for every string of every event: the sanitized copy reuses one buffer. */
+	struct buf *san = &c->clean_scratch;
+	buf_clear(san);
+	sanitize_text(text, len, san);
+	mask_text(c->masks, san->data ? san->data : "", san->len, out);
 }
 
 /* json_rewrite_strings callback: every string of an event crosses the same boundary. */
@@ -702,6 +702,7 @@ void controller_destroy(struct controller *c)
 		filter_close(c, c->filters->item_id);
 	strmap_fini(&c->filter_index);
 	buf_fini(&c->delta_san);
+	buf_fini(&c->clean_scratch);
 	buf_fini(&c->delta_out);
 	loop_timer_destroy(c->stall_timer);
 	transcript_destroy(c->transcript);

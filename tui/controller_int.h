@@ -34,6 +34,7 @@ struct controller {
 	struct stream_filter *filters;  /* open streams, newest first */
 	struct strmap filter_index;     /* item_id → its filter: one lookup per delta */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
+	struct buf clean_scratch;       /* controller_clean's sanitized copy */
 	struct loop_timer *stall_timer;
 	FILE *record;
 	int64_t started_us;
