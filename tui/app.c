@@ -1,6 +1,7 @@
 /* The modes after option parsing: secrets and keys, the client (headless or TUI), list. */
 #include "app.h"
 #include "controller.h"
+#include "clean.h"
 #include "list.h"
 #include "picker.h"
 #include "tui.h"
@@ -26,11 +27,7 @@ static void log_line(int level, const char *line)
 	struct buf clean, masked;
 	buf_init(&clean);
 	buf_init(&masked);
-	sanitize_text(line, strlen(line), &clean);
-	if (log_masks)
-		mask_text(log_masks, clean.data ? clean.data : "", clean.len, &masked);
-	else
-		buf_append(&masked, clean.data ? clean.data : "", clean.len);
+	clean_text(log_masks, line, strlen(line), &clean, &masked);
 	fprintf(log_file, "%.3f %s", (double)clock_now_us() / 1e6, buf_cstr(&masked));
 	if (!masked.len || masked.data[masked.len - 1] != '\n')
 		fputc('\n', log_file);

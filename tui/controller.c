@@ -1,4 +1,5 @@
 #include "controller_int.h"
+#include "clean.h"
 #include "app.h"
 
 #include <stdio.h>
@@ -32,10 +33,7 @@ void ctl_notice(struct controller *c, const char *line)
 void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out)
 {
 	/* Called for every string of every event: the sanitized copy reuses one buffer. */
-	struct buf *san = &c->clean_scratch;
-	buf_clear(san);
-	sanitize_text(text, len, san);
-	mask_text(c->masks, san->data ? san->data : "", san->len, out);
+	clean_text(c->masks, text, len, &c->clean_scratch, out);
 }
 
 /* json_rewrite_strings callback: every string of an event crosses the same boundary. */

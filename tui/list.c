@@ -1,4 +1,5 @@
 #include "list.h"
+#include "clean.h"
 #include "app.h"
 #include "render.h"
 #include "keyring.h"
@@ -31,8 +32,7 @@ static void clean_field(char **field, const struct mask_set *masks)
 	struct buf san, out;
 	buf_init(&san);
 	buf_init(&out);
-	sanitize_text(*field, strlen(*field), &san);
-	mask_text(masks, buf_cstr(&san), san.len, &out);
+	clean_text(masks, *field, strlen(*field), &san, &out);
 	free(*field);
 	*field = buf_steal(&out);
 	buf_fini(&san);
