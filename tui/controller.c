@@ -155,7 +155,8 @@ static int64_t stall_check_period(const struct controller *c)
 	return quarter < 1000000 ? (quarter > 10000 ? quarter : 10000) : 1000000;
 }
 
-void controller_check_stalls(struct controller *c, int64_t now_us)
+/* Marks streams without a delta for stream_stall seconds as stalled; re-arms while any is armed. */
+static void check_stalls(struct controller *c, int64_t now_us)
 {
 	bool any_armed = false;
 	for (struct stream_filter *f = c->filters; f; f = f->next) {
@@ -178,7 +179,7 @@ void controller_check_stalls(struct controller *c, int64_t now_us)
 
 static void stall_timer_fired(void *arg)
 {
-	controller_check_stalls(arg, clock_now_us());
+	check_stalls(arg, clock_now_us());
 }
 
 /* ------------------------------------------------------------ status and --until */

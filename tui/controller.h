@@ -63,8 +63,6 @@ void controller_pause(struct controller *c);
 void controller_interrupt(struct controller *c);
 /* REST respond_to_confirmation; reason may be NULL. */
 void controller_confirm(struct controller *c, bool accept, const char *reason);
-/* Marks or unmarks streams stalled; call on a timer (the UI's render tick is fine). */
-void controller_check_stalls(struct controller *c, int64_t now_us);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */
