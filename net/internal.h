@@ -7,6 +7,10 @@
 
 #include "net.h"
 
+/* lws's own limit on each step of a connection (connect, TLS, the answer to the request):
+ * set on the context so that messages can name it. */
+#define NET_LWS_TIMEOUT_S 5      /* also written out in rest.c closed_why */
+
 /* Protocol names on the loop's one vhost. */
 #define NET_PROTO_SESSION "tether-session"
 #define NET_PROTO_REST "tether-rest"

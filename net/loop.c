@@ -110,6 +110,7 @@ struct loop *loop_create(loop_log_fn log, char **err)
 	info.gid = -1;
 	info.uid = -1;
 	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+	info.timeout_secs = NET_LWS_TIMEOUT_S;
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)

@@ -27,6 +27,7 @@ struct rest_req {
 	bool json;                      /* the caller gave a body */
 	bool body_sent;
 	int status;
+	int64_t started_us;             /* when the connection was opened */
 	struct buf response;
 	char *error;                    /* set before the deferred failure fires */
 	rest_done_fn done;
@@ -149,6 +150,15 @@ static void fail_with_text(struct rest_req *r, const char *prefix, const char *i
 	req_finish(r, 0, msg);
 }
 
+/* A connection that ended before the response: lws closes one that got no answer after
+ * NET_LWS_TIMEOUT_S with no word of why, so the clock tells a timeout from a close. */
+static const char *closed_why(const struct rest_req *r)
+{
+	if (!r->status && clock_now_us() - r->started_us >= (int64_t)NET_LWS_TIMEOUT_S * 900000)
+		return "timed out: no answer from the server within 5 s";
+	return "connection closed before the response was complete";
+}
+
 int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 		      void *in, size_t len)
 {
@@ -189,7 +199,12 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		fail_with_text(r, "request failed", in, len);
 		return 0;
 	case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
-		req_finish(r, 0, "connection closed before the response was complete");
+		req_finish(r, 0, closed_why(r));
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		/* freed without either callback above (lws's own timeouts): never keep it */
+		if (r->wsi == wsi)
+			req_finish(r, 0, closed_why(r));
 		return 0;
 	default:
 		return 0;
@@ -202,6 +217,7 @@ static void req_open(struct rest_req *r, const char *address)
 	struct lws_client_connect_info ci;
 
 	memset(&ci, 0, sizeof(ci));
+	r->started_us = clock_now_us();
 	ci.context = r->loop->ctx;
 	ci.vhost = r->loop->vh;
 	ci.address = address;

@@ -344,6 +344,27 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 	session_conn_end(s, wsi, true);
 }
 
+/* lws frees a connection without CLIENT_CONNECTION_ERROR or CLIENT_CLOSED in some paths
+ * (its own handshake timeout among them): the last word on a wsi still held is here. */
+static void on_destroy(struct session *s, struct lws *wsi)
+{
+	if (s->wsi != wsi || s->phase == PHASE_IDLE) {
+		lws_set_opaque_user_data(wsi, NULL);
+		return;
+	}
+	if (!s->close_reason[0] && !s->close_code) {
+		char why[96];
+
+		if (s->phase == PHASE_CONNECTING)
+			snprintf(why, sizeof(why), "timed out: no answer to the WebSocket handshake "
+				 "within %d s", NET_LWS_TIMEOUT_S);
+		else
+			snprintf(why, sizeof(why), "connection closed");
+		session_set_reason(s, why, strlen(why));
+	}
+	session_conn_end(s, wsi, true);
+}
+
 static void on_established(struct session *s, struct lws *wsi)
 {
 	s->wsi = wsi;
@@ -396,6 +417,9 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		return 0;
 	case LWS_CALLBACK_CLIENT_CLOSED:
 		session_conn_end(s, wsi, true);
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		on_destroy(s, wsi);
 		return 0;
 	default:
 		return 0;

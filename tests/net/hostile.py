@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""The real tether binary against hostile servers (issue 11, the network side): the fixture
+server's front (tests/fixture/README.md "Hostile front") and its fault scenarios.
+
+usage: hostile.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
+"""
+import json, os, signal, subprocess, sys, tempfile, time
+
+TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
+CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+TMP = tempfile.mkdtemp(prefix="tether-hostile-")
+ENV = dict(os.environ, LANG="C.UTF-8", HOME=TMP, XDG_CONFIG_HOME=TMP)
+ENV.pop("TETHER_SESSION_API_KEY", None)
+ENV.pop("DBUS_SESSION_BUS_ADDRESS", None)
+
+
+class Server:
+    def __init__(self, scenario, *sets):
+        self.traffic = os.path.join(TMP, "traffic")
+        self.durable = os.path.join(TMP, "durable")
+        args = [FIXTURE, "--log", self.traffic, "--durable-log", self.durable,
+                "--max-seconds", "60", "--scenario", os.path.join(DATA, scenario)]
+        for s in sets:
+            args += ["--set", s]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        assert line.startswith("PORT "), "fixture did not start: %r" % line
+        self.port = int(line.split()[1])
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+    def traffic_lines(self):
+        return open(self.traffic).read().splitlines()
+
+    def log(self):
+        return [l.split()[:2] for l in open(self.durable) if l.strip() and "unreadable" not in l]
+
+
+def start(server, *args, conv=CONV):
+    """tether --headless in the background; stderr to a file."""
+    errf = open(os.path.join(TMP, "stderr"), "w+b")
+    cmd = [TETHER, "--headless", "--format", "ndjson", "--server", server.url] + list(args)
+    p = subprocess.Popen(cmd + ([conv] if conv else []), stdout=subprocess.PIPE, stderr=errf,
+                         env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    p.errf = errf
+    p.out = b""
+    return p
+
+
+def read_until(p, marker, timeout):
+    """Reads stdout until marker shows (True), the process ends or timeout passes."""
+    deadline = time.time() + timeout
+    while marker not in p.out and time.time() < deadline and p.poll() is None:
+        chunk = p.stdout.read()
+        if chunk:
+            p.out += chunk
+        else:
+            time.sleep(0.05)
+    return marker in p.out
+
+
+def finish(p, sig=None, timeout=30):
+    if sig is not None and p.poll() is None:
+        p.send_signal(sig)
+    try:
+        rest, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rest, _ = p.communicate()
+    p.errf.seek(0)
+    err = p.errf.read().decode("utf-8", "replace")
+    assert "Sanitizer" not in err and "runtime error" not in err, err[-3000:]
+    return p.returncode, p.out + (rest or b""), err
+
+
+def run(server, *args, timeout=60, conv=CONV):
+    p = start(server, *args, conv=conv)
+    deadline = time.time() + timeout
+    while p.poll() is None and time.time() < deadline:
+        read_until(p, b"\0never", 0.5)
+    return finish(p, signal.SIGKILL if p.poll() is None else None)
+
+
+def ndjson(out):
+    return [json.loads(l) for l in out.decode("utf-8").split("\n") if l]
+
+
+def states(lines):
+    return [l["state"] for l in lines if l["type"] == "connection"]
+
+
+def closed_reasons(lines):
+    return [l.get("reason", "") for l in lines if l["type"] == "connection" and l["state"] == "closed"]
+
+
+def assert_result_last(lines, code):
+    assert lines and lines[-1]["type"] == "result", lines[-3:]
+    assert lines[-1]["exit_code"] == code, lines[-1]
+
+
+# ---------------------------------------------------------------- 1: a freed wsi is never held
+
+def test_silent_handshake_gives_up():
+    """Every attempt meets a server that accepts and never answers the upgrade: each is a
+    failed attempt (closed, backoff), exit 5 when the retries end. The stall timeout is longer
+    than lws's own 5 s handshake limit, so the stall timer fires after lws freed the wsi."""
+    s = Server("front_silent.scenario", "silent=99")
+    rc, out, err = run(s, "--max-retries", "2", "--stall-timeout", "7")
+    s.stop()
+    lines = ndjson(out)
+    assert rc == 5, (rc, err[-2000:])
+    assert_result_last(lines, 5)
+    reasons = closed_reasons(lines)
+    assert len(reasons) == 2 and all("handshake" in r for r in reasons), reasons
+    assert "reconnecting" in states(lines) and "gave_up" in states(lines)
+
+
+def _signal_after_silent_handshake(sig, code):
+    s = Server("front_silent.scenario", "silent=99")
+    p = start(s, "--until", "never", "--stall-timeout", "30")
+    # the first attempt ends by lws's 5 s limit; then signal (in backoff or the next attempt)
+    saw = read_until(p, b'"closed"', 8)
+    time.sleep(0.7)
+    rc, out, err = finish(p, sig)
+    s.stop()
+    assert saw, "no closed line after the handshake went unanswered: %r" % p.out
+    assert rc == code, (rc, err[-2000:])
+    assert_result_last(ndjson(out), code)
+
+
+def test_silent_handshake_sigint():
+    _signal_after_silent_handshake(signal.SIGINT, 130)
+
+
+def test_silent_handshake_sigterm():
+    _signal_after_silent_handshake(signal.SIGTERM, 143)
+
+
+def test_slow_101_then_resumes():
+    """A 101 slower than lws's handshake limit is a failed attempt; the next one goes through."""
+    s = Server("front_slow.scenario", "slow=6")
+    rc, out, err = run(s, "--stall-timeout", "8")
+    s.stop()
+    lines = ndjson(out)
+    assert rc == 0, (rc, err[-2000:])
+    assert_result_last(lines, 0)
+    assert "handshake" in closed_reasons(lines)[0], closed_reasons(lines)
+    assert [l["seq"] for l in lines if l["type"] == "durable"] == [0, 1]
+
+
+TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
+if NAME == "--list":
+    print("\n".join(TESTS))
+    sys.exit(0)
+try:
+    TESTS[NAME]()
+except AssertionError as e:
+    print("FAIL:", e)
+    sys.exit(1)
+print("ok", NAME)
