@@ -130,7 +130,7 @@ struct session {
 
 	/* the current connection */
 	int close_code;
-	char close_reason[128];
+	char close_reason[256];
 	int http_status;
 	bool auth_pending, ping_pending;
 	bool live_only;                 /* connected without after_seq */
@@ -192,6 +192,10 @@ int session_on_writeable(struct session *s, struct lws *wsi);
 /* The wait before reconnecting at backoff level (consecutive connections that made no
  * progress): 0 at level 0, then 0.5 s doubling to 30 s, with ±20% jitter from rnd. */
 int64_t session_backoff_us(int level, uint32_t rnd);
+
+/* Appends a server-given URL to out as safe to show (no user info, query or fragment; only
+ * printable ASCII; bounded). */
+void url_describe(const char *url, struct buf *out);
 
 /* Appends s to out with everything but RFC 3986 unreserved characters %-escaped. */
 void net_append_escaped(struct buf *out, const char *s);

@@ -198,6 +198,18 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
 		fail_with_text(r, "request failed", in, len);
 		return 0;
+	case LWS_CALLBACK_CLIENT_HTTP_REDIRECT: {
+		/* never followed: the API key would go wherever it points */
+		struct buf why;
+
+		buf_init(&why);
+		buf_printf(&why, "HTTP %d redirect to ", (int)len);
+		url_describe(in ? in : "", &why);
+		buf_puts(&why, " (not followed)");
+		req_finish(r, 0, buf_cstr(&why));
+		buf_fini(&why);
+		return -1;
+	}
 	case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
 		req_finish(r, 0, closed_why(r));
 		return 0;

@@ -331,7 +331,9 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 
 	if (status && !s->http_status)
 		s->http_status = (int)status;
-	if (s->http_status && s->http_status != 101) {
+	if (s->close_reason[0]) {
+		/* already said (a redirect refused) */
+	} else if (s->http_status && s->http_status != 101) {
 		char why[96];
 
 		snprintf(why, sizeof(why), "HTTP %d from the WebSocket handshake", s->http_status);
@@ -342,6 +344,20 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 		session_set_reason(s, "connection failed", strlen("connection failed"));
 	}
 	session_conn_end(s, wsi, true);
+}
+
+/* A redirect on the upgrade (lws passes Location and the status): a failed attempt. */
+static void on_redirect(struct session *s, const char *location, int status)
+{
+	struct buf why;
+
+	s->http_status = status;
+	buf_init(&why);
+	buf_printf(&why, "HTTP %d redirect to ", status);
+	url_describe(location ? location : "", &why);
+	buf_puts(&why, " (not followed)");
+	session_set_reason(s, why.data, why.len);
+	buf_fini(&why);
 }
 
 /* lws frees a connection without CLIENT_CONNECTION_ERROR or CLIENT_CLOSED in some paths
@@ -418,6 +434,9 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 	case LWS_CALLBACK_CLIENT_CLOSED:
 		session_conn_end(s, wsi, true);
 		return 0;
+	case LWS_CALLBACK_CLIENT_HTTP_REDIRECT:
+		on_redirect(s, in, (int)len);
+		return -1;      /* never followed: the auth frame would go wherever it points */
 	case LWS_CALLBACK_WSI_DESTROY:
 		on_destroy(s, wsi);
 		return 0;

@@ -1,5 +1,5 @@
 /* Server URLs: scheme, host, port and base path of the agent server (cli.md --server). */
-#include "net.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -108,4 +108,36 @@ int server_url_parse(const char *url, struct server_url *out)
 	memcpy(out->host, host, host_len);
 	memcpy(out->base_path, path, path_len);
 	return 0;
+}
+
+/* A URL named by a server (a redirect's Location) as safe to show: user info, query and
+ * fragment left out (they may hold credentials), bytes outside printable ASCII as '?', at most
+ * 160 characters. */
+void url_describe(const char *url, struct buf *out)
+{
+	const char *p = url, *auth = strstr(url, "://");
+	size_t start = out->len;
+
+	if (auth) {
+		const char *host = auth + 3;
+		size_t alen = strcspn(host, "/?#");
+		const char *at = NULL;
+
+		for (const char *q = host; q < host + alen; q++)
+			if (*q == '@')
+				at = q;
+		buf_append(out, url, (size_t)(host - url));
+		p = at ? at + 1 : host;
+	}
+	for (; *p && *p != '?' && *p != '#'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (out->len - start >= 160) {
+			buf_puts(out, "...");
+			return;
+		}
+		buf_putc(out, c >= 0x20 && c < 0x7f ? (char)c : '?');
+	}
+	if (*p)
+		buf_puts(out, *p == '?' ? "?..." : "#...");
 }

@@ -152,6 +152,46 @@ def test_slow_101_then_resumes():
     assert [l["seq"] for l in lines if l["type"] == "durable"] == [0, 1]
 
 
+# ---------------------------------------------------------------- 2: redirects never followed
+
+KEY = "test-only-key-redirect-4b1d"
+
+
+def test_redirect_socket_not_followed():
+    """A 3xx on the upgrade is a failed attempt naming its target; the auth frame (the key)
+    never goes there: the real server behind the redirect sees no connection at all."""
+    for code in ("301", "302", "303", "307", "308"):
+        s = Server("front_redirect.scenario", "code=" + code)
+        env_key = dict(ENV, TETHER_SESSION_API_KEY=KEY)
+        p = subprocess.run([TETHER, "--headless", "--format", "ndjson", "--max-retries", "2",
+                            "--server", s.url, CONV], capture_output=True, timeout=60, env=env_key)
+        s.stop()
+        lines = ndjson(p.stdout)
+        assert p.returncode == 5, (code, p.returncode, p.stderr[-2000:])
+        assert_result_last(lines, 5)
+        reasons = closed_reasons(lines)
+        want = "HTTP %s redirect to http://127.0.0.1:" % code
+        assert len(reasons) == 2 and all(r.startswith(want) and "not followed" in r
+                                         for r in reasons), reasons
+        reached = [l for l in s.traffic_lines() if not l.startswith("front ")]
+        assert not reached, (code, reached)
+        assert KEY.encode() not in p.stdout + p.stderr
+
+
+def test_redirect_rest_not_followed():
+    """REST (tether list) reports the redirect and never sends X-Session-API-Key onwards."""
+    s = Server("front_redirect.scenario", "code=307")
+    env_key = dict(ENV, TETHER_SESSION_API_KEY=KEY)
+    p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, timeout=60,
+                       env=env_key)
+    s.stop()
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    assert b"HTTP 307 redirect to http://127.0.0.1:" in p.stderr, p.stderr
+    assert b"not followed" in p.stderr, p.stderr
+    reached = [l for l in s.traffic_lines() if not l.startswith("front ")]
+    assert not reached, reached
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
