@@ -136,6 +136,7 @@ struct session {
 	bool live_only;                 /* connected without after_seq */
 	bool progressed;                /* delivered a new durable frame */
 	int64_t synced_at;              /* clock_now_us of the sync, 0 before */
+	int64_t sync_through;           /* the sync's through_seq, NO_SEQ before or without */
 	bool oversize;                  /* closed by us: a message over the limit */
 	struct sniff oversize_sniff;
 	struct buf rx;
@@ -147,9 +148,9 @@ struct session {
 	int64_t cursor;
 	int64_t last_seq;               /* highest seq delivered, NO_SEQ before any */
 	struct recent_ids seen;         /* recent durable event ids */
-	/* protocol.md §7.3: the cursor at which a frame was too large, and how often */
+	/* protocol.md §7.3: the cursor at which a durable frame was too large, and how often */
 	bool tl_valid;
-	int64_t tl_cursor;
+	int64_t tl_cursor, tl_seq;
 	int tl_count;
 
 	/* user messages not yet written, encoded, oldest first */
@@ -174,7 +175,8 @@ void session_stall_rearm(struct session *s);
 /* session_rx.c */
 /* Forgets a partial message. */
 void session_rx_reset(struct session *s);
-/* protocol.md §7.3: counts a frame too large at the cursor; the second time, skips it. */
+/* protocol.md §7.3: counts a durable frame too large at the cursor; the second time, skips
+ * it. A frame that may not be that durable (a progress frame) is never counted. */
 void session_too_large(struct session *s);
 /* LWS_CALLBACK_CLIENT_RECEIVE; returns -1 to close the connection. */
 int session_on_receive(struct session *s, struct lws *wsi, const char *in, size_t len);

@@ -7,6 +7,10 @@
 
 /* ------------------------------------------------------------------ codec */
 
+/* The largest seq or cursor accepted anywhere (2^53: JSON numbers beyond it lose precision),
+ * so that cursor + 1 never overflows. */
+#define NET_SEQ_MAX ((int64_t)9007199254740992)
+
 enum frame_type {
 	FRAME_UNKNOWN,      /* a type this client does not know: ignore it */
 	FRAME_SYNC,

@@ -284,6 +284,7 @@ static void session_connect(struct session *s)
 	s->oversize = false;
 	s->progressed = false;
 	s->synced_at = 0;
+	s->sync_through = NO_SEQ;
 	s->live_only = !s->has_cursor;
 	session_rx_reset(s);
 	/* protocol.md rule 10: progress frames are never replayed */

@@ -192,6 +192,45 @@ def test_redirect_rest_not_followed():
     assert not reached, reached
 
 
+# ---------------------------------------------------------------- 5: progress frames too large
+
+def test_oversize_progress_skips_nothing():
+    """Two deltas too large for the server (1013 frame_too_large at the same cursor) then a
+    small durable event: it is printed, nothing is skipped, the cursor never walks."""
+    s = Server("oversize_progress.scenario", "big=" + "x" * 4000)
+    p = start(s, "--until", "never")
+    saw = read_until(p, b"small durable after two oversized deltas", 20)
+    rc, out, err = finish(p, signal.SIGINT)
+    s.stop()
+    faults = [l for l in s.traffic_lines() if "frame_too_large" in l and l.startswith("fault")]
+    assert len(faults) == 2, s.traffic_lines()
+    lines = ndjson(out)
+    assert saw, "the small durable event never came: %r" % out[-2000:]
+    assert [l["seq"] for l in lines if l["type"] == "durable"] == [0, 1, 2]
+    assert b"skipped" not in out and "skipped" not in err, (out[-2000:], err[-2000:])
+    assert rc == 130, (rc, err[-2000:])
+
+
+# ---------------------------------------------------------------- 7: cursors in range
+
+def test_after_seq_range():
+    """--after-seq beyond the largest seq JSON carries exactly (2^53) is a usage error naming
+    the range; at the limit it connects, replays nothing and keeps the cursor (no overflow,
+    no replay from 0)."""
+    s = Server("small.scenario")
+    rc, out, err = run(s, "--after-seq", "9223372036854775807")
+    assert rc == 2 and "9007199254740992" in err, (rc, err)
+    rc, out, err = run(s, "--after-seq", "9007199254740992")
+    s.stop()
+    assert rc == 0, (rc, err[-2000:])
+    lines = ndjson(out)
+    assert_result_last(lines, 0)
+    assert not [l for l in lines if l["type"] == "durable"], out[-2000:]
+    assert lines[-1]["cursor"] == 9007199254740992, lines[-1]
+    conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
+    assert conns and "after_seq=9007199254740992" in conns[0], conns
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
