@@ -199,7 +199,4 @@ int64_t session_backoff_us(int level, uint32_t rnd);
  * printable ASCII; bounded). */
 void url_describe(const char *url, struct buf *out);
 
-/* Appends s to out with everything but RFC 3986 unreserved characters %-escaped. */
-void net_append_escaped(struct buf *out, const char *s);
-
 #endif

@@ -353,20 +353,3 @@ void net_wsi_abandon(struct lws *wsi)
 	lws_set_opaque_user_data(wsi, NULL);
 	lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
-
-/* Appends s with everything but unreserved characters %-escaped. */
-void net_append_escaped(struct buf *out, const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
-			buf_putc(out, (char)*p);
-		} else {
-			buf_putc(out, '%');
-			buf_putc(out, hex[*p >> 4]);
-			buf_putc(out, hex[*p & 15]);
-		}
-	}
-}

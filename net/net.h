@@ -306,7 +306,15 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 		 const char *method, const char *path, const char *body, rest_done_fn done,
 		 void *ctx);
 
+/* The path of a call about one conversation: "/api/conversations/" + the id as one escaped
+ * path segment + tail (a fixed path such as "/events", or ""). Appended to out. */
+void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail);
+
 /* ------------------------------------------------------------------- URLs */
+
+/* Appends s as one URL path segment or query value: everything but RFC 3986 unreserved
+ * characters %-escaped. The one escaping of every server path tether builds. */
+void url_append_escaped(struct buf *out, const char *s);
 
 /* The parts of a server URL. */
 struct server_url {

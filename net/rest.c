@@ -284,6 +284,11 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 
 	if (!loop || loop->closing || !server_url || server_url_parse(server_url, &url))
 		return -1;
+	/* paths come escaped (rest_path_conversation): a raw control, space or fragment mark
+	 * would reach the request line */
+	for (const char *p = path ? path : ""; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f || *p == '#')
+			return -1;
 	r = xcalloc(1, sizeof(*r));
 	r->loop = loop;
 	r->done = done;
@@ -319,6 +324,14 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 	else
 		r->lookup = resolve_start(loop, url.host, req_resolved, r);
 	return 0;
+}
+
+/* "/api/conversations/" + the escaped id + tail. */
+void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail)
+{
+	buf_puts(out, "/api/conversations/");
+	url_append_escaped(out, conversation_id ? conversation_id : "");
+	buf_puts(out, tail ? tail : "");
 }
 
 /* Sets the timeout of requests started from now on (tests). */

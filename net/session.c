@@ -205,7 +205,7 @@ static void build_path(struct session *s, struct buf *path)
 {
 	buf_puts(path, s->url.base_path);
 	buf_puts(path, "/sockets/session/");
-	net_append_escaped(path, s->cfg.conversation_id);
+	url_append_escaped(path, s->cfg.conversation_id);
 	if (s->has_cursor)
 		buf_printf(path, "?after_seq=%lld", (long long)s->cursor);
 }

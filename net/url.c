@@ -141,3 +141,25 @@ void url_describe(const char *url, struct buf *out)
 	if (*p)
 		buf_puts(out, *p == '?' ? "?..." : "#...");
 }
+
+/* One path segment or query value, %-escaped. */
+void url_append_escaped(struct buf *out, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	/* a dot segment would be resolved away by the server ("/x/.." is "/") */
+	if (!strcmp(s, ".") || !strcmp(s, "..")) {
+		buf_puts(out, s[1] ? "%2E%2E" : "%2E");
+		return;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
+			buf_putc(out, (char)*p);
+		} else {
+			buf_putc(out, '%');
+			buf_putc(out, hex[*p >> 4]);
+			buf_putc(out, hex[*p & 15]);
+		}
+	}
+}

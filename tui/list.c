@@ -143,14 +143,7 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	buf_puts(&path, "/api/conversations/search?limit=100");
 	if (page_id) {
 		buf_puts(&path, "&page_id=");
-		for (const char *p = page_id; *p; p++) {
-			unsigned char ch = (unsigned char)*p;
-			if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
-			    (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '_' || ch == '.')
-				buf_putc(&path, (char)ch);
-			else
-				buf_printf(&path, "%%%02X", ch);
-		}
+		url_append_escaped(&path, page_id);
 	}
 	if (rest_request(r->loop, r->o->server, r->api_key, r->o->insecure, "GET", buf_cstr(&path),
 			 NULL, page_done, r) != 0) {

@@ -231,6 +231,59 @@ def test_after_seq_range():
     assert conns and "after_seq=9007199254740992" in conns[0], conns
 
 
+# ---------------------------------------------------------------- 8: escaped REST paths
+
+class Tmux:
+    def __init__(self, cmd, x=100, y=20):
+        self.t = ["tmux", "-L", "tether-hostile-%d" % os.getpid(), "-f", "/dev/null"]
+        subprocess.run(self.t + ["new-session", "-d", "-x", str(x), "-y", str(y), "-e",
+                                 "LANG=C.UTF-8", cmd], check=True, env=ENV)
+
+    def screen(self):
+        return subprocess.run(self.t + ["capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(self, text, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if text in self.screen():
+                return True
+            time.sleep(0.1)
+        return False
+
+    def keys(self, *k):
+        subprocess.run(self.t + ["send-keys"] + list(k), check=True)
+
+    def kill(self):
+        subprocess.run(self.t + ["kill-server"], capture_output=True)
+
+
+def test_picked_id_escaped():
+    """An id from the server's list holding "../", "?" and "#" goes out as one escaped path
+    segment, on REST (the title) and on the socket."""
+    s = Server("picker_hostile.scenario")
+    errf = os.path.join(TMP, "tui-stderr")
+    t = Tmux("%s --server %s 2>%s; sleep 30" % (TETHER, s.url, errf))
+    try:
+        assert t.wait_for("Hostile id"), t.screen()
+        t.keys("Down")
+        time.sleep(0.3)
+        t.keys("Enter")
+        want = "GET /api/conversations/..%2F..%2Fx%3Fy%23z HTTP/1.1"
+        deadline = time.time() + 15
+        while time.time() < deadline and not any(l.endswith(want) for l in s.traffic_lines()):
+            time.sleep(0.1)
+        sent = [l for l in s.traffic_lines() if l.startswith("front ")]
+        assert any(l.endswith(want) for l in sent), sent
+        assert any("GET /sockets/session/..%2F..%2Fx%3Fy%23z?" in l for l in sent), sent
+        assert not [l for l in sent if "/x?" in l or "/../" in l or "y#" in l], sent
+    finally:
+        t.kill()
+        s.stop()
+    err = open(errf).read() if os.path.exists(errf) else ""
+    assert "Sanitizer" not in err, err[-2000:]
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
