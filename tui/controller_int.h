@@ -36,6 +36,7 @@ struct controller {
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
 	struct buf clean_scratch;       /* controller_clean's sanitized copy */
 	struct loop_timer *stall_timer;
+	struct loop_timer *catchup_timer;  /* ends catch-up 1 s after the last replayed durable */
 	FILE *record;
 	int64_t started_us;
 	int connection_number;

@@ -284,6 +284,38 @@ def test_picked_id_escaped():
     assert "Sanitizer" not in err, err[-2000:]
 
 
+# ---------------------------------------------------------------- 9: catch-up always ends
+
+def test_catchup_ends_without_snapshot_headless():
+    """No snapshot and an unreadable last event: headless catch-up ends 1 s after the last
+    replayed durable and --until idle exits 0."""
+    s = Server("catchup_unreadable.scenario")
+    t0 = time.time()
+    rc, out, err = run(s, timeout=15)
+    took = time.time() - t0
+    s.stop()
+    assert rc == 0, (rc, err[-2000:], out[-2000:])
+    lines = ndjson(out)
+    assert_result_last(lines, 0)
+    assert [l["seq"] for l in lines if l["type"] == "durable"] == [0, 1]
+    assert 0.9 < took < 6, took
+
+
+def test_catchup_ends_without_snapshot_tui():
+    """The same in the TUI: the status line stops saying "syncing"."""
+    s = Server("catchup_unreadable.scenario")
+    t = Tmux("%s --server %s %s; sleep 30" % (TETHER, s.url, CONV))
+    try:
+        assert t.wait_for("second, the last one readable"), t.screen()
+        deadline = time.time() + 6
+        while time.time() < deadline and "syncing" in t.screen():
+            time.sleep(0.1)
+        assert "syncing" not in t.screen(), t.screen()
+    finally:
+        t.kill()
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
