@@ -195,8 +195,4 @@ int session_on_writeable(struct session *s, struct lws *wsi);
  * progress): 0 at level 0, then 0.5 s doubling to 30 s, with ±20% jitter from rnd. */
 int64_t session_backoff_us(int level, uint32_t rnd);
 
-/* Appends a server-given URL to out as safe to show (no user info, query or fragment; only
- * printable ASCII; bounded). */
-void url_describe(const char *url, struct buf *out);
-
 #endif

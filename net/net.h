@@ -326,5 +326,10 @@ struct server_url {
 
 /* Parses http://, https://, ws:// or wss:// URLs (http→ws, https→wss). Returns 0 or -1. */
 int server_url_parse(const char *url, struct server_url *out);
+/* Why server_url_parse refuses url, in words for the user; NULL when it accepts it. */
+const char *server_url_problem(const char *url);
+/* Appends a URL as safe to show: no user info, query or fragment (they may hold
+ * credentials), only printable ASCII, at most 160 characters. */
+void url_describe(const char *url, struct buf *out);
 
 #endif

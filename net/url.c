@@ -110,6 +110,35 @@ int server_url_parse(const char *url, struct server_url *out)
 	return 0;
 }
 
+/* Why url is refused, checked in the order a user would fix it. */
+const char *server_url_problem(const char *url)
+{
+	struct server_url u;
+	const char *p;
+	size_t auth_len;
+
+	if (!url || !*url)
+		return "is empty";
+	p = strstr(url, "://");
+	if (!p || server_url_parse(url, &u) == 0) {
+		if (p)
+			return NULL;
+		return "must start with http://, https://, ws:// or wss://";
+	}
+	p += 3;
+	auth_len = strcspn(p, "/?#");
+	if (memchr(p, '@', auth_len))
+		return "must not hold a user name or password (user@host): give the key with "
+		       "tether key set or TETHER_SESSION_API_KEY";
+	if (strpbrk(p, "?#"))
+		return "must not have a query (?...) or fragment (#...): give the server's base URL";
+	for (size_t i = 0; i < sizeof url_schemes / sizeof url_schemes[0]; i++)
+		if (!strncasecmp(url, url_schemes[i].prefix, strlen(url_schemes[i].prefix)))
+			return "has an invalid host, port (1-65535) or path (spaces, control "
+			       "characters)";
+	return "must start with http://, https://, ws:// or wss://";
+}
+
 /* A URL named by a server (a redirect's Location) as safe to show: user info, query and
  * fragment left out (they may hold credentials), bytes outside printable ASCII as '?', at most
  * 160 characters. */

@@ -316,6 +316,50 @@ def test_catchup_ends_without_snapshot_tui():
         s.stop()
 
 
+# ---------------------------------------------------------------- smaller items
+
+def test_server_url_messages():
+    """A server URL with user info or a query is refused saying what is wrong (and never
+    echoing the password); tether key set refuses what the client would refuse."""
+    cases = [("http://alice:hunter2-pw@127.0.0.1:9", "user name or password"),
+             ("http://127.0.0.1:9/?token=abc", "query"),
+             ("http://127.0.0.1:9/#frag", "fragment"),
+             ("gopher://127.0.0.1:9", "must start with http://")]
+    for url, want in cases:
+        for argv in ([TETHER, "--headless", "--server", url, CONV],
+                     [TETHER, "list", "--server", url],
+                     [TETHER, "key", "set", "--server", url]):
+            p = subprocess.run(argv, capture_output=True, timeout=20, env=ENV,
+                               stdin=subprocess.DEVNULL)
+            err = p.stderr.decode()
+            assert p.returncode == 2, (argv, p.returncode, err)
+            assert want in err, (argv, err)
+            assert "hunter2-pw" not in err and "token=abc" not in err, err
+            assert "stored" not in err, err
+
+
+def test_list_repeated_page_stops():
+    """A next_page_id that never changes stops the list at its repeat, with a message."""
+    s = Server("list_endless.scenario")
+    p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, timeout=30,
+                       env=ENV)
+    s.stop()
+    rest = [l for l in s.traffic_lines() if l.startswith("rest GET /api/conversations/search")]
+    assert len(rest) == 2, rest
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    assert b"same-page-again" in p.stderr and b"second time" in p.stderr, p.stderr
+
+
+def test_list_timeout_says_so():
+    """A server that never answers: tether list says it timed out (not "connection closed")."""
+    s = Server("front_silent.scenario", "silent=99")
+    p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, timeout=30,
+                       env=ENV)
+    s.stop()
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    assert b"timed out" in p.stderr and b"connection closed" not in p.stderr, p.stderr
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
