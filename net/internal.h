@@ -51,6 +51,10 @@ void rest_detach_all(struct loop *loop);
 /* Sets the timeout of REST requests started from now on (default 15 s; tests). */
 void rest_set_timeout_us(int64_t us);
 
+/* Writes one line to the loop's log (--log): connection attempts, closes, errors and
+ * reconnect decisions. */
+void net_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Drops wsi without further callbacks reaching its owner. Safe inside or outside its
  * own callbacks: lws closes it on the next service turn. */
 void net_wsi_abandon(struct lws *wsi);
@@ -127,6 +131,7 @@ struct session {
 	int failures;                   /* consecutive attempts that did not reach sync */
 	int backoff_level;              /* consecutive connections that made no progress */
 	int attempt;                    /* number of the current or last attempt */
+	char last_failure[256];         /* close reason of the last attempt short of sync */
 
 	/* the current connection */
 	int close_code;

@@ -40,6 +40,20 @@ static void log_emit(int level, const char *line)
 	log_sink(level, tmp);
 }
 
+/* A line of tether's own connection log (--log), formatted. */
+void net_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!log_sink)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	log_sink(LLL_NOTICE, line);
+}
+
 static void watch_drain_signals(struct fd_watch *w)
 {
 	struct signalfd_siginfo si;

@@ -281,6 +281,9 @@ int64_t session_cursor(const struct session *s);
 bool session_has_cursor(const struct session *s);
 /* True while a connection is synced. */
 bool session_is_live(const struct session *s);
+/* Why the last attempt that did not reach sync ended (as received: neither sanitized nor
+ * masked), or NULL when the last attempt synced or none ended yet. */
+const char *session_last_failure(const struct session *s);
 /* Closes the connection normally and stops reconnecting. */
 void session_stop(struct session *s);
 /* Stops and frees. */

@@ -64,6 +64,10 @@ static void req_finish(struct rest_req *r, int status, const char *error)
 	memset(&resp, 0, sizeof(resp));
 	resp.status = error ? 0 : status;
 	resp.error = error;
+	if (error)
+		net_log("rest: %s %s: %s", r->method, r->path, error);
+	else
+		net_log("rest: %s %s: HTTP %d", r->method, r->path, status);
 	if (!error) {
 		resp.body = buf_cstr(&r->response);
 		resp.body_len = r->response.len;

@@ -35,13 +35,47 @@ int64_t session_backoff_us(int level, uint32_t rnd)
 	return us - span + (int64_t)(rnd % (uint32_t)(2 * span + 1));
 }
 
+/* The --log line of a state change. */
+static void session_log(const struct session *s, const struct session_status *st)
+{
+	const char *why = st->reason ? st->reason : "";
+
+	switch (st->state) {
+	case SESSION_CONNECTING:
+		if (st->has_after_seq)
+			net_log("session: attempt %d: connecting to %s:%d (after_seq %lld)", st->attempt,
+				s->url.host, s->url.port, (long long)st->after_seq);
+		else
+			net_log("session: attempt %d: connecting to %s:%d (live only)", st->attempt,
+				s->url.host, s->url.port);
+		break;
+	case SESSION_OPEN:
+		net_log("session: attempt %d: open", st->attempt);
+		break;
+	case SESSION_SYNCED:
+		net_log("session: attempt %d: synced (cursor %lld)", st->attempt, (long long)s->cursor);
+		break;
+	case SESSION_CLOSED:
+		net_log("session: attempt %d: closed, code %d: %s", st->attempt, st->close_code, why);
+		break;
+	case SESSION_RECONNECTING:
+		net_log("session: reconnecting in %.3f s as attempt %d (backoff level %d)",
+			(double)st->retry_in_us / 1e6, st->attempt, s->backoff_level);
+		break;
+	case SESSION_GAVE_UP:
+		net_log("session: gave up after %d failed attempts: %s", st->attempt, why);
+		break;
+	case SESSION_FAILED:
+		net_log("session: failed (exit %d), not retried: %s", st->exit_code, why);
+		break;
+	}
+}
+
 void session_emit(struct session *s, enum session_state state, int exit_code,
 		  int64_t retry_us)
 {
 	struct session_status st;
 
-	if (!s->h.on_status)
-		return;
 	memset(&st, 0, sizeof(st));
 	st.state = state;
 	st.attempt = s->attempt;
@@ -59,7 +93,9 @@ void session_emit(struct session *s, enum session_state state, int exit_code,
 		st.attempt = s->failures + 1;
 	if (state == SESSION_GAVE_UP)
 		st.attempt = s->failures;
-	s->h.on_status(s->h.ctx, &st);
+	session_log(s, &st);
+	if (s->h.on_status)
+		s->h.on_status(s->h.ctx, &st);
 }
 
 void session_set_reason(struct session *s, const char *text, size_t len)
@@ -106,6 +142,13 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	session_rx_reset(s);
 	if (!s->close_reason[0] && !s->close_code)
 		session_set_reason(s, "connection closed", strlen("connection closed"));
+	if (!was_synced) {
+		if (s->close_code)
+			snprintf(s->last_failure, sizeof(s->last_failure), "close %d: %.200s",
+				 s->close_code, s->close_reason);
+		else
+			snprintf(s->last_failure, sizeof(s->last_failure), "%s", s->close_reason);
+	}
 	session_emit(s, SESSION_CLOSED, 0, 0);
 	if (!s->running)
 		return;
@@ -325,6 +368,32 @@ static void on_peer_close(struct session *s, const unsigned char *in, size_t len
 				s->close_code = 1013;
 }
 
+/* lws's handshake failures, in words. */
+static const struct {
+	const char *lws, *says;
+} handshake_texts[] = {
+	{ "HS: Accept hash wrong", "the server's Sec-WebSocket-Accept is wrong (not a WebSocket server?)" },
+	{ "read failed", "the connection failed or closed before a WebSocket handshake answer" },
+	{ "HS: URI missing", "the answer to the WebSocket handshake is not HTTP" },
+};
+
+static void handshake_reason(struct session *s, const char *in, size_t len)
+{
+	char why[200];
+
+	for (size_t i = 0; i < sizeof(handshake_texts) / sizeof(*handshake_texts); i++)
+		if (strlen(handshake_texts[i].lws) == len && !memcmp(in, handshake_texts[i].lws, len)) {
+			session_set_reason(s, handshake_texts[i].says, strlen(handshake_texts[i].says));
+			return;
+		}
+	if (s->phase == PHASE_CONNECTING) {
+		snprintf(why, sizeof(why), "WebSocket handshake failed: %.*s", (int)len, in);
+		session_set_reason(s, why, strlen(why));
+	} else {
+		session_set_reason(s, in, len);
+	}
+}
+
 static void on_connection_error(struct session *s, struct lws *wsi, const char *in,
 				size_t len)
 {
@@ -340,7 +409,7 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 		snprintf(why, sizeof(why), "HTTP %d from the WebSocket handshake", s->http_status);
 		session_set_reason(s, why, strlen(why));
 	} else if (in && len) {
-		session_set_reason(s, in, len);
+		handshake_reason(s, in, len);
 	} else {
 		session_set_reason(s, "connection failed", strlen("connection failed"));
 	}
@@ -551,6 +620,12 @@ bool session_has_cursor(const struct session *s)
 bool session_is_live(const struct session *s)
 {
 	return s->phase == PHASE_SYNCED;
+}
+
+/* Why the last attempt short of sync ended, or NULL. */
+const char *session_last_failure(const struct session *s)
+{
+	return s->last_failure[0] ? s->last_failure : NULL;
 }
 
 /* Closes the connection normally and stops reconnecting. */

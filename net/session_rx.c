@@ -62,6 +62,7 @@ void session_too_large(struct session *s)
 	s->cursor = skip;
 	if (s->last_seq < skip)
 		s->last_seq = skip;
+	net_log("session: %s", detail);
 	if (s->h.on_bad_frame)
 		s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, skip);
 }
@@ -72,6 +73,7 @@ static void on_sync(struct session *s, const struct frame *f)
 	s->failures = 0;
 	s->synced_at = clock_now_us();
 	s->sync_through = f->has_through_seq ? f->through_seq : NO_SEQ;
+	s->last_failure[0] = '\0';
 	if (!s->has_cursor) {
 		/* --no-history: from now on this behaves as --after-seq through_seq */
 		s->has_cursor = true;
@@ -100,6 +102,7 @@ static void on_message(struct session *s, const char *json, size_t len)
 	if (s->h.on_raw)
 		s->h.on_raw(s->h.ctx, json, len);
 	if (frame_decode(json, len, &f, &err)) {
+		net_log("session: a frame did not decode: %s", err.message);
 		if (s->h.on_bad_frame)
 			s->h.on_bad_frame(s->h.ctx, "decode_error", err.message, -1);
 		return;
@@ -140,6 +143,7 @@ static int on_oversize(struct session *s, struct lws *wsi)
 	if (s->oversize_sniff.kind == SNIFF_OTHER) {
 		snprintf(detail, sizeof(detail), "a %s frame over %zu bytes was dropped",
 			 s->oversize_sniff.type, s->max_message);
+		net_log("session: %s", detail);
 		if (s->h.on_bad_frame)
 			s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, -1);
 		return 0;

@@ -599,6 +599,18 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		c->last_close_code = st->close_code;
 	if (st->state == SESSION_RECONNECTING)
 		c->retry_at_us = clock_now_us() + st->retry_in_us;
+	if (st->state == SESSION_CLOSED || st->state == SESSION_SYNCED) {
+		/* the TUI says why it keeps reconnecting */
+		const char *why = session_last_failure(c->session);
+		free(c->last_failure);
+		c->last_failure = NULL;
+		if (why) {
+			struct buf clean;
+			buf_init(&clean);
+			controller_clean(c, why, strlen(why), &clean);
+			c->last_failure = buf_steal(&clean);
+		}
+	}
 	if (st->state == SESSION_SYNCED) {
 		c->synced_once = true;
 		outbox_synced(c->outbox);
@@ -725,6 +737,7 @@ void controller_destroy(struct controller *c)
 	buf_fini(&c->delta_out);
 	loop_timer_destroy(c->stall_timer);
 	loop_timer_destroy(c->catchup_timer);
+	free(c->last_failure);
 	transcript_destroy(c->transcript);
 	if (c->record)
 		fclose(c->record);
@@ -755,6 +768,7 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->attempt = c->attempt;
 	st->retry_at_us = c->retry_at_us;
 	st->last_close_code = c->last_close_code;
+	st->last_failure = c->last_failure;
 	st->has_cursor = session_has_cursor(c->session);
 	st->cursor = session_cursor(c->session);
 	st->execution_status = c->execution_status;

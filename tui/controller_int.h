@@ -48,6 +48,7 @@ struct controller {
 	int attempt;
 	int64_t retry_at_us;
 	int last_close_code;
+	char *last_failure;             /* session_last_failure, sanitized and masked */
 	int reconnects;
 	size_t durable_count;
 	size_t stream_count;

@@ -360,6 +360,46 @@ def test_list_timeout_says_so():
     assert b"timed out" in p.stderr and b"connection closed" not in p.stderr, p.stderr
 
 
+def test_log_records_attempts():
+    """--log holds every attempt, close (code and reason) and reconnect decision."""
+    s = Server("front_silent.scenario", "silent=1")
+    log = os.path.join(TMP, "tether.log")
+    rc, out, err = run(s, "--log", log, timeout=30)
+    s.stop()
+    assert rc == 0, (rc, err[-2000:])
+    text = open(log).read()
+    for want in ("session: attempt 1: connecting to 127.0.0.1:%d (after_seq -1)" % s.port,
+                 "session: attempt 1: closed, code 0: timed out: no answer to the WebSocket handshake",
+                 "session: reconnecting in ", "as attempt 2 (backoff level 1)",
+                 "session: attempt 2: connecting", "session: attempt 2: synced"):
+        assert want in text, (want, text)
+
+
+def test_handshake_failures_named():
+    """HTTP 200 instead of 101, a wrong accept hash, garbage: each attempt says which."""
+    cases = [("status 200", "HTTP 200 from the WebSocket handshake"),
+             ("bad_accept", "Sec-WebSocket-Accept is wrong"),
+             ("garbage", "before a WebSocket handshake answer")]
+    for mode, want in cases:
+        s = Server("front_handshake.scenario", "mode=" + mode)
+        rc, out, err = run(s, "--max-retries", "1", timeout=20)
+        s.stop()
+        assert rc == 5, (mode, rc, err[-2000:])
+        reasons = closed_reasons(ndjson(out))
+        assert reasons and want in reasons[0], (mode, reasons)
+
+
+def test_tui_says_why_reconnecting():
+    """The TUI's status line names why the last attempt failed while it keeps retrying."""
+    s = Server("front_handshake.scenario", "mode=status 200")
+    t = Tmux("%s --server %s %s; sleep 30" % (TETHER, s.url, CONV), x=160, y=20)
+    try:
+        assert t.wait_for("HTTP 200 from the WebSocket handshake", timeout=10), t.screen()
+    finally:
+        t.kill()
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
