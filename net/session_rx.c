@@ -20,14 +20,15 @@ void session_rx_reset(struct session *s)
 }
 
 /* Which durable seq the frame that was too large had, if that is known: the client's own
- * limit read it from the frame; for the server's close 1013 (which names no frame) it is the
+ * limit read it from the frame (a frame it cannot read is never skipped); for the server's close 1013 (which names no frame) it is the
  * seq after the cursor only when this connection's sync said that seq exists, so replay owed
  * it next. Anything else may have been a progress frame, which never moves the cursor. */
 static bool too_large_seq(const struct session *s, int64_t *seq)
 {
-	if (s->oversize && s->oversize_sniff.kind == SNIFF_DURABLE) {
+	if (s->oversize) {
 		*seq = s->oversize_sniff.seq;
-		return s->oversize_sniff.has_seq && *seq > s->cursor;
+		return s->oversize_sniff.kind == SNIFF_DURABLE && s->oversize_sniff.has_seq &&
+		       *seq > s->cursor;
 	}
 	if (s->sync_through == NO_SEQ || s->cursor >= s->sync_through)
 		return false;
