@@ -400,6 +400,46 @@ def test_tui_says_why_reconnecting():
         s.stop()
 
 
+# ---------------------------------------------------------------- 12: the fixture's ping burst
+
+def test_fixture_ping_burst():
+    """The front's ping_burst puts N pings between two fragments in one write and logs the
+    pongs it gets (a raw client answering only the latest, as RFC 6455 5.5.3 allows)."""
+    import base64, socket
+    s = Server("front_ping_burst.scenario", "pings=20")
+    c = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    c.sendall(("GET /sockets/session/%s HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13"
+               "\r\n\r\n" % (CONV, key)).encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += c.recv(4096)
+    head, rest = data.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    frames = []
+    while len(frames) < 22:
+        while len(rest) < 2 or len(rest) < 2 + (rest[1] & 0x7f):
+            rest += c.recv(4096)
+        n = rest[1] & 0x7f
+        frames.append((rest[0], rest[2:2 + n]))
+        rest = rest[2 + n:]
+    assert frames[0][0] == 0x01 and frames[-1][0] == 0x80, frames
+    pings = [p for op, p in frames if op == 0x89]
+    assert pings == [b"ping %d" % i for i in range(1, 21)], pings
+    assert b"".join(p for op, p in frames if op in (0x01, 0x80)) == b'{"type":"sync"}'
+    mask = os.urandom(4)
+    payload = pings[-1]
+    c.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask +
+              bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    deadline = time.time() + 5
+    while time.time() < deadline and "front 1 pong ping 20" not in s.traffic_lines():
+        time.sleep(0.05)
+    c.close()
+    s.stop()
+    assert "front 1 pong ping 20" in s.traffic_lines(), s.traffic_lines()
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
