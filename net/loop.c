@@ -83,6 +83,7 @@ static int fd_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
 			w->on_readable(w->arg);
 		return 0;
 	case LWS_CALLBACK_RAW_CLOSE_FILE:
+	case LWS_CALLBACK_WSI_DESTROY:  /* freed without CLOSE_FILE: never keep it either */
 		if (!w)
 			return 0;
 		lws_set_opaque_user_data(wsi, NULL);
