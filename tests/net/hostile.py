@@ -140,6 +140,30 @@ def test_silent_handshake_sigterm():
     _signal_after_silent_handshake(signal.SIGTERM, 143)
 
 
+def test_silent_handshake_tui_ctrl_d():
+    """The TUI with default options: after lws gave up on the unanswered upgrade the status
+    line says why, and Ctrl-D exits 0 (it used to touch the freed wsi)."""
+    s = Server("front_silent.scenario", "silent=99")
+    result = os.path.join(TMP, "tui-rc")
+    errf = os.path.join(TMP, "tui-err")
+    t = Tmux("%s --server %s %s 2>%s; echo $? > %s; sleep 30" % (TETHER, s.url, CONV, errf,
+                                                               result), x=160, y=20)
+    try:
+        assert t.wait_for("no answer to the WebSocket handshake", timeout=10), t.screen()
+        t.keys("C-d")
+        deadline = time.time() + 10
+        while time.time() < deadline and not (os.path.exists(result) and
+                                               open(result).read().strip()):
+            time.sleep(0.1)
+        code = open(result).read().strip() if os.path.exists(result) else "(still running)"
+        err = open(errf).read() if os.path.exists(errf) else ""
+        assert code == "0", (code, err[-2000:])
+        assert "Sanitizer" not in err, err[-2000:]
+    finally:
+        t.kill()
+        s.stop()
+
+
 def test_slow_101_then_resumes():
     """A 101 slower than lws's handshake limit is a failed attempt; the next one goes through."""
     s = Server("front_slow.scenario", "slow=6")
