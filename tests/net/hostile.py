@@ -35,9 +35,6 @@ class Server:
     def traffic_lines(self):
         return open(self.traffic).read().splitlines()
 
-    def log(self):
-        return [l.split()[:2] for l in open(self.durable) if l.strip() and "unreadable" not in l]
-
 
 def start(server, *args, conv=CONV):
     """tether --headless in the background; stderr to a file."""
