@@ -12,7 +12,7 @@
 /* Far above MAX_FRAME_BYTES (4 MiB, §1.4) and REST pages, low enough to refuse absurd input. */
 #define CODEC_MAX_INPUT ((size_t)64 << 20)
 /* Integers beyond 2^53 do not survive cJSON's doubles; no seq or count gets near that. */
-#define CODEC_INT_MAX 9007199254740992.0
+#define CODEC_INT_MAX ((double)NET_SEQ_MAX)
 #define ACTION_SUMMARY_MAX 200
 #define STORE_OWNED_MAX 4
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])

@@ -7,6 +7,10 @@
 
 #include "net.h"
 
+/* lws's own limit on each step of a connection (connect, TLS, the answer to the request):
+ * set on the context so that messages can name it. */
+#define NET_LWS_TIMEOUT_S 5      /* also written out in rest.c closed_why */
+
 /* Protocol names on the loop's one vhost. */
 #define NET_PROTO_SESSION "tether-session"
 #define NET_PROTO_REST "tether-rest"
@@ -46,6 +50,10 @@ void rest_detach_all(struct loop *loop);
 
 /* Sets the timeout of REST requests started from now on (default 15 s; tests). */
 void rest_set_timeout_us(int64_t us);
+
+/* Writes one line to the loop's log (--log): connection attempts, closes, errors and
+ * reconnect decisions. */
+void net_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Drops wsi without further callbacks reaching its owner. Safe inside or outside its
  * own callbacks: lws closes it on the next service turn. */
@@ -123,15 +131,17 @@ struct session {
 	int failures;                   /* consecutive attempts that did not reach sync */
 	int backoff_level;              /* consecutive connections that made no progress */
 	int attempt;                    /* number of the current or last attempt */
+	char last_failure[256];         /* close reason of the last attempt short of sync */
 
 	/* the current connection */
 	int close_code;
-	char close_reason[128];
+	char close_reason[256];
 	int http_status;
 	bool auth_pending, ping_pending;
 	bool live_only;                 /* connected without after_seq */
 	bool progressed;                /* delivered a new durable frame */
 	int64_t synced_at;              /* clock_now_us of the sync, 0 before */
+	int64_t sync_through;           /* the sync's through_seq, NO_SEQ before or without */
 	bool oversize;                  /* closed by us: a message over the limit */
 	struct sniff oversize_sniff;
 	struct buf rx;
@@ -143,9 +153,9 @@ struct session {
 	int64_t cursor;
 	int64_t last_seq;               /* highest seq delivered, NO_SEQ before any */
 	struct recent_ids seen;         /* recent durable event ids */
-	/* protocol.md §7.3: the cursor at which a frame was too large, and how often */
+	/* protocol.md §7.3: the cursor at which a durable frame was too large, and how often */
 	bool tl_valid;
-	int64_t tl_cursor;
+	int64_t tl_cursor, tl_seq;
 	int tl_count;
 
 	/* user messages not yet written, encoded, oldest first */
@@ -170,7 +180,8 @@ void session_stall_rearm(struct session *s);
 /* session_rx.c */
 /* Forgets a partial message. */
 void session_rx_reset(struct session *s);
-/* protocol.md §7.3: counts a frame too large at the cursor; the second time, skips it. */
+/* protocol.md §7.3: counts a durable frame too large at the cursor; the second time, skips
+ * it. A frame that may not be that durable (a progress frame) is never counted. */
 void session_too_large(struct session *s);
 /* LWS_CALLBACK_CLIENT_RECEIVE; returns -1 to close the connection. */
 int session_on_receive(struct session *s, struct lws *wsi, const char *in, size_t len);
@@ -188,8 +199,5 @@ int session_on_writeable(struct session *s, struct lws *wsi);
 /* The wait before reconnecting at backoff level (consecutive connections that made no
  * progress): 0 at level 0, then 0.5 s doubling to 30 s, with ±20% jitter from rnd. */
 int64_t session_backoff_us(int level, uint32_t rnd);
-
-/* Appends s to out with everything but RFC 3986 unreserved characters %-escaped. */
-void net_append_escaped(struct buf *out, const char *s);
 
 #endif

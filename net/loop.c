@@ -40,6 +40,20 @@ static void log_emit(int level, const char *line)
 	log_sink(level, tmp);
 }
 
+/* A line of tether's own connection log (--log), formatted. */
+void net_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!log_sink)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	log_sink(LLL_NOTICE, line);
+}
+
 static void watch_drain_signals(struct fd_watch *w)
 {
 	struct signalfd_siginfo si;
@@ -69,6 +83,7 @@ static int fd_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
 			w->on_readable(w->arg);
 		return 0;
 	case LWS_CALLBACK_RAW_CLOSE_FILE:
+	case LWS_CALLBACK_WSI_DESTROY:  /* freed without CLOSE_FILE: never keep it either */
 		if (!w)
 			return 0;
 		lws_set_opaque_user_data(wsi, NULL);
@@ -110,6 +125,7 @@ struct loop *loop_create(loop_log_fn log, char **err)
 	info.gid = -1;
 	info.uid = -1;
 	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+	info.timeout_secs = NET_LWS_TIMEOUT_S;
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)
@@ -351,21 +367,4 @@ void net_wsi_abandon(struct lws *wsi)
 		return;
 	lws_set_opaque_user_data(wsi, NULL);
 	lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-}
-
-/* Appends s with everything but unreserved characters %-escaped. */
-void net_append_escaped(struct buf *out, const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
-			buf_putc(out, (char)*p);
-		} else {
-			buf_putc(out, '%');
-			buf_putc(out, hex[*p >> 4]);
-			buf_putc(out, hex[*p & 15]);
-		}
-	}
 }

@@ -7,6 +7,10 @@
 
 /* ------------------------------------------------------------------ codec */
 
+/* The largest seq or cursor accepted anywhere (2^53: JSON numbers beyond it lose precision),
+ * so that cursor + 1 never overflows. */
+#define NET_SEQ_MAX ((int64_t)9007199254740992)
+
 enum frame_type {
 	FRAME_UNKNOWN,      /* a type this client does not know: ignore it */
 	FRAME_SYNC,
@@ -277,6 +281,9 @@ int64_t session_cursor(const struct session *s);
 bool session_has_cursor(const struct session *s);
 /* True while a connection is synced. */
 bool session_is_live(const struct session *s);
+/* Why the last attempt that did not reach sync ended (as received: neither sanitized nor
+ * masked), or NULL when the last attempt synced or none ended yet. */
+const char *session_last_failure(const struct session *s);
 /* Closes the connection normally and stops reconnecting. */
 void session_stop(struct session *s);
 /* Stops and frees. */
@@ -302,7 +309,15 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 		 const char *method, const char *path, const char *body, rest_done_fn done,
 		 void *ctx);
 
+/* The path of a call about one conversation: "/api/conversations/" + the id as one escaped
+ * path segment + tail (a fixed path such as "/events", or ""). Appended to out. */
+void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail);
+
 /* ------------------------------------------------------------------- URLs */
+
+/* Appends s as one URL path segment or query value: everything but RFC 3986 unreserved
+ * characters %-escaped. The one escaping of every server path tether builds. */
+void url_append_escaped(struct buf *out, const char *s);
 
 /* The parts of a server URL. */
 struct server_url {
@@ -314,5 +329,10 @@ struct server_url {
 
 /* Parses http://, https://, ws:// or wss:// URLs (http→ws, https→wss). Returns 0 or -1. */
 int server_url_parse(const char *url, struct server_url *out);
+/* Why server_url_parse refuses url, in words for the user; NULL when it accepts it. */
+const char *server_url_problem(const char *url);
+/* Appends a URL as safe to show: no user info, query or fragment (they may hold
+ * credentials), only printable ASCII, at most 160 characters. */
+void url_describe(const char *url, struct buf *out);
 
 #endif

@@ -27,6 +27,7 @@ struct rest_req {
 	bool json;                      /* the caller gave a body */
 	bool body_sent;
 	int status;
+	int64_t started_us;             /* when the connection was opened */
 	struct buf response;
 	char *error;                    /* set before the deferred failure fires */
 	rest_done_fn done;
@@ -63,6 +64,10 @@ static void req_finish(struct rest_req *r, int status, const char *error)
 	memset(&resp, 0, sizeof(resp));
 	resp.status = error ? 0 : status;
 	resp.error = error;
+	if (error)
+		net_log("rest: %s %s: %s", r->method, r->path, error);
+	else
+		net_log("rest: %s %s: HTTP %d", r->method, r->path, status);
 	if (!error) {
 		resp.body = buf_cstr(&r->response);
 		resp.body_len = r->response.len;
@@ -149,6 +154,15 @@ static void fail_with_text(struct rest_req *r, const char *prefix, const char *i
 	req_finish(r, 0, msg);
 }
 
+/* A connection that ended before the response: lws closes one that got no answer after
+ * NET_LWS_TIMEOUT_S with no word of why, so the clock tells a timeout from a close. */
+static const char *closed_why(const struct rest_req *r)
+{
+	if (!r->status && clock_now_us() - r->started_us >= (int64_t)NET_LWS_TIMEOUT_S * 900000)
+		return "timed out: no answer from the server within 5 s";
+	return "connection closed before the response was complete";
+}
+
 int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 		      void *in, size_t len)
 {
@@ -188,8 +202,25 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
 		fail_with_text(r, "request failed", in, len);
 		return 0;
+	case LWS_CALLBACK_CLIENT_HTTP_REDIRECT: {
+		/* never followed: the API key would go wherever it points */
+		struct buf why;
+
+		buf_init(&why);
+		buf_printf(&why, "HTTP %d redirect to ", (int)len);
+		url_describe(in ? in : "", &why);
+		buf_puts(&why, " (not followed)");
+		req_finish(r, 0, buf_cstr(&why));
+		buf_fini(&why);
+		return -1;
+	}
 	case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
-		req_finish(r, 0, "connection closed before the response was complete");
+		req_finish(r, 0, closed_why(r));
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		/* freed without either callback above (lws's own timeouts): never keep it */
+		if (r->wsi == wsi)
+			req_finish(r, 0, closed_why(r));
 		return 0;
 	default:
 		return 0;
@@ -202,6 +233,7 @@ static void req_open(struct rest_req *r, const char *address)
 	struct lws_client_connect_info ci;
 
 	memset(&ci, 0, sizeof(ci));
+	r->started_us = clock_now_us();
 	ci.context = r->loop->ctx;
 	ci.vhost = r->loop->vh;
 	ci.address = address;
@@ -256,6 +288,11 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 
 	if (!loop || loop->closing || !server_url || server_url_parse(server_url, &url))
 		return -1;
+	/* paths come escaped (rest_path_conversation): a raw control, space or fragment mark
+	 * would reach the request line */
+	for (const char *p = path ? path : ""; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f || *p == '#')
+			return -1;
 	r = xcalloc(1, sizeof(*r));
 	r->loop = loop;
 	r->done = done;
@@ -291,6 +328,14 @@ int rest_request(struct loop *loop, const char *server_url, const char *api_key,
 	else
 		r->lookup = resolve_start(loop, url.host, req_resolved, r);
 	return 0;
+}
+
+/* "/api/conversations/" + the escaped id + tail. */
+void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail)
+{
+	buf_puts(out, "/api/conversations/");
+	url_append_escaped(out, conversation_id ? conversation_id : "");
+	buf_puts(out, tail ? tail : "");
 }
 
 /* Sets the timeout of requests started from now on (tests). */

@@ -35,13 +35,47 @@ int64_t session_backoff_us(int level, uint32_t rnd)
 	return us - span + (int64_t)(rnd % (uint32_t)(2 * span + 1));
 }
 
+/* The --log line of a state change. */
+static void session_log(const struct session *s, const struct session_status *st)
+{
+	const char *why = st->reason ? st->reason : "";
+
+	switch (st->state) {
+	case SESSION_CONNECTING:
+		if (st->has_after_seq)
+			net_log("session: attempt %d: connecting to %s:%d (after_seq %lld)", st->attempt,
+				s->url.host, s->url.port, (long long)st->after_seq);
+		else
+			net_log("session: attempt %d: connecting to %s:%d (live only)", st->attempt,
+				s->url.host, s->url.port);
+		break;
+	case SESSION_OPEN:
+		net_log("session: attempt %d: open", st->attempt);
+		break;
+	case SESSION_SYNCED:
+		net_log("session: attempt %d: synced (cursor %lld)", st->attempt, (long long)s->cursor);
+		break;
+	case SESSION_CLOSED:
+		net_log("session: attempt %d: closed, code %d: %s", st->attempt, st->close_code, why);
+		break;
+	case SESSION_RECONNECTING:
+		net_log("session: reconnecting in %.3f s as attempt %d (backoff level %d)",
+			(double)st->retry_in_us / 1e6, st->attempt, s->backoff_level);
+		break;
+	case SESSION_GAVE_UP:
+		net_log("session: gave up after %d failed attempts: %s", st->attempt, why);
+		break;
+	case SESSION_FAILED:
+		net_log("session: failed (exit %d), not retried: %s", st->exit_code, why);
+		break;
+	}
+}
+
 void session_emit(struct session *s, enum session_state state, int exit_code,
 		  int64_t retry_us)
 {
 	struct session_status st;
 
-	if (!s->h.on_status)
-		return;
 	memset(&st, 0, sizeof(st));
 	st.state = state;
 	st.attempt = s->attempt;
@@ -59,7 +93,9 @@ void session_emit(struct session *s, enum session_state state, int exit_code,
 		st.attempt = s->failures + 1;
 	if (state == SESSION_GAVE_UP)
 		st.attempt = s->failures;
-	s->h.on_status(s->h.ctx, &st);
+	session_log(s, &st);
+	if (s->h.on_status)
+		s->h.on_status(s->h.ctx, &st);
 }
 
 void session_set_reason(struct session *s, const char *text, size_t len)
@@ -106,6 +142,13 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	session_rx_reset(s);
 	if (!s->close_reason[0] && !s->close_code)
 		session_set_reason(s, "connection closed", strlen("connection closed"));
+	if (!was_synced) {
+		if (s->close_code)
+			snprintf(s->last_failure, sizeof(s->last_failure), "close %d: %.200s",
+				 s->close_code, s->close_reason);
+		else
+			snprintf(s->last_failure, sizeof(s->last_failure), "%s", s->close_reason);
+	}
 	session_emit(s, SESSION_CLOSED, 0, 0);
 	if (!s->running)
 		return;
@@ -205,7 +248,7 @@ static void build_path(struct session *s, struct buf *path)
 {
 	buf_puts(path, s->url.base_path);
 	buf_puts(path, "/sockets/session/");
-	net_append_escaped(path, s->cfg.conversation_id);
+	url_append_escaped(path, s->cfg.conversation_id);
 	if (s->has_cursor)
 		buf_printf(path, "?after_seq=%lld", (long long)s->cursor);
 }
@@ -284,6 +327,7 @@ static void session_connect(struct session *s)
 	s->oversize = false;
 	s->progressed = false;
 	s->synced_at = 0;
+	s->sync_through = NO_SEQ;
 	s->live_only = !s->has_cursor;
 	session_rx_reset(s);
 	/* protocol.md rule 10: progress frames are never replayed */
@@ -324,6 +368,32 @@ static void on_peer_close(struct session *s, const unsigned char *in, size_t len
 				s->close_code = 1013;
 }
 
+/* lws's handshake failures, in words. */
+static const struct {
+	const char *lws, *says;
+} handshake_texts[] = {
+	{ "HS: Accept hash wrong", "the server's Sec-WebSocket-Accept is wrong (not a WebSocket server?)" },
+	{ "read failed", "the connection failed or closed before a WebSocket handshake answer" },
+	{ "HS: URI missing", "the answer to the WebSocket handshake is not HTTP" },
+};
+
+static void handshake_reason(struct session *s, const char *in, size_t len)
+{
+	char why[200];
+
+	for (size_t i = 0; i < sizeof(handshake_texts) / sizeof(*handshake_texts); i++)
+		if (strlen(handshake_texts[i].lws) == len && !memcmp(in, handshake_texts[i].lws, len)) {
+			session_set_reason(s, handshake_texts[i].says, strlen(handshake_texts[i].says));
+			return;
+		}
+	if (s->phase == PHASE_CONNECTING) {
+		snprintf(why, sizeof(why), "WebSocket handshake failed: %.*s", (int)len, in);
+		session_set_reason(s, why, strlen(why));
+	} else {
+		session_set_reason(s, in, len);
+	}
+}
+
 static void on_connection_error(struct session *s, struct lws *wsi, const char *in,
 				size_t len)
 {
@@ -331,15 +401,52 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 
 	if (status && !s->http_status)
 		s->http_status = (int)status;
-	if (s->http_status && s->http_status != 101) {
+	if (s->close_reason[0]) {
+		/* already said (a redirect refused) */
+	} else if (s->http_status && s->http_status != 101) {
 		char why[96];
 
 		snprintf(why, sizeof(why), "HTTP %d from the WebSocket handshake", s->http_status);
 		session_set_reason(s, why, strlen(why));
 	} else if (in && len) {
-		session_set_reason(s, in, len);
+		handshake_reason(s, in, len);
 	} else {
 		session_set_reason(s, "connection failed", strlen("connection failed"));
+	}
+	session_conn_end(s, wsi, true);
+}
+
+/* A redirect on the upgrade (lws passes Location and the status): a failed attempt. */
+static void on_redirect(struct session *s, const char *location, int status)
+{
+	struct buf why;
+
+	s->http_status = status;
+	buf_init(&why);
+	buf_printf(&why, "HTTP %d redirect to ", status);
+	url_describe(location ? location : "", &why);
+	buf_puts(&why, " (not followed)");
+	session_set_reason(s, why.data, why.len);
+	buf_fini(&why);
+}
+
+/* lws frees a connection without CLIENT_CONNECTION_ERROR or CLIENT_CLOSED in some paths
+ * (its own handshake timeout among them): the last word on a wsi still held is here. */
+static void on_destroy(struct session *s, struct lws *wsi)
+{
+	if (s->wsi != wsi || s->phase == PHASE_IDLE) {
+		lws_set_opaque_user_data(wsi, NULL);
+		return;
+	}
+	if (!s->close_reason[0] && !s->close_code) {
+		char why[96];
+
+		if (s->phase == PHASE_CONNECTING)
+			snprintf(why, sizeof(why), "timed out: no answer to the WebSocket handshake "
+				 "within %d s", NET_LWS_TIMEOUT_S);
+		else
+			snprintf(why, sizeof(why), "connection closed");
+		session_set_reason(s, why, strlen(why));
 	}
 	session_conn_end(s, wsi, true);
 }
@@ -396,6 +503,12 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		return 0;
 	case LWS_CALLBACK_CLIENT_CLOSED:
 		session_conn_end(s, wsi, true);
+		return 0;
+	case LWS_CALLBACK_CLIENT_HTTP_REDIRECT:
+		on_redirect(s, in, (int)len);
+		return -1;      /* never followed: the auth frame would go wherever it points */
+	case LWS_CALLBACK_WSI_DESTROY:
+		on_destroy(s, wsi);
 		return 0;
 	default:
 		return 0;
@@ -507,6 +620,12 @@ bool session_has_cursor(const struct session *s)
 bool session_is_live(const struct session *s)
 {
 	return s->phase == PHASE_SYNCED;
+}
+
+/* Why the last attempt short of sync ended, or NULL. */
+const char *session_last_failure(const struct session *s)
+{
+	return s->last_failure[0] ? s->last_failure : NULL;
 }
 
 /* Closes the connection normally and stops reconnecting. */

@@ -19,33 +19,51 @@ void session_rx_reset(struct session *s)
 	s->rx_dropping = false;
 }
 
-/* protocol.md §7.3: the same frame too large twice at one cursor is skipped. */
+/* Which durable seq the frame that was too large had, if that is known: the client's own
+ * limit read it from the frame (a frame it cannot read is never skipped); for the server's close 1013 (which names no frame) it is the
+ * seq after the cursor only when this connection's sync said that seq exists, so replay owed
+ * it next. Anything else may have been a progress frame, which never moves the cursor. */
+static bool too_large_seq(const struct session *s, int64_t *seq)
+{
+	if (s->oversize) {
+		*seq = s->oversize_sniff.seq;
+		return s->oversize_sniff.kind == SNIFF_DURABLE && s->oversize_sniff.has_seq &&
+		       *seq > s->cursor;
+	}
+	if (s->sync_through == NO_SEQ || s->cursor >= s->sync_through)
+		return false;
+	*seq = s->cursor + 1;   /* cursor < sync_through: no overflow */
+	return true;
+}
+
+/* protocol.md §7.3: the same durable frame too large twice at one cursor is skipped. */
 void session_too_large(struct session *s)
 {
 	char detail[160];
 	int64_t skip;
 
-	if (!s->has_cursor)
+	if (!s->has_cursor || !too_large_seq(s, &skip)) {
+		s->tl_valid = false;
 		return;
-	if (s->tl_valid && s->tl_cursor == s->cursor) {
+	}
+	if (s->tl_valid && s->tl_cursor == s->cursor && s->tl_seq == skip) {
 		s->tl_count++;
 	} else {
 		s->tl_valid = true;
 		s->tl_cursor = s->cursor;
+		s->tl_seq = skip;
 		s->tl_count = 1;
 	}
 	if (s->tl_count < 2)
 		return;
-	skip = s->cursor + 1;
-	if (s->oversize && s->oversize_sniff.has_seq && s->oversize_sniff.seq > s->cursor)
-		skip = s->oversize_sniff.seq;
 	snprintf(detail, sizeof(detail),
-		 "the frame after seq %lld is too large (twice); skipped seq %lld",
+		 "the event after seq %lld is too large (twice); skipped seq %lld",
 		 (long long)s->cursor, (long long)skip);
 	s->tl_valid = false;
 	s->cursor = skip;
 	if (s->last_seq < skip)
 		s->last_seq = skip;
+	net_log("session: %s", detail);
 	if (s->h.on_bad_frame)
 		s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, skip);
 }
@@ -55,6 +73,8 @@ static void on_sync(struct session *s, const struct frame *f)
 	s->phase = PHASE_SYNCED;
 	s->failures = 0;
 	s->synced_at = clock_now_us();
+	s->sync_through = f->has_through_seq ? f->through_seq : NO_SEQ;
+	s->last_failure[0] = '\0';
 	if (!s->has_cursor) {
 		/* --no-history: from now on this behaves as --after-seq through_seq */
 		s->has_cursor = true;
@@ -83,6 +103,7 @@ static void on_message(struct session *s, const char *json, size_t len)
 	if (s->h.on_raw)
 		s->h.on_raw(s->h.ctx, json, len);
 	if (frame_decode(json, len, &f, &err)) {
+		net_log("session: a frame did not decode: %s", err.message);
 		if (s->h.on_bad_frame)
 			s->h.on_bad_frame(s->h.ctx, "decode_error", err.message, -1);
 		return;
@@ -123,6 +144,7 @@ static int on_oversize(struct session *s, struct lws *wsi)
 	if (s->oversize_sniff.kind == SNIFF_OTHER) {
 		snprintf(detail, sizeof(detail), "a %s frame over %zu bytes was dropped",
 			 s->oversize_sniff.type, s->max_message);
+		net_log("session: %s", detail);
 		if (s->h.on_bad_frame)
 			s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, -1);
 		return 0;

@@ -55,14 +55,14 @@ static bool read_int(struct cursor *c, int64_t *out)
 		c->p++;
 	}
 	while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-		if (v > (INT64_MAX - 9) / 10)
+		if (v > NET_SEQ_MAX / 10)
 			return false;
 		v = v * 10 + (*c->p++ - '0');
 		any = true;
 	}
 	/* the number must be complete: followed by a delimiter we can see */
 	skip_ws(c);
-	if (!any || c->p >= c->end || (*c->p != ',' && *c->p != '}'))
+	if (!any || v > NET_SEQ_MAX || c->p >= c->end || (*c->p != ',' && *c->p != '}'))
 		return false;
 	*out = neg ? -v : v;
 	return true;

@@ -1,5 +1,5 @@
 /* Server URLs: scheme, host, port and base path of the agent server (cli.md --server). */
-#include "net.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -108,4 +108,87 @@ int server_url_parse(const char *url, struct server_url *out)
 	memcpy(out->host, host, host_len);
 	memcpy(out->base_path, path, path_len);
 	return 0;
+}
+
+/* Why url is refused, checked in the order a user would fix it. */
+const char *server_url_problem(const char *url)
+{
+	struct server_url u;
+	const char *p;
+	size_t auth_len;
+
+	if (!url || !*url)
+		return "is empty";
+	p = strstr(url, "://");
+	if (!p || server_url_parse(url, &u) == 0) {
+		if (p)
+			return NULL;
+		return "must start with http://, https://, ws:// or wss://";
+	}
+	p += 3;
+	auth_len = strcspn(p, "/?#");
+	if (memchr(p, '@', auth_len))
+		return "must not hold a user name or password (user@host): give the key with "
+		       "tether key set or TETHER_SESSION_API_KEY";
+	if (strpbrk(p, "?#"))
+		return "must not have a query (?...) or fragment (#...): give the server's base URL";
+	for (size_t i = 0; i < sizeof url_schemes / sizeof url_schemes[0]; i++)
+		if (!strncasecmp(url, url_schemes[i].prefix, strlen(url_schemes[i].prefix)))
+			return "has an invalid host, port (1-65535) or path (spaces, control "
+			       "characters)";
+	return "must start with http://, https://, ws:// or wss://";
+}
+
+/* A URL named by a server (a redirect's Location) as safe to show: user info, query and
+ * fragment left out (they may hold credentials), bytes outside printable ASCII as '?', at most
+ * 160 characters. */
+void url_describe(const char *url, struct buf *out)
+{
+	const char *p = url, *auth = strstr(url, "://");
+	size_t start = out->len;
+
+	if (auth) {
+		const char *host = auth + 3;
+		size_t alen = strcspn(host, "/?#");
+		const char *at = NULL;
+
+		for (const char *q = host; q < host + alen; q++)
+			if (*q == '@')
+				at = q;
+		buf_append(out, url, (size_t)(host - url));
+		p = at ? at + 1 : host;
+	}
+	for (; *p && *p != '?' && *p != '#'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (out->len - start >= 160) {
+			buf_puts(out, "...");
+			return;
+		}
+		buf_putc(out, c >= 0x20 && c < 0x7f ? (char)c : '?');
+	}
+	if (*p)
+		buf_puts(out, *p == '?' ? "?..." : "#...");
+}
+
+/* One path segment or query value, %-escaped. */
+void url_append_escaped(struct buf *out, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	/* a dot segment would be resolved away by the server ("/x/.." is "/") */
+	if (!strcmp(s, ".") || !strcmp(s, "..")) {
+		buf_puts(out, s[1] ? "%2E%2E" : "%2E");
+		return;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
+			buf_putc(out, (char)*p);
+		} else {
+			buf_putc(out, '%');
+			buf_putc(out, hex[*p >> 4]);
+			buf_putc(out, hex[*p & 15]);
+		}
+	}
 }

@@ -188,6 +188,19 @@ static void forget_secrets(struct mask_set *masks, char *api_key)
 	mask_set_destroy(masks);
 }
 
+int app_check_server(const char *server)
+{
+	const char *why = server_url_problem(server);
+	if (!why)
+		return 0;
+	struct buf shown;
+	buf_init(&shown);
+	url_describe(server ? server : "", &shown);
+	fprintf(stderr, "tether: the server URL '%s' %s\n", buf_cstr(&shown), why);
+	buf_fini(&shown);
+	return EXIT_USAGE;
+}
+
 static int run_client(const struct options *given)
 {
 	struct options copy = *given;
@@ -197,11 +210,8 @@ static int run_client(const struct options *given)
 		fprintf(stderr, "tether: headless mode needs a CONVERSATION_ID (see tether list)\n");
 		return EXIT_USAGE;
 	}
-	struct server_url url;
-	if (server_url_parse(o->server, &url) != 0) {
-		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
+	if (app_check_server(o->server) != 0)
 		return EXIT_USAGE;
-	}
 	block_loop_signals();
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");

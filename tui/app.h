@@ -15,6 +15,10 @@ enum exit_code {
 	EXIT_INTERRUPTED = 130,
 };
 
+/* 0 when tether can use server as its server URL; else says why on stderr (the URL shown
+ * without user info, query or fragment) and returns EXIT_USAGE. */
+int app_check_server(const char *server);
+
 /* Runs the command in o; returns the process exit code. */
 int app_run(const struct options *o);
 

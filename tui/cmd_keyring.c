@@ -155,6 +155,9 @@ static bool name_ok(const char *name)
 
 static int key_set(const struct options *o)
 {
+	/* a key stored under a URL the client refuses could never be used */
+	if (app_check_server(o->server) != 0)
+		return EXIT_USAGE;
 	char prompt[512];
 	snprintf(prompt, sizeof prompt, "session API key for %s: ", o->server);
 	struct value v;

@@ -253,10 +253,27 @@ static void caught_up(struct controller *c)
 	if (c->caught_up)
 		return;
 	c->caught_up = true;
+	loop_timer_cancel(c->catchup_timer);
 	ctl_changed(c);
 	/* Catching up with nothing to send is the whole job of `--until idle`. */
 	if (c->headless && c->o->until == UNTIL_IDLE && !c->sent_anything && !c->stdin_open)
 		ctl_finish(c, EXIT_OK);
+}
+
+/* cli.md: without a snapshot, catch-up ends 1 s after the last replayed durable (the server
+ * may send none, and its last event may be unreadable, so no seq reaches through_seq). */
+static void catchup_timer_fired(void *arg)
+{
+	struct controller *c = arg;
+
+	if (!c->finished && c->connection == SESSION_SYNCED)
+		caught_up(c);
+}
+
+static void catchup_rearm(struct controller *c)
+{
+	if (!c->caught_up)
+		loop_timer_schedule(c->catchup_timer, 1000000);
 }
 
 /* ------------------------------------------------------------ frames */
@@ -312,6 +329,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 		set_execution_status(c, f->event.execution_status, live);
 	if (!c->caught_up && (!c->has_through_seq || f->seq >= c->through_seq))
 		caught_up(c);
+	catchup_rearm(c);
 }
 
 static void on_transient(struct controller *c, const struct frame *f)
@@ -448,6 +466,7 @@ static void session_frame(void *ctx, const struct frame *f)
 		    (session_has_cursor(c->session) && session_cursor(c->session) >= f->through_seq) ||
 		    (!f->has_from_seq))
 			caught_up(c);
+		catchup_rearm(c);
 		ctl_changed(c);
 		break;
 	case FRAME_DURABLE:
@@ -580,6 +599,18 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		c->last_close_code = st->close_code;
 	if (st->state == SESSION_RECONNECTING)
 		c->retry_at_us = clock_now_us() + st->retry_in_us;
+	if (st->state == SESSION_CLOSED || st->state == SESSION_SYNCED) {
+		/* the TUI says why it keeps reconnecting */
+		const char *why = session_last_failure(c->session);
+		free(c->last_failure);
+		c->last_failure = NULL;
+		if (why) {
+			struct buf clean;
+			buf_init(&clean);
+			controller_clean(c, why, strlen(why), &clean);
+			c->last_failure = buf_steal(&clean);
+		}
+	}
 	if (st->state == SESSION_SYNCED) {
 		c->synced_once = true;
 		outbox_synced(c->outbox);
@@ -638,6 +669,7 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	headless_init(&c->out, stdout, o->format);
 	c->transcript = transcript_create();
 	c->stall_timer = loop_timer_create(loop, stall_timer_fired, c);
+	c->catchup_timer = loop_timer_create(loop, catchup_timer_fired, c);
 	c->started_us = clock_now_us();
 	c->connection = SESSION_CONNECTING;
 	if (o->record_path) {
@@ -704,6 +736,8 @@ void controller_destroy(struct controller *c)
 	buf_fini(&c->clean_scratch);
 	buf_fini(&c->delta_out);
 	loop_timer_destroy(c->stall_timer);
+	loop_timer_destroy(c->catchup_timer);
+	free(c->last_failure);
 	transcript_destroy(c->transcript);
 	if (c->record)
 		fclose(c->record);
@@ -734,6 +768,7 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->attempt = c->attempt;
 	st->retry_at_us = c->retry_at_us;
 	st->last_close_code = c->last_close_code;
+	st->last_failure = c->last_failure;
 	st->has_cursor = session_has_cursor(c->session);
 	st->cursor = session_cursor(c->session);
 	st->execution_status = c->execution_status;

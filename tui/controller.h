@@ -29,6 +29,7 @@ struct controller_status {
 	int attempt;
 	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */
 	int last_close_code;
+	const char *last_failure;       /* why the last attempt short of sync ended (clean), or NULL */
 	bool has_cursor;
 	int64_t cursor;
 	const char *execution_status;   /* NULL until known */

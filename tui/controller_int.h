@@ -36,6 +36,7 @@ struct controller {
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
 	struct buf clean_scratch;       /* controller_clean's sanitized copy */
 	struct loop_timer *stall_timer;
+	struct loop_timer *catchup_timer;  /* ends catch-up 1 s after the last replayed durable */
 	FILE *record;
 	int64_t started_us;
 	int connection_number;
@@ -47,6 +48,7 @@ struct controller {
 	int attempt;
 	int64_t retry_at_us;
 	int last_close_code;
+	char *last_failure;             /* session_last_failure, sanitized and masked */
 	int reconnects;
 	size_t durable_count;
 	size_t stream_count;

@@ -85,7 +85,7 @@ void ctl_rest_call(struct controller *c, const char *what, const char *method,
 	c->rest_calls = call;
 	struct buf path;
 	buf_init(&path);
-	buf_printf(&path, "/api/conversations/%s%s", c->o->conversation_id, suffix);
+	rest_path_conversation(&path, c->o->conversation_id, suffix);
 	if (rest_request(c->loop, c->o->server, c->api_key, c->o->insecure, method, buf_cstr(&path),
 			 body, rest_done, call) != 0) {
 		struct rest_response r = {.status = 0, .error = "could not start the request"};

@@ -16,6 +16,7 @@ struct list_run {
 	int exit_code;
 	int pages;
 	bool done;
+	char **page_ids;                /* every next_page_id followed so far */
 	/* collect instead of print (the picker) */
 	bool collect;
 	struct conversation_info *items;
@@ -95,6 +96,14 @@ static void finish(struct list_run *r, int code)
 	loop_quit(r->loop);
 }
 
+static bool seen_page(const struct list_run *r, const char *id)
+{
+	for (int i = 0; i < r->pages; i++)
+		if (!strcmp(r->page_ids[i], id))
+			return true;
+	return false;
+}
+
 static void page_done(void *ctx, const struct rest_response *resp)
 {
 	struct list_run *r = ctx;
@@ -128,11 +137,25 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		fflush(stdout);
 		conversation_infos_free(items, n);
 	}
-	/* A server that keeps handing out pages must not keep us forever. */
-	if (next && ++r->pages < 100)
+	/* A server that keeps handing out pages must not keep us forever, nor round a loop. */
+	if (next && seen_page(r, next)) {
+		struct buf shown;
+		buf_init(&shown);
+		json_append_string(&shown, next, strlen(next));
+		fprintf(stderr, "tether: list: the server gave page id %.80s a second time; "
+				"stopped after %d pages (the list may be incomplete)\n",
+			buf_cstr(&shown), r->pages + 1);
+		buf_fini(&shown);
+		finish(r, EXIT_RUNTIME);
+	} else if (next && r->pages + 1 < 100) {
+		r->page_ids = xrealloc(r->page_ids, (size_t)(r->pages + 1) * sizeof *r->page_ids);
+		r->page_ids[r->pages++] = xstrdup(next);
 		fetch_page(r, next);
-	else
+	} else {
+		if (next)
+			fprintf(stderr, "tether: list: stopped after 100 pages\n");
 		finish(r, EXIT_OK);
+	}
 	free(next);
 }
 
@@ -143,14 +166,7 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	buf_puts(&path, "/api/conversations/search?limit=100");
 	if (page_id) {
 		buf_puts(&path, "&page_id=");
-		for (const char *p = page_id; *p; p++) {
-			unsigned char ch = (unsigned char)*p;
-			if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
-			    (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '_' || ch == '.')
-				buf_putc(&path, (char)ch);
-			else
-				buf_printf(&path, "%%%02X", ch);
-		}
+		url_append_escaped(&path, page_id);
 	}
 	if (rest_request(r->loop, r->o->server, r->api_key, r->o->insecure, "GET", buf_cstr(&path),
 			 NULL, page_done, r) != 0) {
@@ -164,11 +180,8 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 			  const struct mask_set *masks, struct list_run *out)
 {
 	out->masks = masks;
-	struct server_url url;
-	if (server_url_parse(o->server, &url) != 0) {
-		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
+	if (app_check_server(o->server) != 0)
 		return EXIT_USAGE;
-	}
 	char *err = NULL;
 	struct loop *loop = loop_create(log, &err);
 	if (!loop) {
@@ -184,6 +197,9 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 	if (!out->done)
 		loop_run(loop);
 	loop_destroy(loop);
+	for (int i = 0; i < out->pages; i++)
+		free(out->page_ids[i]);
+	free(out->page_ids);
 	return out->exit_code;
 }
 

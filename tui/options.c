@@ -1,4 +1,5 @@
 #include "options.h"
+#include "net.h"
 
 #include <errno.h>
 #include <math.h>
@@ -152,8 +153,9 @@ static int parse_option(int argc, char **argv, int *i, struct options *o, struct
 	} else if (!strcmp(name, "--after-seq")) {
 		if (!(v = VALUE()))
 			return -1;
-		if (!parse_int(v, -1, INT64_MAX, &n)) {
-			buf_printf(err, "--after-seq takes an integer >= -1, not '%.40s'", v);
+		if (!parse_int(v, -1, NET_SEQ_MAX, &n)) {
+			buf_printf(err, "--after-seq takes an integer from -1 to %lld, not '%.40s'",
+				   (long long)NET_SEQ_MAX, v);
 			return -1;
 		}
 		o->after_seq = n;

@@ -98,8 +98,9 @@ static void fallback_fire(void *arg)
 		outbox_synced(b);
 		return;
 	}
-	char path[512];
-	snprintf(path, sizeof path, "/api/conversations/%s/events", b->conversation_id);
+	struct buf path;
+	buf_init(&path);
+	rest_path_conversation(&path, b->conversation_id, "/events");
 	for (size_t i = 0; i < b->nheld; i++) {
 		if (b->held[i].in_flight)
 			continue;
@@ -110,13 +111,14 @@ static void fallback_fire(void *arg)
 		b->held[i].in_flight = true;
 		b->calls = xrealloc(b->calls, (b->ncalls + 1) * sizeof *b->calls);
 		b->calls[b->ncalls++] = call;
-		if (rest_request(b->loop, b->server_url, b->api_key, b->insecure, "POST", path, body,
+		if (rest_request(b->loop, b->server_url, b->api_key, b->insecure, "POST", buf_cstr(&path), body,
 				 rest_sent, call) != 0) {
 			struct rest_response r = {.status = 0, .error = "could not start the request"};
 			rest_sent(call, &r);
 		}
 		free(body);
 	}
+	buf_fini(&path);
 }
 
 struct outbox *outbox_create(struct loop *loop, struct session *session, bool rest_fallback,

@@ -70,7 +70,10 @@ static void connection_segment(const struct controller_status *st, int64_t now_u
 	char full[STATUS_SEGMENT_BYTES], brief[STATUS_SEGMENT_BYTES];
 	switch (st->connection) {
 	case SESSION_CONNECTING:
-		if (st->attempt > 1)
+		if (st->attempt > 1 && st->last_failure)
+			snprintf(full, sizeof full, "connecting (attempt %d; last: %s)", st->attempt,
+				 st->last_failure);
+		else if (st->attempt > 1)
 			snprintf(full, sizeof full, "connecting (attempt %d)", st->attempt);
 		else
 			snprintf(full, sizeof full, "connecting…");
@@ -106,12 +109,14 @@ static void connection_segment(const struct controller_status *st, int64_t now_u
 		snprintf(brief, sizeof brief, "down");
 		break;
 	case SESSION_RECONNECTING:
-		snprintf(full, sizeof full, "reconnecting in %llds (attempt %d)",
-			 (long long)seconds_left(st, now_us), st->attempt + 1);
+		snprintf(full, sizeof full, "reconnecting in %llds (attempt %d)%s%s",
+			 (long long)seconds_left(st, now_us), st->attempt + 1,
+			 st->last_failure ? ": " : "", st->last_failure ? st->last_failure : "");
 		snprintf(brief, sizeof brief, "retry %llds", (long long)seconds_left(st, now_us));
 		break;
 	case SESSION_GAVE_UP:
-		snprintf(full, sizeof full, "gave up reconnecting");
+		snprintf(full, sizeof full, "gave up reconnecting%s%s", st->last_failure ? ": " : "",
+			 st->last_failure ? st->last_failure : "");
 		snprintf(brief, sizeof brief, "gave up");
 		break;
 	case SESSION_FAILED:
