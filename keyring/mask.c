@@ -115,7 +115,8 @@ int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char 
 }
 
 /* Every line is a secret: cli.md says "one per line", and a secret may well start with
- * '#', so there are no comments. Only empty lines are skipped. The warning names the
+ * '#', so there are no comments. Only empty lines are skipped; trailing blanks and CR are
+ * not part of a secret. The warning names the
  * file, the line number and the reason, never the line itself. */
 int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
@@ -133,15 +134,29 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		size_t len = (size_t)n;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		if (len > 0 && line[len - 1] == '\n')
 			len--;
+		size_t kept = len;
+		while (kept > 0 && (line[kept - 1] == ' ' || line[kept - 1] == '\t' ||
+				    line[kept - 1] == '\r'))
+			kept--;
+		/* An editor's trailing blank would make the secret never match; a CR alone is
+		 * just a CRLF file. */
+		bool trimmed = kept < len && !(kept == len - 1 && line[kept] == '\r');
+		len = kept;
 		if (len == 0)
 			continue;
 		const char *reason;
+		char msg[512];
 		if (mask_set_add(m, line, len, &reason) == 0) {
 			added++;
+			if (trimmed && warn) {
+				snprintf(msg, sizeof msg,
+					 "%s:%zu: trailing blanks are not part of the secret (removed)",
+					 path, lineno);
+				warn(ctx, msg);
+			}
 		} else if (warn) {
-			char msg[512];
 			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno, reason);
 			warn(ctx, msg);
 		}

@@ -303,6 +303,31 @@ static void test_mask_file(void **state)
 	mask_set_destroy(m);
 }
 
+/* An editor leaves trailing blanks: the secret is the line without them, and the user is
+ * told (it used to mask nothing, silently). */
+static void test_mask_file_trailing_blanks(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/tether-maskfile-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char body[] = "blank-after   \ntab-after\t\r\ncrlf-only\r\n  lead-kept\n";
+	assert_int_equal(write(fd, body, sizeof body - 1), (ssize_t)(sizeof body - 1));
+	close(fd);
+	struct mask_set *m = mask_set_create();
+	struct warnings w = { 0 };
+	const char *why = NULL;
+	assert_int_equal(mask_set_add_file(m, path, &why, on_warn, &w), 4);
+	assert_int_equal(w.count, 2);                  /* lines 1 and 2, not the CRLF line */
+	assert_non_null(strstr(w.last, ":2: trailing blanks"));
+	assert_null(strstr(w.last, "tab-after"));
+	char *got = masked(m, "x blank-after tab-after crlf-only   lead-kept y");
+	assert_string_equal(got, "x " M " " M " " M " " M " y");
+	free(got);
+	unlink(path);
+	mask_set_destroy(m);
+}
+
 /* ---------------------------------------------------------------- properties */
 
 static uint64_t rng_state;
@@ -625,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_empty_set_passes_through),
 		cmocka_unit_test(test_mask_file),
+		cmocka_unit_test(test_mask_file_trailing_blanks),
 		cmocka_unit_test(test_property_overlapping_secrets),
 		cmocka_unit_test(test_property_realistic_secrets),
 		cmocka_unit_test(test_property_clean_text_unchanged),
