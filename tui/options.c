@@ -1,4 +1,5 @@
 #include "options.h"
+#include "clean.h"
 
 #include <errno.h>
 #include <math.h>
@@ -132,10 +133,15 @@ static int parse_option(int argc, char **argv, int *i, struct options *o, struct
 	} else if (!strcmp(name, "--send")) {
 		if (!(v = VALUE()))
 			return -1;
-		if (!strcmp(v, "-"))
+		if (!strcmp(v, "-")) {
 			o->send_stdin = true;
-		else
+		} else if (!v[strspn(v, " \t\r\n")]) {
+			/* The TUI never sends a blank message either. */
+			buf_puts(err, "--send: the message is empty or blank; nothing would be sent");
+			return -1;
+		} else {
 			push(&o->sends, &o->nsends, v);
+		}
 	} else if (!strcmp(name, "--until")) {
 		if (!(v = VALUE()))
 			return -1;
@@ -259,6 +265,10 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 		return -1;
 	}
 	o->command = CMD_CLIENT;
+	if (!*c) {
+		buf_puts(err, "the conversation id is empty (tether list shows the ids)");
+		return -1;
+	}
 	o->conversation_id = c;
 	if (npos > 1)
 		goto extra;
@@ -270,7 +280,7 @@ extra:
 
 static void config_warn(const char *line)
 {
-	fprintf(stderr, "tether: %s\n", line);
+	clean_eprintf(NULL, "%s", line);
 }
 
 int options_parse(int argc, char **argv, struct options *o, struct buf *err)
