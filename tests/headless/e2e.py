@@ -620,6 +620,10 @@ def test_stdout_full_exit_1():
         assert p.returncode == 1, (fmt, p.returncode, p.stderr)
         assert p.stderr.count(b"cannot write to standard output") == 1, p.stderr
         assert b"No space left on device" in p.stderr, p.stderr
+    with open("/dev/full", "wb") as full:  # tether list too
+        p = subprocess.run([TETHER, "list", "--server", s.url], stdout=full, stderr=subprocess.PIPE,
+                           timeout=30, env=ENV)
+    assert p.returncode == 1 and p.stderr.count(b"cannot write to standard output") == 1, p
     s.stop()
 
 
