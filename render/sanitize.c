@@ -59,26 +59,6 @@ static bool san_count(struct sanitizer *s, int cap)
 	return true;
 }
 
-/* Default_Ignorable_Code_Point (Unicode 15, DerivedCoreProperties.txt), which includes every
- * Bidi_Control. Such a character draws nothing, so one inside a secret would hide the secret
- * from the masker while the screen still reads it; a bidi override reorders what follows. */
-static bool cp_is_ignorable(uint32_t cp)
-{
-	static const uint32_t ranges[][2] = {
-		{ 0x00AD, 0x00AD }, { 0x034F, 0x034F }, { 0x061C, 0x061C }, { 0x115F, 0x1160 },
-		{ 0x17B4, 0x17B5 }, { 0x180B, 0x180F }, { 0x200B, 0x200F }, { 0x202A, 0x202E },
-		{ 0x2060, 0x206F }, { 0x3164, 0x3164 }, { 0xFE00, 0xFE0F }, { 0xFEFF, 0xFEFF },
-		{ 0xFFA0, 0xFFA0 }, { 0xFFF0, 0xFFF8 }, { 0x1BCA0, 0x1BCA3 }, { 0x1D173, 0x1D17A },
-		{ 0xE0000, 0xE0FFF },
-	};
-	if (cp < 0xAD)
-		return false;
-	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
-		if (cp >= ranges[i][0] && cp <= ranges[i][1])
-			return true;
-	return false;
-}
-
 /* Extended_Pictographic, coarsely: the code points an emoji ZWJ sequence or a variation
  * selector follows. Skin-tone modifiers are inside 1F000..1FAFF. */
 static bool cp_is_pictographic(uint32_t cp)
@@ -140,7 +120,9 @@ static void san_text_point(struct sanitizer *s, uint32_t cp, struct buf *out)
 		s->emoji_prev = 0;
 		return;
 	}
-	if (cp_is_ignorable(cp)) {
+	/* A default ignorable draws nothing, so one inside a secret would hide the secret from
+	 * the masker while the screen still reads it; a bidi override reorders what follows. */
+	if (cp_is_default_ignorable(cp)) {
 		if (san_joins(s, cp)) {
 			buf_append(out, s->pending, len);
 			s->emoji_prev = cp;
