@@ -19,7 +19,7 @@ static const char usage[] =
 	"      --headless          no TUI; output per --format on stdout\n"
 	"                          (also the default when stdout is not a terminal)\n"
 	"      --format text|ndjson  headless output format (default text)\n"
-	"      --send TEXT         send a user message once connected; repeatable\n"
+	"      --send TEXT         send a user message once connected; repeatable (not blank)\n"
 	"      --send -            send each stdin line as a user message\n"
 	"      --until idle|finished|never  headless: when to exit (default idle)\n"
 	"      --after-seq N       first resume cursor; -1 = whole history (default)\n"
@@ -30,8 +30,8 @@ static const char usage[] =
 	"      --max-retries N     reconnect attempts in a row; 0 = forever\n"
 	"                          (default 0 interactive, 8 headless)\n"
 	"      --render-hz N       render clock of the TUI (default 30)\n"
-	"      --record FILE       append every received frame, masked, as NDJSON\n"
-	"      --log FILE          debug log (never the screen)\n"
+	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
+	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           the version\n"
@@ -42,7 +42,7 @@ static const char usage[] =
 	"TETHER_OSC52"
 	" and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
-	"6 conversation ended in error/stuck, 130 interrupted.\n";
+	"6 conversation ended in error/stuck, 130 interrupted, 141 stdout's reader went away.\n";
 
 const char *options_usage(void)
 {
