@@ -1,4 +1,5 @@
-/* base: allocation wrappers, a growable byte buffer, a string map and a monotonic clock.
+/* base: allocation wrappers, a growable byte buffer, a string map, a monotonic clock and the
+ * few Unicode facts that more than one module needs.
  * The bottom of the include graph: libc only, included by every module. */
 #ifndef TETHER_BASE_H
 #define TETHER_BASE_H
@@ -89,5 +90,11 @@ int64_t clock_now_us(void);
 /* Length of the longest prefix of s[0..n) that ends on a UTF-8 character boundary,
  * assuming s is well-formed apart from a possibly truncated last character. */
 size_t utf8_complete_prefix(const char *s, size_t n);
+
+/* True for a Default_Ignorable_Code_Point (bidi controls included): it draws nothing. */
+bool cp_is_default_ignorable(uint32_t cp);
+/* True for the ignorables that emoji sequences are built with: ZWJ, variation selectors and
+ * tag characters. */
+bool cp_is_emoji_joiner(uint32_t cp);
 
 #endif

@@ -58,8 +58,9 @@ struct mask_set *mask_set_create(void);
 void mask_set_destroy(struct mask_set *m);
 /* Adds a secret. Returns 0, or -1 with *why set to a readable reason (too short, not UTF-8). */
 int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char **why);
-/* Adds every non-empty line of a file (trailing CR/LF stripped). Returns the number added,
- * or -1 with *why when the file cannot be read; refused lines are reported through warn. */
+/* Adds every non-empty line of a file (trailing blanks, CR and LF stripped). Returns the
+ * number added, or -1 with *why when the file cannot be read; refused lines and lines whose
+ * trailing blanks were stripped are reported through warn (never the line itself). */
 int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 		      void (*warn)(void *ctx, const char *line), void *ctx);
 /* Number of secrets in the set. */

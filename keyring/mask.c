@@ -82,9 +82,19 @@ static const char *secret_refusal(const char *secret, size_t len)
 		return "the secret contains a line break";
 	size_t chars = 0;
 	for (size_t i = 0; i < len; chars++) {
-		size_t step = utf8_sequence((const unsigned char *)secret + i, len - i);
+		const unsigned char *p = (const unsigned char *)secret + i;
+		size_t step = utf8_sequence(p, len - i);
 		if (!step)
 			return "the secret is not valid UTF-8";
+		/* Output is sanitized before it is masked: a character the sanitizer removes
+		 * can never be part of a match. */
+		uint32_t cp = step == 1 ? p[0] : p[0] & (0x7F >> step);
+		for (size_t k = 1; k < step; k++)
+			cp = (cp << 6) | (p[k] & 0x3F);
+		if ((cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp <= 0x9F) ||
+		    (cp_is_default_ignorable(cp) && !cp_is_emoji_joiner(cp)))
+			return "the secret contains a control or invisible character, which is never "
+			       "shown, so it could never be matched";
 		i += step;
 	}
 	if (chars < MASK_MIN_SECRET_LEN)
@@ -115,8 +125,9 @@ int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char 
 }
 
 /* Every line is a secret: cli.md says "one per line", and a secret may well start with
- * '#', so there are no comments. Only empty lines are skipped. The warning names the
- * file, the line number and the reason, never the line itself. */
+ * '#', so there are no comments. Only empty lines are skipped; trailing blanks and CR are
+ * not part of a secret. A warning names the file, the line number and the reason, never
+ * the line itself. */
 int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
@@ -132,16 +143,36 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 	int added = 0;
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
+		char *text = line;
 		size_t len = (size_t)n;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		/* A byte order mark that an editor put at the start is no part of the secret. */
+		if (lineno == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+			text += 3;
+			len -= 3;
+		}
+		if (len > 0 && text[len - 1] == '\n')
 			len--;
+		size_t kept = len;
+		while (kept > 0 && (text[kept - 1] == ' ' || text[kept - 1] == '\t' ||
+				    text[kept - 1] == '\r'))
+			kept--;
+		/* An editor's trailing blank would make the secret never match; a CR alone is
+		 * just a CRLF file. */
+		bool trimmed = kept < len && !(kept == len - 1 && text[kept] == '\r');
+		len = kept;
 		if (len == 0)
 			continue;
 		const char *reason;
-		if (mask_set_add(m, line, len, &reason) == 0) {
+		char msg[512];
+		if (mask_set_add(m, text, len, &reason) == 0) {
 			added++;
+			if (trimmed && warn) {
+				snprintf(msg, sizeof msg,
+					 "%s:%zu: trailing blanks are not part of the secret (removed)",
+					 path, lineno);
+				warn(ctx, msg);
+			}
 		} else if (warn) {
-			char msg[512];
 			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno, reason);
 			warn(ctx, msg);
 		}

@@ -14,15 +14,20 @@ struct sanitizer {
 	int state;
 	unsigned char pending[8];
 	int npending;
+	uint32_t emoji_prev;    /* last code point of an emoji sequence just written, else 0 */
+	bool zwj_held;          /* a ZWJ after an emoji: written only if an emoji follows */
 };
 
 /* Starts a fresh stream. */
 void sanitizer_init(struct sanitizer *s);
 /* Appends the display-safe form of in[0..n) to out. The output is valid UTF-8 whose only
- * control characters are '\n' and '\t': ESC/CSI/OSC/DCS sequences (OSC 52, title changes,
- * screen clears) are removed whole, other C0/C1 controls, DEL, BEL, backspace and bare CR
- * are removed, invalid UTF-8 becomes U+FFFD. Bytes that may start an unfinished sequence
- * are held until the next feed. */
+ * control characters are '\n' and '\t': ESC sequences (CSI, OSC 52, title changes, DCS,
+ * screen clears) are removed whole; C1 controls (U+0080..U+009F) are removed one by one,
+ * never taking what follows; other C0 controls, DEL, BEL, backspace and bare CR are removed;
+ * default-ignorable code points and bidi controls (U+200B, U+00AD, U+202E, U+2066, ...)
+ * are removed, except ZWJ, variation selectors and tags inside emoji sequences; invalid
+ * UTF-8 becomes U+FFFD. Bytes that may start an unfinished sequence (and a ZWJ that an emoji
+ * may follow) are held until the next feed. */
 void sanitizer_feed(struct sanitizer *s, const char *in, size_t n, struct buf *out);
 /* Ends the stream: whatever is held is resolved (an unfinished sequence is dropped, a
  * truncated character becomes U+FFFD). */

@@ -1,5 +1,6 @@
 /* Display sanitizer: a byte-at-a-time state machine (after the DEC/ECMA-48 parser model) that
- * removes terminal control sequences whole and repairs UTF-8. All state lives in struct
+ * removes terminal control sequences whole, removes characters that draw nothing (default
+ * ignorables, bidi controls) and repairs UTF-8. All state lives in struct
  * sanitizer, so any split of the input into feeds gives the same output as one feed. */
 #include "render.h"
 
@@ -12,9 +13,9 @@ enum sanitize_state {
 	SAN_UTF8,       /* inside a multi-byte character: pending holds its first bytes */
 	SAN_ESC,        /* after ESC */
 	SAN_ESC_INTER,  /* ESC plus intermediates (0x20..0x2F), waiting for the final byte */
-	SAN_CSI,        /* ESC [ or U+009B: parameters until a final byte 0x40..0x7E */
-	SAN_OSC,        /* ESC ] or U+009D: until BEL or ST */
-	SAN_STRING,     /* DCS, SOS, PM, APC (ESC P X ^ _ or U+0090/98/9E/9F): until ST */
+	SAN_CSI,        /* ESC [: parameters until a final byte 0x40..0x7E */
+	SAN_OSC,        /* ESC ]: until BEL or ST */
+	SAN_STRING,     /* DCS, SOS, PM, APC (ESC P X ^ _): until ST */
 };
 
 /* state packs the kind, a flag for "the previous byte of a string was 0xC2" (the first half
@@ -58,33 +59,96 @@ static bool san_count(struct sanitizer *s, int cap)
 	return true;
 }
 
-/* A complete code point from the UTF-8 decoder: C1 controls introduce sequences or vanish,
- * everything else is copied as the well-formed bytes that encode it. */
+/* Extended_Pictographic, coarsely: the code points an emoji ZWJ sequence or a variation
+ * selector follows. Skin-tone modifiers are inside 1F000..1FAFF. */
+static bool cp_is_pictographic(uint32_t cp)
+{
+	if (cp >= 0x1F000)
+		return (cp <= 0x1FAFF && !(cp >= 0x1F1E6 && cp <= 0x1F1FF)) ||
+		       (cp >= 0x1FC00 && cp <= 0x1FFFD);
+	return cp == 0x00A9 || cp == 0x00AE || cp == 0x203C || cp == 0x2049 || cp == 0x2122 ||
+	       cp == 0x2139 || (cp >= 0x2194 && cp <= 0x21AA) || (cp >= 0x231A && cp <= 0x23FF) ||
+	       (cp >= 0x25AA && cp <= 0x25FE) || (cp >= 0x2600 && cp <= 0x27BF) ||
+	       (cp >= 0x2934 && cp <= 0x2935) || (cp >= 0x2B05 && cp <= 0x2B55) || cp == 0x3030 ||
+	       cp == 0x303D || cp == 0x3297 || cp == 0x3299;
+}
+
+#define CP_ZWJ 0x200D
+#define ZWJ_BYTES "\xE2\x80\x8D"
+
+static bool cp_is_variation_selector(uint32_t cp)
+{
+	return (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF);
+}
+
+/* Tag characters only mean something in an emoji tag sequence (a subdivision flag). */
+static bool cp_is_tag(uint32_t cp)
+{
+	return cp >= 0xE0020 && cp <= 0xE007F;
+}
+
+/* Text that is not part of an emoji sequence is about to be written: a held ZWJ had no
+ * emoji after it and goes. */
+static void san_plain(struct sanitizer *s)
+{
+	s->zwj_held = false;
+	s->emoji_prev = 0;
+}
+
+/* Whether an ignorable joiner may follow what was written last (emoji_prev: the last code
+ * point of an emoji sequence being written, 0 outside one). */
+static bool san_joins(const struct sanitizer *s, uint32_t cp)
+{
+	uint32_t prev = s->emoji_prev;
+	if (cp_is_variation_selector(cp))
+		return cp_is_pictographic(prev);
+	if (cp_is_tag(cp))
+		return prev == 0x1F3F4 || (cp_is_tag(prev) && prev != 0xE007F);
+	return false;
+}
+
+/* A decoded code point other than a C1 control. Ignorables go, except the joiners of emoji
+ * sequences: a variation selector right after an emoji, tags after a black flag, and a ZWJ
+ * between two emoji (held until the next code point says whether an emoji follows). */
+static void san_text_point(struct sanitizer *s, uint32_t cp, struct buf *out)
+{
+	size_t len = (size_t)utf8_lead_len(s->pending[0]);
+	bool zwj = s->zwj_held;
+	s->zwj_held = false;
+	if (cp == CP_ZWJ) {
+		s->zwj_held = s->emoji_prev != 0;
+		s->emoji_prev = 0;
+		return;
+	}
+	/* A default ignorable draws nothing, so one inside a secret would hide the secret from
+	 * the masker while the screen still reads it; a bidi override reorders what follows. */
+	if (cp_is_default_ignorable(cp)) {
+		if (san_joins(s, cp)) {
+			buf_append(out, s->pending, len);
+			s->emoji_prev = cp;
+		}
+		return;
+	}
+	if (cp_is_pictographic(cp)) {
+		if (zwj)
+			buf_puts(out, ZWJ_BYTES);
+		s->emoji_prev = cp;
+	} else {
+		san_plain(s);
+	}
+	buf_append(out, s->pending, len);
+}
+
+/* A complete code point from the UTF-8 decoder. A C1 control goes alone: in a UTF-8 terminal
+ * U+009B is a character, not CSI, so what follows it is text (a CSI "introduced" by it would
+ * eat the next character of a secret and hide the rest from the masker). */
 static void san_code_point(struct sanitizer *s, struct buf *out)
 {
 	uint32_t cp = utf8_value(s->pending, s->npending);
-	s->npending = 0;
 	san_enter(s, SAN_GROUND);
-	if (cp < 0x80 || cp > 0x9F) {
-		buf_append(out, s->pending, (size_t)utf8_lead_len(s->pending[0]));
-		return;
-	}
-	switch (cp) {
-	case 0x9B:
-		san_enter(s, SAN_CSI);
-		break;
-	case 0x9D:
-		san_enter(s, SAN_OSC);
-		break;
-	case 0x90:
-	case 0x98:
-	case 0x9E:
-	case 0x9F:
-		san_enter(s, SAN_STRING);
-		break;
-	default:
-		break;
-	}
+	if (cp < 0x80 || cp > 0x9F)
+		san_text_point(s, cp, out);
+	s->npending = 0;
 }
 
 /* Ground state: returns how many bytes of in[0..n) it consumed (at least 1). */
@@ -95,15 +159,19 @@ static size_t san_ground(struct sanitizer *s, const unsigned char *in, size_t n,
 		size_t j = 1;
 		while (j < n && in[j] >= 0x20 && in[j] < 0x7F)
 			j++;
+		san_plain(s);
 		buf_append(out, in, j);
 		return j;
 	}
-	if (c == '\n' || c == '\t')
+	if (c == '\n' || c == '\t') {
+		san_plain(s);
 		buf_putc(out, (char)c);
+	}
 	else if (c == ESC)
 		san_enter(s, SAN_ESC);
 	else if (c >= 0x80) {
 		if (utf8_lead_len(c) == 0) {
+			san_plain(s);
 			buf_puts(out, UTF8_REPLACEMENT);
 		} else {
 			s->pending[0] = c;
@@ -120,6 +188,7 @@ static bool san_utf8(struct sanitizer *s, unsigned char c, struct buf *out)
 {
 	if (!utf8_cont_ok(s->pending[0], s->npending, c)) {
 		/* the maximal well-formed prefix becomes one U+FFFD; c starts afresh */
+		san_plain(s);
 		buf_puts(out, UTF8_REPLACEMENT);
 		s->npending = 0;
 		san_enter(s, SAN_GROUND);
@@ -255,6 +324,7 @@ void sanitizer_feed(struct sanitizer *s, const char *in, size_t n, struct buf *o
 
 void sanitizer_flush(struct sanitizer *s, struct buf *out)
 {
+	/* a held ZWJ ends the text: no emoji follows it */
 	if (san_kind(s) == SAN_UTF8)
 		buf_puts(out, UTF8_REPLACEMENT);
 	sanitizer_init(s);

@@ -6,6 +6,7 @@
 #include "picker.h"
 #include "tui.h"
 #include "commands.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -18,6 +19,9 @@
 /* Library and debug logging goes to --log (masked), never to the terminal. */
 static FILE *log_file;
 static const struct mask_set *log_masks;
+/* errno of a failed --log write: logging stops, and it is said once at exit (the screen may
+ * be taken when it happens; a debug log is not worth ending the run for). */
+static int log_error;
 
 static void log_line(int level, const char *line)
 {
@@ -28,10 +32,15 @@ static void log_line(int level, const char *line)
 	buf_init(&clean);
 	buf_init(&masked);
 	clean_text(log_masks, line, strlen(line), &clean, &masked);
+	errno = 0;
 	fprintf(log_file, "%.3f %s", (double)clock_now_us() / 1e6, buf_cstr(&masked));
 	if (!masked.len || masked.data[masked.len - 1] != '\n')
 		fputc('\n', log_file);
-	fflush(log_file);
+	if (fflush(log_file) != 0 || ferror(log_file)) {
+		log_error = errno ? errno : EIO;
+		fclose(log_file);
+		log_file = NULL;
+	}
 	buf_fini(&clean);
 	buf_fini(&masked);
 }
@@ -39,7 +48,7 @@ static void log_line(int level, const char *line)
 static void warn_refused(void *ctx, const char *line)
 {
 	(void)ctx;
-	fprintf(stderr, "tether: %s\n", line);
+	clean_eprintf(NULL, "%s", line);
 }
 
 /* Gathers the local secrets: --mask-file entries and the keyring's list. Keyring trouble is
@@ -49,8 +58,8 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 	for (size_t i = 0; i < o->nmask_files; i++) {
 		const char *why = NULL;
 		if (mask_set_add_file(masks, o->mask_files[i], &why, warn_refused, NULL) < 0) {
-			fprintf(stderr, "tether: --mask-file %s: %s\n", o->mask_files[i],
-				why ? why : strerror(errno));
+			clean_eprintf(NULL, "--mask-file %s: %s", o->mask_files[i],
+				      why ? why : strerror(errno));
 			return -1;
 		}
 	}
@@ -65,7 +74,7 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 		}
 		keyring_strings_free(values, n);
 	} else if (err.status != KEYRING_NOT_FOUND) {
-		fprintf(stderr, "tether: %s\n", err.message);
+		clean_eprintf(NULL, "%s", err.message);
 	}
 	return 0;
 }
@@ -82,7 +91,7 @@ static char *find_api_key(const struct options *o)
 		return key;
 	if (err.status != KEYRING_NOT_FOUND && err.status != KEYRING_NO_BUS &&
 	    err.status != KEYRING_NO_SERVICE)
-		fprintf(stderr, "tether: %s\n", err.message);
+		clean_eprintf(NULL, "%s", err.message);
 	return NULL;
 }
 
@@ -116,13 +125,13 @@ static void headless_signal(void *arg, int signo)
 }
 
 static int run_headless(const struct options *o, struct loop *loop, struct mask_set *masks,
-			const char *api_key)
+			const char *api_key, FILE *record)
 {
 	struct headless_run r = {.loop = loop, .exit_code = EXIT_RUNTIME};
 	struct controller_ui ui = {
 		.ctx = &r, .finished = headless_finished, .notice = headless_notice,
 	};
-	r.controller = controller_create(loop, o, masks, api_key, true, &ui);
+	r.controller = controller_create(loop, o, masks, api_key, record, true, &ui);
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	if (loop_watch_signals(loop, sigs, 3, headless_signal, &r) != 0)
 		fprintf(stderr, "tether: signals are not watched; Ctrl-C ends without a result line\n");
@@ -143,7 +152,7 @@ static int pick_conversation(const struct options *o, const struct mask_set *mas
 	if (rc != EXIT_OK)
 		return rc;
 	if (n == 0) {
-		fprintf(stderr, "tether: %s has no conversations\n", o->server);
+		clean_eprintf(masks, "%s has no conversations", o->server);
 		return EXIT_NOT_FOUND;
 	}
 	long i = picker_choose(o->server, items, n);
@@ -196,7 +205,7 @@ int app_check_server(const char *server)
 	struct buf shown;
 	buf_init(&shown);
 	url_describe(server ? server : "", &shown);
-	fprintf(stderr, "tether: the server URL '%s' %s\n", buf_cstr(&shown), why);
+	fprintf(stderr, "tether: --server: the URL '%s' %s\n", buf_cstr(&shown), why);
 	buf_fini(&shown);
 	return EXIT_USAGE;
 }
@@ -216,6 +225,15 @@ static int run_client(const struct options *given)
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
 
+	/* Opened before anything else, like --log: a record that cannot be written is a usage
+	 * error, said before the screen is taken. */
+	FILE *record = NULL;
+	if (o->record_path && !(record = outfile_open_append(o->record_path))) {
+		clean_eprintf(NULL, "--record %s: %s", o->record_path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	/* A reader that goes away is seen as EPIPE on the write and ends the run (exit 141). */
+	signal(SIGPIPE, SIG_IGN);
 	struct mask_set *masks = mask_set_create();
 	char *api_key = NULL, *picked = NULL;
 	int rc = EXIT_USAGE;
@@ -230,14 +248,18 @@ static int run_client(const struct options *given)
 	char *err = NULL;
 	struct loop *loop = loop_create(log_line, &err);
 	if (!loop) {
-		fprintf(stderr, "tether: %s\n", err ? err : "cannot create the event loop");
+		clean_eprintf(masks, "%s", err ? err : "cannot create the event loop");
 		free(err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	rc = headless ? run_headless(o, loop, masks, api_key) : tui_run(o, loop, masks, api_key);
+	rc = headless ? run_headless(o, loop, masks, api_key, record)
+		      : tui_run(o, loop, masks, api_key, record);
+	record = NULL; /* the controller closed it */
 	loop_destroy(loop);
 out:
+	if (record)
+		fclose(record);
 	free(picked);
 	forget_secrets(masks, api_key);
 	return rc;
@@ -257,9 +279,9 @@ static int run_list(const struct options *o)
 int app_run(const struct options *o)
 {
 	if (o->log_path) {
-		log_file = fopen(o->log_path, "a");
+		log_file = outfile_open_append(o->log_path);
 		if (!log_file) {
-			fprintf(stderr, "tether: --log %s: %s\n", o->log_path, strerror(errno));
+			clean_eprintf(NULL, "--log %s: %s", o->log_path, strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
@@ -275,8 +297,11 @@ int app_run(const struct options *o)
 		rc = cmd_keyring_run(o);
 		break;
 	}
-	if (log_file)
-		fclose(log_file);
+	if (log_file && fclose(log_file) != 0 && !log_error)
+		log_error = errno ? errno : EIO;
 	log_file = NULL;
+	if (log_error)
+		clean_eprintf(NULL, "--log %s: cannot write: %s; the log is incomplete", o->log_path,
+			      strerror(log_error));
 	return rc;
 }

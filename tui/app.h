@@ -13,6 +13,7 @@ enum exit_code {
 	EXIT_GAVE_UP = 5,
 	EXIT_RUN_FAILED = 6,
 	EXIT_INTERRUPTED = 130,
+	EXIT_SIGPIPE = 141,     /* stdout's reader went away: what a shell reports for SIGPIPE */
 };
 
 /* 0 when tether can use server as its server URL; else says why on stderr (the URL shown

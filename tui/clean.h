@@ -10,4 +10,9 @@
 void clean_text(const struct mask_set *masks, const char *in, size_t n, struct buf *scratch,
 		struct buf *out);
 
+/* Prints "tether: " and the formatted line to stderr, sanitized and masked (masks may be
+ * NULL): a diagnostic that echoes what a user or a server wrote cannot drive the terminal. */
+void clean_eprintf(const struct mask_set *masks, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

@@ -3,6 +3,8 @@
 #include "commands.h"
 #include "app.h"
 #include "keyring.h"
+#include "clean.h"
+#include "render.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,7 +140,7 @@ static int value_get(const char *prompt, struct value *v)
 
 static int keyring_failed(const struct keyring_error *err)
 {
-	fprintf(stderr, "tether: %s\n", err->message);
+	clean_eprintf(NULL, "%s", err->message);
 	return EXIT_RUNTIME;
 }
 
@@ -153,22 +155,34 @@ static bool name_ok(const char *name)
 	return true;
 }
 
+/* "what arg: ", a prompt that names what the user typed, safe for the terminal. */
+static char *shown_prompt(const char *what, const char *arg)
+{
+	struct buf raw, shown;
+	buf_init(&raw);
+	buf_init(&shown);
+	buf_printf(&raw, "%s %s: ", what, arg);
+	sanitize_text(buf_cstr(&raw), raw.len, &shown);
+	buf_fini(&raw);
+	return buf_steal(&shown);
+}
+
 static int key_set(const struct options *o)
 {
 	/* a key stored under a URL the client refuses could never be used */
 	if (app_check_server(o->server) != 0)
 		return EXIT_USAGE;
-	char prompt[512];
-	snprintf(prompt, sizeof prompt, "session API key for %s: ", o->server);
 	struct value v;
+	char *prompt = shown_prompt("session API key for", o->server);
 	int rc = value_get(prompt, &v);
+	free(prompt);
 	if (rc != 0)
 		return rc;
 	struct keyring_error err;
 	rc = keyring_api_key_set(o->server, v.data, &err) == 0 ? EXIT_OK : keyring_failed(&err);
 	value_free(&v);
 	if (rc == EXIT_OK)
-		fprintf(stderr, "tether: stored the session API key for %s\n", o->server);
+		clean_eprintf(NULL, "stored the session API key for %s", o->server);
 	return rc;
 }
 
@@ -177,7 +191,7 @@ static int key_rm(const struct options *o)
 	struct keyring_error err;
 	if (keyring_api_key_rm(o->server, &err) != 0)
 		return keyring_failed(&err);
-	fprintf(stderr, "tether: removed the session API key for %s\n", o->server);
+	clean_eprintf(NULL, "removed the session API key for %s", o->server);
 	return EXIT_OK;
 }
 
@@ -187,17 +201,17 @@ static int secret_add(const struct options *o)
 		fprintf(stderr, "tether: a secret name is 1 to 200 printable characters\n");
 		return EXIT_USAGE;
 	}
-	char prompt[512];
-	snprintf(prompt, sizeof prompt, "value of secret %s: ", o->secret_name);
 	struct value v;
+	char *prompt = shown_prompt("value of secret", o->secret_name);
 	int rc = value_get(prompt, &v);
+	free(prompt);
 	if (rc != 0)
 		return rc;
 	/* The masker's own rules decide what can be a secret. */
 	struct mask_set *check = mask_set_create();
 	const char *why = NULL;
 	if (mask_set_add(check, v.data, v.len, &why) != 0) {
-		fprintf(stderr, "tether: secret %s not stored: %s\n", o->secret_name, why);
+		clean_eprintf(NULL, "secret %s not stored: %s", o->secret_name, why);
 		rc = EXIT_USAGE;
 	} else {
 		struct keyring_error err;
@@ -207,7 +221,7 @@ static int secret_add(const struct options *o)
 	mask_set_destroy(check);
 	value_free(&v);
 	if (rc == EXIT_OK)
-		fprintf(stderr, "tether: stored secret %s\n", o->secret_name);
+		clean_eprintf(NULL, "stored secret %s", o->secret_name);
 	return rc;
 }
 
@@ -219,15 +233,25 @@ static int secret_list(const struct options *o)
 	struct keyring_error err;
 	if (keyring_secret_list(false, &names, &n, &err) != 0)
 		return keyring_failed(&err);
+	struct buf shown;
+	buf_init(&shown);
 	for (size_t i = 0; i < n; i++) {
 		/* Names stored by other tools may hold anything: keep the terminal safe. */
 		for (char *p = names[i]; *p; p++)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				*p = '?';
-		printf("%s\n", names[i]);
+		buf_clear(&shown);
+		sanitize_text(names[i], strlen(names[i]), &shown);
+		printf("%s\n", buf_cstr(&shown));
 	}
+	buf_fini(&shown);
 	keyring_strings_free(names, n);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_OK;
+	if (errno != EPIPE)
+		clean_eprintf(NULL, "cannot write to standard output: %s", strerror(errno ? errno : EIO));
+	return errno == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
 }
 
 static int secret_rm(const struct options *o)
@@ -239,7 +263,7 @@ static int secret_rm(const struct options *o)
 	struct keyring_error err;
 	if (keyring_secret_rm(o->secret_name, &err) != 0)
 		return keyring_failed(&err);
-	fprintf(stderr, "tether: removed secret %s\n", o->secret_name);
+	clean_eprintf(NULL, "removed secret %s", o->secret_name);
 	return EXIT_OK;
 }
 

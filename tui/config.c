@@ -109,9 +109,12 @@ void options_load_config(struct options *o, void (*warn)(const char *line))
 		buf_fini(&path);
 		return;
 	}
-	char line[1024];
+	/* Lines of any length: a fixed buffer would split a long one and apply its tail (a
+	 * comment's, say) as a setting of its own. */
+	char *line = NULL;
+	size_t cap = 0;
 	int lineno = 0;
-	while (fgets(line, sizeof line, f)) {
+	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
 		char *s = trim(line);
 		if (!*s || *s == '#')
@@ -130,6 +133,7 @@ void options_load_config(struct options *o, void (*warn)(const char *line))
 			buf_fini(&m);
 		}
 	}
+	free(line);
 	fclose(f);
 	buf_fini(&path);
 }

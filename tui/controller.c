@@ -2,6 +2,7 @@
 #include "clean.h"
 #include "app.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,16 @@ void controller_clean(struct controller *c, const char *text, size_t len, struct
 {
 	/* Called for every string of every event: the sanitized copy reuses one buffer. */
 	clean_text(c->masks, text, len, &c->clean_scratch, out);
+}
+
+char *ctl_cleaned(struct controller *c, const char *text)
+{
+	if (!text)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	controller_clean(c, text, strlen(text), &b);
+	return buf_steal(&b);
 }
 
 /* json_rewrite_strings callback: every string of an event crosses the same boundary. */
@@ -79,6 +90,9 @@ void ctl_finish(struct controller *c, int exit_code)
 		headless_result(&c->out, exit_code, session_has_cursor(c->session),
 				session_cursor(c->session), c->durable_count, c->stream_count,
 				c->reconnects);
+	/* Output that did not reach its reader is a failed run, whatever else happened. */
+	if (c->out.error)
+		exit_code = c->out.error == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
 	if (c->ui.finished)
 		c->ui.finished(c->ui.ctx, exit_code);
 }
@@ -506,13 +520,26 @@ static void session_bad_frame(void *ctx, const char *code, const char *detail, i
 	buf_fini(&d);
 }
 
+/* The record is data: a line that cannot be written ends the run (exit 1), said once. */
 static void record_line(struct controller *c, const char *frame_json, size_t len)
 {
 	double t = (double)(clock_now_us() - c->started_us) / 1e6;
+	errno = 0;
 	fprintf(c->record, "{\"t\":%.6f,\"conn\":%d,\"frame\":", t, c->connection_number);
 	fwrite(frame_json, 1, len, c->record);
 	fputs("}\n", c->record);
-	fflush(c->record);
+	if (fflush(c->record) == 0 && !ferror(c->record))
+		return;
+	int err = errno ? errno : EIO;
+	fclose(c->record);
+	c->record = NULL;
+	struct buf m;
+	buf_init(&m);
+	buf_printf(&m, "--record %s: cannot write: %s; the record is incomplete",
+		   c->o->record_path ? c->o->record_path : "", strerror(err));
+	ctl_notice(c, buf_cstr(&m));
+	buf_fini(&m);
+	ctl_finish(c, EXIT_RUNTIME);
 }
 
 /* --record: every received frame, masked. Deltas are recorded by on_delta instead, with the
@@ -521,7 +548,7 @@ static void record_line(struct controller *c, const char *frame_json, size_t len
 static void session_raw(void *ctx, const char *json, size_t len)
 {
 	struct controller *c = ctx;
-	if (!c->record)
+	if (!c->record || c->finished)
 		return;
 	struct frame f;
 	struct codec_error err;
@@ -615,7 +642,10 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		c->synced_once = true;
 		outbox_synced(c->outbox);
 	}
-	if (c->headless && st->state != SESSION_SYNCED) {
+	/* A fatal close is one state change: its closed line was written at SESSION_CLOSED. */
+	bool repeat = st->state == SESSION_FAILED && c->closed_reported;
+	c->closed_reported = st->state == SESSION_CLOSED;
+	if (c->headless && st->state != SESSION_SYNCED && !repeat && !c->finished) {
 		struct buf reason;
 		buf_init(&reason);
 		if (st->reason)
@@ -652,11 +682,27 @@ static void outbox_error(void *ctx, const char *line)
 	ctl_notice(ctx, line);
 }
 
+/* stdout failed: a reader that went away (EPIPE, `| head -1`) ends the run quietly with the
+ * shell's SIGPIPE status; any other failure (a full disk) is said once and is exit 1. */
+static void stdout_failed(void *ctx, int err)
+{
+	struct controller *c = ctx;
+	if (err != EPIPE) {
+		struct buf m;
+		buf_init(&m);
+		buf_printf(&m, "cannot write to standard output: %s; the output is incomplete",
+			   strerror(err));
+		ctl_notice(c, buf_cstr(&m));
+		buf_fini(&m);
+	}
+	ctl_finish(c, err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME);
+}
+
 void ctl_write_stats(const struct controller *c);
 
 struct controller *controller_create(struct loop *loop, const struct options *o,
-				     struct mask_set *masks, const char *api_key, bool headless,
-				     const struct controller_ui *ui)
+				     struct mask_set *masks, const char *api_key, FILE *record,
+				     bool headless, const struct controller_ui *ui)
 {
 	struct controller *c = xcalloc(1, sizeof *c);
 	c->loop = loop;
@@ -666,17 +712,15 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	c->headless = headless;
 	if (ui)
 		c->ui = *ui;
-	headless_init(&c->out, stdout, o->format);
+	headless_init(&c->out, stdout, o->format, stdout_failed, c);
+	c->shown_server = ctl_cleaned(c, o->server);
+	c->shown_conversation_id = ctl_cleaned(c, o->conversation_id);
 	c->transcript = transcript_create();
 	c->stall_timer = loop_timer_create(loop, stall_timer_fired, c);
 	c->catchup_timer = loop_timer_create(loop, catchup_timer_fired, c);
 	c->started_us = clock_now_us();
 	c->connection = SESSION_CONNECTING;
-	if (o->record_path) {
-		c->record = fopen(o->record_path, "a");
-		if (!c->record)
-			ctl_notice(c, "cannot open the --record file; not recording");
-	}
+	c->record = record;
 	struct session_config cfg = {
 		.server_url = o->server,
 		.conversation_id = o->conversation_id,
@@ -743,6 +787,8 @@ void controller_destroy(struct controller *c)
 		fclose(c->record);
 	ctl_summaries_free(c);
 	free(c->title);
+	free(c->shown_server);
+	free(c->shown_conversation_id);
 	free(c->execution_status);
 	if (c->api_key) {
 		volatile char *p = c->api_key;
@@ -761,8 +807,8 @@ struct transcript *controller_transcript(struct controller *c)
 void controller_status(const struct controller *c, struct controller_status *st)
 {
 	memset(st, 0, sizeof *st);
-	st->server = c->o->server;
-	st->conversation_id = c->o->conversation_id;
+	st->server = c->shown_server;
+	st->conversation_id = c->shown_conversation_id;
 	st->title = c->title;
 	st->connection = c->connection;
 	st->attempt = c->attempt;

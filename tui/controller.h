@@ -9,6 +9,8 @@
 #include "render.h"
 #include "keyring.h"
 
+#include <stdio.h>
+
 /* What the interface on top hears from the controller. */
 struct controller_ui {
 	void *ctx;
@@ -43,10 +45,11 @@ struct controller_status {
 struct controller;
 
 /* Creates the controller for options o on loop. masks holds the local secrets (the API key is
- * added to it); api_key may be NULL. headless selects the headless writer on stdout. */
+ * added to it); api_key may be NULL; record is the open --record file or NULL (the controller
+ * closes it). headless selects the headless writer on stdout. */
 struct controller *controller_create(struct loop *loop, const struct options *o,
-				     struct mask_set *masks, const char *api_key, bool headless,
-				     const struct controller_ui *ui);
+				     struct mask_set *masks, const char *api_key, FILE *record,
+				     bool headless, const struct controller_ui *ui);
 /* Connects (and keeps reconnecting). */
 void controller_start(struct controller *c);
 /* Frees the controller (closing the session). */
@@ -56,7 +59,7 @@ struct transcript *controller_transcript(struct controller *c);
 /* Fills *st with the current status. */
 void controller_status(const struct controller *c, struct controller_status *st);
 /* Sends a user message: over the socket when it is live, else queued until it is (or through
- * REST when the socket stays down). Never silently dropped. */
+ * REST when the socket stays down). Never silently dropped; blank text is no message. */
 void controller_send(struct controller *c, const char *text);
 /* REST pause. */
 void controller_pause(struct controller *c);

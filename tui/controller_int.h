@@ -42,6 +42,8 @@ struct controller {
 	int connection_number;
 
 	/* status */
+	char *shown_server;             /* the user's strings, as the status line shows them */
+	char *shown_conversation_id;
 	char *title;
 	char *execution_status;
 	enum session_state connection;
@@ -63,7 +65,9 @@ struct controller {
 	bool busy_since_send;
 	bool stdin_open;
 	bool finished;
+	bool closed_reported;           /* the last connection line was "closed" */
 	struct buf stdin_line;         /* --send -: a partial line */
+	size_t stdin_lineno;            /* --send -: lines read so far */
 
 	/* delta arrival → painted frame latency, in 0.1 ms buckets up to 1 s */
 	int64_t *unpainted;             /* arrival times of deltas not painted yet */
@@ -87,6 +91,10 @@ void ctl_notice(struct controller *c, const char *line);
 void ctl_finish(struct controller *c, int exit_code);
 /* An error item (TUI) or error line (headless). */
 void ctl_add_error_item(struct controller *c, const char *code, const char *detail);
+/* A new string: text sanitized and masked (NULL for NULL). */
+char *ctl_cleaned(struct controller *c, const char *text);
+/* True when text[0..n) is only blanks (spaces, tabs, line breaks): never sent. */
+bool ctl_blank(const char *text, size_t n);
 /* True when status s is v. */
 bool ctl_status_is(const char *s, const char *v);
 /* Fills spec from an event (strings cleaned into store); false for events with no item. */

@@ -119,9 +119,17 @@ void controller_confirm(struct controller *c, bool accept, const char *reason)
 	buf_fini(&body);
 }
 
+bool ctl_blank(const char *text, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(" \t\r\n", text[i]) || !text[i])
+			return false;
+	return true;
+}
+
 void controller_send(struct controller *c, const char *text)
 {
-	if (!text || !*text)
+	if (!text || ctl_blank(text, strlen(text)))
 		return;
 	c->sent_anything = true;
 	c->busy_since_send = false;

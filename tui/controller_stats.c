@@ -1,6 +1,7 @@
 /* Instrumentation for the benchmarks: delta arrival to painted frame. */
 #include "controller_int.h"
 #include "app.h"
+#include "outfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ void ctl_write_stats(const struct controller *c)
 	const char *path = getenv("TETHER_STATS");
 	if (!path || !*path)
 		return;
-	FILE *f = fopen(path, "a");
+	FILE *f = outfile_open_append(path);
 	if (!f)
 		return;
 	uint64_t total = 0;

@@ -11,26 +11,41 @@
 
 static void stdin_hangup(void *arg);
 
+/* One line of stdin: sent, unless there is nothing to send or it cannot be sent whole. */
+static void stdin_line(struct controller *c, const char *line, size_t n)
+{
+	c->stdin_lineno++;
+	if (n && line[n - 1] == '\r')
+		n--;
+	struct buf m;
+	buf_init(&m);
+	if (memchr(line, '\0', n)) {
+		/* A C string would cut the message at the NUL and send the rest of nothing. */
+		buf_printf(&m, "--send -: line %zu contains a NUL byte; it was not sent",
+			   c->stdin_lineno);
+		ctl_notice(c, buf_cstr(&m));
+	} else if (n && !ctl_blank(line, n)) {
+		char *msg = xstrndup(line, n);
+		controller_send(c, msg);
+		free(msg);
+	} else if (n) {
+		buf_printf(&m, "--send -: line %zu is blank; it was not sent", c->stdin_lineno);
+		ctl_notice(c, buf_cstr(&m));
+	}
+	buf_fini(&m);
+}
+
 static void stdin_consume(struct controller *c, bool eof)
 {
 	size_t start = 0;
 	for (size_t i = 0; i < c->stdin_line.len; i++) {
 		if (c->stdin_line.data[i] == '\n') {
-			size_t n = i - start;
-			if (n && c->stdin_line.data[start + n - 1] == '\r')
-				n--;
-			if (n) {
-				char *msg = xstrndup(c->stdin_line.data + start, n);
-				controller_send(c, msg);
-				free(msg);
-			}
+			stdin_line(c, c->stdin_line.data + start, i - start);
 			start = i + 1;
 		}
 	}
 	if (eof && start < c->stdin_line.len) {
-		char *msg = xstrndup(c->stdin_line.data + start, c->stdin_line.len - start);
-		controller_send(c, msg);
-		free(msg);
+		stdin_line(c, c->stdin_line.data + start, c->stdin_line.len - start);
 		start = c->stdin_line.len;
 	}
 	if (start) {

@@ -1,21 +1,45 @@
 #include "headless.h"
 #include "net.h"
 
+#include <errno.h>
+#include <stdio_ext.h>
 #include <string.h>
 
-void headless_init(struct headless *h, FILE *out, enum output_format format)
+void headless_init(struct headless *h, FILE *out, enum output_format format,
+		   void (*on_error)(void *ctx, int err), void *ctx)
 {
+	memset(h, 0, sizeof *h);
 	h->out = out;
 	h->format = format;
-	h->wrote_text = false;
+	h->on_error = on_error;
+	h->ctx = ctx;
 }
 
-/* Writes one finished ndjson line; flushed so that a reader sees every line as it happens. */
+/* Flushes what was written since the last call; flushed per line so that a reader sees
+ * every line as it happens. The first failure ends the output (what is buffered is dropped:
+ * it could only fail again) and is reported once. */
+static void flush(struct headless *h)
+{
+	if (fflush(h->out) == 0 && !ferror(h->out))
+		return;
+	int err = errno ? errno : EIO;
+	__fpurge(h->out);
+	clearerr(h->out);
+	h->ended = true;
+	h->error = err;
+	if (h->on_error)
+		h->on_error(h->ctx, err);
+}
+
+/* Writes one finished ndjson line. */
 static void emit(struct headless *h, struct buf *line)
 {
 	buf_putc(line, '\n');
-	fwrite(line->data, 1, line->len, h->out);
-	fflush(h->out);
+	if (!h->ended) {
+		errno = 0;
+		fwrite(line->data, 1, line->len, h->out);
+		flush(h);
+	}
 	buf_fini(line);
 }
 
@@ -35,7 +59,7 @@ void headless_connection(struct headless *h, const char *state, int attempt, int
 			 const char *reason, bool has_after_seq, int64_t after_seq,
 			 double retry_in_s)
 {
-	if (h->format != FORMAT_NDJSON)
+	if (h->format != FORMAT_NDJSON || h->ended)
 		return;
 	struct buf b;
 	begin(&b, "connection");
@@ -56,7 +80,7 @@ void headless_connection(struct headless *h, const char *state, int attempt, int
 void headless_sync(struct headless *h, bool has_from, int64_t from_seq, bool has_through,
 		   int64_t through_seq)
 {
-	if (h->format != FORMAT_NDJSON)
+	if (h->format != FORMAT_NDJSON || h->ended)
 		return;
 	struct buf b;
 	begin(&b, "sync");
@@ -70,7 +94,7 @@ void headless_sync(struct headless *h, bool has_from, int64_t from_seq, bool has
 
 void headless_durable(struct headless *h, int64_t seq, const char *event_json, size_t len)
 {
-	if (h->format != FORMAT_NDJSON)
+	if (h->format != FORMAT_NDJSON || h->ended)
 		return;
 	struct buf b;
 	begin(&b, "durable");
@@ -82,7 +106,7 @@ void headless_durable(struct headless *h, int64_t seq, const char *event_json, s
 
 void headless_transient(struct headless *h, const char *event_json, size_t len)
 {
-	if (h->format != FORMAT_NDJSON)
+	if (h->format != FORMAT_NDJSON || h->ended)
 		return;
 	struct buf b;
 	begin(&b, "transient");
@@ -95,7 +119,7 @@ void headless_transient(struct headless *h, const char *event_json, size_t len)
 void headless_stream(struct headless *h, const char *item_id, int attempt, const char *state,
 		     const char *kind, const char *content, size_t content_len, const char *reason)
 {
-	if (h->format != FORMAT_NDJSON)
+	if (h->format != FORMAT_NDJSON || h->ended)
 		return;
 	struct buf b;
 	begin(&b, "stream");
@@ -114,7 +138,7 @@ void headless_stream(struct headless *h, const char *item_id, int attempt, const
 
 void headless_status(struct headless *h, const char *execution_status)
 {
-	if (h->format != FORMAT_NDJSON)
+	if (h->format != FORMAT_NDJSON || h->ended)
 		return;
 	struct buf b;
 	begin(&b, "status");
@@ -125,6 +149,8 @@ void headless_status(struct headless *h, const char *execution_status)
 
 void headless_error(struct headless *h, const char *code, const char *detail)
 {
+	if (h->ended)
+		return;
 	if (h->format != FORMAT_NDJSON) {
 		fprintf(stderr, "tether: %s: %s\n", code, detail ? detail : "");
 		return;
@@ -140,8 +166,12 @@ void headless_error(struct headless *h, const char *code, const char *detail)
 void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t cursor,
 		     size_t durable_count, size_t stream_count, int reconnects)
 {
+	if (h->ended)
+		return;
 	if (h->format != FORMAT_NDJSON) {
-		fflush(h->out);
+		errno = 0;
+		flush(h);
+		h->ended = true;
 		return;
 	}
 	struct buf b;
@@ -154,12 +184,14 @@ void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t
 	buf_printf(&b, ",\"durable\":%zu,\"streams\":%zu,\"reconnects\":%d}", durable_count,
 		   stream_count, reconnects);
 	emit(h, &b);
+	h->ended = true;
 }
 
 void headless_text_message(struct headless *h, bool from_user, const char *text, size_t len)
 {
-	if (h->format != FORMAT_TEXT || len == 0)
+	if (h->format != FORMAT_TEXT || len == 0 || h->ended)
 		return;
+	errno = 0;
 	if (h->wrote_text)
 		fputc('\n', h->out);
 	if (!from_user) {
@@ -181,17 +213,18 @@ void headless_text_message(struct headless *h, bool from_user, const char *text,
 		}
 	}
 	h->wrote_text = true;
-	fflush(h->out);
+	flush(h);
 }
 
 void headless_text_line(struct headless *h, const char *line)
 {
-	if (h->format != FORMAT_TEXT)
+	if (h->format != FORMAT_TEXT || h->ended)
 		return;
+	errno = 0;
 	if (h->wrote_text)
 		fputc('\n', h->out);
 	fputs(line, h->out);
 	fputc('\n', h->out);
 	h->wrote_text = true;
-	fflush(h->out);
+	flush(h);
 }

@@ -10,10 +10,16 @@ struct headless {
 	FILE *out;
 	enum output_format format;
 	bool wrote_text;        /* text mode: a blank line goes between messages */
+	bool ended;             /* the result was written or a write failed: nothing more */
+	int error;              /* errno of the failed write, else 0 */
+	void (*on_error)(void *ctx, int err);
+	void *ctx;
 };
 
-/* Starts writing format to out. */
-void headless_init(struct headless *h, FILE *out, enum output_format format);
+/* Starts writing format to out. on_error hears of the first failed write (errno; EPIPE when
+ * the reader went away); nothing is written after it, nor after the result line. */
+void headless_init(struct headless *h, FILE *out, enum output_format format,
+		   void (*on_error)(void *ctx, int err), void *ctx);
 /* {"type":"connection",...}; code/reason only when code > 0 or reason; after_seq when has_after_seq. */
 void headless_connection(struct headless *h, const char *state, int attempt, int code,
 			 const char *reason, bool has_after_seq, int64_t after_seq,
@@ -33,7 +39,8 @@ void headless_stream(struct headless *h, const char *item_id, int attempt, const
 void headless_status(struct headless *h, const char *execution_status);
 /* {"type":"error","code":…,"detail":…}; text mode: a line on stderr. */
 void headless_error(struct headless *h, const char *code, const char *detail);
-/* {"type":"result","exit_code":…,"cursor":…,"durable":…,"reconnects":…} — always last. */
+/* {"type":"result","exit_code":…,"cursor":…,"durable":…,"reconnects":…} — always last: every
+ * call after it writes nothing. */
 void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t cursor,
 		     size_t durable_count, size_t stream_count, int reconnects);
 /* Text mode: one durable message (user messages quoted with "> "). */

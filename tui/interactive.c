@@ -38,14 +38,21 @@ void tui_invalidate(struct tui *u)
 
 void tui_notice(struct tui *u, const char *fmt, ...)
 {
-	struct buf b;
+	struct buf b, shown;
 	buf_init(&b);
+	buf_init(&shown);
 	va_list ap;
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	/* A notice may quote the user's input or a server's words: shown like everything else. */
+	if (u->ctl)
+		controller_clean(u->ctl, buf_cstr(&b), b.len, &shown);
+	else
+		sanitize_text(buf_cstr(&b), b.len, &shown);
+	buf_fini(&b);
 	free(u->notice);
-	u->notice = buf_steal(&b);
+	u->notice = buf_steal(&shown);
 	u->notice_until = clock_now_us() + NOTICE_US;
 	tui_schedule_frame(u);
 }
@@ -78,8 +85,9 @@ static bool blank(const char *s)
 	return s[strspn(s, " \t\n")] == '\0';
 }
 
-/* Keeps the last few messages sent: the controller's queue is first in, first out, so the
- * last pending_messages of them are the ones still waiting for the socket. */
+/* Keeps the last few messages sent, as they are shown (sanitized and masked: a secret the
+ * user pasted is hidden like the server's copy of it will be): the controller's queue is
+ * first in, first out, so the last pending_messages of them are the ones still waiting. */
 static void remember_sent(struct tui *u, const char *text)
 {
 	if (u->nsent == TUI_QUEUED_KEEP) {
@@ -87,7 +95,10 @@ static void remember_sent(struct tui *u, const char *text)
 		memmove(u->sent, u->sent + 1, (TUI_QUEUED_KEEP - 1) * sizeof *u->sent);
 		u->nsent--;
 	}
-	u->sent[u->nsent++] = xstrdup(text);
+	struct buf shown;
+	buf_init(&shown);
+	controller_clean(u->ctl, text, strlen(text), &shown);
+	u->sent[u->nsent++] = buf_steal(&shown);
 }
 
 void tui_submit(struct tui *u)
@@ -252,7 +263,7 @@ static bool needs_explaining(int code)
 }
 
 int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
-	    const char *api_key)
+	    const char *api_key, FILE *record)
 {
 	struct tui *u = xcalloc(1, sizeof *u);
 	u->o = o;
@@ -268,6 +279,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		fprintf(stderr, "tether: %s\n", buf_cstr(&err));
 		buf_fini(&err);
 		tui_free(u);
+		if (record)
+			fclose(record);
 		return 1;
 	}
 	buf_fini(&err);
@@ -279,7 +292,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	struct controller_ui ui = {
 		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
 	};
-	u->ctl = controller_create(loop, o, masks, api_key, false, &ui);
+	u->ctl = controller_create(loop, o, masks, api_key, record, false, &ui);
 	u->t = controller_transcript(u->ctl);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {

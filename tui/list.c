@@ -4,6 +4,8 @@
 #include "render.h"
 #include "keyring.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,10 +134,20 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		r->count += n;
 		free(items);
 	} else {
+		errno = 0;
 		for (size_t i = 0; i < n; i++)
 			print_item(r->o, &items[i]);
-		fflush(stdout);
+		bool failed = fflush(stdout) != 0 || ferror(stdout);
 		conversation_infos_free(items, n);
+		if (failed) {
+			/* A reader that went away ends it quietly (as SIGPIPE would); else say why. */
+			int err = errno ? errno : EIO;
+			if (err != EPIPE)
+				clean_eprintf(NULL, "cannot write to standard output: %s", strerror(err));
+			finish(r, err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME);
+			free(next);
+			return;
+		}
 	}
 	/* A server that keeps handing out pages must not keep us forever, nor round a loop. */
 	if (next && seen_page(r, next)) {
@@ -207,6 +219,8 @@ int list_run(const struct options *o, loop_log_fn log, const char *api_key,
 	     const struct mask_set *masks)
 {
 	struct list_run r = {0};
+	/* A closed stdout is seen as EPIPE on the write. */
+	signal(SIGPIPE, SIG_IGN);
 	return list_fetch_all(o, log, api_key, masks, &r);
 }
 

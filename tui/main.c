@@ -1,6 +1,7 @@
 /* tether: entry point. Parses the command line and hands over to one mode. */
 #include "options.h"
 #include "app.h"
+#include "clean.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
 	struct buf err;
 	buf_init(&err);
 	if (options_parse(argc, argv, &o, &err) != 0) {
-		fprintf(stderr, "tether: %s\n", buf_cstr(&err));
+		clean_eprintf(NULL, "%s", buf_cstr(&err));
 		buf_fini(&err);
 		options_fini(&o);
 		return EXIT_USAGE;

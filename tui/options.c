@@ -1,5 +1,6 @@
 #include "options.h"
 #include "net.h"
+#include "clean.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,7 +20,7 @@ static const char usage[] =
 	"      --headless          no TUI; output per --format on stdout\n"
 	"                          (also the default when stdout is not a terminal)\n"
 	"      --format text|ndjson  headless output format (default text)\n"
-	"      --send TEXT         send a user message once connected; repeatable\n"
+	"      --send TEXT         send a user message once connected; repeatable (not blank)\n"
 	"      --send -            send each stdin line as a user message\n"
 	"      --until idle|finished|never  headless: when to exit (default idle)\n"
 	"      --after-seq N       first resume cursor; -1 = whole history (default)\n"
@@ -30,8 +31,8 @@ static const char usage[] =
 	"      --max-retries N     reconnect attempts in a row; 0 = forever\n"
 	"                          (default 0 interactive, 8 headless)\n"
 	"      --render-hz N       render clock of the TUI (default 30)\n"
-	"      --record FILE       append every received frame, masked, as NDJSON\n"
-	"      --log FILE          debug log (never the screen)\n"
+	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
+	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           the version\n"
@@ -42,7 +43,7 @@ static const char usage[] =
 	"TETHER_OSC52"
 	" and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
-	"6 conversation ended in error/stuck, 130 interrupted.\n";
+	"6 conversation ended in error/stuck, 130 interrupted, 141 stdout's reader went away.\n";
 
 const char *options_usage(void)
 {
@@ -133,10 +134,15 @@ static int parse_option(int argc, char **argv, int *i, struct options *o, struct
 	} else if (!strcmp(name, "--send")) {
 		if (!(v = VALUE()))
 			return -1;
-		if (!strcmp(v, "-"))
+		if (!strcmp(v, "-")) {
 			o->send_stdin = true;
-		else
+		} else if (!v[strspn(v, " \t\r\n")]) {
+			/* The TUI never sends a blank message either. */
+			buf_puts(err, "--send: the message is empty or blank; nothing would be sent");
+			return -1;
+		} else {
 			push(&o->sends, &o->nsends, v);
+		}
 	} else if (!strcmp(name, "--until")) {
 		if (!(v = VALUE()))
 			return -1;
@@ -261,6 +267,10 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 		return -1;
 	}
 	o->command = CMD_CLIENT;
+	if (!*c) {
+		buf_puts(err, "the conversation id is empty (tether list shows the ids)");
+		return -1;
+	}
 	o->conversation_id = c;
 	if (npos > 1)
 		goto extra;
@@ -272,7 +282,7 @@ extra:
 
 static void config_warn(const char *line)
 {
-	fprintf(stderr, "tether: %s\n", line);
+	clean_eprintf(NULL, "%s", line);
 }
 
 int options_parse(int argc, char **argv, struct options *o, struct buf *err)

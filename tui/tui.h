@@ -6,10 +6,13 @@
 #include "net.h"
 #include "keyring.h"
 
+#include <stdio.h>
+
 /* Runs the interactive client for o on loop until the user quits or the run ends; the
  * terminal is restored on every way out. masks holds the local secrets; api_key may be
- * NULL. Returns the process exit code. */
+ * NULL; record is the open --record file or NULL (closed here). Returns the process exit
+ * code. */
 int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
-	    const char *api_key);
+	    const char *api_key, FILE *record);
 
 #endif

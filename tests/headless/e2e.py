@@ -530,7 +530,8 @@ def test_server_strings_masked():
     for data, what in ((out, "stdout"), (err, "stderr"), (open(rec, "rb").read(), "record")):
         assert b"hunter2" not in data, what
     status = [l["execution_status"] for l in lines if l["type"] == "status"]
-    assert "running <secret-hidden>" in status, status
+    # a C1 CSI (U+009B) goes alone: the "2J" after it is text
+    assert "running <secret-hidden>2J" in status, status
     streams = {l["item_id"] for l in lines if l["type"] == "stream"}
     assert streams == {"id-<secret-hidden>"}, streams
     s.stop()
@@ -547,7 +548,7 @@ def test_server_strings_masked():
             time.sleep(0.2)
             screen = subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
         status_line = [l for l in screen.splitlines() if "connected" in l]
-        assert status_line and "Title <secret-hidden> red end" in status_line[0], screen
+        assert status_line and "Title <secret-hidden> red2J end" in status_line[0], screen
         assert "running <secret-hidden>" in status_line[0] and "[31m" not in screen, screen
         assert "hunter2" not in screen and "[2J" not in screen, screen
     finally:
@@ -601,6 +602,171 @@ def test_tui_quit_with_requests_in_flight():
         for c in held:
             c.close()
         lsock.close()
+
+
+def scenario_file(name, text):
+    path = os.path.join(TMP, name)
+    open(path, "w").write(text)
+    return path
+
+
+def test_stdout_full_exit_1():
+    """stdout on a full disk (/dev/full): said once on stderr, exit 1 (was: exit 0, output cut)."""
+    s = Server("headless_chat.scenario")
+    for fmt in ("ndjson", "text"):
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run([TETHER, "--headless", "--format", fmt, "--server", s.url, CONV],
+                               stdout=full, stderr=subprocess.PIPE, timeout=30, env=ENV)
+        assert p.returncode == 1, (fmt, p.returncode, p.stderr)
+        assert p.stderr.count(b"cannot write to standard output") == 1, p.stderr
+        assert b"No space left on device" in p.stderr, p.stderr
+    with open("/dev/full", "wb") as full:  # tether list too
+        p = subprocess.run([TETHER, "list", "--server", s.url], stdout=full, stderr=subprocess.PIPE,
+                           timeout=30, env=ENV)
+    assert p.returncode == 1 and p.stderr.count(b"cannot write to standard output") == 1, p
+    s.stop()
+
+
+def test_record_full_exit_1():
+    """--record on a full disk: said once, exit 1, and the result line is still the last line
+    of stdout with exit_code 1. --log on a full disk is said once (a debug log does not end
+    the run)."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--record", "/dev/full")
+    assert rc == 1, (rc, err)
+    assert err.count(b"--record /dev/full: cannot write") == 1, err
+    lines = ndjson(out)
+    check_invariants(lines)
+    assert lines[-1]["exit_code"] == 1
+    rc, out, err = run(s, "--format", "ndjson", "--log", "/dev/full")
+    s.stop()
+    assert rc == 0, (rc, err)
+    assert err.count(b"--log /dev/full: cannot write") == 1, err
+    check_invariants(ndjson(out))
+
+
+def test_epipe_exit_141():
+    """A reader that goes away (`| head -1`) under --until never: tether stops at once, quietly,
+    with the shell's SIGPIPE status (was: writing into EPIPE forever)."""
+    s = Server(None, "--scenario", scenario_file("big.scenario", 'title "big"\nhistory 20000\n'))
+    for fmt in ("ndjson", "text"):
+        cmd = "%s --headless --format %s --until never --server %s %s | head -1; exit ${PIPESTATUS[0]}" % (
+            TETHER, fmt, s.url, CONV)
+        p = subprocess.run(["bash", "-c", cmd], capture_output=True, timeout=60, env=ENV)
+        assert p.returncode == 141, (fmt, p.returncode, p.stderr[-2000:])
+        assert len(p.stdout.splitlines()) == 1, p.stdout[:200]
+        assert b"cannot write" not in p.stderr and b"Broken pipe" not in p.stderr, p.stderr
+        assert b"AddressSanitizer" not in p.stderr and b"LeakSanitizer" not in p.stderr, p.stderr[-2000:]
+    s.stop()
+
+
+def test_record_unopenable_exit_2():
+    """--record to a path that cannot be opened is a usage error (exit 2) like --log, said
+    before anything connects; so is an empty conversation id and a blank --send."""
+    s = Server("headless_chat.scenario")
+    bad = [TMP, os.path.join(TMP, "no-such-dir", "rec")]
+    if os.geteuid() != 0:  # root may write a read-only file
+        ro = os.path.join(TMP, "read-only")
+        open(ro, "w").close()
+        os.chmod(ro, 0o400)
+        bad.append(ro)
+    for path in bad:
+        for opt in ("--record", "--log"):
+            rc, out, err = run(s, "--format", "ndjson", opt, path)
+            assert rc == 2, (opt, path, rc, err)
+            assert (opt + " " + path).encode() in err, err
+            assert out == b"", out
+    p = subprocess.run([TETHER, "--headless", "--server", s.url, ""], capture_output=True, env=ENV)
+    assert p.returncode == 2 and b"conversation id is empty" in p.stderr, p
+    for blank in ("", "   ", "\t\n"):
+        rc, out, err = run(s, "--send", blank)
+        assert rc == 2 and b"--send" in err, (blank, rc, err)
+    s.stop()
+    conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
+    assert not conns, "a usage error must not connect: %s" % conns
+
+
+def test_files_created_0600():
+    """--record, --log and $TETHER_STATS files are created 0600 whatever the umask (the copy
+    file already was)."""
+    s = Server("headless_chat.scenario")
+    rec, log, stats = (os.path.join(TMP, n) for n in ("r.ndjson", "l.log", "stats"))
+    old = os.umask(0o022)
+    try:
+        rc, out, err = run(s, "--record", rec, "--log", log, env=dict(ENV, TETHER_STATS=stats))
+    finally:
+        os.umask(old)
+    s.stop()
+    assert rc == 0, (rc, err)
+    for path in (rec, log, stats):
+        mode = os.stat(path).st_mode & 0o777
+        assert mode == 0o600, "%s is %o" % (path, mode)
+
+
+def test_result_last_and_closed_once():
+    """Nothing after result, also when malformed frames arrive in the same batch as the
+    status that ends the run; a fatal close prints one closed line (was two)."""
+    path = scenario_file("late.scenario", 'title "late"\nhistory 3\nlive:\n'
+                         '  raw this is not JSON\n  raw {"type":"durable","seq":"seven"}\n'
+                         '  raw [1,2]\n')
+    for _ in range(5):
+        s = Server(None, "--scenario", path)
+        rc, out, err = run(s, "--format", "ndjson")
+        s.stop()
+        assert rc == 0, (rc, err)
+        check_invariants(ndjson(out))
+    s = Server("close_4001.scenario")
+    rc, out, err = run(s, "--format", "ndjson")
+    assert rc == 3, (rc, err)
+    lines = ndjson(out)
+    check_invariants(lines)
+    closed = [l for l in lines if l["type"] == "connection" and l["state"] == "closed"]
+    assert len(closed) == 1, closed
+    rc, out, err = run(s, "--format", "text")
+    s.stop()
+    assert rc == 3, (rc, err)
+    assert err.count(b"connection closed") == 1, err
+
+
+def test_stdin_nul_and_blank_lines():
+    """--send -: a line with a NUL byte is not sent cut short, and says so; blank lines are
+    not sent (said for a line of spaces); the other lines go in order."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "-",
+                       stdin=b"one\nbad\x00tail\n   \n\nlast\n")
+    s.stop()
+    assert rc == 0, (rc, err)
+    recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
+    assert [r["content"][0]["text"] for r in recv] == ["one", "last"], recv
+    assert b"line 2 contains a NUL byte" in err, err
+    assert b"line 3 is blank" in err, err
+    check_invariants(ndjson(out))
+
+
+def test_config_long_lines():
+    """A config line of any length is one line: one warning for a bad one, and a comment's
+    tail is never applied as a setting (was: split at 1023 bytes, 978 warnings for 1 MB)."""
+    cfg = os.path.join(TMP, "cfg-long")
+    os.makedirs(os.path.join(cfg, "tether"), exist_ok=True)
+    with open(os.path.join(cfg, "tether", "config"), "w") as f:
+        f.write("# " + "x" * 1021 + "render_hz = 0\n")   # the tail would be a bad setting
+        f.write("junk" * 250000 + "\n")                   # 1 MB without '='
+        f.write("#" + "y" * 2000 + "server = http://127.0.0.1:1\n")
+    p = subprocess.run([TETHER, "--headless", "--format", "none", CONV],
+                       capture_output=True, timeout=30, env=dict(ENV, XDG_CONFIG_HOME=cfg))
+    assert p.returncode == 2, p
+    warnings = [l for l in p.stderr.splitlines() if b"config" in l]
+    assert len(warnings) == 1 and b":2: expected key = value" in warnings[0], p.stderr[:2000]
+
+
+def test_server_value_sanitized():
+    """A --server value (or any echoed argument) reaches stderr without its escape sequences."""
+    p = subprocess.run([TETHER, "--headless", "--server", "http://x\x1b]0;pwned\x07\x1b[2J", CONV],
+                       capture_output=True, timeout=30, env=ENV)
+    assert p.returncode == 2, p
+    assert b"--server" in p.stderr and b"\x1b" not in p.stderr and b"\x07" not in p.stderr, p.stderr
+    p = subprocess.run([TETHER, "--format", "x\x1b[2Jy", CONV], capture_output=True, env=ENV)
+    assert p.returncode == 2 and b"\x1b" not in p.stderr, p.stderr
 
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}

@@ -195,6 +195,10 @@ run cli_session "${session[@]}" "password=pw; $start_keyring"'
 	cli cli_key_rm "$tether" key rm --server ws://cli.example:9000
 	cli cli_key_rm_again "$tether" key rm --server http://cli.example:9000
 	cli cli_key_empty bash -c "printf \"\" | \"\$tether\" key set --server http://cli.example:9000"
+	c1name=$(printf "c1\302\2332Jname\342\200\256x")
+	cli cli_c1_add bash -c "printf \"value-c1-9999\n\" | \"\$tether\" secret add \"$c1name\""
+	cli cli_c1_list "$tether" secret list
+	cli cli_c1_rm "$tether" secret rm "$c1name"
 	G_MESSAGES_DEBUG=all "$tether" secret list >"$work/cli_glib_quiet.out" 2>"$work/cli_glib_quiet.err"
 	'"$stop_keyring"
 expect_cli cli_add 0 ""
@@ -217,6 +221,13 @@ grep -qxF "key=key-abc-123" "$work/cli_key_get.out" || fail "cli_key_get: the CR
 expect_cli cli_key_rm 0 ""
 expect_cli cli_key_rm_again 1 "no session API key"
 expect_cli cli_key_empty 2 "empty"
+# A name stored with a C1 CSI and a bidi override in it is echoed and listed without them.
+expect_cli cli_c1_add 0 "stored secret c12Jnamex"
+expect_cli cli_c1_list 0 "c12Jnamex"
+expect_cli cli_c1_rm 0 "removed secret c12Jnamex"
+for name in cli_c1_add cli_c1_list cli_c1_rm; do
+	grep -q $'\xc2\x9b\\|\xe2\x80\xae' "$work/$name.out" && fail "$name: a control character reached the terminal"
+done
 # glib logs (here its debug lines, which glib writes to stdout) never reach the terminal;
 # every secret is gone by now, so the list prints nothing at all.
 if [ -s "$work/cli_glib_quiet.out" ] || [ -s "$work/cli_glib_quiet.err" ]; then

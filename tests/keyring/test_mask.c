@@ -234,6 +234,24 @@ static void test_refusals(void **state)
 	why = NULL;
 	assert_int_equal(mask_set_add(m, "ab\xED\xA0\x80" "cd", 7, &why), -1); /* surrogate */
 	assert_non_null(strstr(why, "UTF-8"));
+	/* Output is sanitized before it is masked: a secret with a character the sanitizer
+	 * removes could never match, so it is refused with a reason (was: accepted, silently
+	 * masking nothing). */
+	static const char *const unseen[] = {
+		"ab\x1b[0mcd", "abc\rdef", "ab\x7f" "cd", "ab\xc2\x9b" "cd", "ab\xe2\x80\x8b" "cd",
+		"\xef\xbb\xbf" "abcd", "ab\xc2\xad" "cd", "ab\xe2\x80\xae" "cd", "ab\xe2\x81\xa6" "cd",
+	};
+	for (size_t i = 0; i < sizeof unseen / sizeof unseen[0]; i++) {
+		why = NULL;
+		assert_int_equal(mask_set_add(m, unseen[i], strlen(unseen[i]), &why), -1);
+		assert_non_null(strstr(why, "invisible"));
+	}
+	/* ...but a tab is shown, and an emoji sequence keeps its joiners */
+	assert_int_equal(mask_set_add(m, "ab\tcd", 5, &why), 0);
+	assert_int_equal(mask_set_add(m, "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9!!", 13, &why), 0);
+	assert_int_equal(mask_set_count(m), 2);
+	mask_set_destroy(m);
+	m = mask_set_create();
 	/* Length counts characters: three of them in six bytes are still too short. */
 	why = NULL;
 	assert_int_equal(mask_set_add(m, "äöü", strlen("äöü"), &why), -1);
@@ -300,6 +318,31 @@ static void test_mask_file(void **state)
 	unlink(path);
 	assert_int_equal(mask_set_add_file(m, path, &why, on_warn, &w), -1);
 	assert_non_null(why);
+	mask_set_destroy(m);
+}
+
+/* An editor leaves trailing blanks (and a byte order mark): the secret is the line without
+ * them, and the user is told of the blanks (they used to mask nothing, silently). */
+static void test_mask_file_trailing_blanks(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/tether-maskfile-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char body[] = "\xef\xbb\xbf" "blank-after   \ntab-after\t\r\ncrlf-only\r\n  lead-kept\n";
+	assert_int_equal(write(fd, body, sizeof body - 1), (ssize_t)(sizeof body - 1));
+	close(fd);
+	struct mask_set *m = mask_set_create();
+	struct warnings w = { 0 };
+	const char *why = NULL;
+	assert_int_equal(mask_set_add_file(m, path, &why, on_warn, &w), 4);
+	assert_int_equal(w.count, 2);                  /* lines 1 and 2, not the CRLF line */
+	assert_non_null(strstr(w.last, ":2: trailing blanks"));
+	assert_null(strstr(w.last, "tab-after"));
+	char *got = masked(m, "x blank-after tab-after crlf-only   lead-kept y");
+	assert_string_equal(got, "x " M " " M " " M " " M " y");
+	free(got);
+	unlink(path);
 	mask_set_destroy(m);
 }
 
@@ -625,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_empty_set_passes_through),
 		cmocka_unit_test(test_mask_file),
+		cmocka_unit_test(test_mask_file_trailing_blanks),
 		cmocka_unit_test(test_property_overlapping_secrets),
 		cmocka_unit_test(test_property_realistic_secrets),
 		cmocka_unit_test(test_property_clean_text_unchanged),

@@ -22,6 +22,15 @@ static void check_safe(const char *s, size_t n, const char *file, int line)
 		bool replacement = len == 3 && memcmp(s + i, "\xef\xbf\xbd", 3) == 0;
 		bool bad = (cp == 0xFFFD && !replacement) || (cp < 0x20 && cp != '\n' && cp != '\t') ||
 			   (cp >= 0x7F && cp <= 0x9F);
+		/* no invisible character outside an emoji sequence */
+		bad |= cp == 0xAD || (cp >= 0x200B && cp <= 0x200F && cp != 0x200D) ||
+		       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF;
+		if (cp == 0x200D) {
+			uint32_t next = 0;
+			if (i + len < n)
+				utf8_decode(s + i + len, n - i - len, &next);
+			bad |= next < 0x2000;
+		}
 		if (bad) {
 			print_error("unsafe output at byte %zu: 0x%02x (code point U+%04X)\n", i, p[i],
 				    (unsigned)cp);
@@ -79,6 +88,100 @@ static void test_every_c1_removed(void **state)
 	EXPECT_SANITIZED("a\xc2\x9c" "b", "ab");      /* a stray ST */
 }
 
+/* A C1 control is one character in UTF-8 text: it goes alone and takes nothing with it (a
+ * U+009B inside a secret used to eat the next character, and the masker missed the rest). */
+static void test_c1_goes_alone(void **state)
+{
+	(void)state;
+	EXPECT_SANITIZED("x\xc2\x9b" "2Jy", "x2Jy");               /* 8-bit CSI */
+	EXPECT_SANITIZED("x\xc2\x9d" "0;t\xc2\x9cy", "x0;ty");     /* 8-bit OSC and ST */
+	EXPECT_SANITIZED("x\xc2\x90q\xc2\x9cy", "xqy");            /* 8-bit DCS */
+	EXPECT_SANITIZED("sk-AB\xc2\x9b" "CDEFGH", "sk-ABCDEFGH");
+	EXPECT_SANITIZED("sk-AB\xc2\x9f" "CD\xc2\x98" "EF\xc2\x9e" "GH", "sk-ABCDEFGH");
+	/* 8-bit ST still ends a string that ESC started */
+	EXPECT_SANITIZED("x\x1b]0;title\xc2\x9cy", "xy");
+}
+
+/* Characters that draw nothing cannot hide inside text: default ignorables and bidi
+ * controls go, each of them. */
+static void test_ignorables_removed(void **state)
+{
+	(void)state;
+	static const char *const ignorables[] = {
+		"\xc2\xad",          /* U+00AD soft hyphen */
+		"\xcd\x8f",          /* U+034F combining grapheme joiner */
+		"\xd8\x9c",          /* U+061C arabic letter mark */
+		"\xe1\x85\x9f",      /* U+115F hangul choseong filler */
+		"\xe1\x9e\xb4",      /* U+17B4 */
+		"\xe1\xa0\x8e",      /* U+180E mongolian vowel separator */
+		"\xe2\x80\x8b",      /* U+200B zero width space */
+		"\xe2\x80\x8c",      /* U+200C ZWNJ */
+		"\xe2\x80\x8d",      /* U+200D ZWJ, outside an emoji sequence */
+		"\xe2\x80\x8e",      /* U+200E LRM */
+		"\xe2\x80\x8f",      /* U+200F RLM */
+		"\xe2\x80\xaa",      /* U+202A LRE */
+		"\xe2\x80\xae",      /* U+202E RLO */
+		"\xe2\x81\xa0",      /* U+2060 word joiner */
+		"\xe2\x81\xa4",      /* U+2064 invisible plus */
+		"\xe2\x81\xa6",      /* U+2066 LRI */
+		"\xe2\x81\xa9",      /* U+2069 PDI */
+		"\xe2\x81\xaf",      /* U+206F */
+		"\xe3\x85\xa4",      /* U+3164 hangul filler */
+		"\xef\xb8\x80",      /* U+FE00 variation selector 1 */
+		"\xef\xb8\x8f",      /* U+FE0F VS16, after a letter */
+		"\xef\xbb\xbf",      /* U+FEFF BOM */
+		"\xef\xbe\xa0",      /* U+FFA0 */
+		"\xef\xbf\xb0",      /* U+FFF0 */
+		"\xf0\x9b\xb2\xa0",  /* U+1BCA0 */
+		"\xf0\x9d\x85\xb3",  /* U+1D173 */
+		"\xf3\xa0\x80\x81",  /* U+E0001 language tag */
+		"\xf3\xa0\x81\xa1",  /* U+E0061 tag a, after a letter */
+		"\xf3\xa0\x84\x80",  /* U+E0100 variation selector 17 */
+		"\xf3\xa0\xbf\xbf",  /* U+E0FFF */
+	};
+	for (size_t i = 0; i < sizeof ignorables / sizeof ignorables[0]; i++) {
+		struct buf in;
+		buf_init(&in);
+		buf_printf(&in, "sk-A%sBC%s%sD", ignorables[i], ignorables[i], ignorables[i]);
+		char *got = sanitized(in.data, in.len);
+		if (strcmp(got, "sk-ABCD") != 0)
+			fail_msg("ignorable #%zu kept: %s", i, got);
+		free(got);
+		buf_fini(&in);
+	}
+	/* their neighbours are not ignorable */
+	EXPECT_SANITIZED("\xc2\xac\xc2\xae\xe2\x80\x8a\xe2\x80\x90\xe2\x80\xaf\xef\xbf\xbd",
+			 "\xc2\xac\xc2\xae\xe2\x80\x8a\xe2\x80\x90\xe2\x80\xaf\xef\xbf\xbd");
+	EXPECT_SANITIZED("caf\xc3\xa9 e\xcc\x81", "caf\xc3\xa9 e\xcc\x81");     /* combining mark */
+}
+
+/* ZWJ, variation selectors and tags stay where they build an emoji, and only there. */
+static void test_emoji_sequences_kept(void **state)
+{
+	(void)state;
+	/* 👨‍👩‍👧, ❤️, ❤️‍🔥, 👩🏽‍💻, 🏴 + tags (England) */
+	EXPECT_SANITIZED("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7",
+			 "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7");
+	EXPECT_SANITIZED("\xe2\x9d\xa4\xef\xb8\x8f!", "\xe2\x9d\xa4\xef\xb8\x8f!");
+	EXPECT_SANITIZED("\xe2\x9d\xa4\xef\xb8\x8f\xe2\x80\x8d\xf0\x9f\x94\xa5",
+			 "\xe2\x9d\xa4\xef\xb8\x8f\xe2\x80\x8d\xf0\x9f\x94\xa5");
+	EXPECT_SANITIZED("\xf0\x9f\x91\xa9\xf0\x9f\x8f\xbd\xe2\x80\x8d\xf0\x9f\x92\xbb",
+			 "\xf0\x9f\x91\xa9\xf0\x9f\x8f\xbd\xe2\x80\x8d\xf0\x9f\x92\xbb");
+	EXPECT_SANITIZED("\xf0\x9f\x8f\xb4\xf3\xa0\x81\xa7\xf3\xa0\x81\xa2\xf3\xa0\x81\xbf",
+			 "\xf0\x9f\x8f\xb4\xf3\xa0\x81\xa7\xf3\xa0\x81\xa2\xf3\xa0\x81\xbf");
+	/* ...and go where they join nothing: a ZWJ after an emoji but before a letter, a
+	 * second variation selector, a tag after the cancel tag or after another emoji */
+	EXPECT_SANITIZED("\xf0\x9f\x98\x80\xe2\x80\x8d" "abcd", "\xf0\x9f\x98\x80" "abcd");
+	EXPECT_SANITIZED("\xf0\x9f\x98\x80\xe2\x80\x8d", "\xf0\x9f\x98\x80");
+	EXPECT_SANITIZED("\xe2\x9d\xa4\xef\xb8\x8f\xef\xb8\x8f!", "\xe2\x9d\xa4\xef\xb8\x8f!");
+	EXPECT_SANITIZED("\xf0\x9f\x8f\xb4\xf3\xa0\x81\xbf\xf3\xa0\x81\xa7",
+			 "\xf0\x9f\x8f\xb4\xf3\xa0\x81\xbf");
+	EXPECT_SANITIZED("\xf0\x9f\x98\x80\xf3\xa0\x81\xa7", "\xf0\x9f\x98\x80");
+	EXPECT_SANITIZED("a\xe2\x80\x8d\xf0\x9f\x98\x80", "a\xf0\x9f\x98\x80");
+	EXPECT_SANITIZED("\xf0\x9f\x98\x80\xe2\x80\x8d\x1b[m\xe2\x80\x8d\xf0\x9f\x98\x80",
+			 "\xf0\x9f\x98\x80\xf0\x9f\x98\x80");
+}
+
 static void test_known_sequences_removed_whole(void **state)
 {
 	(void)state;
@@ -93,9 +196,6 @@ static void test_known_sequences_removed_whole(void **state)
 	EXPECT_SANITIZED("x\x1bP1$r0m\x1b\\y", "xy");              /* DCS */
 	EXPECT_SANITIZED("x\x1bPq#0;2;0;0;0\ay\x1b\\z", "xz");     /* BEL does not end a DCS */
 	EXPECT_SANITIZED("x\x1b_apc\x1b\\y\x1bXsos\x1b\\z\x1b^pm\x1b\\w", "xyzw");
-	EXPECT_SANITIZED("x\xc2\x9b" "2Jy", "xy");                 /* 8-bit CSI */
-	EXPECT_SANITIZED("x\xc2\x9d" "0;t\xc2\x9cy", "xy");         /* 8-bit OSC and ST */
-	EXPECT_SANITIZED("x\xc2\x90q\xc2\x9cy", "xy");              /* 8-bit DCS */
 	EXPECT_SANITIZED("x\x1b" "cy", "xy");                      /* reset */
 	EXPECT_SANITIZED("x\x1b" "7y\x1b" "8z", "xyz");            /* save/restore cursor */
 	EXPECT_SANITIZED("x\x1b(By", "xy");                        /* charset: ESC ( B */
@@ -177,7 +277,9 @@ static const char *const pieces[] = {
 	"2J", "0;title", "52;c;aGVsbG8=", "m", "\x1b[", "\x1b]", "\x1bP", "\x1b\\", "\xc2",
 	"\x9b", "\x9c", "\x9d", "\x90", "\xc3\xa9", "\xe4\xbd\xa0", "\xf0\x9f\x98\x80", "\xe4",
 	"\xbd", "\xf0\x9f", "\x80", "\xff", "\xed\xa0\x80", "\xc0\xaf", "\x18", "(", "B", ";",
-	"\x00",
+	"\x00", "\xe2\x80\x8d", "\xe2\x80", "\x8d", "\xef\xb8\x8f", "\xc2\xad", "\xad",
+	"\xe2\x80\xae", "\xe2\x81\xa6", "\xf0\x9f\x91\xa8", "\xe2\x9d\xa4", "\xf0\x9f\x8f\xb4",
+	"\xf3\xa0\x81\xa7", "\xf3\xa0\x81\xbf", "\xf3\xa0", "\x81\xa7", "\xe2\x80\x8b",
 };
 
 static void test_split_anywhere_same_output(void **state)
@@ -229,6 +331,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_c0_and_del_removed),
 		cmocka_unit_test(test_every_c1_removed),
+		cmocka_unit_test(test_c1_goes_alone),
+		cmocka_unit_test(test_ignorables_removed),
+		cmocka_unit_test(test_emoji_sequences_kept),
 		cmocka_unit_test(test_known_sequences_removed_whole),
 		cmocka_unit_test(test_line_ends_and_controls),
 		cmocka_unit_test(test_invalid_utf8_replaced),

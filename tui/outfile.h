@@ -1,0 +1,11 @@
+/* Files tether creates: private to the user, whatever the umask. */
+#ifndef TETHER_OUTFILE_H
+#define TETHER_OUTFILE_H
+
+#include <stdio.h>
+
+/* Opens path for appending, creating it with mode 0600 (--record, --log, $TETHER_STATS hold
+ * what the server said and must not be readable by others). NULL with errno on failure. */
+FILE *outfile_open_append(const char *path);
+
+#endif
