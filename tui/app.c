@@ -5,6 +5,7 @@
 #include "list.h"
 #include "picker.h"
 #include "tui.h"
+#include "terminal.h"
 #include "commands.h"
 
 #include <errno.h>
@@ -201,6 +202,16 @@ static int run_client(const struct options *given)
 	if (server_url_parse(o->server, &url) != 0) {
 		fprintf(stderr, "tether: --server: '%s' is not an http(s):// or ws(s):// URL\n", o->server);
 		return EXIT_USAGE;
+	}
+	if (!headless) {
+		struct buf why;
+		buf_init(&why);
+		int usable = terminal_check(&why);
+		if (usable != 0)
+			fprintf(stderr, "tether: %s\n", buf_cstr(&why));
+		buf_fini(&why);
+		if (usable != 0)
+			return EXIT_USAGE;
 	}
 	block_loop_signals();
 	if (o->insecure)

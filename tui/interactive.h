@@ -36,6 +36,8 @@ struct tui {
 	struct viewport vp;
 	struct render_clock clock;
 	struct loop_timer *frame_timer;
+	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
+	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
 	struct painter paint;
