@@ -254,11 +254,13 @@ static struct decoded csi(struct keys *k, const unsigned char *p, size_t n)
 		return nothing(n + 2);
 	}
 	unsigned char final = p[i];
-	/* A control character cannot be part of a sequence: the sequence is broken off there
-	 * and the character keeps its meaning. */
+	/* A byte that cannot be part of a sequence (a control character, say) breaks it off
+	 * and keeps its meaning. */
 	if (final < 0x40 || final > 0x7E)
 		return nothing(i + 2);
 	size_t used = i + 3;
+	if (i + 2 >= KEYS_SEQ_MAX)      /* as long as one skipped unfinished: skipped too */
+		return nothing(used);
 	enum keys_kind kind;
 	unsigned mods = modifiers(param[1]);
 	if (final == '[' && i == 0)     /* the Linux console's F1–F5: ESC [ [ A */
@@ -422,9 +424,13 @@ static void decode(struct keys *k, const char *s, size_t n, keys_fn on, void *ct
 			return;
 		}
 		if (k->skipping) {
-			/* Up to the final byte; a control character ends it unread (see csi()). */
-			k->skipping = u[i] >= 0x20 && !(u[i] >= 0x40 && u[i] <= 0x7E);
-			if (u[i] >= 0x20)
+			/* Up to the final byte; any other byte ends it unread, as in csi(). */
+			if (u[i] >= 0x20 && u[i] <= 0x3F) {
+				i++;
+				continue;
+			}
+			k->skipping = false;
+			if (u[i] >= 0x40 && u[i] <= 0x7E)
 				i++;
 			continue;
 		}
