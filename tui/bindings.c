@@ -4,10 +4,8 @@
  * search results. */
 #include "interactive.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef void (*action_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
 
@@ -99,12 +97,12 @@ static void act_toggle_reasoning(struct tui *u, struct editor *e, const struct k
 		transcript_toggle_reasoning(u->t, (size_t)item);
 }
 
-/* Ctrl-Z comes as a key in raw mode: the SIGTSTP it would have been, through the loop's
- * signal handling (which gives the terminal back first). */
+/* Ctrl-Z comes as a key in raw mode. Not raised as SIGTSTP: ncurses sets SIGTSTP to SIG_IGN
+ * around each screen update, which discards it while it waits for the loop. */
 static void act_suspend(struct tui *u, struct editor *e, const struct key_event *ev)
 {
-	(void)u, (void)e, (void)ev;
-	kill(getpid(), SIGTSTP);
+	(void)e, (void)ev;
+	tui_suspend(u);
 }
 
 /* Keys that work the same in every mode. */

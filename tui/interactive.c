@@ -77,6 +77,16 @@ void tui_ctrl_c(struct tui *u)
 	tui_notice(u, "press Ctrl-C again to quit");
 }
 
+void tui_suspend(struct tui *u)
+{
+	/* SIGTSTP is blocked for the signalfd, so stop with SIGSTOP once the terminal is given
+	 * back; execution resumes here on SIGCONT. */
+	terminal_suspend();
+	kill(getpid(), SIGSTOP);
+	terminal_resume();
+	tui_invalidate(u);
+}
+
 static bool blank(const char *s)
 {
 	return s[strspn(s, " \t\n")] == '\0';
@@ -231,12 +241,7 @@ static void on_signal(void *arg, int signo)
 		tui_quit(u, 128 + signo);
 		break;
 	case SIGTSTP:
-		/* SIGTSTP is blocked for the signalfd, so stop with SIGSTOP once the terminal
-		 * is given back; execution resumes here on SIGCONT. */
-		terminal_suspend();
-		kill(getpid(), SIGSTOP);
-		terminal_resume();
-		tui_invalidate(u);
+		tui_suspend(u);
 		break;
 	case SIGCONT:
 		/* Also after a stop we did not ask for: a job-control shell may have changed

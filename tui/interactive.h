@@ -72,6 +72,8 @@ void tui_notice(struct tui *u, const char *fmt, ...) __attribute__((format(print
 void tui_quit(struct tui *u, int exit_code);
 /* Ctrl-C (the key or SIGINT): a second one within 2 s quits. */
 void tui_ctrl_c(struct tui *u);
+/* Gives the terminal back and stops (Ctrl-Z, SIGTSTP); takes it again on SIGCONT. */
+void tui_suspend(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
 
