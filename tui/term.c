@@ -96,6 +96,25 @@ static void install_fatal_handlers(void)
 		sigaction(fatal_signals[i], &sa, NULL);
 }
 
+static void no_op(int signo)
+{
+	(void)signo;
+}
+
+/* ncurses, finding SIGTSTP at SIG_DFL, sets it to SIG_IGN around every screen update, which
+ * discards a SIGTSTP waiting in the loop's signalfd (a suspend lost). With a handler in place
+ * it leaves SIGTSTP alone; the loop keeps it blocked, so the handler never runs. */
+static void keep_sigtstp_from_curses(void)
+{
+	struct sigaction sa;
+	if (sigaction(SIGTSTP, NULL, &sa) != 0 || sa.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = no_op;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+}
+
 static void restore_at_exit(void)
 {
 	terminal_close();
@@ -181,6 +200,7 @@ int terminal_open(bool color, struct buf *err)
 	/* The kernel's size, not $LINES/$COLUMNS: stale or absurd values there would make
 	 * ncurses draw for a screen that is not there, or fail to allocate one. */
 	use_tioctl(TRUE);
+	keep_sigtstp_from_curses();
 	term.screen = newterm(NULL, out, in);
 	if (!term.screen) {
 		const char *t = getenv("TERM");
