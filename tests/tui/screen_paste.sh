@@ -2,7 +2,8 @@
 # A large bracketed paste (2 MB through tmux paste-buffer) lands whole in the input within
 # seconds, is not sent without Enter, and goes out as one message with Enter. Pasted text
 # never acts as keys: a fake end marker followed by CR inside the clipboard does not send.
-# Two Ctrl-C right behind a paste stay two: tether quits, 130.
+# Two Ctrl-C right behind a paste stay two: tether quits, 130. A NUL pasted into the search
+# query is not read past.
 . "$(dirname "$0")/lib.sh" "$@"
 
 start_fixture "$DATA/tui_chat.scenario"
@@ -51,6 +52,18 @@ screen | grep -qF "> echo pwned" || fail "the pasted text is not in the input"
 [ -e "$WORK/rc" ] && fail "a pasted Ctrl-C quit tether"
 T send-keys -t main -l " typed"
 wait_for "fake end typed" || fail "typing after the paste does not work"
+
+# A paste into the search query (one line) with a NUL in it: copied by length, not cut at
+# the NUL (under ASan, reading past the cut copy aborts).
+printf 'needle\000haystack\nline' >"$WORK/nul"
+T load-buffer -b nul "$WORK/nul"
+T send-keys -t main C-r
+wait_for "search" || fail "Ctrl-R did not start a search"
+T paste-buffer -p -b nul -t main
+wait_for "needlehaystack line" || fail "the pasted query is not in the search line"
+T send-keys -t main Escape
+wait_gone "needlehaystack" || fail "Esc did not end the search"
+no_sanitizer_report
 
 # Two Ctrl-C right behind a large paste (tmux queues them after it): two, so tether quits.
 T paste-buffer -p -b big -t main
