@@ -55,7 +55,7 @@ static void finish(struct keys *k, struct events *e)
 {
 	for (int i = 0; i < 4 && keys_wait_us(k) >= 0; i++)
 		keys_expire(k, collect, e);
-	check(keys_wait_us(k) < 0 || k->pasting);
+	check(keys_wait_us(k) < 0);
 }
 
 static void teardown(struct keys *k, struct events *e)

@@ -394,10 +394,11 @@ static size_t line_feeds(char *s, size_t n)
 static void decode(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx);
 
 /* Hands over the paste up to its last end marker; what followed that marker was typed after
- * the paste and is decoded as keys. */
+ * the paste and is decoded as keys. Without a marker, all of it is the paste. */
 static void paste_finish(struct keys *k, keys_fn on, void *ctx)
 {
-	size_t end = k->paste_end, after = end + MARKER_LEN;
+	size_t end = k->paste_end != SIZE_MAX ? k->paste_end : k->paste.len;
+	size_t after = end < k->paste.len ? end + MARKER_LEN : end;
 	struct buf rest;
 	buf_init(&rest);
 	buf_append(&rest, k->paste.data + after, k->paste.len - after);
@@ -463,15 +464,14 @@ void keys_feed(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx)
 int64_t keys_wait_us(const struct keys *k)
 {
 	if (k->pasting)
-		return k->paste_end != SIZE_MAX ? KEYS_PASTE_SETTLE_US : -1;
+		return k->paste_end != SIZE_MAX ? KEYS_PASTE_SETTLE_US : KEYS_PASTE_ABANDON_US;
 	return k->carry.len ? KEYS_ESC_DELAY_US : -1;
 }
 
 void keys_expire(struct keys *k, keys_fn on, void *ctx)
 {
 	if (k->pasting) {
-		if (k->paste_end != SIZE_MAX)
-			paste_finish(k, on, ctx);
+		paste_finish(k, on, ctx);
 		return;
 	}
 	const unsigned char *c = (const unsigned char *)k->carry.data;

@@ -58,6 +58,9 @@ enum {
 	/* A paste ends at its last end marker once the terminal has sent nothing for this
 	 * long: an end marker inside the pasted text is followed at once by more of it. */
 	KEYS_PASTE_SETTLE_US = 100000,
+	/* A paste whose end never comes (a terminal that lost it) becomes text after this
+	 * long without a byte, so that the keys work again. */
+	KEYS_PASTE_ABANDON_US = 10000000,
 };
 
 /* Called for each key; ev and its text are valid during the call only. */
@@ -87,7 +90,8 @@ void keys_feed(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx);
 /* How long to wait for more bytes before calling keys_expire (µs); -1 when nothing waits. */
 int64_t keys_wait_us(const struct keys *k);
 /* Nothing came for keys_wait_us: a pending Esc is a lone Esc, an unfinished sequence is
- * dropped, and a paste ends at its last end marker (what followed it is keys again). */
+ * dropped, and a paste ends at its last end marker (what followed it is keys again) or,
+ * without one, as it is. */
 void keys_expire(struct keys *k, keys_fn on, void *ctx);
 /* Appends the UTF-8 form of cp to out. */
 void keys_put_utf8(struct buf *out, uint32_t cp);

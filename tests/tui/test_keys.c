@@ -294,8 +294,8 @@ static void test_paste_across_reads(void **state)
 	keys_init(&k);
 	feed(&k, &g, "\033[20");
 	feed(&k, &g, "0~a\r");
-	assert_int_equal(keys_wait_us(&k), -1);     /* no end yet: nothing times out */
-	keys_expire(&k, collect, &g);
+	/* No end yet: only a long silence would end it. */
+	assert_int_equal(keys_wait_us(&k), KEYS_PASTE_ABANDON_US);
 	feed(&k, &g, "b\033[2");
 	feed(&k, &g, "01~");                        /* the end marker split too */
 	assert_int_equal(g.n, 0);
@@ -361,6 +361,28 @@ static void test_keys_after_a_paste(void **state)
 	keys_fini(&k);
 }
 
+/* A terminal that never sends the end marker: after a long silence the paste so far is text
+ * and keys work again. */
+static void test_paste_without_end(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[200~half a paste\r\x03");
+	assert_int_equal(keys_wait_us(&k), KEYS_PASTE_ABANDON_US);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_PASTE, 0);
+	assert_string_equal(g.text[0], "half a paste\n\x03");
+	assert_int_equal(keys_wait_us(&k), -1);
+	feed(&k, &g, "\x03");
+	assert_int_equal(g.n, 2);
+	assert_key(&g, 1, KEYS_CTRL, 0);
+	got_free(&g);
+	keys_fini(&k);
+}
+
 static void test_huge_paste_in_blocks(void **state)
 {
 	(void)state;
@@ -416,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_paste_across_reads),
 		cmocka_unit_test(test_pasted_content_never_acts_as_keys),
 		cmocka_unit_test(test_keys_after_a_paste),
+		cmocka_unit_test(test_paste_without_end),
 		cmocka_unit_test(test_huge_paste_in_blocks),
 		cmocka_unit_test(test_utf8_encoding),
 	};
