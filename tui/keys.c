@@ -401,7 +401,8 @@ static void paste_finish(struct keys *k, keys_fn on, void *ctx)
 	size_t after = end < k->paste.len ? end + MARKER_LEN : end;
 	struct buf rest;
 	buf_init(&rest);
-	buf_append(&rest, k->paste.data + after, k->paste.len - after);
+	if (after < k->paste.len)
+		buf_append(&rest, k->paste.data + after, k->paste.len - after);
 	k->paste.len = line_feeds(k->paste.data, end);
 	k->pasting = false;
 	k->paste_end = SIZE_MAX;

@@ -379,6 +379,10 @@ static void test_paste_without_end(void **state)
 	feed(&k, &g, "\x03");
 	assert_int_equal(g.n, 2);
 	assert_key(&g, 1, KEYS_CTRL, 0);
+	feed_all(&k, &g, "\033[200~", 6);         /* nothing at all after the begin marker */
+	assert_int_equal(g.n, 3);
+	assert_key(&g, 2, KEYS_PASTE, 0);
+	assert_int_equal(g.ev[2].len, 0);
 	got_free(&g);
 	keys_fini(&k);
 }
