@@ -5,6 +5,7 @@
 #include "list.h"
 #include "picker.h"
 #include "tui.h"
+#include "terminal.h"
 #include "commands.h"
 #include "outfile.h"
 
@@ -221,6 +222,16 @@ static int run_client(const struct options *given)
 	}
 	if (app_check_server(o->server) != 0)
 		return EXIT_USAGE;
+	if (!headless) {
+		struct buf why;
+		buf_init(&why);
+		int usable = terminal_check(&why);
+		if (usable != 0)
+			clean_eprintf(NULL, "%s", buf_cstr(&why));
+		buf_fini(&why);
+		if (usable != 0)
+			return EXIT_USAGE;
+	}
 	block_loop_signals();
 	if (o->insecure)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");

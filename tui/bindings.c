@@ -97,6 +97,14 @@ static void act_toggle_reasoning(struct tui *u, struct editor *e, const struct k
 		transcript_toggle_reasoning(u->t, (size_t)item);
 }
 
+/* Ctrl-Z comes as a key in raw mode. Not raised as SIGTSTP: ncurses sets SIGTSTP to SIG_IGN
+ * around each screen update, which discards it while it waits for the loop. */
+static void act_suspend(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_suspend(u);
+}
+
 /* Keys that work the same in every mode. */
 static const struct binding global_bindings[] = {
 	{ KEYS_PGUP, 0, 0, act_page_up },
@@ -114,7 +122,7 @@ static const struct binding global_bindings[] = {
 	{ KEYS_HOME, KEYS_MOD_ALT, 0, act_top },
 	{ KEYS_END, KEYS_MOD_ALT, 0, act_bottom },
 	{ KEYS_CTRL, 0, 'l', act_repaint },
-	{ KEYS_RESIZE, 0, 0, act_repaint },
+	{ KEYS_CTRL, 0, 'z', act_suspend },
 	{ KEYS_TAB, 0, 0, act_toggle_reasoning },
 };
 
@@ -183,10 +191,10 @@ static bool edit(struct tui *u, struct editor *e, const struct key_event *ev, bo
 		if (multiline) {
 			editor_insert(e, ev->text, ev->len);
 		} else {
-			char *flat = xstrndup(ev->text, ev->len);
-			for (char *p = flat; *p; p++)
-				if (*p == '\n')
-					*p = ' ';
+			/* By length: a pasted NUL must not end the copy early. */
+			char *flat = xmalloc(ev->len + 1);
+			for (size_t i = 0; i < ev->len; i++)
+				flat[i] = ev->text[i] == '\n' ? ' ' : ev->text[i];
 			editor_insert(e, flat, ev->len);
 			free(flat);
 		}

@@ -8,6 +8,8 @@
 #include "terminal.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +20,8 @@
 enum {
 	NOTICE_US = 6000000,
 	CTRL_C_WINDOW_US = 2000000,
+	INPUT_BLOCK_BYTES = 64 * 1024,
+	INPUT_TURN_BYTES = 1024 * 1024,
 };
 
 void tui_schedule_frame(struct tui *u)
@@ -78,6 +82,16 @@ void tui_ctrl_c(struct tui *u)
 	if (u->mode != TUI_MODE_INPUT)
 		u->mode = TUI_MODE_INPUT;
 	tui_notice(u, "press Ctrl-C again to quit");
+}
+
+void tui_suspend(struct tui *u)
+{
+	/* SIGTSTP is blocked for the signalfd, so stop with SIGSTOP once the terminal is given
+	 * back; execution resumes here on SIGCONT. */
+	terminal_suspend();
+	kill(getpid(), SIGSTOP);
+	terminal_resume();
+	tui_invalidate(u);
 }
 
 static bool blank(const char *s)
@@ -160,28 +174,66 @@ static void on_frame(void *arg)
 		loop_timer_schedule(u->frame_timer, next);
 }
 
-static void on_input(void *arg)
+static void on_key(void *arg, const struct key_event *ev)
 {
 	struct tui *u = arg;
-	struct key_event ev[KEYS_MAX_EVENTS];
-	wint_t ch;
-	int r;
-	while (!u->quitting && (r = get_wch(&ch)) != ERR) {
-		size_t n = keys_feed(&u->keys, r == KEY_CODE_YES, (uint32_t)ch, ev);
-		for (size_t i = 0; i < n && !u->quitting; i++)
-			bindings_handle(u, &ev[i]);
-	}
-	if (!u->quitting) {
-		size_t n = keys_idle(&u->keys, ev);
-		for (size_t i = 0; i < n && !u->quitting; i++)
-			bindings_handle(u, &ev[i]);
-	}
-	tui_schedule_frame(u);
+	if (!u->quitting)
+		bindings_handle(u, ev);
 }
 
 static void on_input_hangup(void *arg)
 {
 	tui_quit(arg, 128 + SIGHUP);
+}
+
+/* Reads what the terminal has, a block at a time and at most INPUT_TURN_BYTES per loop turn,
+ * so that signals, the network and frames keep their turns during a long paste. Returns the
+ * bytes read. */
+static size_t read_input(struct tui *u)
+{
+	int fd = terminal_input_fd();
+	size_t total = 0;
+	while (!u->quitting && total < INPUT_TURN_BYTES) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			break;
+		ssize_t r = read(fd, u->input_block, INPUT_BLOCK_BYTES);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0) {
+			on_input_hangup(u);
+			break;
+		}
+		total += (size_t)r;
+		keys_feed(&u->keys, u->input_block, (size_t)r, on_key, u);
+	}
+	int64_t wait = keys_wait_us(&u->keys);
+	if (wait >= 0 && !u->quitting)
+		loop_timer_schedule(u->key_timer, wait);
+	else
+		loop_timer_cancel(u->key_timer);
+	return total;
+}
+
+static void on_input(void *arg)
+{
+	struct tui *u = arg;
+	read_input(u);
+	tui_schedule_frame(u);
+}
+
+/* The terminal sent nothing more after an Esc, an unfinished sequence or a paste's end
+ * marker. Bytes that came meanwhile are read first: only real silence decides. */
+static void on_key_timer(void *arg)
+{
+	struct tui *u = arg;
+	if (read_input(u) == 0 && !u->quitting) {
+		keys_expire(&u->keys, on_key, u);
+		int64_t wait = keys_wait_us(&u->keys);
+		if (wait >= 0)
+			loop_timer_schedule(u->key_timer, wait);
+	}
+	tui_schedule_frame(u);
 }
 
 static void on_signal(void *arg, int signo)
@@ -200,12 +252,7 @@ static void on_signal(void *arg, int signo)
 		tui_quit(u, 128 + signo);
 		break;
 	case SIGTSTP:
-		/* SIGTSTP is blocked for the signalfd, so stop with SIGSTOP once the terminal
-		 * is given back; execution resumes here on SIGCONT. */
-		terminal_suspend();
-		kill(getpid(), SIGSTOP);
-		terminal_resume();
-		tui_invalidate(u);
+		tui_suspend(u);
 		break;
 	case SIGCONT:
 		/* Also after a stop we did not ask for: a job-control shell may have changed
@@ -244,6 +291,8 @@ static void on_notice(void *ctx, const char *line)
 static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->frame_timer);
+	loop_timer_destroy(u->key_timer);
+	free(u->input_block);
 	keys_fini(&u->keys);
 	editor_fini(&u->input);
 	editor_fini(&u->query);
@@ -289,6 +338,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	render_clock_init(&u->clock, o->render_hz);
 	viewport_init(&u->vp, COLS, LINES > 2 ? LINES - 2 : 1);
 	u->frame_timer = loop_timer_create(loop, on_frame, u);
+	u->key_timer = loop_timer_create(loop, on_key_timer, u);
+	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
 	struct controller_ui ui = {
 		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
 	};
@@ -310,6 +361,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 			u->exit_code = 1;
 	}
 	loop_timer_cancel(u->frame_timer);
+	loop_timer_cancel(u->key_timer);
 	controller_destroy(u->ctl);
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)

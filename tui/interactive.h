@@ -36,6 +36,8 @@ struct tui {
 	struct viewport vp;
 	struct render_clock clock;
 	struct loop_timer *frame_timer;
+	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
+	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
 	struct painter paint;
@@ -70,6 +72,8 @@ void tui_notice(struct tui *u, const char *fmt, ...) __attribute__((format(print
 void tui_quit(struct tui *u, int exit_code);
 /* Ctrl-C (the key or SIGINT): a second one within 2 s quits. */
 void tui_ctrl_c(struct tui *u);
+/* Gives the terminal back and stops (Ctrl-Z, SIGTSTP); takes it again on SIGCONT. */
+void tui_suspend(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
 

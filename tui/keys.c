@@ -5,53 +5,55 @@
 #include <string.h>
 #include <term.h>
 
-/* Codes well above the ones ncurses hands out for terminfo's extended keys. */
-enum { KEYS_CODE_PASTE_BEGIN = KEY_MAX + 0x400, KEYS_CODE_PASTE_END = KEY_MAX + 0x401 };
+#define ESC 0x1B
 
-static const struct keys_binding standard[] = {
-	{ KEY_LEFT, KEYS_LEFT, 0 },
-	{ KEY_RIGHT, KEYS_RIGHT, 0 },
-	{ KEY_UP, KEYS_UP, 0 },
-	{ KEY_DOWN, KEYS_DOWN, 0 },
-	{ KEY_HOME, KEYS_HOME, 0 },
-	{ KEY_END, KEYS_END, 0 },
-	{ KEY_PPAGE, KEYS_PGUP, 0 },
-	{ KEY_NPAGE, KEYS_PGDN, 0 },
-	{ KEY_DC, KEYS_DELETE, 0 },
-	{ KEY_BACKSPACE, KEYS_BACKSPACE, 0 },
-	{ KEY_ENTER, KEYS_ENTER, 0 },
-	{ KEY_BTAB, KEYS_BACKTAB, 0 },
-	{ KEY_RESIZE, KEYS_RESIZE, 0 },
-	{ KEY_SLEFT, KEYS_LEFT, KEYS_MOD_SHIFT },
-	{ KEY_SRIGHT, KEYS_RIGHT, KEYS_MOD_SHIFT },
-	{ KEY_SR, KEYS_UP, KEYS_MOD_SHIFT },
-	{ KEY_SF, KEYS_DOWN, KEYS_MOD_SHIFT },
-	{ KEY_SHOME, KEYS_HOME, KEYS_MOD_SHIFT },
-	{ KEY_SEND, KEYS_END, KEYS_MOD_SHIFT },
-	{ KEY_SPREVIOUS, KEYS_PGUP, KEYS_MOD_SHIFT },
-	{ KEY_SNEXT, KEYS_PGDN, KEYS_MOD_SHIFT },
-	{ KEY_SDC, KEYS_DELETE, KEYS_MOD_SHIFT },
-};
+static const char paste_end[] = "\033[201~";
+enum { MARKER_LEN = sizeof paste_end - 1 };
 
 void keys_init(struct keys *k)
 {
 	memset(k, 0, sizeof *k);
+	buf_init(&k->carry);
 	buf_init(&k->paste);
+	k->paste_end = SIZE_MAX;
 }
 
 void keys_fini(struct keys *k)
 {
+	buf_fini(&k->carry);
 	buf_fini(&k->paste);
 }
 
-void keys_bind(struct keys *k, int code, enum keys_kind kind, unsigned mods)
+void keys_bind(struct keys *k, const char *seq, enum keys_kind kind, unsigned mods)
 {
-	if (k->nbindings < KEYS_MAX_BINDINGS)
-		k->bindings[k->nbindings++] = (struct keys_binding){ code, kind, mods };
+	size_t len = strlen(seq);
+	/* Only escape sequences: single bytes mean what they always mean. */
+	if (len < 2 || seq[0] != ESC || len > sizeof k->seqs[0].bytes || k->nseqs == KEYS_MAX_SEQS)
+		return;
+	struct keys_seq *s = &k->seqs[k->nseqs++];
+	memcpy(s->bytes, seq, len);
+	s->len = len;
+	s->kind = kind;
+	s->mods = mods;
 }
 
-/* xterm's modified keys: terminfo names them kLFT3 (Alt-Left), kLFT5 (Ctrl-Left) and so on;
- * ncurses gives each a code above KEY_MAX that differs from terminal to terminal. */
+static const struct {
+	const char *name;
+	enum keys_kind kind;
+	unsigned mods;
+} terminfo_keys[] = {
+	{ "kcub1", KEYS_LEFT, 0 }, { "kcuf1", KEYS_RIGHT, 0 }, { "kcuu1", KEYS_UP, 0 },
+	{ "kcud1", KEYS_DOWN, 0 }, { "khome", KEYS_HOME, 0 }, { "kend", KEYS_END, 0 },
+	{ "kpp", KEYS_PGUP, 0 }, { "knp", KEYS_PGDN, 0 }, { "kdch1", KEYS_DELETE, 0 },
+	{ "kent", KEYS_ENTER, 0 }, { "kcbt", KEYS_BACKTAB, 0 },
+	{ "kLFT", KEYS_LEFT, KEYS_MOD_SHIFT }, { "kRIT", KEYS_RIGHT, KEYS_MOD_SHIFT },
+	{ "kri", KEYS_UP, KEYS_MOD_SHIFT }, { "kind", KEYS_DOWN, KEYS_MOD_SHIFT },
+	{ "kHOM", KEYS_HOME, KEYS_MOD_SHIFT }, { "kEND", KEYS_END, KEYS_MOD_SHIFT },
+	{ "kPRV", KEYS_PGUP, KEYS_MOD_SHIFT }, { "kNXT", KEYS_PGDN, KEYS_MOD_SHIFT },
+	{ "kDC", KEYS_DELETE, KEYS_MOD_SHIFT },
+};
+
+/* xterm's modified keys: terminfo names them kLFT3 (Alt-Left), kLFT5 (Ctrl-Left) and so on. */
 static const struct {
 	const char *name;
 	enum keys_kind kind;
@@ -76,22 +78,20 @@ static const char *terminfo_string(const char *name)
 
 void keys_learn_terminal(struct keys *k)
 {
+	for (size_t i = 0; i < sizeof terminfo_keys / sizeof *terminfo_keys; i++) {
+		const char *seq = terminfo_string(terminfo_keys[i].name);
+		if (seq)
+			keys_bind(k, seq, terminfo_keys[i].kind, terminfo_keys[i].mods);
+	}
 	char name[16];
 	for (size_t i = 0; i < sizeof modified / sizeof *modified; i++) {
 		for (size_t j = 0; j < sizeof modifier_suffix / sizeof *modifier_suffix; j++) {
 			snprintf(name, sizeof name, "k%s%s", modified[i].name, modifier_suffix[j].suffix);
 			const char *seq = terminfo_string(name);
-			int code = seq ? key_defined(seq) : 0;
-			if (code > 0)
-				keys_bind(k, code, modified[i].kind, modifier_suffix[j].mods);
+			if (seq)
+				keys_bind(k, seq, modified[i].kind, modifier_suffix[j].mods);
 		}
 	}
-	/* Terminals without PS/PE in terminfo still send xterm's brackets once ?2004 is on. */
-	const char *ps = terminfo_string("PS"), *pe = terminfo_string("PE");
-	if (define_key(ps ? ps : "\033[200~", KEYS_CODE_PASTE_BEGIN) == OK)
-		k->paste_begin = KEYS_CODE_PASTE_BEGIN;
-	if (define_key(pe ? pe : "\033[201~", KEYS_CODE_PASTE_END) == OK)
-		k->paste_end = KEYS_CODE_PASTE_END;
 }
 
 void keys_put_utf8(struct buf *out, uint32_t cp)
@@ -122,121 +122,377 @@ void keys_put_utf8(struct buf *out, uint32_t cp)
 	buf_append(out, b, n);
 }
 
-static struct key_event event(enum keys_kind kind, unsigned mods, uint32_t cp)
+/* ------------------------------------------------------------------ one key */
+
+/* What decoding the start of the input gave. */
+struct decoded {
+	size_t used;        /* bytes taken; 0: the key is not complete yet */
+	bool have;          /* ev is a key (else the bytes meant nothing here) */
+	bool paste;         /* the bytes were the start of a bracketed paste */
+	struct key_event ev;
+};
+
+static struct decoded key(size_t used, enum keys_kind kind, unsigned mods, uint32_t cp)
 {
-	return (struct key_event){ .kind = kind, .mods = mods, .cp = cp };
+	return (struct decoded){ .used = used, .have = true,
+				 .ev = { .kind = kind, .mods = mods, .cp = cp } };
 }
 
-static bool function_event(const struct keys *k, uint32_t code, struct key_event *ev)
+static struct decoded nothing(size_t used)
 {
-	for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
-		if ((uint32_t)standard[i].code == code) {
-			*ev = event(standard[i].kind, standard[i].mods, 0);
-			return true;
-		}
-	for (size_t i = 0; i < k->nbindings; i++)
-		if ((uint32_t)k->bindings[i].code == code) {
-			*ev = event(k->bindings[i].kind, k->bindings[i].mods, 0);
-			return true;
-		}
-	return false;
+	return (struct decoded){ .used = used };
 }
 
-/* What a plain character means; false for ones that mean nothing here. */
+/* What a character means; false for the ones that mean nothing here. */
 static bool char_event(uint32_t ch, struct key_event *ev)
 {
+	*ev = (struct key_event){ .kind = KEYS_CHAR, .cp = ch };
 	switch (ch) {
 	case '\r':
-		*ev = event(KEYS_ENTER, 0, 0);
+		ev->kind = KEYS_ENTER;
 		return true;
 	case '\n':
-		*ev = event(KEYS_NEWLINE, 0, 0);
+		ev->kind = KEYS_NEWLINE;
 		return true;
 	case '\t':
-		*ev = event(KEYS_TAB, 0, 0);
+		ev->kind = KEYS_TAB;
 		return true;
 	case 8:
 	case 127:
-		*ev = event(KEYS_BACKSPACE, 0, 0);
+		ev->kind = KEYS_BACKSPACE;
 		return true;
 	default:
 		break;
 	}
 	if (ch >= 1 && ch <= 26) {
-		*ev = event(KEYS_CTRL, 0, 'a' + ch - 1);
+		ev->kind = KEYS_CTRL;
+		ev->cp = 'a' + ch - 1;
 		return true;
 	}
-	if (ch < 0x20 || (ch >= 0x80 && ch < 0xA0))
+	return !(ch < 0x20 || (ch >= 0x80 && ch < 0xA0));
+}
+
+/* One character, UTF-8 encoded; an invalid byte is dropped alone. */
+static struct decoded plain(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+		   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	if (len == 0)
+		return nothing(1);
+	uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+	for (size_t i = 1; i < len; i++) {
+		if (i >= n)
+			return nothing(0);
+		if ((s[i] & 0xC0) != 0x80)
+			return nothing(1);
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return nothing(len);
+	struct decoded d = nothing(len);
+	d.have = char_event(cp, &d.ev);
+	return d;
+}
+
+/* xterm's modifier parameter: 1 + (1 shift, 2 alt, 4 ctrl, 8 meta). */
+static unsigned modifiers(unsigned long p)
+{
+	unsigned m = p > 1 && p < 256 ? (unsigned)(p - 1) : 0, mods = 0;
+	if (m & 1)
+		mods |= KEYS_MOD_SHIFT;
+	if (m & (2 | 8))
+		mods |= KEYS_MOD_ALT;
+	if (m & 4)
+		mods |= KEYS_MOD_CTRL;
+	return mods;
+}
+
+static bool letter_key(unsigned char final, enum keys_kind *kind)
+{
+	static const char finals[] = "ABCDHF";
+	static const enum keys_kind kinds[] = { KEYS_UP, KEYS_DOWN, KEYS_RIGHT, KEYS_LEFT,
+						KEYS_HOME, KEYS_END };
+	const char *p = final ? strchr(finals, final) : NULL;
+	if (!p)
 		return false;
-	*ev = event(KEYS_CHAR, 0, ch);
+	*kind = kinds[p - finals];
 	return true;
 }
 
-static size_t feed_paste(struct keys *k, bool function_key, uint32_t ch, struct key_event *out)
+static bool tilde_key(unsigned long p, enum keys_kind *kind)
 {
-	if (function_key) {
-		if ((int)ch == k->paste_end) {
-			k->pasting = false;
-			out[0] = event(KEYS_PASTE, 0, 0);
-			out[0].text = buf_cstr(&k->paste);
-			out[0].len = k->paste.len;
-			return 1;
-		}
-		if (ch == KEY_ENTER)
-			buf_putc(&k->paste, '\n');
-		return 0;
+	switch (p) {
+	case 1: case 7: *kind = KEYS_HOME; return true;
+	case 4: case 8: *kind = KEYS_END; return true;
+	case 3: *kind = KEYS_DELETE; return true;
+	case 5: *kind = KEYS_PGUP; return true;
+	case 6: *kind = KEYS_PGDN; return true;
+	default: return false;
 	}
-	keys_put_utf8(&k->paste, ch == '\r' ? '\n' : ch);
-	return 0;
 }
 
-size_t keys_feed(struct keys *k, bool function_key, uint32_t ch, struct key_event *out)
+/* ESC [ parameters intermediates final. p points after the bracket; the result counts the
+ * two bytes before it. */
+static struct decoded csi(struct keys *k, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	unsigned long param[2] = { 0, 0 };
+	size_t np = 0;
+	while (i < n && p[i] >= 0x20 && p[i] <= 0x3F) {
+		if (p[i] >= '0' && p[i] <= '9' && np < 2 && param[np] < 100000)
+			param[np] = param[np] * 10 + (unsigned long)(p[i] - '0');
+		else if (p[i] == ';')
+			np++;
+		i++;
+	}
+	if (i == n) {
+		if (i + 2 < KEYS_SEQ_MAX)
+			return nothing(0);
+		k->skipping = true;
+		return nothing(n + 2);
+	}
+	unsigned char final = p[i];
+	/* A byte that cannot be part of a sequence (a control character, say) breaks it off
+	 * and keeps its meaning. */
+	if (final < 0x40 || final > 0x7E)
+		return nothing(i + 2);
+	size_t used = i + 3;
+	if (i + 2 >= KEYS_SEQ_MAX)      /* as long as one skipped unfinished: skipped too */
+		return nothing(used);
+	enum keys_kind kind;
+	unsigned mods = modifiers(param[1]);
+	if (final == '[' && i == 0)     /* the Linux console's F1–F5: ESC [ [ A */
+		return nothing(n > 1 ? 4 : 0);
+	if (final == '~' && param[0] == 200) {
+		struct decoded d = nothing(used);
+		d.paste = true;
+		return d;
+	}
+	if (final == '~' && tilde_key(param[0], &kind))
+		return key(used, kind, mods, 0);
+	if (final == 'Z')
+		return key(used, KEYS_BACKTAB, 0, 0);
+	if (letter_key(final, &kind))
+		return key(used, kind, mods, 0);
+	return nothing(used);
+}
+
+/* ESC O final (xterm's application mode). */
+static struct decoded ss3(const unsigned char *p, size_t n)
+{
+	enum keys_kind kind;
+	if (n == 0)
+		return nothing(0);
+	if (p[0] == 'M')
+		return key(3, KEYS_ENTER, 0, 0);
+	if (letter_key(p[0], &kind))
+		return key(3, kind, 0, 0);
+	return nothing(p[0] < 0x20 ? 2 : 3);
+}
+
+/* A sequence terminfo gave the terminal; used 0 with *partial when s is the start of one. */
+static struct decoded learned(const struct keys *k, const unsigned char *s, size_t n,
+			      bool *partial)
+{
+	struct decoded best = nothing(0);
+	*partial = false;
+	for (size_t i = 0; i < k->nseqs; i++) {
+		const struct keys_seq *q = &k->seqs[i];
+		if (q->len <= n && memcmp(s, q->bytes, q->len) == 0) {
+			if (q->len > best.used)
+				best = key(q->len, q->kind, q->mods, 0);
+		} else if (n < q->len && memcmp(s, q->bytes, n) == 0) {
+			*partial = true;
+		}
+	}
+	return best;
+}
+
+static struct decoded escape(struct keys *k, const unsigned char *s, size_t n)
+{
+	if (n == 1)
+		return nothing(0);
+	bool partial;
+	struct decoded d = learned(k, s, n, &partial);
+	if (d.used)
+		return d;
+	if (partial)
+		return nothing(0);
+	if (s[1] == '[')
+		return csi(k, s + 2, n - 2);
+	if (s[1] == 'O')
+		return ss3(s + 2, n - 2);
+	if (s[1] == ESC) {
+		if (n == 2)
+			return nothing(0);
+		if (s[2] == '[' || s[2] == 'O') {   /* Alt with a function key, the old way */
+			d = escape(k, s + 1, n - 1);
+			if (d.used) {
+				d.used++;
+				d.ev.mods |= KEYS_MOD_ALT;
+			}
+			return d;
+		}
+		return key(1, KEYS_ESC, 0, 0);
+	}
+	/* Esc then a control character is Esc, and the control keeps its meaning (Ctrl-C after
+	 * Esc is Ctrl-C); Alt-Enter is the one exception. */
+	if (s[1] < 0x20 && s[1] != '\r')
+		return key(1, KEYS_ESC, 0, 0);
+	d = plain(s + 1, n - 1);
+	if (!d.used)
+		return d;
+	d.used++;
+	if (!d.have)
+		return key(d.used, KEYS_ESC, 0, 0);
+	if (d.ev.kind == KEYS_ENTER)
+		d.ev.kind = KEYS_NEWLINE;
+	else
+		d.ev.mods |= KEYS_MOD_ALT;
+	return d;
+}
+
+/* ------------------------------------------------------------------ paste */
+
+static void paste_start(struct keys *k)
+{
+	k->pasting = true;
+	k->paste_end = SIZE_MAX;
+	buf_clear(&k->paste);
+}
+
+/* Collects paste bytes; every end marker seen may be the last one. */
+static void paste_take(struct keys *k, const char *s, size_t n)
+{
+	size_t from = k->paste.len >= MARKER_LEN ? k->paste.len - (MARKER_LEN - 1) : 0;
+	buf_append(&k->paste, s, n);
+	const char *d = k->paste.data;
+	for (size_t at = from; at + MARKER_LEN <= k->paste.len; at++) {
+		const char *e = memchr(d + at, ESC, k->paste.len - at);
+		if (!e)
+			break;
+		at = (size_t)(e - d);
+		if (at + MARKER_LEN <= k->paste.len && memcmp(e, paste_end, MARKER_LEN) == 0)
+			k->paste_end = at;
+	}
+}
+
+/* CR and CRLF become LF, in place. */
+static size_t line_feeds(char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t r = 0; r < n; r++) {
+		if (s[r] == '\r' && r + 1 < n && s[r + 1] == '\n')
+			continue;
+		s[w++] = s[r] == '\r' ? '\n' : s[r];
+	}
+	return w;
+}
+
+static void decode(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx);
+
+/* Hands over the paste up to its last end marker; what followed that marker was typed after
+ * the paste and is decoded as keys. Without a marker, all of it is the paste. */
+static void paste_finish(struct keys *k, keys_fn on, void *ctx)
+{
+	size_t end = k->paste_end != SIZE_MAX ? k->paste_end : k->paste.len;
+	size_t after = end < k->paste.len ? end + MARKER_LEN : end;
+	struct buf rest;
+	buf_init(&rest);
+	if (after < k->paste.len)
+		buf_append(&rest, k->paste.data + after, k->paste.len - after);
+	k->paste.len = line_feeds(k->paste.data, end);
+	k->pasting = false;
+	k->paste_end = SIZE_MAX;
+	struct key_event ev = { .kind = KEYS_PASTE, .text = buf_cstr(&k->paste), .len = k->paste.len };
+	on(ctx, &ev);
+	buf_clear(&k->paste);
+	if (rest.len)
+		decode(k, rest.data, rest.len, on, ctx);
+	buf_fini(&rest);
+}
+
+/* ------------------------------------------------------------------ the stream */
+
+static void decode(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		if (k->pasting) {
+			paste_take(k, s + i, n - i);
+			return;
+		}
+		if (k->skipping) {
+			/* Up to the final byte; any other byte ends it unread, as in csi(). */
+			if (u[i] >= 0x20 && u[i] <= 0x3F) {
+				i++;
+				continue;
+			}
+			k->skipping = false;
+			if (u[i] >= 0x40 && u[i] <= 0x7E)
+				i++;
+			continue;
+		}
+		struct decoded d = u[i] == ESC ? escape(k, u + i, n - i) : plain(u + i, n - i);
+		if (!d.used) {
+			buf_append(&k->carry, s + i, n - i);
+			return;
+		}
+		i += d.used;
+		if (d.paste)
+			paste_start(k);
+		else if (d.have)
+			on(ctx, &d.ev);
+	}
+}
+
+void keys_feed(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx)
+{
+	if (!k->carry.len) {
+		decode(k, s, n, on, ctx);
+		return;
+	}
+	struct buf in = k->carry;
+	buf_init(&k->carry);
+	buf_append(&in, s, n);
+	decode(k, in.data, in.len, on, ctx);
+	buf_fini(&in);
+}
+
+int64_t keys_wait_us(const struct keys *k)
 {
 	if (k->pasting)
-		return feed_paste(k, function_key, ch, out);
-	if (function_key && k->paste_begin && (int)ch == k->paste_begin) {
-		size_t n = keys_idle(k, out);
-		k->pasting = true;
-		buf_clear(&k->paste);
-		return n;
-	}
-	if (k->in_csi) {
-		/* An unknown CSI/SS3 sequence ends at its final byte; none of it is typing. */
-		if (function_key || (ch >= 0x40 && ch <= 0x7E) || ch < 0x20)
-			k->in_csi = false;
-		return 0;
-	}
-	struct key_event ev;
-	size_t n = 0;
-	bool alt = k->esc_pending;
-	k->esc_pending = false;
-	if (!function_key && ch == 27) {
-		if (alt)
-			out[n++] = event(KEYS_ESC, 0, 0);
-		k->esc_pending = true;
-		return n;
-	}
-	if (alt && !function_key && (ch == '[' || ch == 'O')) {
-		k->in_csi = true;
-		return 0;
-	}
-	if (function_key ? !function_event(k, ch, &ev) : !char_event(ch, &ev))
-		return alt ? (out[0] = event(KEYS_ESC, 0, 0), 1) : 0;
-	if (alt) {
-		ev.mods |= KEYS_MOD_ALT;
-		if (ev.kind == KEYS_ENTER)
-			ev = event(KEYS_NEWLINE, 0, 0);
-	}
-	out[n++] = ev;
-	return n;
+		return k->paste_end != SIZE_MAX ? KEYS_PASTE_SETTLE_US : KEYS_PASTE_ABANDON_US;
+	return k->carry.len ? KEYS_ESC_DELAY_US : -1;
 }
 
-size_t keys_idle(struct keys *k, struct key_event *out)
+void keys_expire(struct keys *k, keys_fn on, void *ctx)
 {
-	k->in_csi = false;
-	if (!k->esc_pending)
-		return 0;
-	k->esc_pending = false;
-	out[0] = event(KEYS_ESC, 0, 0);
-	return 1;
+	if (k->pasting) {
+		paste_finish(k, on, ctx);
+		return;
+	}
+	const unsigned char *c = (const unsigned char *)k->carry.data;
+	size_t n = k->carry.len, at = 0;
+	struct key_event ev = { .kind = KEYS_ESC };
+	/* Esc Esc is two; Esc [ and Esc O alone are Alt-[ and Alt-O; any other unfinished
+	 * sequence or character is dropped. */
+	while (at < n && c[at] == ESC) {
+		if (at + 2 == n && (c[at + 1] == '[' || c[at + 1] == 'O')) {
+			struct key_event alt = { .kind = KEYS_CHAR, .mods = KEYS_MOD_ALT, .cp = c[at + 1] };
+			on(ctx, &alt);
+			break;
+		}
+		if (at + 1 < n && c[at + 1] != ESC) {
+			if (c[at + 1] != '[' && c[at + 1] != 'O')
+				on(ctx, &ev);
+			break;
+		}
+		on(ctx, &ev);
+		at++;
+	}
+	buf_clear(&k->carry);
 }

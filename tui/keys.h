@@ -1,5 +1,8 @@
-/* keys: turns what ncurses get_wch() returns into key events — Alt as an Esc prefix, a lone
- * Esc, modified keys from terminfo, and a bracketed paste collected into one event. */
+/* keys: the bytes read from the terminal turned into key events — UTF-8 characters, Ctrl
+ * keys, Alt as an Esc prefix, CSI/SS3 sequences with xterm's modifiers and the terminal's
+ * own sequences from terminfo, a lone Esc once no byte follows it, and a bracketed paste
+ * collected into one event whose content never acts as keys. The caller reads the
+ * terminal and keeps the clock (keys_wait_us, keys_expire). */
 #ifndef TETHER_KEYS_H
 #define TETHER_KEYS_H
 
@@ -23,8 +26,7 @@ enum keys_kind {
 	KEYS_PGUP,
 	KEYS_PGDN,
 	KEYS_ESC,
-	KEYS_RESIZE,
-	KEYS_PASTE,         /* text/len: the whole bracketed paste, CR turned into LF */
+	KEYS_PASTE,         /* text/len: the whole bracketed paste, CR and CRLF turned into LF */
 };
 
 enum keys_mods {
@@ -37,47 +39,60 @@ struct key_event {
 	enum keys_kind kind;
 	unsigned mods;
 	uint32_t cp;
-	const char *text;   /* KEYS_PASTE: valid until the next keys_feed */
+	const char *text;   /* KEYS_PASTE: valid during the call that hands the event over */
 	size_t len;
 };
 
-/* A key code of the terminal (from terminfo) and what it means. */
-struct keys_binding {
-	int code;
+/* A sequence the terminal sends for a key, and what it means. */
+struct keys_seq {
+	char bytes[24];
+	size_t len;
 	enum keys_kind kind;
 	unsigned mods;
 };
 
 enum {
-	KEYS_MAX_EVENTS = 2,        /* what one keys_feed can produce */
-	KEYS_MAX_BINDINGS = 48,
+	KEYS_MAX_SEQS = 96,
+	KEYS_SEQ_MAX = 32,                  /* longer escape sequences are skipped, unread */
+	KEYS_ESC_DELAY_US = 25000,          /* Esc then a byte within this is Alt+key */
+	/* A paste ends at its last end marker once the terminal has sent nothing for this
+	 * long: an end marker inside the pasted text is followed at once by more of it. */
+	KEYS_PASTE_SETTLE_US = 100000,
+	/* A paste whose end never comes (a terminal that lost it) becomes text after this
+	 * long without a byte, so that the keys work again. */
+	KEYS_PASTE_ABANDON_US = 10000000,
 };
+
+/* Called for each key; ev and its text are valid during the call only. */
+typedef void (*keys_fn)(void *ctx, const struct key_event *ev);
 
 struct keys {
-	bool esc_pending;
-	bool in_csi;                /* swallowing an escape sequence ncurses did not know */
+	struct buf carry;           /* the start of a key that the next bytes complete */
+	bool skipping;              /* inside an overlong escape sequence, until its final byte */
 	bool pasting;
-	struct buf paste;
-	int paste_begin, paste_end; /* key codes of ESC[200~ and ESC[201~, 0 when undefined */
-	struct keys_binding bindings[KEYS_MAX_BINDINGS];
-	size_t nbindings;
+	struct buf paste;           /* the paste so far, raw, end markers included */
+	size_t paste_end;           /* offset of its last end marker; SIZE_MAX when none */
+	struct keys_seq seqs[KEYS_MAX_SEQS];
+	size_t nseqs;
 };
 
-/* Makes a decoder that knows ncurses' standard key codes. */
+/* Makes a decoder that knows xterm's sequences. */
 void keys_init(struct keys *k);
-/* Frees the paste buffer. */
+/* Frees its buffers. */
 void keys_fini(struct keys *k);
-/* Adds a terminal-specific key code (e.g. Alt-Left). */
-void keys_bind(struct keys *k, int code, enum keys_kind kind, unsigned mods);
-/* Learns the modified keys and paste brackets of the current terminal (after newterm):
- * defines the paste brackets as keys and binds the codes ncurses gave the xterm-style
- * modified keys. */
+/* Teaches it one more sequence of the terminal (it wins over xterm's reading of the bytes). */
+void keys_bind(struct keys *k, const char *seq, enum keys_kind kind, unsigned mods);
+/* Learns the key sequences terminfo gives the current terminal (after setupterm/newterm). */
 void keys_learn_terminal(struct keys *k);
-/* Feeds one get_wch() result (function_key: it returned KEY_CODE_YES). Writes up to
- * KEYS_MAX_EVENTS events to out and returns how many. */
-size_t keys_feed(struct keys *k, bool function_key, uint32_t ch, struct key_event *out);
-/* get_wch() returned ERR (nothing more for now): a pending Esc is a lone Esc. */
-size_t keys_idle(struct keys *k, struct key_event *out);
+/* Decodes n bytes read from the terminal, calling on for each complete key; the start of an
+ * unfinished one waits for the next call or for keys_expire. */
+void keys_feed(struct keys *k, const char *s, size_t n, keys_fn on, void *ctx);
+/* How long to wait for more bytes before calling keys_expire (µs); -1 when nothing waits. */
+int64_t keys_wait_us(const struct keys *k);
+/* Nothing came for keys_wait_us: a pending Esc is a lone Esc, an unfinished sequence is
+ * dropped, and a paste ends at its last end marker (what followed it is keys again) or,
+ * without one, as it is. */
+void keys_expire(struct keys *k, keys_fn on, void *ctx);
 /* Appends the UTF-8 form of cp to out. */
 void keys_put_utf8(struct buf *out, uint32_t cp);
 

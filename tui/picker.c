@@ -61,6 +61,7 @@ static void draw(const char *server, const struct conversation_info *items, size
 
 long picker_choose(const char *server, const struct conversation_info *items, size_t count)
 {
+	use_tioctl(TRUE);  /* the kernel's size, as terminal_open */
 	if (!initscr())
 		return -1;
 	raw(); /* Ctrl-C arrives as a key here: the loop's signals are not being watched yet */

@@ -96,6 +96,25 @@ static void install_fatal_handlers(void)
 		sigaction(fatal_signals[i], &sa, NULL);
 }
 
+static void no_op(int signo)
+{
+	(void)signo;
+}
+
+/* ncurses, finding SIGTSTP at SIG_DFL, sets it to SIG_IGN around every screen update, which
+ * discards a SIGTSTP waiting in the loop's signalfd (a suspend lost). With a handler in place
+ * it leaves SIGTSTP alone; the loop keeps it blocked, so the handler never runs. */
+static void keep_sigtstp_from_curses(void)
+{
+	struct sigaction sa;
+	if (sigaction(SIGTSTP, NULL, &sa) != 0 || sa.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = no_op;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+}
+
 static void restore_at_exit(void)
 {
 	terminal_close();
@@ -118,6 +137,47 @@ static void disable_flow_control(void)
 	}
 }
 
+/* A TERM value fit to be printed: a terminal type name, not whatever the environment holds. */
+static const char *term_name(const char *t)
+{
+	size_t n = strlen(t);
+	if (n == 0 || n > 64 || strspn(t, "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_") != n)
+		return NULL;
+	return t;
+}
+
+int terminal_check(struct buf *err)
+{
+	static const char hint[] = "use --headless CONVERSATION_ID for plain output";
+	const char *t = getenv("TERM");
+	if (!t || !*t) {
+		buf_printf(err, "TERM is not set, so the interface cannot be drawn; %s", hint);
+		return -1;
+	}
+	const char *name = term_name(t);
+	int status = 0;
+	if (setupterm(t, STDOUT_FILENO, &status) != OK) {
+		if (!name)
+			buf_printf(err, "TERM is not the name of a terminal type; %s", hint);
+		else if (status == 0)
+			buf_printf(err, "TERM=%s is not a terminal type known here (no terminfo entry); "
+				   "set TERM to your terminal's type (e.g. xterm-256color) or %s", name, hint);
+		else
+			buf_printf(err, "no terminfo database is installed (TERM=%s); %s", name, hint);
+		return -1;
+	}
+	/* "dumb", "unknown" and printing terminals: nothing to draw a screen with. */
+	bool usable = cap("cup") && cap("clear") && tigetflag("hc") <= 0 && tigetflag("gn") <= 0;
+	del_curterm(cur_term);
+	if (!usable) {
+		buf_printf(err, "TERM=%s cannot move the cursor, so the interface cannot be drawn; %s",
+			   name ? name : "(this value)", hint);
+		return -1;
+	}
+	return 0;
+}
+
 int terminal_open(bool color, struct buf *err)
 {
 	FILE *in = stdin, *out = stdout;
@@ -137,26 +197,30 @@ int terminal_open(bool color, struct buf *err)
 	term.in_fd = fileno(in);
 	term.out_fd = fileno(out);
 	term.have_saved = tcgetattr(term.out_fd, &term.saved) == 0;
+	/* The kernel's size, not $LINES/$COLUMNS: stale or absurd values there would make
+	 * ncurses draw for a screen that is not there, or fail to allocate one. */
+	use_tioctl(TRUE);
+	keep_sigtstp_from_curses();
 	term.screen = newterm(NULL, out, in);
 	if (!term.screen) {
 		const char *t = getenv("TERM");
-		buf_printf(err, "cannot use the terminal (TERM=%s)", t ? t : "unset");
+		buf_printf(err, "cannot set up the terminal (TERM=%s)",
+			   t && term_name(t) ? t : "not a type name");
 		if (term.tty)
 			fclose(term.tty);
 		term.tty = NULL;
 		return -1;
 	}
 	set_term(term.screen);
-	cbreak();
+	/* Keys are read by tether itself (keys.c), never by ncurses. Raw: Ctrl-C and Ctrl-Z
+	 * arrive as bytes in order with the rest, so a pasted control character stays text and
+	 * two Ctrl-C presses stay two. */
+	raw();
 	noecho();
 	nonl();
-	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
 	/* ncurses polls the input fd twice per doupdate to abandon a frame when keys are waiting;
 	 * frames here are small and keys are read on the next loop turn anyway. */
 	typeahead(-1);
-	set_escdelay(25);
 	disable_flow_control();
 	term.colors = color && has_colors() && !no_color();
 	if (term.colors && start_color() == OK)

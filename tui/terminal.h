@@ -5,9 +5,13 @@
 
 #include "base.h"
 
-/* Opens the terminal (stdin/stdout when both are terminals, else /dev/tty) in cbreak,
- * no-echo, keypad, non-blocking mode, without mouse capture, with bracketed paste on and
- * colours when color is true and NO_COLOR is not set. Returns 0, or -1 with a message in err. */
+/* Whether $TERM names a terminal the interface can be drawn on; -1 with a one-line message
+ * in err (suggesting --headless) when not. */
+int terminal_check(struct buf *err);
+/* Opens the terminal (stdin/stdout when both are terminals, else /dev/tty) in raw, no-echo
+ * mode (keys are read from terminal_input_fd), without mouse capture, with bracketed paste
+ * on and colours when color is true and NO_COLOR is not set. Returns 0, or -1 with a
+ * message in err. */
 int terminal_open(bool color, struct buf *err);
 /* Gives the terminal back as it was (idempotent; also run at exit and on fatal signals). */
 void terminal_close(void);

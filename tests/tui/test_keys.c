@@ -1,53 +1,80 @@
-/* The key decoder: Alt as an Esc prefix, a lone Esc, bracketed paste as one event. */
+/* The key decoder, fed the bytes a terminal sends: UTF-8, Ctrl, Alt as an Esc prefix, CSI and
+ * SS3 sequences with modifiers, a lone Esc after the wait, split reads, and bracketed paste
+ * as one event whose content never acts as keys. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <curses.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
 
-enum { PASTE_BEGIN = KEY_MAX + 50, PASTE_END = KEY_MAX + 51, ALT_LEFT = KEY_MAX + 60 };
+enum { MAX_EVENTS = 64 };
 
-static void setup_keys(struct keys *k)
-{
-	keys_init(k);
-	k->paste_begin = PASTE_BEGIN;
-	k->paste_end = PASTE_END;
-	keys_bind(k, ALT_LEFT, KEYS_LEFT, KEYS_MOD_ALT);
-}
+struct got {
+	struct key_event ev[MAX_EVENTS];
+	char *text[MAX_EVENTS];
+	size_t n;
+};
 
-/* Feeds characters (function keys as negative numbers) and collects the events. */
-static size_t feed(struct keys *k, const int *in, size_t n, struct key_event *out, size_t max)
+static void collect(void *ctx, const struct key_event *ev)
 {
-	size_t got = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct key_event ev[KEYS_MAX_EVENTS];
-		bool fn = in[i] < 0;
-		size_t m = keys_feed(k, fn, (uint32_t)(fn ? -in[i] : in[i]), ev);
-		for (size_t j = 0; j < m && got < max; j++)
-			out[got++] = ev[j];
+	struct got *g = ctx;
+	assert_true(g->n < MAX_EVENTS);
+	g->ev[g->n] = *ev;
+	g->text[g->n] = NULL;
+	if (ev->kind == KEYS_PASTE) {
+		g->text[g->n] = malloc(ev->len + 1);
+		memcpy(g->text[g->n], ev->text, ev->len);
+		g->text[g->n][ev->len] = '\0';
+		g->ev[g->n].text = g->text[g->n];
 	}
-	return got;
+	g->n++;
 }
+
+static void got_free(struct got *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->text[i]);
+	g->n = 0;
+}
+
+static void feed(struct keys *k, struct got *g, const char *s)
+{
+	keys_feed(k, s, strlen(s), collect, g);
+}
+
+/* Feeds s as it would come from the terminal in one read, then lets the wait run out. */
+static void feed_all(struct keys *k, struct got *g, const char *s, size_t n)
+{
+	keys_feed(k, s, n, collect, g);
+	if (keys_wait_us(k) >= 0)
+		keys_expire(k, collect, g);
+}
+
+#define assert_key(g, i, k, m) do {                          \
+		assert_true((i) < (g)->n);                   \
+		assert_int_equal((g)->ev[i].kind, (k));      \
+		assert_int_equal((g)->ev[i].mods, (m));      \
+	} while (0)
 
 static void test_plain_characters(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[8];
-	const int in[] = { 'a', 0x4F60, 0x1F600 };
-	assert_int_equal(feed(&k, in, 3, ev, 8), 3);
-	for (int i = 0; i < 3; i++) {
-		assert_int_equal(ev[i].kind, KEYS_CHAR);
-		assert_int_equal(ev[i].mods, 0);
-		assert_int_equal(ev[i].cp, (uint32_t)in[i]);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "a你😀");
+	assert_int_equal(g.n, 3);
+	const uint32_t want[] = { 'a', 0x4F60, 0x1F600 };
+	for (size_t i = 0; i < 3; i++) {
+		assert_key(&g, i, KEYS_CHAR, 0);
+		assert_int_equal(g.ev[i].cp, want[i]);
 	}
+	assert_int_equal(keys_wait_us(&k), -1);
 	keys_fini(&k);
 }
 
@@ -55,18 +82,21 @@ static void test_enter_newline_and_controls(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[8];
-	const int in[] = { '\r', '\n', 1, 127, 8, '\t', -KEY_ENTER };
-	assert_int_equal(feed(&k, in, 7, ev, 8), 7);
-	assert_int_equal(ev[0].kind, KEYS_ENTER);
-	assert_int_equal(ev[1].kind, KEYS_NEWLINE);
-	assert_int_equal(ev[2].kind, KEYS_CTRL);
-	assert_int_equal(ev[2].cp, 'a');
-	assert_int_equal(ev[3].kind, KEYS_BACKSPACE);
-	assert_int_equal(ev[4].kind, KEYS_BACKSPACE);
-	assert_int_equal(ev[5].kind, KEYS_TAB);
-	assert_int_equal(ev[6].kind, KEYS_ENTER);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\r\n\x01\x7f\x08\t\033OM\x03\x1a");
+	assert_int_equal(g.n, 9);
+	assert_key(&g, 0, KEYS_ENTER, 0);
+	assert_key(&g, 1, KEYS_NEWLINE, 0);
+	assert_key(&g, 2, KEYS_CTRL, 0);
+	assert_int_equal(g.ev[2].cp, 'a');
+	assert_key(&g, 3, KEYS_BACKSPACE, 0);
+	assert_key(&g, 4, KEYS_BACKSPACE, 0);
+	assert_key(&g, 5, KEYS_TAB, 0);
+	assert_key(&g, 6, KEYS_ENTER, 0);           /* the keypad's Enter */
+	assert_key(&g, 7, KEYS_CTRL, 0);
+	assert_int_equal(g.ev[7].cp, 'c');          /* raw mode: Ctrl-C and Ctrl-Z are bytes */
+	assert_int_equal(g.ev[8].cp, 'z');
 	keys_fini(&k);
 }
 
@@ -74,63 +104,160 @@ static void test_escape_prefix_is_alt(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[8];
-	const int in[] = { 27, 'b', 27, '\r', 27, -KEY_UP };
-	assert_int_equal(feed(&k, in, 6, ev, 8), 3);
-	assert_int_equal(ev[0].kind, KEYS_CHAR);
-	assert_int_equal(ev[0].cp, 'b');
-	assert_int_equal(ev[0].mods, KEYS_MOD_ALT);
-	assert_int_equal(ev[1].kind, KEYS_NEWLINE);     /* Alt-Enter inserts a line break */
-	assert_int_equal(ev[2].kind, KEYS_UP);
-	assert_int_equal(ev[2].mods, KEYS_MOD_ALT);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033b\033\r\033\033[A\033\x7f");
+	assert_int_equal(g.n, 4);
+	assert_key(&g, 0, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_int_equal(g.ev[0].cp, 'b');
+	assert_key(&g, 1, KEYS_NEWLINE, 0);         /* Alt-Enter inserts a line break */
+	assert_key(&g, 2, KEYS_UP, KEYS_MOD_ALT);
+	assert_key(&g, 3, KEYS_BACKSPACE, KEYS_MOD_ALT);
 	keys_fini(&k);
 }
 
-static void test_lone_escape(void **state)
+static void test_lone_escape_after_the_wait(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[4];
-	const int in[] = { 27 };
-	assert_int_equal(feed(&k, in, 1, ev, 4), 0);
-	assert_int_equal(keys_idle(&k, ev), 1);
-	assert_int_equal(ev[0].kind, KEYS_ESC);
-	assert_int_equal(keys_idle(&k, ev), 0);
-	const int twice[] = { 27, 27 };
-	assert_int_equal(feed(&k, twice, 2, ev, 4), 1);
-	assert_int_equal(ev[0].kind, KEYS_ESC);
-	assert_int_equal(keys_idle(&k, ev), 1);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033");
+	assert_int_equal(g.n, 0);                   /* it may be the start of a key */
+	assert_int_equal(keys_wait_us(&k), KEYS_ESC_DELAY_US);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_ESC, 0);
+	assert_int_equal(keys_wait_us(&k), -1);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	/* Esc Esc is two; Esc then Ctrl-C is Esc and Ctrl-C, never Alt-Ctrl-C. */
+	feed_all(&k, &g, "\033\033", 2);
+	assert_int_equal(g.n, 3);
+	assert_key(&g, 2, KEYS_ESC, 0);
+	feed(&k, &g, "\033\x03");
+	assert_int_equal(g.n, 5);
+	assert_key(&g, 3, KEYS_ESC, 0);
+	assert_key(&g, 4, KEYS_CTRL, 0);
+	/* Esc and a letter in separate reads, but before the wait ran out: Alt-letter. */
+	feed(&k, &g, "\033");
+	feed(&k, &g, "f");
+	assert_int_equal(g.n, 6);
+	assert_key(&g, 5, KEYS_CHAR, KEYS_MOD_ALT);
 	keys_fini(&k);
 }
 
-static void test_function_keys_and_bindings(void **state)
+static void test_sequences_and_modifiers(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[4];
-	const int in[] = { -KEY_LEFT, -ALT_LEFT, -KEY_PPAGE, -(KEY_MAX + 99) };
-	assert_int_equal(feed(&k, in, 4, ev, 4), 3);
-	assert_int_equal(ev[0].kind, KEYS_LEFT);
-	assert_int_equal(ev[0].mods, 0);
-	assert_int_equal(ev[1].kind, KEYS_LEFT);
-	assert_int_equal(ev[1].mods, KEYS_MOD_ALT);
-	assert_int_equal(ev[2].kind, KEYS_PGUP);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[D\033OC\033[A\033OB\033[5~\033[6~\033[H\033OF\033[1~\033[4~\033[3~\033[Z"
+		     "\033[1;3A\033[1;5D\033[1;2B\033[1;7C\033[3;2~\033[1;5H\033[5;2~");
+	const struct { enum keys_kind kind; unsigned mods; } want[] = {
+		{ KEYS_LEFT, 0 }, { KEYS_RIGHT, 0 }, { KEYS_UP, 0 }, { KEYS_DOWN, 0 },
+		{ KEYS_PGUP, 0 }, { KEYS_PGDN, 0 }, { KEYS_HOME, 0 }, { KEYS_END, 0 },
+		{ KEYS_HOME, 0 }, { KEYS_END, 0 }, { KEYS_DELETE, 0 }, { KEYS_BACKTAB, 0 },
+		{ KEYS_UP, KEYS_MOD_ALT }, { KEYS_LEFT, KEYS_MOD_CTRL }, { KEYS_DOWN, KEYS_MOD_SHIFT },
+		{ KEYS_RIGHT, KEYS_MOD_CTRL | KEYS_MOD_ALT }, { KEYS_DELETE, KEYS_MOD_SHIFT },
+		{ KEYS_HOME, KEYS_MOD_CTRL }, { KEYS_PGUP, KEYS_MOD_SHIFT },
+	};
+	assert_int_equal(g.n, sizeof want / sizeof *want);
+	for (size_t i = 0; i < g.n; i++)
+		assert_key(&g, i, want[i].kind, want[i].mods);
 	keys_fini(&k);
 }
 
-static void test_unknown_sequence_is_not_typing(void **state)
+static void test_terminal_sequences_win(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[8];
-	const int in[] = { 27, '[', '9', '9', ';', '5', 'z', 'q' };
-	assert_int_equal(feed(&k, in, 8, ev, 8), 1);
-	assert_int_equal(ev[0].kind, KEYS_CHAR);
-	assert_int_equal(ev[0].cp, 'q');
+	struct got g = { 0 };
+	keys_init(&k);
+	keys_bind(&k, "\033Od", KEYS_LEFT, KEYS_MOD_CTRL);      /* rxvt's Ctrl-Left */
+	keys_bind(&k, "\033[3$", KEYS_DELETE, KEYS_MOD_SHIFT);  /* '$' ends no CSI */
+	feed(&k, &g, "\033Od\033[3$x");
+	assert_int_equal(g.n, 3);
+	assert_key(&g, 0, KEYS_LEFT, KEYS_MOD_CTRL);
+	assert_key(&g, 1, KEYS_DELETE, KEYS_MOD_SHIFT);
+	assert_key(&g, 2, KEYS_CHAR, 0);
+	keys_fini(&k);
+}
+
+static void test_unknown_sequences_are_not_typing(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[99;5zq\033[[Ar\033OPs");
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.ev[0].cp, 'q');
+	assert_int_equal(g.ev[1].cp, 'r');
+	assert_int_equal(g.ev[2].cp, 's');
+	/* An endless sequence is skipped to its final byte; a control character breaks it off
+	 * and keeps its meaning. */
+	char longseq[200] = "\033[";
+	memset(longseq + 2, '1', 150);
+	longseq[152] = '\0';
+	feed(&k, &g, longseq);
+	assert_int_equal(keys_wait_us(&k), -1);     /* nothing of it is kept */
+	feed(&k, &g, "11At\033[12\x03u");
+	assert_int_equal(g.n, 6);
+	assert_int_equal(g.ev[3].cp, 't');
+	assert_key(&g, 4, KEYS_CTRL, 0);
+	assert_int_equal(g.ev[4].cp, 'c');
+	assert_int_equal(g.ev[5].cp, 'u');
+	keys_fini(&k);
+}
+
+static void test_split_reads(void **state)
+{
+	(void)state;
+	static const char in[] = "a\033[1;5A\xe4\xbd\xa0\033OB\xf0\x9f\x98\x80\033b\033[200~p\r"
+				 "q\033[201~\033[3~z";
+	struct keys k;
+	struct got whole = { 0 }, bytes = { 0 };
+	keys_init(&k);
+	feed_all(&k, &whole, in, sizeof in - 1);
+	keys_fini(&k);
+	/* One byte per read gives the same keys. */
+	keys_init(&k);
+	for (size_t i = 0; i < sizeof in - 1; i++)
+		keys_feed(&k, in + i, 1, collect, &bytes);
+	keys_expire(&k, collect, &bytes);
+	keys_fini(&k);
+	assert_int_equal(whole.n, 9);
+	assert_int_equal(bytes.n, whole.n);
+	for (size_t i = 0; i < whole.n; i++) {
+		assert_int_equal(bytes.ev[i].kind, whole.ev[i].kind);
+		assert_int_equal(bytes.ev[i].mods, whole.ev[i].mods);
+		assert_int_equal(bytes.ev[i].cp, whole.ev[i].cp);
+	}
+	assert_key(&whole, 1, KEYS_UP, KEYS_MOD_CTRL);
+	assert_int_equal(whole.ev[2].cp, 0x4F60);       /* 你 across three reads */
+	assert_int_equal(whole.ev[4].cp, 0x1F600);
+	assert_key(&whole, 5, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_key(&whole, 6, KEYS_PASTE, 0);
+	assert_string_equal(bytes.text[6], "p\nq");
+	assert_key(&whole, 7, KEYS_DELETE, 0);
+	got_free(&whole);
+	got_free(&bytes);
+}
+
+static void test_invalid_utf8_is_dropped(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\xff" "a\xe4" "b\xc0\xaf" "c\xed\xa0\x80" "d\xc2\x9b" "e");
+	assert_int_equal(g.n, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(g.ev[i].cp, 'a' + i);      /* C1 controls mean nothing either */
+	feed_all(&k, &g, "\xe4\xbd", 2);                    /* cut off for good: dropped */
+	assert_int_equal(g.n, 5);
 	keys_fini(&k);
 }
 
@@ -138,57 +265,151 @@ static void test_paste_is_one_event(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[8];
-	const int in[] = { 'x', -PASTE_BEGIN, 'l', 'i', 'n', 'e', '\r', 0x4F60, '\r', 27, 'b',
-			   -PASTE_END, 'y' };
-	size_t n = feed(&k, in, sizeof in / sizeof *in, ev, 8);
-	assert_int_equal(n, 3);
-	assert_int_equal(ev[0].kind, KEYS_CHAR);
-	assert_int_equal(ev[1].kind, KEYS_PASTE);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "x\033[200~line\r\n你\r\033b\033[201~");
+	assert_int_equal(g.n, 1);
+	/* The end marker counts once the terminal has sent nothing more for a moment. */
+	assert_int_equal(keys_wait_us(&k), KEYS_PASTE_SETTLE_US);
+	keys_expire(&k, collect, &g);
+	feed(&k, &g, "y");
+	assert_int_equal(g.n, 3);
+	assert_key(&g, 0, KEYS_CHAR, 0);
+	assert_key(&g, 1, KEYS_PASTE, 0);
 	/* Enter inside a paste is a line break, never a send; Esc is text for the editor to
 	 * clean, never Alt. */
-	assert_int_equal(ev[1].len, strlen("line\n你\n\x1b" "b"));
-	assert_memory_equal(ev[1].text, "line\n你\n\x1b" "b", ev[1].len);
-	assert_int_equal(ev[2].kind, KEYS_CHAR);
-	assert_int_equal(ev[2].cp, 'y');
+	assert_int_equal(g.ev[1].len, strlen("line\n你\n\033b"));
+	assert_memory_equal(g.ev[1].text, "line\n你\n\033b", g.ev[1].len);
+	assert_key(&g, 2, KEYS_CHAR, 0);
+	assert_int_equal(g.ev[2].cp, 'y');
+	got_free(&g);
 	keys_fini(&k);
 }
 
-static void test_paste_survives_idle(void **state)
+static void test_paste_across_reads(void **state)
 {
 	(void)state;
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[4];
-	const int a[] = { -PASTE_BEGIN, 'a', '\r' };
-	assert_int_equal(feed(&k, a, 3, ev, 4), 0);
-	assert_int_equal(keys_idle(&k, ev), 0);  /* the rest of the paste comes in a later read */
-	const int b[] = { 'b', -PASTE_END };
-	assert_int_equal(feed(&k, b, 2, ev, 4), 1);
-	assert_int_equal(ev[0].kind, KEYS_PASTE);
-	assert_int_equal(ev[0].len, 3);
-	assert_memory_equal(ev[0].text, "a\nb", 3);
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[20");
+	feed(&k, &g, "0~a\r");
+	/* No end yet: only a long silence would end it. */
+	assert_int_equal(keys_wait_us(&k), KEYS_PASTE_ABANDON_US);
+	feed(&k, &g, "b\033[2");
+	feed(&k, &g, "01~");                        /* the end marker split too */
+	assert_int_equal(g.n, 0);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_PASTE, 0);
+	assert_string_equal(g.text[0], "a\nb");
+	got_free(&g);
 	keys_fini(&k);
 }
 
-static void test_huge_paste_one_event(void **state)
+/* What a hostile clipboard holds: a fake end marker followed by Enter, control characters and
+ * key sequences. The terminal sends the real end marker after all of it. */
+static void test_pasted_content_never_acts_as_keys(void **state)
 {
 	(void)state;
-	enum { SIZE = 1 << 20 };
+	static const char evil[] = "\033[200~rm -rf ~\033[201~\r\x03\x03\x04\x1a\033[A\033\r"
+				   "\033[200~more\033[201~\r\033[201~";
 	struct keys k;
-	setup_keys(&k);
-	struct key_event ev[KEYS_MAX_EVENTS];
-	size_t events = 0;
-	events += keys_feed(&k, true, PASTE_BEGIN, ev);
-	for (size_t i = 0; i < SIZE; i++)
-		events += keys_feed(&k, false, i % 100 == 99 ? '\r' : 'a' + i % 26, ev);
-	assert_int_equal(events, 0);
-	assert_int_equal(keys_feed(&k, true, PASTE_END, ev), 1);
-	assert_int_equal(ev[0].kind, KEYS_PASTE);
-	assert_int_equal(ev[0].len, SIZE);
-	assert_int_equal(ev[0].text[99], '\n');
+	struct got g = { 0 };
+	keys_init(&k);
+	feed_all(&k, &g, evil, sizeof evil - 1);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_PASTE, 0);
+	assert_string_equal(g.text[0], "rm -rf ~\033[201~\n\x03\x03\x04\x1a\033[A\033\n"
+				       "\033[200~more\033[201~\n");
+	got_free(&g);
+	/* The same, with the reads cut right after the fake marker and after the Enter: the
+	 * paste ends only after the terminal went quiet, at the last marker. */
+	feed(&k, &g, "\033[200~evil\033[201~");
+	feed(&k, &g, "\r");
+	feed(&k, &g, "\033[201~");
+	assert_int_equal(g.n, 0);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.text[0], "evil\033[201~\n");
+	got_free(&g);
 	keys_fini(&k);
+}
+
+/* Keys typed just after a paste come behind its end marker, in the same read: they are keys,
+ * each one (two Ctrl-C stay two). */
+static void test_keys_after_a_paste(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[200~abc\033[201~\x03\x03\033[A\033");
+	assert_int_equal(g.n, 0);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 4);
+	assert_key(&g, 0, KEYS_PASTE, 0);
+	assert_string_equal(g.text[0], "abc");
+	assert_key(&g, 1, KEYS_CTRL, 0);
+	assert_key(&g, 2, KEYS_CTRL, 0);
+	assert_key(&g, 3, KEYS_UP, 0);
+	assert_int_equal(keys_wait_us(&k), KEYS_ESC_DELAY_US);      /* the trailing Esc waits */
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 5);
+	assert_key(&g, 4, KEYS_ESC, 0);
+	got_free(&g);
+	keys_fini(&k);
+}
+
+/* A terminal that never sends the end marker: after a long silence the paste so far is text
+ * and keys work again. */
+static void test_paste_without_end(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[200~half a paste\r\x03");
+	assert_int_equal(keys_wait_us(&k), KEYS_PASTE_ABANDON_US);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_PASTE, 0);
+	assert_string_equal(g.text[0], "half a paste\n\x03");
+	assert_int_equal(keys_wait_us(&k), -1);
+	feed(&k, &g, "\x03");
+	assert_int_equal(g.n, 2);
+	assert_key(&g, 1, KEYS_CTRL, 0);
+	feed_all(&k, &g, "\033[200~", 6);         /* nothing at all after the begin marker */
+	assert_int_equal(g.n, 3);
+	assert_key(&g, 2, KEYS_PASTE, 0);
+	assert_int_equal(g.ev[2].len, 0);
+	got_free(&g);
+	keys_fini(&k);
+}
+
+static void test_huge_paste_in_blocks(void **state)
+{
+	(void)state;
+	enum { SIZE = 5 << 20, BLOCK = 65536 };
+	char *in = malloc(SIZE + 16);
+	memcpy(in, "\033[200~", 6);
+	for (size_t i = 6; i < SIZE; i++)
+		in[i] = i % 100 == 99 ? '\r' : (char)('a' + i % 26);
+	memcpy(in + SIZE, "\033[201~", 6);
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	for (size_t at = 0; at < SIZE + 6; at += BLOCK)
+		keys_feed(&k, in + at, SIZE + 6 - at < BLOCK ? SIZE + 6 - at : BLOCK, collect, &g);
+	assert_int_equal(g.n, 0);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_PASTE, 0);
+	assert_int_equal(g.ev[0].len, SIZE - 6);
+	assert_int_equal(g.text[0][99 - 6], '\n');
+	got_free(&g);
+	keys_fini(&k);
+	free(in);
 }
 
 static void test_utf8_encoding(void **state)
@@ -211,12 +432,18 @@ int main(void)
 		cmocka_unit_test(test_plain_characters),
 		cmocka_unit_test(test_enter_newline_and_controls),
 		cmocka_unit_test(test_escape_prefix_is_alt),
-		cmocka_unit_test(test_lone_escape),
-		cmocka_unit_test(test_function_keys_and_bindings),
-		cmocka_unit_test(test_unknown_sequence_is_not_typing),
+		cmocka_unit_test(test_lone_escape_after_the_wait),
+		cmocka_unit_test(test_sequences_and_modifiers),
+		cmocka_unit_test(test_terminal_sequences_win),
+		cmocka_unit_test(test_unknown_sequences_are_not_typing),
+		cmocka_unit_test(test_split_reads),
+		cmocka_unit_test(test_invalid_utf8_is_dropped),
 		cmocka_unit_test(test_paste_is_one_event),
-		cmocka_unit_test(test_paste_survives_idle),
-		cmocka_unit_test(test_huge_paste_one_event),
+		cmocka_unit_test(test_paste_across_reads),
+		cmocka_unit_test(test_pasted_content_never_acts_as_keys),
+		cmocka_unit_test(test_keys_after_a_paste),
+		cmocka_unit_test(test_paste_without_end),
+		cmocka_unit_test(test_huge_paste_in_blocks),
 		cmocka_unit_test(test_utf8_encoding),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
