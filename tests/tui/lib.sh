@@ -83,7 +83,7 @@ start_tether() {
 		echo 'stty -g > "$W/stty_before"'
 		printf 'sh -c '\''echo $$ > "$1"; shift; exec "$@"'\'' sh "$W/pid" %q -s %q' \
 			"$TETHER" "http://127.0.0.1:$PORT"
-		printf ' %q' "$@"
+		[ $# -eq 0 ] || printf ' %q' "$@"
 		echo ' 2> "$W/stderr"'
 		echo 'echo $? > "$W/rc.tmp"; mv "$W/rc.tmp" "$W/rc"'
 		echo 'stty -g > "$W/stty_after"'
