@@ -7,6 +7,11 @@
 #include <string.h>
 
 
+/* Open streams at most: an agent streams one or two items at a time, so more is a server
+ * that never ends them; beyond this the oldest is discarded (with its terminal line) and
+ * memory, stall checks and stalled lines stay bounded. */
+enum { STREAMS_OPEN_MAX = 64 };
+
 static const char *const state_names[] = {
 	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
 	[SESSION_SYNCED] = "open",           [SESSION_CLOSED] = "closed",
@@ -116,6 +121,7 @@ static struct stream_filter *filter_open(struct controller *c, const char *item_
 			mask_stream_init(&f->mask[k], c->masks);
 		f->next = c->filters;
 		c->filters = f;
+		c->nfilters++;
 		strmap_put(&c->filter_index, f->item_id, f);
 	}
 	filter_reset(f, c->masks, attempt);
@@ -130,12 +136,31 @@ static void filter_close(struct controller *c, const char *item_id)
 		if (*p == gone) {
 			struct stream_filter *f = *p;
 			*p = f->next;
+			c->nfilters--;
 			for (int k = 0; k < 2; k++)
 				mask_stream_fini(&f->mask[k]);
 			free(f->item_id);
 			free(f->shown_id);
 			free(f);
 			return;
+		}
+	}
+}
+
+/* Keeps at most STREAMS_OPEN_MAX streams open: the oldest go, each with its discarded line. */
+static void bound_open_streams(struct controller *c)
+{
+	while (c->nfilters > STREAMS_OPEN_MAX) {
+		struct stream_filter *oldest = c->filters;
+		while (oldest->next)
+			oldest = oldest->next;
+		stream_line(c, oldest, oldest->item_id, oldest->attempt, "discarded", NULL, NULL, 0,
+			    NULL);
+		transcript_stream_abort(c->transcript, oldest->item_id, oldest->attempt, NULL);
+		filter_close(c, oldest->item_id);
+		if (!c->warned_streams) {
+			c->warned_streams = true;
+			ctl_notice(c, "the server keeps more than 64 streams open: the oldest are discarded");
 		}
 	}
 }
@@ -336,6 +361,7 @@ static void on_started(struct controller *c, const struct frame *f)
 	if (r == APPLY_OPENED)
 		c->stream_count++;
 	stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
+	bound_open_streams(c);
 	ctl_changed(c);
 }
 
@@ -358,6 +384,7 @@ static void on_delta(struct controller *c, const struct frame *f)
 			c->stream_count++;
 		filt = filter_open(c, f->item_id, f->attempt);
 		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
+		bound_open_streams(c);
 	}
 	int k = f->delta_kind == DELTA_REASONING;
 	/* The hot path: scratch buffers live in the controller, so a delta allocates nothing. */
