@@ -160,7 +160,12 @@ static void bound_open_streams(struct controller *c)
 		filter_close(c, oldest->item_id);
 		if (!c->warned_streams) {
 			c->warned_streams = true;
-			ctl_notice(c, "the server keeps more than 64 streams open: the oldest are discarded");
+			struct buf line;
+			buf_init(&line);
+			buf_printf(&line, "the server keeps more than %d streams open: the oldest are discarded",
+				   STREAMS_OPEN_MAX);
+			ctl_notice(c, buf_cstr(&line));
+			buf_fini(&line);
 		}
 	}
 }
@@ -360,8 +365,8 @@ static void on_started(struct controller *c, const struct frame *f)
 	struct stream_filter *filt = filter_open(c, f->item_id, f->attempt);
 	if (r == APPLY_OPENED)
 		c->stream_count++;
-	stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	bound_open_streams(c);
+	stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	ctl_changed(c);
 }
 
@@ -383,8 +388,8 @@ static void on_delta(struct controller *c, const struct frame *f)
 		if (r == APPLY_OPENED)
 			c->stream_count++;
 		filt = filter_open(c, f->item_id, f->attempt);
-		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 		bound_open_streams(c);
+		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	}
 	int k = f->delta_kind == DELTA_REASONING;
 	/* The hot path: scratch buffers live in the controller, so a delta allocates nothing. */
