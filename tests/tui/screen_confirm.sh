@@ -34,6 +34,19 @@ screen | grep -qF "reason:" && fail "typed n started a rejection"
 T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside"
 screen | grep -qF "awaiting confirmation" || fail "the status line does not say a confirmation waits"
+# Search and /copy action reach the whole command, its tail included.
+T send-keys -t main C-r
+wait_for "search:" || fail "Ctrl-R did not start a search"
+T send-keys -t main -l "TAIL-7f3e"
+sleep 0.5
+screen | grep -qF "search (no match)" && fail "search does not reach the command's tail"
+T send-keys -t main Escape
+wait_gone "search:" || fail "Esc did not end the search"
+T send-keys -t main -l "/copy action"
+T send-keys -t main Enter
+wait_for "tether-copy.txt" || fail "/copy action did not say where it copied"
+[ "$(cat "$WORK/run/tether-copy.txt")" = "command: rm -rf build/cache build/tmp && echo step-01-of-the-cleanup && echo step-02-of-the-cleanup && echo step-03-of-the-cleanup && echo step-04-of-the-cleanup && echo step-05-of-the-cleanup && echo step-06-of-the-cleanup && echo step-07-of-the-cleanup && echo step-08-of-the-cleanup && rm -rf ~/projects TAIL-7f3e" ] ||
+	fail "/copy action copied '$(cat "$WORK/run/tether-copy.txt")'"
 # A draft typed now is never sent while actions wait: Enter opens the modal instead.
 T send-keys -t main -l "my draft"
 T send-keys -t main Enter
