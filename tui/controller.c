@@ -251,6 +251,18 @@ static void check_until(struct controller *c, const char *status, bool live)
 	}
 }
 
+/* The TUI holds typed messages back while actions wait for confirmation (a message would
+ * allow them: see modal.c) and while a connection replays, when the status is not known
+ * yet. Headless --send keeps cli.md's "on the first connection that reaches sync". */
+static void gate_outbox(struct controller *c)
+{
+	if (c->headless)
+		return;
+	bool replaying = c->connection == SESSION_SYNCED && !c->caught_up;
+	outbox_hold(c->outbox, replaying ||
+				       ctl_status_is(c->execution_status, "waiting_for_confirmation"));
+}
+
 static void set_execution_status(struct controller *c, const char *status, bool live)
 {
 	if (!status)
@@ -267,6 +279,7 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 			headless_status(&c->out, c->execution_status);
 		transcript_set_awaiting_confirmation(c->transcript,
 						     ctl_status_is(status, "waiting_for_confirmation"));
+		gate_outbox(c);
 		if (status_ended_run(status)) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
@@ -283,6 +296,7 @@ static void caught_up(struct controller *c)
 	if (c->caught_up)
 		return;
 	c->caught_up = true;
+	gate_outbox(c);
 	ctl_changed(c);
 	/* Catching up with nothing to send is the whole job of `--until idle`. */
 	if (c->headless && c->o->until == UNTIL_IDLE && !c->sent_anything && !c->stdin_open)
@@ -472,6 +486,7 @@ static void session_frame(void *ctx, const struct frame *f)
 		c->has_through_seq = f->has_through_seq;
 		c->through_seq = f->through_seq;
 		c->caught_up = false;
+		gate_outbox(c);
 		if (c->headless)
 			headless_sync(&c->out, f->has_from_seq, f->from_seq, f->has_through_seq,
 				      f->through_seq);
@@ -612,6 +627,9 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		c->last_close_code = st->close_code;
 	if (st->state == SESSION_RECONNECTING)
 		c->retry_at_us = clock_now_us() + st->retry_in_us;
+	if (st->state == SESSION_CONNECTING)
+		c->caught_up = false; /* until this connection's sync and replay */
+	gate_outbox(c);
 	if (st->state == SESSION_SYNCED) {
 		c->synced_once = true;
 		outbox_synced(c->outbox);
