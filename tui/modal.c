@@ -70,6 +70,9 @@ static size_t modal_text(struct tui *u, struct buf *out)
 		buf_putc(out, '\n');
 		buf_puts(out, info.detail ? info.detail : info.summary ? info.summary : "(no arguments)");
 	}
+	if (!n)
+		buf_puts(out, "The actions waiting are not in this transcript (history not loaded, or "
+			      "they came before the first event shown): allowing allows them unseen.");
 	return n;
 }
 
@@ -218,6 +221,10 @@ bool modal_handle(struct tui *u, const struct key_event *ev)
 	case KEYS_CTRL:
 		if (ev->cp == 'l')
 			return false;
+		if (ev->cp == 'o') {
+			u->confirm_focused = true;
+			return true;
+		}
 		break;
 	case KEYS_RESIZE:
 		return false;
@@ -283,8 +290,11 @@ void modal_paint(struct tui *u, int y, int rows)
 	size_t npending = transcript_pending_tools(u->t, NULL, 0);
 	struct buf title;
 	buf_init(&title);
-	buf_printf(&title, " Confirm %zu action%s before the agent runs %s ", npending,
-		   npending == 1 ? "" : "s", npending == 1 ? "it" : "them");
+	if (npending)
+		buf_printf(&title, " Confirm %zu action%s before the agent runs %s ", npending,
+			   npending == 1 ? "" : "s", npending == 1 ? "it" : "them");
+	else
+		buf_puts(&title, " Confirm the actions the agent waits to run ");
 	if (max_scroll)
 		buf_printf(&title, "· rows %zu-%zu of %zu, PgUp/PgDn ", u->confirm_scroll + 1,
 			   u->confirm_scroll + (size_t)body, l->nrows);
