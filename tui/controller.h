@@ -18,6 +18,8 @@ struct controller_ui {
 	void (*finished)(void *ctx, int exit_code);
 	/* A one-line diagnostic for the user (already sanitized and masked). */
 	void (*notice)(void *ctx, const char *line);
+	/* A message that was to go out after an answer that failed: the user's again. */
+	void (*unsent)(void *ctx, const char *text);
 };
 
 /* Everything a status line shows. Strings stay owned by the controller. */

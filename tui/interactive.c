@@ -263,6 +263,20 @@ static void on_notice(void *ctx, const char *line)
 	tui_notice(u, "%s", line);
 }
 
+/* Back into the input, before what is there now. */
+static void on_unsent(void *ctx, const char *text)
+{
+	struct tui *u = ctx;
+	char *now = editor_take(&u->input);
+	editor_insert(&u->input, text, strlen(text));
+	if (*now) {
+		editor_insert(&u->input, "\n", 1);
+		editor_insert(&u->input, now, strlen(now));
+	}
+	free(now);
+	tui_schedule_frame(u);
+}
+
 static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->frame_timer);
@@ -314,6 +328,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->frame_timer = loop_timer_create(loop, on_frame, u);
 	struct controller_ui ui = {
 		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
+		.unsent = on_unsent,
 	};
 	u->ctl = controller_create(loop, o, masks, api_key, false, &ui);
 	u->t = controller_transcript(u->ctl);
