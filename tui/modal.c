@@ -291,12 +291,11 @@ void modal_paint(struct tui *u, int y, int rows)
 	struct buf title;
 	buf_init(&title);
 	if (npending)
-		buf_printf(&title, " Confirm %zu action%s before the agent runs %s ", npending,
-			   npending == 1 ? "" : "s", npending == 1 ? "it" : "them");
+		buf_printf(&title, " Confirm %zu action%s ", npending, npending == 1 ? "" : "s");
 	else
 		buf_puts(&title, " Confirm the actions the agent waits to run ");
 	if (max_scroll)
-		buf_printf(&title, "· rows %zu-%zu of %zu, PgUp/PgDn ", u->confirm_scroll + 1,
+		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->confirm_scroll + 1,
 			   u->confirm_scroll + (size_t)body, l->nrows);
 	if (!u->confirm_focused)
 		buf_puts(&title, "· Tab or ↑↓ to answer, Esc to set aside ");
