@@ -14,7 +14,7 @@
 /* Integers beyond 2^53 do not survive cJSON's doubles; no seq or count gets near that. */
 #define CODEC_INT_MAX ((double)NET_SEQ_MAX)
 #define ACTION_SUMMARY_MAX 200
-#define STORE_OWNED_MAX 4
+#define STORE_OWNED_MAX 5
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])
 
 /* What the strings of a decoded frame point into. */
@@ -143,7 +143,7 @@ static void store_free(struct frame_store *st)
 
 static const char *store_own(struct frame_store *st, char *s)
 {
-	assert(st->owned_count < STORE_OWNED_MAX && "an event composes at most text, reasoning, summary");
+	assert(st->owned_count < STORE_OWNED_MAX && "an event composes at most text, reasoning, summary, detail");
 	st->owned[st->owned_count++] = s;
 	return s;
 }
@@ -314,6 +314,36 @@ static const char *action_summary(struct frame_store *st, const cJSON *ev, const
 	return one_line(st, joined, joined);
 }
 
+/* Every argument of the action, whole, one "name: value" per field (strings as they are, line
+ * breaks kept; other values as JSON): what a confirmation must show, never cut. Fields that
+ * say nothing (false, null, empty) are left out; so is the kind. */
+static const char *action_detail(struct frame_store *st, const cJSON *ev)
+{
+	const cJSON *action = ev_object(ev, "action");
+	struct buf b;
+	buf_init(&b);
+	for (const cJSON *f = action ? action->child : NULL; f; f = f->next) {
+		if (!f->string || strcmp(f->string, "kind") == 0 || cJSON_IsFalse(f) ||
+		    cJSON_IsNull(f) || (cJSON_IsString(f) && !*f->valuestring))
+			continue;
+		if (b.len)
+			buf_putc(&b, '\n');
+		buf_printf(&b, "%s: ", f->string);
+		if (cJSON_IsString(f)) {
+			buf_puts(&b, f->valuestring);
+		} else {
+			char *json = cJSON_PrintUnformatted(f);
+			buf_puts(&b, json ? json : "");
+			cJSON_free(json);
+		}
+	}
+	if (!b.len) {
+		buf_fini(&b);
+		return NULL;
+	}
+	return store_own(st, buf_steal(&b));
+}
+
 static const struct name_value {
 	const char *name;
 	int value;
@@ -352,6 +382,7 @@ static void decode_action(struct frame_store *st, const cJSON *ev, struct event 
 	decode_tool_fields(ev, e);
 	e->action_kind = ev_string(ev_object(ev, "action"), "kind");
 	e->action_summary = action_summary(st, ev, e->action_kind);
+	e->action_detail = action_detail(st, ev);
 	const char *risk = ev_string(ev, "security_risk");
 	e->risk = risk ? name_lookup(risk_names, COUNT(risk_names), risk, RISK_UNKNOWN) : RISK_ABSENT;
 }

@@ -65,6 +65,7 @@ struct event {
 	const char *tool_call_id;
 	const char *action_kind;        /* action.kind, e.g. "TerminalAction" */
 	const char *action_summary;     /* one line: command, path or message of the action */
+	const char *action_detail;      /* every argument of the action, whole ("name: value" lines) */
 	enum security_risk risk;
 	bool is_error;                  /* ObservationEvent observation.is_error */
 	bool has_exit_code;

@@ -144,6 +144,7 @@ struct item_spec {
 	size_t reasoning_len;
 	const char *title;          /* tool name, error code, notice label */
 	const char *summary;        /* one-line action summary */
+	const char *detail;         /* the action's arguments, whole (may span lines) */
 	const char *tool_call_id;
 	enum tool_outcome outcome;  /* ITEM_TOOL_RESULT */
 	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
@@ -220,6 +221,7 @@ struct item_info {
 	size_t reasoning_len;
 	const char *title;
 	const char *summary;
+	const char *detail;     /* tool card: the action's arguments, whole */
 	enum tool_outcome outcome;
 	const char *result_text; /* tool card: the result's text */
 	int risk;

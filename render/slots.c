@@ -53,6 +53,7 @@ static struct item *slot_open(struct transcript *t, const char *item_id, int att
 static void slot_supersede(struct transcript *t, struct item *it, int attempt)
 {
 	it->attempt = attempt;
+	it->stalled = false;
 	buf_clear(&it->text);
 	buf_clear(&it->reasoning);
 	it->reasoning_lines = 0;

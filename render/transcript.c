@@ -54,6 +54,7 @@ void item_destroy(struct item *it)
 	free(it->id);
 	free(it->title);
 	free(it->summary);
+	free(it->detail);
 	free(it->tool_call_id);
 	free(it->result_id);
 	item_rows_free(it->rows);
@@ -157,6 +158,7 @@ void item_fill(struct item *it, const struct item_spec *spec)
 		? 1 + count_newlines(it->reasoning.data, it->reasoning.len) : 0;
 	set_string(&it->title, spec->title);
 	set_string(&it->summary, spec->summary);
+	set_string(&it->detail, spec->detail);
 	/* set once: it is the key of the card index */
 	if (spec->tool_call_id && !it->tool_call_id)
 		it->tool_call_id = xstrdup(spec->tool_call_id);
@@ -256,6 +258,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		.reasoning_len = it->reasoning.len,
 		.title = it->title,
 		.summary = it->summary,
+		.detail = it->detail,
 		.outcome = it->outcome,
 		.result_text = it->has_result ? (it->result.data ? it->result.data : "") : NULL,
 		.risk = it->risk,

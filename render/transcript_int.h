@@ -25,6 +25,7 @@ struct item {
 	struct buf reasoning;
 	struct buf result;              /* tool card: the attached result's text */
 	char *title, *summary, *tool_call_id;
+	char *detail;                   /* tool card: the action's arguments, whole */
 	char *result_id;                /* event id of the attached result */
 	enum tool_outcome outcome;
 	int risk;

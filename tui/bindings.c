@@ -1,7 +1,7 @@
 /* bindings: what each key does. Scrolling keys never take a key that typing needs: PgUp/PgDn
  * always scroll, Home/End only while the input is empty, and letters are only ever text —
- * except y/n while a confirmation is asked with an empty input, and n/N while browsing
- * search results. */
+ * except n/N while browsing search results. A waiting confirmation is a modal (modal.c)
+ * that takes every key while open. */
 #include "interactive.h"
 
 #include <stdlib.h>
@@ -278,57 +278,33 @@ static const struct binding search_browse_bindings[] = {
 
 /* ------------------------------------------------------------ confirmation */
 
-static void act_confirm_yes(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	controller_confirm(u->ctl, true, NULL);
-	u->confirm_hidden = true;
-	tui_notice(u, "allowed; waiting for the agent");
-}
-
-static void act_confirm_no(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	editor_clear(&u->reason);
-	u->mode = TUI_MODE_REASON;
-}
-
-static void act_confirm_later(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->confirm_hidden = true;
-	tui_notice(u, "confirmation put aside: /confirm or /reject [reason] when ready");
-}
-
-static const struct binding confirm_bindings[] = {
-	{ KEYS_CHAR, 0, 'y', act_confirm_yes },
-	{ KEYS_CHAR, 0, 'Y', act_confirm_yes },
-	{ KEYS_CHAR, 0, 'n', act_confirm_no },
-	{ KEYS_CHAR, 0, 'N', act_confirm_no },
-	{ KEYS_ESC, 0, 0, act_confirm_later },
-};
-
 static void act_reason_send(struct tui *u, struct editor *e, const struct key_event *ev)
 {
-	(void)ev;
-	char *reason = editor_take(e);
-	controller_confirm(u->ctl, false, *reason ? reason : NULL);
-	free(reason);
-	u->mode = TUI_MODE_INPUT;
-	u->confirm_hidden = true;
-	tui_notice(u, "rejected");
+	(void)e, (void)ev;
+	modal_reason_done(u, true);
 }
 
 static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->mode = TUI_MODE_INPUT;
+	modal_reason_done(u, false);
 }
 
 static const struct binding reason_bindings[] = {
 	{ KEYS_ENTER, 0, 0, act_reason_send },
 	{ KEYS_ESC, 0, 0, act_reason_cancel },
 };
+
+static void act_confirm_open(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (st.awaiting_confirmation)
+		modal_open(u, true);
+	else
+		tui_notice(u, "nothing waits for confirmation");
+}
 
 /* ------------------------------------------------------------------ input */
 
@@ -347,7 +323,8 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 		tui_notice(u, "nothing to interrupt: the agent is %s", st.execution_status);
 		return;
 	}
-	controller_interrupt(u->ctl);
+	if (!controller_interrupt(u->ctl))
+		return; /* one is in flight: a burst of Esc is one interrupt */
 	tui_notice(u, "interrupting the agent…");
 }
 
@@ -393,6 +370,7 @@ static const struct binding input_bindings[] = {
 	{ KEYS_ENTER, 0, 0, act_send },
 	{ KEYS_ESC, 0, 0, act_interrupt },
 	{ KEYS_CTRL, 0, 'd', act_eof },
+	{ KEYS_CTRL, 0, 'o', act_confirm_open },
 	{ KEYS_CTRL, 0, 'r', act_search_start },
 	{ KEYS_CTRL, 0, 's', act_search_start },
 	{ KEYS_CTRL, 0, 'p', act_up },
@@ -402,15 +380,6 @@ static const struct binding input_bindings[] = {
 	{ KEYS_HOME, 0, 0, act_home },
 	{ KEYS_END, 0, 0, act_end },
 };
-
-static bool prompt_takes_keys(struct tui *u)
-{
-	if (u->confirm_hidden || !editor_empty(&u->input))
-		return false;
-	struct controller_status st;
-	controller_status(u->ctl, &st);
-	return st.awaiting_confirmation;
-}
 
 void bindings_handle(struct tui *u, const struct key_event *ev)
 {
@@ -439,13 +408,15 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 		    !DISPATCH(global_bindings, u, &u->reason, ev))
 			edit(u, &u->reason, ev, true);
 		return;
+	case TUI_MODE_CONFIRM:
+		if (!modal_handle(u, ev))
+			DISPATCH(global_bindings, u, &u->input, ev);
+		return;
 	case TUI_MODE_INPUT:
 	case TUI_MODE_SEARCH_BROWSE:
 	default:
 		break;
 	}
-	if (prompt_takes_keys(u) && DISPATCH(confirm_bindings, u, &u->input, ev))
-		return;
 	if (DISPATCH(global_bindings, u, &u->input, ev) ||
 	    DISPATCH(input_bindings, u, &u->input, ev))
 		return;

@@ -8,6 +8,11 @@
 #include <string.h>
 
 
+/* Open streams at most: an agent streams one or two items at a time, so more is a server
+ * that never ends them; beyond this the oldest is discarded (with its terminal line) and
+ * memory, stall checks and stalled lines stay bounded. */
+enum { STREAMS_OPEN_MAX = 64 };
+
 static const char *const state_names[] = {
 	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
 	[SESSION_SYNCED] = "open",           [SESSION_CLOSED] = "closed",
@@ -130,6 +135,7 @@ static struct stream_filter *filter_open(struct controller *c, const char *item_
 			mask_stream_init(&f->mask[k], c->masks);
 		f->next = c->filters;
 		c->filters = f;
+		c->nfilters++;
 		strmap_put(&c->filter_index, f->item_id, f);
 	}
 	filter_reset(f, c->masks, attempt);
@@ -144,12 +150,36 @@ static void filter_close(struct controller *c, const char *item_id)
 		if (*p == gone) {
 			struct stream_filter *f = *p;
 			*p = f->next;
+			c->nfilters--;
 			for (int k = 0; k < 2; k++)
 				mask_stream_fini(&f->mask[k]);
 			free(f->item_id);
 			free(f->shown_id);
 			free(f);
 			return;
+		}
+	}
+}
+
+/* Keeps at most STREAMS_OPEN_MAX streams open: the oldest go, each with its discarded line. */
+static void bound_open_streams(struct controller *c)
+{
+	while (c->nfilters > STREAMS_OPEN_MAX) {
+		struct stream_filter *oldest = c->filters;
+		while (oldest->next)
+			oldest = oldest->next;
+		stream_line(c, oldest, oldest->item_id, oldest->attempt, "discarded", NULL, NULL, 0,
+			    NULL);
+		transcript_stream_abort(c->transcript, oldest->item_id, oldest->attempt, NULL);
+		filter_close(c, oldest->item_id);
+		if (!c->warned_streams) {
+			c->warned_streams = true;
+			struct buf line;
+			buf_init(&line);
+			buf_printf(&line, "the server keeps more than %d streams open: the oldest are discarded",
+				   STREAMS_OPEN_MAX);
+			ctl_notice(c, buf_cstr(&line));
+			buf_fini(&line);
 		}
 	}
 }
@@ -235,6 +265,18 @@ static void check_until(struct controller *c, const char *status, bool live)
 	}
 }
 
+/* The TUI holds typed messages back while actions wait for confirmation (a message would
+ * allow them: see modal.c) and while a connection replays, when the status is not known
+ * yet. Headless --send keeps cli.md's "on the first connection that reaches sync". */
+static void gate_outbox(struct controller *c)
+{
+	if (c->headless)
+		return;
+	bool replaying = c->connection == SESSION_SYNCED && !c->caught_up;
+	outbox_hold(c->outbox, replaying ||
+				       ctl_status_is(c->execution_status, "waiting_for_confirmation"));
+}
+
 static void set_execution_status(struct controller *c, const char *status, bool live)
 {
 	if (!status)
@@ -251,6 +293,7 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 			headless_status(&c->out, c->execution_status);
 		transcript_set_awaiting_confirmation(c->transcript,
 						     ctl_status_is(status, "waiting_for_confirmation"));
+		gate_outbox(c);
 		if (status_ended_run(status)) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
@@ -268,6 +311,7 @@ static void caught_up(struct controller *c)
 		return;
 	c->caught_up = true;
 	loop_timer_cancel(c->catchup_timer);
+	gate_outbox(c);
 	ctl_changed(c);
 	/* Catching up with nothing to send is the whole job of `--until idle`. */
 	if (c->headless && c->o->until == UNTIL_IDLE && !c->sent_anything && !c->stdin_open)
@@ -367,6 +411,7 @@ static void on_started(struct controller *c, const struct frame *f)
 	struct stream_filter *filt = filter_open(c, f->item_id, f->attempt);
 	if (r == APPLY_OPENED)
 		c->stream_count++;
+	bound_open_streams(c);
 	stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	ctl_changed(c);
 }
@@ -389,6 +434,7 @@ static void on_delta(struct controller *c, const struct frame *f)
 		if (r == APPLY_OPENED)
 			c->stream_count++;
 		filt = filter_open(c, f->item_id, f->attempt);
+		bound_open_streams(c);
 		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
 	}
 	int k = f->delta_kind == DELTA_REASONING;
@@ -472,6 +518,7 @@ static void session_frame(void *ctx, const struct frame *f)
 		c->has_through_seq = f->has_through_seq;
 		c->through_seq = f->through_seq;
 		c->caught_up = false;
+		gate_outbox(c);
 		if (c->headless)
 			headless_sync(&c->out, f->has_from_seq, f->from_seq, f->has_through_seq,
 				      f->through_seq);
@@ -638,6 +685,9 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 			c->last_failure = buf_steal(&clean);
 		}
 	}
+	if (st->state == SESSION_CONNECTING)
+		c->caught_up = false; /* until this connection's sync and replay */
+	gate_outbox(c);
 	if (st->state == SESSION_SYNCED) {
 		c->synced_once = true;
 		outbox_synced(c->outbox);

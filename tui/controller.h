@@ -20,6 +20,8 @@ struct controller_ui {
 	void (*finished)(void *ctx, int exit_code);
 	/* A one-line diagnostic for the user (already sanitized and masked). */
 	void (*notice)(void *ctx, const char *line);
+	/* A message that was to go out after an answer that failed: the user's again. */
+	void (*unsent)(void *ctx, const char *text);
 };
 
 /* Everything a status line shows. Strings stay owned by the controller. */
@@ -61,12 +63,28 @@ void controller_status(const struct controller *c, struct controller_status *st)
 /* Sends a user message: over the socket when it is live, else queued until it is (or through
  * REST when the socket stays down). Never silently dropped; blank text is no message. */
 void controller_send(struct controller *c, const char *text);
+/* Controls of one kind are coalesced: while one is in flight another is not sent and these
+ * return false. */
 /* REST pause. */
-void controller_pause(struct controller *c);
+bool controller_pause(struct controller *c);
 /* REST interrupt (cancels the running LLM call). */
-void controller_interrupt(struct controller *c);
-/* REST respond_to_confirmation; reason may be NULL. */
-void controller_confirm(struct controller *c, bool accept, const char *reason);
+bool controller_interrupt(struct controller *c);
+/* REST respond_to_confirmation; reason may be NULL. Allowing, rejecting and the policy
+ * change below are one kind. */
+bool controller_confirm(struct controller *c, bool accept, const char *reason);
+/* Allows the pending actions, then (once the server took that) sends text as a message. The
+ * agent-server runs pending actions when a message arrives (a message is always run=true),
+ * so a message must never go out while actions wait unless the user allowed them. */
+bool controller_confirm_and_send(struct controller *c, const char *text);
+
+enum confirm_policy {
+	CONFIRM_POLICY_NEVER,           /* NeverConfirm */
+	CONFIRM_POLICY_RISKY,           /* ConfirmRisky: HIGH and UNKNOWN risk only */
+};
+/* REST confirmation_policy for this conversation; then_accept allows the pending actions
+ * once the server took the new policy (it does not run them by itself). */
+bool controller_set_confirmation_policy(struct controller *c, enum confirm_policy policy,
+					bool then_accept);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */

@@ -32,6 +32,8 @@ struct controller {
 	struct rest_call *rest_calls;   /* REST calls in flight */
 	struct transcript *transcript;
 	struct stream_filter *filters;  /* open streams, newest first */
+	size_t nfilters;
+	bool warned_streams;            /* told once that streams over the bound are discarded */
 	struct strmap filter_index;     /* item_id → its filter: one lookup per delta */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
 	struct buf clean_scratch;       /* controller_clean's sanitized copy */
@@ -107,8 +109,10 @@ void ctl_text_mode_event(struct controller *c, const struct item_spec *s, const 
 void ctl_summaries_flush(struct controller *c, const char *why);
 /* Frees the tool summaries text mode keeps until their result. */
 void ctl_summaries_free(struct controller *c);
-/* Starts a REST call about this conversation; failures become error items. */
-void ctl_rest_call(struct controller *c, const char *what, const char *method,
+/* Starts a REST call about this conversation; failures become error items. what names it
+ * to the user; a call of the same kind (what) still in flight makes this one a no-op that
+ * returns false: a burst of Esc is one interrupt, not 200. */
+bool ctl_rest_call(struct controller *c, const char *what, const char *method,
 		   const char *suffix, const char *body);
 /* Calls still in flight when the controller goes finish into nothing. */
 void ctl_rest_detach(struct controller *c);

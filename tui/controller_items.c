@@ -99,10 +99,12 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 	spec_text(c, store, e->reasoning, &spec->reasoning, &spec->reasoning_len);
 	spec_text(c, store, title, &spec->title, NULL);
 	spec_text(c, store, e->action_summary, &spec->summary, NULL);
+	spec_text(c, store, e->action_detail, &spec->detail, NULL);
 	spec->text = resolve(store, spec->text);
 	spec->reasoning = resolve(store, spec->reasoning);
 	spec->title = resolve(store, spec->title);
 	spec->summary = resolve(store, spec->summary);
+	spec->detail = resolve(store, spec->detail);
 	return true;
 }
 

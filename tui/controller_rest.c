@@ -11,15 +11,26 @@
 /* One REST call in flight; c is NULL once the controller is gone. */
 struct rest_call {
 	struct controller *c;
-	char *what;
+	char *what;                     /* its name in messages */
+	const char *kind;               /* calls of one kind are coalesced while one is in flight */
+	char *then_send;                /* a message to send once this call succeeded */
+	bool then_accept;               /* accept the pending actions once this call succeeded */
 	struct rest_call *next;
 };
 
 static void call_free(struct rest_call *call)
 {
 	free(call->what);
+	free(call->then_send);
 	free(call);
 }
+
+static bool rest_start(struct controller *c, const char *what, const char *kind,
+		       const char *method, const char *suffix, const char *body,
+		       struct rest_call **out);
+
+/* Allowing, rejecting and changing the policy are one kind: the first answer in flight wins. */
+static const char answer_kind[] = "confirmation answer";
 
 static void rest_done(void *ctx, const struct rest_response *r)
 {
@@ -40,6 +51,10 @@ static void rest_done(void *ctx, const struct rest_response *r)
 		buf_init(&line);
 		if (r->status == 0)
 			buf_printf(&line, "%s failed: %s", call->what, r->error ? r->error : "no response");
+		else if (!strcmp(call->kind, answer_kind) && call->then_accept &&
+			 (r->status == 404 || r->status == 405))
+			buf_printf(&line, "%s: this server cannot change it (HTTP %d); the actions still wait",
+				   call->what, r->status);
 		else if (r->status == 401 || r->status == 403)
 			buf_printf(&line, "%s failed: not authorized (HTTP %d)", call->what, r->status);
 		else
@@ -48,6 +63,12 @@ static void rest_done(void *ctx, const struct rest_response *r)
 		ctl_add_error_item(c, call->what, buf_cstr(&line));
 		ctl_notice(c, buf_cstr(&line));
 		buf_fini(&line);
+		if (call->then_send && c->ui.unsent)
+			c->ui.unsent(c->ui.ctx, call->then_send);
+	} else if (call->then_send) {
+		controller_send(c, call->then_send);
+	} else if (call->then_accept) {
+		controller_confirm(c, true, NULL);
 	} else if (!strcmp(call->what, "title") && r->body) {
 		struct conversation_info *items = NULL;
 		size_t n = 0;
@@ -75,36 +96,53 @@ void ctl_rest_detach(struct controller *c)
 	c->rest_calls = NULL;
 }
 
-void ctl_rest_call(struct controller *c, const char *what, const char *method,
-		      const char *suffix, const char *body)
+static bool rest_start(struct controller *c, const char *what, const char *kind,
+		       const char *method, const char *suffix, const char *body,
+		       struct rest_call **out)
 {
+	for (struct rest_call *busy = c->rest_calls; busy; busy = busy->next)
+		if (!strcmp(busy->kind, kind))
+			return false;
 	struct rest_call *call = xcalloc(1, sizeof *call);
 	call->c = c;
 	call->what = xstrdup(what);
+	call->kind = kind;
 	call->next = c->rest_calls;
 	c->rest_calls = call;
+	if (out)
+		*out = call;
 	struct buf path;
 	buf_init(&path);
 	rest_path_conversation(&path, c->o->conversation_id, suffix);
 	if (rest_request(c->loop, c->o->server, c->api_key, c->o->insecure, method, buf_cstr(&path),
 			 body, rest_done, call) != 0) {
+		if (out)
+			*out = NULL;
 		struct rest_response r = {.status = 0, .error = "could not start the request"};
 		rest_done(call, &r);
 	}
 	buf_fini(&path);
+	return true;
 }
 
-void controller_pause(struct controller *c)
+bool ctl_rest_call(struct controller *c, const char *what, const char *method,
+		   const char *suffix, const char *body)
 {
-	ctl_rest_call(c, "pause", "POST", "/pause", NULL);
+	return rest_start(c, what, what, method, suffix, body, NULL);
 }
 
-void controller_interrupt(struct controller *c)
+bool controller_pause(struct controller *c)
 {
-	ctl_rest_call(c, "interrupt", "POST", "/interrupt", NULL);
+	return ctl_rest_call(c, "pause", "POST", "/pause", NULL);
 }
 
-void controller_confirm(struct controller *c, bool accept, const char *reason)
+bool controller_interrupt(struct controller *c)
+{
+	return ctl_rest_call(c, "interrupt", "POST", "/interrupt", NULL);
+}
+
+static bool confirm_then_send(struct controller *c, bool accept, const char *reason,
+			      const char *then_send)
 {
 	struct buf body;
 	buf_init(&body);
@@ -114,9 +152,41 @@ void controller_confirm(struct controller *c, bool accept, const char *reason)
 		json_append_string(&body, reason, strlen(reason));
 	}
 	buf_putc(&body, '}');
-	ctl_rest_call(c, accept ? "confirm" : "reject", "POST", "/events/respond_to_confirmation",
-		  buf_cstr(&body));
+	struct rest_call *call = NULL;
+	bool started = rest_start(c, accept ? "confirm" : "reject", answer_kind, "POST",
+				  "/events/respond_to_confirmation", buf_cstr(&body), &call);
+	if (call && then_send)
+		call->then_send = xstrdup(then_send);
 	buf_fini(&body);
+	return started;
+}
+
+bool controller_confirm(struct controller *c, bool accept, const char *reason)
+{
+	return confirm_then_send(c, accept, reason, NULL);
+}
+
+bool controller_confirm_and_send(struct controller *c, const char *text)
+{
+	return confirm_then_send(c, true, NULL, text);
+}
+
+bool controller_set_confirmation_policy(struct controller *c, enum confirm_policy policy,
+					bool then_accept)
+{
+	/* The agent-server's POST /api/conversations/{id}/confirmation_policy takes a
+	 * SetConfirmationPolicyRequest: {"policy": <ConfirmationPolicyBase>}, discriminated by
+	 * "kind" (openhands/sdk/security/confirmation_policy.py). ConfirmRisky asks for HIGH
+	 * (its threshold) and for UNKNOWN risk. */
+	const char *body = policy == CONFIRM_POLICY_NEVER
+		? "{\"policy\":{\"kind\":\"NeverConfirm\"}}"
+		: "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"HIGH\",\"confirm_unknown\":true}}";
+	struct rest_call *call = NULL;
+	bool started = rest_start(c, "confirmation policy", answer_kind, "POST",
+				  "/confirmation_policy", body, &call);
+	if (call)
+		call->then_accept = then_accept;
+	return started;
 }
 
 bool ctl_blank(const char *text, size_t n)

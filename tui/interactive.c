@@ -79,7 +79,9 @@ void tui_ctrl_c(struct tui *u)
 		return;
 	}
 	u->ctrl_c_at = now;
-	if (u->mode != TUI_MODE_INPUT)
+	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+		modal_close(u);
+	else if (u->mode != TUI_MODE_INPUT)
 		u->mode = TUI_MODE_INPUT;
 	tui_notice(u, "press Ctrl-C again to quit");
 }
@@ -102,7 +104,7 @@ static bool blank(const char *s)
 /* Keeps the last few messages sent, as they are shown (sanitized and masked: a secret the
  * user pasted is hidden like the server's copy of it will be): the controller's queue is
  * first in, first out, so the last pending_messages of them are the ones still waiting. */
-static void remember_sent(struct tui *u, const char *text)
+void tui_remember_sent(struct tui *u, const char *text)
 {
 	if (u->nsent == TUI_QUEUED_KEEP) {
 		free(u->sent[0]);
@@ -115,8 +117,26 @@ static void remember_sent(struct tui *u, const char *text)
 	u->sent[u->nsent++] = buf_steal(&shown);
 }
 
+/* A message while actions wait for confirmation would run them (see modal.c): it stays in
+ * the draft, and the modal offers to answer first or to send it and allow. */
+static bool held_for_confirmation(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (!st.awaiting_confirmation)
+		return false;
+	modal_open(u, false);
+	tui_notice(u, "not sent: a message would allow the waiting actions; answer first, or "
+		      "Tab to \"send draft & allow\"");
+	return true;
+}
+
 void tui_submit(struct tui *u)
 {
+	const char *draft = editor_text(&u->input);
+	bool slash = draft[0] == '/' && draft[1] != '/';
+	if (!slash && !blank(draft) && held_for_confirmation(u))
+		return;
 	char *text = editor_take(&u->input);
 	if (!blank(text)) {
 		const char *msg = text;
@@ -126,21 +146,34 @@ void tui_submit(struct tui *u)
 			msg = NULL;
 		if (msg) {
 			controller_send(u->ctl, msg);
-			remember_sent(u, msg);
+			tui_remember_sent(u, msg);
 			viewport_follow(&u->vp);
 		}
 	}
 	free(text);
 }
 
-/* A new confirmation request shows the prompt again, even if the last one was put aside. */
+/* The modal opens (without the keyboard's focus) when actions start to wait, and again when
+ * other actions wait than those set aside; it closes when nothing waits any more. */
 static void track_confirmation(struct tui *u, const struct controller_status *st)
 {
-	if (st->awaiting_confirmation && !u->was_awaiting)
+	size_t n = st->awaiting_confirmation ? transcript_pending_tools(u->t, NULL, 0) : 0;
+	size_t last = 0;
+	if (n)
+		transcript_pending_tools(u->t, &last, 1);
+	size_t signature = n ? n * 1000003u + last : 0;
+	if (st->awaiting_confirmation && (!u->was_awaiting || signature != u->confirm_signature)) {
 		u->confirm_hidden = false;
-	if (!st->awaiting_confirmation && u->mode == TUI_MODE_REASON)
-		u->mode = TUI_MODE_INPUT;
+		/* Other actions than those the user looked at: no key answers before a new look. */
+		u->confirm_focused = false;
+		u->confirm_choice = -1;
+	}
+	if (!st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
+		modal_close(u);
+	if (st->awaiting_confirmation && !u->confirm_hidden && u->mode == TUI_MODE_INPUT)
+		modal_open(u, false);
 	u->was_awaiting = st->awaiting_confirmation;
+	u->confirm_signature = signature;
 }
 
 static void on_frame(void *arg)
@@ -288,6 +321,20 @@ static void on_notice(void *ctx, const char *line)
 	tui_notice(u, "%s", line);
 }
 
+/* Back into the input, before what is there now. */
+static void on_unsent(void *ctx, const char *text)
+{
+	struct tui *u = ctx;
+	char *now = editor_take(&u->input);
+	editor_insert(&u->input, text, strlen(text));
+	if (*now) {
+		editor_insert(&u->input, "\n", 1);
+		editor_insert(&u->input, now, strlen(now));
+	}
+	free(now);
+	tui_schedule_frame(u);
+}
+
 static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->frame_timer);
@@ -297,6 +344,7 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->input);
 	editor_fini(&u->query);
 	editor_fini(&u->reason);
+	layout_fini(&u->confirm_layout);
 	paint_fini(&u->paint);
 	for (size_t i = 0; i < u->nsent; i++)
 		free(u->sent[i]);
@@ -322,6 +370,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	editor_init(&u->input);
 	editor_init(&u->query);
 	editor_init(&u->reason);
+	layout_init(&u->confirm_layout);
+	u->confirm_choice = -1;
 	struct buf err;
 	buf_init(&err);
 	if (terminal_open(o->color, &err) != 0) {
@@ -342,6 +392,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
 	struct controller_ui ui = {
 		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
+		.unsent = on_unsent,
 	};
 	u->ctl = controller_create(loop, o, masks, api_key, record, false, &ui);
 	u->t = controller_transcript(u->ctl);

@@ -13,6 +13,7 @@ enum tui_mode {
 	TUI_MODE_SEARCH_EDIT,       /* typing a search query */
 	TUI_MODE_SEARCH_BROWSE,     /* n/N through the matches */
 	TUI_MODE_REASON,            /* typing the reason for a rejection */
+	TUI_MODE_CONFIRM,           /* the confirmation modal has the keyboard */
 };
 
 enum { TUI_QUEUED_KEEP = 8 };
@@ -48,8 +49,13 @@ struct tui {
 	bool saved_follow;          /* the view before the search, for Esc */
 	size_t saved_top_item, saved_top_row;
 	/* confirmation */
-	bool confirm_hidden;        /* Esc put the prompt away until the next request */
+	bool confirm_hidden;        /* set aside (or answered) until the next request */
+	bool confirm_focused;       /* single keys answer only after Tab or an arrow */
+	int confirm_choice;         /* the highlighted choice, -1 when none */
+	size_t confirm_scroll;      /* first row of the actions shown */
+	struct layout confirm_layout;
 	bool was_awaiting;
+	size_t confirm_signature;   /* which actions wait: a change opens the modal again */
 	/* messages sent, newest last: the last pending_messages of them are still queued */
 	char *sent[TUI_QUEUED_KEEP];
 	size_t nsent;
@@ -76,6 +82,8 @@ void tui_ctrl_c(struct tui *u);
 void tui_suspend(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
+/* Keeps a sent message for the queued lines. */
+void tui_remember_sent(struct tui *u, const char *text);
 
 /* Starts a search: the query is typed in the input area; the view is remembered for Esc. */
 void search_start(struct tui *u);
@@ -93,6 +101,22 @@ void bindings_handle(struct tui *u, const struct key_event *ev);
 bool slash_run(struct tui *u, const char *line);
 /* Copies the last agent message (code: its last code block) to the clipboard or a file. */
 void slash_copy(struct tui *u, bool code);
+/* Copies s[0..n) to the clipboard (OSC 52) or a file and says where. */
+void slash_copy_text(struct tui *u, const char *s, size_t n);
+
+/* Opens the confirmation modal; focused lets single keys answer at once (only when the user
+ * asked for it: /confirm, Ctrl-O). */
+void modal_open(struct tui *u, bool focused);
+/* Closes it until the next request (answered or set aside). */
+void modal_close(struct tui *u);
+/* A key while the modal has the keyboard; false for keys it leaves to the global bindings. */
+bool modal_handle(struct tui *u, const struct key_event *ev);
+/* The reason editor ended: send the rejection, or go back to the choices. */
+void modal_reason_done(struct tui *u, bool send);
+/* Rows the modal would take at width (lays its text out). */
+int modal_rows_wanted(struct tui *u, int width);
+/* Paints the modal into rows lines from y. */
+void modal_paint(struct tui *u, int y, int rows);
 
 /* Sets up colours after the terminal opened. */
 void paint_init(struct painter *p);

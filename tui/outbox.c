@@ -23,12 +23,14 @@ struct outbox {
 	const char *server_url, *conversation_id, *api_key;
 	bool insecure;
 	bool rest_fallback;
+	bool hold;                  /* nothing goes out: actions may wait for confirmation */
 	void (*on_error)(void *ctx, const char *line);
 	void *ctx;
 	struct held *held;
 	size_t nheld;
 	struct loop_timer *fallback;
 	struct rest_send **calls;   /* in flight, so destroy can detach them */
+	struct outbox **status_check; /* the status request in flight: *status_check = NULL detaches */
 	size_t ncalls;
 	size_t rest_sent;
 };
@@ -91,13 +93,65 @@ static void rest_sent(void *ctx, const struct rest_response *r)
 	free(call);
 }
 
+static void send_through_rest(struct outbox *b);
+
+/* A message reaches the agent-server with run = true, and a run executes the actions that
+ * wait for confirmation: while the socket is down the status is not known, so REST asks it
+ * first. */
+static void status_checked(void *ctx, const struct rest_response *r)
+{
+	struct outbox **slot = ctx, *b = *slot;
+	free(slot);
+	if (!b)
+		return;
+	b->status_check = NULL;
+	struct conversation_info *items = NULL;
+	size_t n = 0;
+	char *next = NULL;
+	struct codec_error err;
+	bool waiting = r->status >= 200 && r->status < 300 && r->body &&
+		       conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
+		       n == 1 && items[0].execution_status &&
+		       !strcmp(items[0].execution_status, "waiting_for_confirmation");
+	conversation_infos_free(items, n);
+	free(next);
+	if (session_is_live(b->session) || b->hold)
+		return;
+	if (waiting) {
+		if (b->on_error)
+			b->on_error(b->ctx, "the message waits: actions wait for confirmation, and a "
+					    "message would allow them");
+		loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
+		return;
+	}
+	send_through_rest(b);
+}
+
 static void fallback_fire(void *arg)
 {
 	struct outbox *b = arg;
+	if (b->hold || b->status_check)
+		return;
 	if (session_is_live(b->session)) {
 		outbox_synced(b);
 		return;
 	}
+	struct buf path;
+	buf_init(&path);
+	rest_path_conversation(&path, b->conversation_id, "");
+	struct outbox **slot = xmalloc(sizeof *slot);
+	*slot = b;
+	b->status_check = slot;
+	if (rest_request(b->loop, b->server_url, b->api_key, b->insecure, "GET", buf_cstr(&path), NULL,
+			 status_checked, slot) != 0) {
+		struct rest_response r = {.status = 0, .error = "could not start the request"};
+		status_checked(slot, &r);
+	}
+	buf_fini(&path);
+}
+
+static void send_through_rest(struct outbox *b)
+{
 	struct buf path;
 	buf_init(&path);
 	rest_path_conversation(&path, b->conversation_id, "/events");
@@ -142,7 +196,7 @@ struct outbox *outbox_create(struct loop *loop, struct session *session, bool re
 
 void outbox_send(struct outbox *b, const char *text)
 {
-	if (session_is_live(b->session) && b->nheld == 0) {
+	if (!b->hold && session_is_live(b->session) && b->nheld == 0) {
 		session_send_user_message(b->session, text);
 		return;
 	}
@@ -152,8 +206,23 @@ void outbox_send(struct outbox *b, const char *text)
 		loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
 }
 
+void outbox_hold(struct outbox *b, bool hold)
+{
+	if (b->hold == hold)
+		return;
+	b->hold = hold;
+	if (hold || !b->nheld)
+		return;
+	if (session_is_live(b->session))
+		outbox_synced(b);
+	else if (b->rest_fallback && !loop_timer_pending(b->fallback))
+		loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
+}
+
 void outbox_synced(struct outbox *b)
 {
+	if (b->hold)
+		return;
 	/* In order, skipping those REST is carrying: they must not go twice. */
 	size_t kept = 0;
 	for (size_t i = 0; i < b->nheld; i++) {
@@ -185,6 +254,8 @@ void outbox_destroy(struct outbox *b)
 		return;
 	for (size_t i = 0; i < b->ncalls; i++)
 		b->calls[i]->box = NULL;
+	if (b->status_check)
+		*b->status_check = NULL;
 	for (size_t i = 0; i < b->nheld; i++)
 		free(b->held[i].text);
 	free(b->held);

@@ -16,8 +16,11 @@ struct outbox *outbox_create(struct loop *loop, struct session *session, bool re
 			     void (*on_error)(void *ctx, const char *line), void *ctx);
 /* Sends text now when the socket is synced, else holds it (and arms the REST fallback). */
 void outbox_send(struct outbox *b, const char *text);
-/* The socket is synced again: held messages go over it. */
+/* The socket is synced again: held messages go over it (unless held back). */
 void outbox_synced(struct outbox *b);
+/* hold: nothing goes out, over the socket or REST, until released (the conversation's status
+ * is not known yet, or actions wait for confirmation: a message would allow them). */
+void outbox_hold(struct outbox *b, bool hold);
 /* Messages not yet handed to a socket or to REST. */
 size_t outbox_pending(const struct outbox *b);
 /* Messages sent through REST so far. */

@@ -37,16 +37,6 @@ static const struct look outcome_look[] = {
 	[TOOL_NO_RESULT] = { A_DIM, 0, A_DIM },
 };
 
-static const struct look risk_look[] = {
-	{ 0, 0, 0 },
-	{ A_BOLD, PAIR_PENDING, A_BOLD },
-	{ A_BOLD, PAIR_DONE, A_BOLD },
-	{ A_BOLD, PAIR_PENDING, A_BOLD },
-	{ A_BOLD, PAIR_ERROR, A_BOLD | A_UNDERLINE },
-};
-
-static const char *const risk_names[] = { "", "[UNKNOWN] ", "[LOW] ", "[MEDIUM] ", "[HIGH] " };
-
 static const struct {
 	uint16_t style;
 	struct look look;
@@ -193,9 +183,9 @@ static const char *input_prefix(struct tui *u)
 	}
 }
 
-static bool prompt_visible(struct tui *u, const struct controller_status *st)
+static bool modal_visible(struct tui *u, const struct controller_status *st)
 {
-	return st->awaiting_confirmation && !u->confirm_hidden;
+	return st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON);
 }
 
 static size_t queued_shown(struct tui *u, const struct controller_status *st)
@@ -214,7 +204,7 @@ static int take(int *left, int want)
 }
 
 static void plan_layout(struct tui *u, const struct controller_status *st, int in_rows,
-			size_t npending_tools, struct layout_plan *L)
+			struct layout_plan *L)
 {
 	int h = LINES;
 	memset(L, 0, sizeof *L);
@@ -225,10 +215,14 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	int left = h - L->input;
 	int status = left >= 2 ? 1 : 0;
 	left -= status;
-	int prompt_want = (int)npending_tools + 1; /* a title line, then one per action */
-	if (prompt_want > left / 2)
-		prompt_want = left / 2;
-	int prompt = prompt_visible(u, st) ? take(&left, prompt_want) : 0;
+	/* The modal takes what it needs, up to all but a few transcript rows: the action is what
+	 * the user must read now. */
+	int prompt = 0;
+	if (modal_visible(u, st)) {
+		int want = modal_rows_wanted(u, COLS);
+		int most = left > 6 ? left - 3 : left;
+		prompt = take(&left, want < most ? want : most);
+	}
 	int notice = u->notice ? take(&left, 1) : 0;
 	int marker = !u->vp.follow ? take(&left, 1) : 0;
 	size_t q = queued_shown(u, st);
@@ -302,37 +296,6 @@ static void paint_queued(struct tui *u, const struct controller_status *st, int 
 	}
 }
 
-static void paint_prompt(struct tui *u, int y, int rows, const size_t *idx, size_t n)
-{
-	struct draw_line l = { .nseg = 0 };
-	if (!editor_empty(&u->input) && u->mode == TUI_MODE_INPUT)
-		draw_line_puts(&l, "Confirm? /confirm or /reject [reason] (the input is not empty)",
-			  notice_look);
-	else if (u->mode == TUI_MODE_REASON)
-		draw_line_puts(&l, "Reject: type a reason (optional), Enter sends, Esc goes back",
-			  notice_look);
-	else
-		draw_line_puts(&l, "Confirm? y allow · n reject · Esc later", notice_look);
-	draw_line_paint(&u->paint, y, &l);
-	for (int i = 1; i < rows; i++) {
-		struct draw_line a = { .nseg = 0 };
-		struct item_info info;
-		if ((size_t)i - 1 < n) {
-			transcript_item(u->t, idx[i - 1], &info);
-			int risk = info.risk >= 0 && info.risk <= 4 ? info.risk : 0;
-			draw_line_puts(&a, "  ", plain);
-			draw_line_puts(&a, risk_names[risk], risk_look[risk]);
-			if (info.title)
-				draw_line_puts(&a, info.title, bold);
-			if (info.title && info.summary)
-				draw_line_puts(&a, ": ", bold);
-			if (info.summary)
-				draw_line_puts(&a, info.summary, plain);
-		}
-		draw_line_paint(&u->paint, y + i, &a);
-	}
-}
-
 static void paint_status(struct tui *u, const struct controller_status *st, int64_t now, int y)
 {
 	struct buf b;
@@ -402,18 +365,13 @@ static void ensure_size(struct painter *p, int transcript_rows)
 
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
-	enum { PROMPT_TOOLS = 8 };
-	size_t idx[PROMPT_TOOLS];
-	size_t npending = st->awaiting_confirmation ? transcript_pending_tools(u->t, idx, PROMPT_TOOLS) : 0;
-	if (npending > PROMPT_TOOLS)
-		npending = PROMPT_TOOLS;
 	struct editor *e = active_editor(u);
 	const char *prefix = input_prefix(u);
 	int pw = text_width(prefix, strlen(prefix));
 	size_t in_rows;
 	editor_rows(e, COLS - pw >= 1 ? COLS - pw : COLS, &in_rows);
 	struct layout_plan L;
-	plan_layout(u, st, (int)in_rows, npending, &L);
+	plan_layout(u, st, (int)in_rows, &L);
 	ensure_size(&u->paint, L.transcript);
 	if (u->vp.width != COLS || u->vp.height != L.transcript)
 		viewport_resize(&u->vp, u->t, COLS, L.transcript);
@@ -431,7 +389,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	if (L.queued)
 		paint_queued(u, st, L.queued_y, L.queued);
 	if (L.prompt)
-		paint_prompt(u, L.prompt_y, L.prompt, idx, npending);
+		modal_paint(u, L.prompt_y, L.prompt);
 	if (L.notice_y >= 0)
 		paint_notice(u, L.notice_y);
 	if (L.status_y >= 0)

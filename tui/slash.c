@@ -12,35 +12,70 @@
 static void cmd_pause(struct tui *u, const char *arg)
 {
 	(void)arg;
-	controller_pause(u->ctl);
-	tui_notice(u, "pausing the agent…");
+	tui_notice(u, controller_pause(u->ctl) ? "pausing the agent…" : "already pausing…");
 }
 
 static void cmd_interrupt(struct tui *u, const char *arg)
 {
 	(void)arg;
-	controller_interrupt(u->ctl);
-	tui_notice(u, "interrupting the agent…");
+	tui_notice(u, controller_interrupt(u->ctl) ? "interrupting the agent…"
+						   : "already interrupting…");
 }
 
+static bool awaiting(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (!st.awaiting_confirmation)
+		tui_notice(u, "nothing waits for confirmation");
+	return st.awaiting_confirmation;
+}
+
+/* Typed on purpose, so the modal opens with the keyboard: y allows at once. */
 static void cmd_confirm(struct tui *u, const char *arg)
 {
 	(void)arg;
-	controller_confirm(u->ctl, true, NULL);
-	u->confirm_hidden = true;
-	tui_notice(u, "allowed; waiting for the agent");
+	if (awaiting(u))
+		modal_open(u, true);
 }
 
 static void cmd_reject(struct tui *u, const char *arg)
 {
-	controller_confirm(u->ctl, false, *arg ? arg : NULL);
-	u->confirm_hidden = true;
+	if (!awaiting(u))
+		return;
+	if (!controller_confirm(u->ctl, false, *arg ? arg : NULL)) {
+		tui_notice(u, "an answer is already on its way to the server");
+		return;
+	}
+	modal_close(u);
 	tui_notice(u, "rejected");
+}
+
+/* The actions waiting for confirmation, else the last action, whole. */
+static void copy_action(struct tui *u)
+{
+	size_t idx;
+	long found = transcript_pending_tools(u->t, &idx, 1) ? (long)idx : -1;
+	for (size_t i = transcript_count(u->t); found < 0 && i-- > 0;) {
+		struct item_info info;
+		transcript_item(u->t, i, &info);
+		if (info.kind == ITEM_TOOL)
+			found = (long)i;
+	}
+	struct item_info info;
+	if (found < 0 || (transcript_item(u->t, (size_t)found, &info), !info.detail)) {
+		tui_notice(u, "no action to copy");
+		return;
+	}
+	slash_copy_text(u, info.detail, strlen(info.detail));
 }
 
 static void cmd_copy(struct tui *u, const char *arg)
 {
-	slash_copy(u, strncmp(arg, "code", 4) == 0);
+	if (strncmp(arg, "action", 6) == 0)
+		copy_action(u);
+	else
+		slash_copy(u, strncmp(arg, "code", 4) == 0);
 }
 
 static void cmd_quit(struct tui *u, const char *arg)
@@ -60,9 +95,9 @@ struct slash_command {
 static const struct slash_command commands[] = {
 	{ "pause", "/pause                pause the agent", cmd_pause },
 	{ "interrupt", "/interrupt            cancel the agent's current step", cmd_interrupt },
-	{ "confirm", "/confirm              allow the actions awaiting confirmation", cmd_confirm },
-	{ "reject", "/reject [reason]      reject them", cmd_reject },
-	{ "copy", "/copy [code]          copy the last agent message (or its last code block)",
+	{ "confirm", "/confirm              open the confirmation again (also Ctrl-O)", cmd_confirm },
+	{ "reject", "/reject [reason]      reject the actions awaiting confirmation", cmd_reject },
+	{ "copy", "/copy [code|action]   copy the last agent message (its last code block; the action awaiting confirmation, whole)",
 	  cmd_copy },
 	{ "help", "/help                 this help", cmd_help },
 	{ "quit", "/quit                 leave tether", cmd_quit },
@@ -72,7 +107,8 @@ static const char keys_help[] =
 	"Keys: Enter send · Alt-Enter or Ctrl-J new line · Up/Down history · "
 	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Alt-Up/Down scroll a line · "
 	"Ctrl-R search (Ctrl-R/Ctrl-S or n/N next/previous, Esc cancels) · "
-	"Tab show/hide reasoning · Esc interrupt the agent · Ctrl-L repaint · "
+	"Tab show/hide reasoning · Esc interrupt the agent · Ctrl-O open a confirmation set aside "
+	"(Tab or arrows, then y/n/Enter) · Ctrl-L repaint · "
 	"Ctrl-C twice or Ctrl-D on an empty input quit. //text sends a message starting with /.";
 
 static void cmd_help(struct tui *u, const char *arg)
@@ -237,6 +273,11 @@ void slash_copy(struct tui *u, bool code)
 		tui_notice(u, code ? "no code block to copy" : "no agent message to copy");
 		return;
 	}
+	slash_copy_text(u, s, n);
+}
+
+void slash_copy_text(struct tui *u, const char *s, size_t n)
+{
 	if (u->o->osc52) {
 		if (copy_osc52(s, n) == 0)
 			tui_notice(u, "copied %zu bytes to the clipboard (OSC 52)", n);

@@ -161,7 +161,7 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 		set(&segs[n++], 1, tmp, brief);
 	}
 	if (st->awaiting_confirmation) {
-		set(&segs[n++], 1, "awaiting confirmation", "confirm?");
+		set(&segs[n++], 1, "awaiting confirmation (Ctrl-O)", "confirm? ^O");
 	} else if (st->execution_status && *st->execution_status) {
 		snprintf(tmp, sizeof tmp, "%s", st->execution_status);
 		for (char *p = tmp; *p; p++)

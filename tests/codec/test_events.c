@@ -227,6 +227,33 @@ static void test_action_summary_cap(void **state)
 	frame_fini(&f);
 }
 
+/* The confirmation shows action_detail: every argument whole, never cut like the summary. */
+static void test_action_detail_whole(void **state)
+{
+	(void)state;
+	char cmd[321], event[1024];
+	for (int i = 0; i < 300; i++)
+		cmd[i] = (char)('a' + i % 26);
+	strcpy(cmd + 300, " && rm -rf ~");
+	snprintf(event, sizeof event,
+		 "{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"%s\\nsecond line\","
+		 "\"is_input\":false,\"reset\":null,\"timeout\":30,\"env\":{\"A\":\"1\"},"
+		 "\"path\":\"\",\"kind\":\"TerminalAction\"}}", cmd);
+	struct frame f;
+	decode_event(event, &f);
+	struct buf want;
+	buf_init(&want);
+	buf_printf(&want, "command: %s\nsecond line\ntimeout: 30\nenv: {\"A\":\"1\"}", cmd);
+	assert_string_equal(f.event.action_detail, buf_cstr(&want));
+	assert_true(strlen(f.event.action_summary) < 210);
+	buf_fini(&want);
+	frame_fini(&f);
+	/* Nothing to say: absent. */
+	decode_event("{\"kind\":\"ActionEvent\",\"action\":{\"kind\":\"X\",\"flag\":false}}", &f);
+	assert_null(f.event.action_detail);
+	frame_fini(&f);
+}
+
 static void test_action_risk_and_reasoning(void **state)
 {
 	(void)state;
@@ -527,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_action_terminal),
 		cmocka_unit_test(test_action_summaries),
 		cmocka_unit_test(test_action_summary_cap),
+		cmocka_unit_test(test_action_detail_whole),
 		cmocka_unit_test(test_action_risk_and_reasoning),
 		cmocka_unit_test(test_observation),
 		cmocka_unit_test(test_observation_exit_codes),

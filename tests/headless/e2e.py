@@ -769,6 +769,42 @@ def test_server_value_sanitized():
     assert p.returncode == 2 and b"\x1b" not in p.stderr, p.stderr
 
 
+def test_endless_streams_bounded():
+    """A server that starts 5,000 items and never ends them (issue 11, point 11): at most 64
+    streams are open at any moment, the oldest each discarded with its terminal line, and each
+    open stream that goes quiet is reported stalled once."""
+    cfg = os.path.join(TMP, "cfg")
+    os.makedirs(os.path.join(cfg, "tether"), exist_ok=True)
+    open(os.path.join(cfg, "tether", "config"), "w").write("stream_stall = 1\n")
+    s = Server("endless_streams.scenario", "--set", "n=5000", "--set", "hold=5")
+    global ENV
+    saved, ENV = ENV, dict(ENV, XDG_CONFIG_HOME=cfg)
+    try:
+        rc, out, err = run_until(s, b"Endless streams over.", "--ping-interval", "1")
+    finally:
+        ENV = saved
+    s.stop()
+    lines = ndjson(out)
+    check_invariants(lines, None)
+    stream = [l for l in lines if l["type"] == "stream"]
+    open_now, most, stalled = set(), 0, {}
+    for l in stream:
+        if l["state"] == "started":
+            open_now.add(l["item_id"])
+            most = max(most, len(open_now))
+        elif l["state"] in ("retired", "aborted", "discarded"):
+            open_now.discard(l["item_id"])
+        elif l["state"] == "stalled":
+            stalled[l["item_id"]] = stalled.get(l["item_id"], 0) + 1
+    started = sum(1 for l in stream if l["state"] == "started")
+    assert started == 5000, started
+    assert most <= 64, "%d streams open at once" % most
+    assert sum(1 for l in stream if l["state"] == "discarded") == 5000
+    assert 0 < len(stalled) <= 64, "%d streams reported stalled" % len(stalled)
+    assert max(stalled.values()) == 1, "a stall was reported more than once"
+    assert b"oldest are discarded" in err, err[-500:]
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))

@@ -230,10 +230,30 @@ static void search_is_case_insensitive_over_all_texts(void **state)
 	transcript_destroy(t);
 }
 
+/* A card keeps its action's arguments whole (the summary is one cut line): the confirmation
+ * shows them and search reaches their tail; a result does not replace them. */
+static void card_keeps_the_whole_action(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	struct item_spec s = spec_of(ITEM_TOOL, 0, "act", "thought");
+	s.title = "terminal";
+	s.summary = "rm -rf build/cache && echo …";
+	s.detail = "command: rm -rf build/cache && echo a long way && rm -rf ~/TAIL";
+	s.tool_call_id = "call";
+	transcript_add_event(t, &s);
+	assert_string_equal(info_of(t, 0).detail, s.detail);
+	assert_int_equal(transcript_search(t, "~/tail", 0, false), 0);
+	add_result(t, 1, "obs", "call", TOOL_DONE, "ok");
+	assert_string_equal(info_of(t, 0).detail, s.detail);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(result_pairs_with_card_by_tool_call_id),
+		cmocka_unit_test(card_keeps_the_whole_action),
 		cmocka_unit_test(exit_code_comes_with_the_result),
 		cmocka_unit_test(run_ended_marks_no_result),
 		cmocka_unit_test(card_without_call_id_ends_with_the_run),

@@ -401,6 +401,14 @@ static void stalled_flag_follows_the_slot(void **state)
 	assert_false(info_of(t, 0).stalled);
 	transcript_stream_set_stalled(t, "unknown", true); /* no slot: no effect, no crash */
 	assert_int_equal(transcript_stream_attempt(t, "unknown"), 0);
+	/* A retry is a new attempt: it starts unstalled (the controller's watchdog starts over
+	 * too, so a stall of the retry is reported again, once). */
+	transcript_stream_set_stalled(t, "s", true);
+	transcript_stream_start(t, "s", 2, false, 0);
+	assert_false(info_of(t, 0).stalled);
+	transcript_stream_set_stalled(t, "s", true);
+	delta(t, "s", 3, 0, "x");
+	assert_false(info_of(t, 0).stalled);
 	transcript_destroy(t);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Search (Ctrl-R, older/newer, highlight, Esc back), Tab on reasoning, /copy to a file, and
-# the confirmation prompt: y allows, n asks a reason, Esc puts it aside for /reject.
+# the confirmation modal: Tab then y allows, n asks a reason, Esc sets it aside for /reject.
 . "$(dirname "$0")/lib.sh" "$@"
 
 filler=$(for i in $(seq -w 1 40); do printf 'filler %s\\n' "$i"; done)
@@ -47,11 +47,14 @@ for _ in $(seq 50); do
 done
 [ "$(cat "$WORK/run/tether-copy.txt")" = "Last visible message." ] || fail "/copy did not copy the last message"
 
-# Confirmation: n asks a reason, Enter rejects with it.
+# Confirmation (the modal; screen_confirm.sh tests it in depth): after Tab, n asks a reason,
+# Enter rejects with it.
 T send-keys -t main -l "run it"
 T send-keys -t main Enter
-wait_for "Confirm? y allow" || fail "no confirmation prompt"
-screen | grep -F "[HIGH]" | grep -qF "rm -rf build" || fail "the prompt does not list the action and its risk"
+wait_for "Confirm 1 action" || fail "no confirmation modal"
+screen | grep -F "[HIGH risk]" | grep -qF "terminal" || fail "the modal does not list the tool and its risk"
+screen | grep -qF "command: rm -rf build" || fail "the modal does not show the command"
+T send-keys -t main Tab
 T send-keys -t main n
 wait_for "reason:" || fail "n did not ask for a reason"
 T send-keys -t main -l "not now"
@@ -60,20 +63,21 @@ wait_traffic 'respond_to_confirmation 200 .*"accept":false,"reason":"not now"' |
 	fail "the rejection did not reach the server"
 wait_for "Rejected, fine." || fail "the run did not go on after the rejection"
 
-# y allows.
+# Tab, y allows.
 T send-keys -t main -l "run it"
 T send-keys -t main Enter
-wait_for "Confirm? y allow" || fail "no second confirmation prompt"
+wait_for "Confirm 1 action" || fail "no second confirmation modal"
+T send-keys -t main Tab
 T send-keys -t main y
 wait_traffic 'respond_to_confirmation 200 .*"accept":true' || fail "y did not allow"
 wait_for "Accepted and done." || fail "the run did not go on after allowing"
 
-# Esc puts the prompt aside; /reject answers later. Typed letters are text, not answers.
+# Esc sets the modal aside; /reject answers later.
 T send-keys -t main -l "run it"
 T send-keys -t main Enter
-wait_for "Confirm? y allow" || fail "no third confirmation prompt"
+wait_for "Confirm 1 action" || fail "no third confirmation modal"
 T send-keys -t main Escape
-wait_gone "Confirm? y allow" || fail "Esc did not put the prompt aside"
+wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside"
 T send-keys -t main -l "/reject later reason"
 T send-keys -t main Enter
 wait_traffic '"accept":false,"reason":"later reason"' || fail "/reject did not reject"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# On a small screen the confirmation modal shows the action in part and says so; PgDn
+# scrolls it to the command's tail, PgUp back (issue 11, point 13: every action whole).
+. "$(dirname "$0")/lib.sh" "$@"
+
+start_fixture "$DATA/tui_confirm.scenario"
+start_tether 60 12 "$CONV"
+wait_for "Confirm 1 action" || fail "no confirmation modal"
+wait_for "PgUp/PgDn" || fail "the modal does not say it scrolls"
+screen | grep -qF "TAIL-7f3e" && fail "the small screen shows the whole action: nothing to test"
+T send-keys -t main PageDown
+T send-keys -t main PageDown
+T send-keys -t main PageDown
+wait_for "TAIL-7f3e" || fail "PgDn did not scroll to the command's tail"
+T send-keys -t main PageUp
+T send-keys -t main PageUp
+T send-keys -t main PageUp
+wait_for "1. [HIGH risk] terminal" || fail "PgUp did not scroll back"
+grep -q 'respond_to_confirmation' "$WORK/traffic" && fail "scrolling answered the confirmation"
+no_sanitizer_report
+echo ok

@@ -1,0 +1,330 @@
+/* modal: the confirmation. While actions wait for the user, it takes the keyboard: typed
+ * text never answers it and never reaches the draft. Single-key answers work only once the
+ * user gave it focus with a key that is not typing (Tab or an arrow), so a message that
+ * starts with "y" or "n" is never an answer. Every pending action is shown whole — tool,
+ * risk, the agent's thought and every argument — wrapped and scrollable.
+ *
+ * Why a message may not go out while actions wait: the agent-server's socket takes a user
+ * message with run = true (every socket message), EventService.send_message then calls
+ * run(), LocalConversation.run() turns WAITING_FOR_CONFIRMATION into RUNNING and calls
+ * agent.step(), and Agent.step() first executes every action without an observation
+ * (get_unmatched_actions: "implicit confirmation") — software-agent-sdk at 611629e6. So
+ * sending is allowed only after an answer, or as the explicit "send draft and allow". */
+#include "draw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MODAL_ACTIONS_MAX = 64 };
+
+enum choice { CH_ALLOW, CH_REJECT, CH_SEND, CH_NEVER, CH_RISKY, CH_COPY, CH_ASIDE, CH_COUNT };
+
+static const struct {
+	uint32_t key;
+	const char *label;
+} choices[CH_COUNT] = {
+	[CH_ALLOW] = { 'y', "[y] allow" },
+	[CH_REJECT] = { 'n', "[n] reject…" },
+	[CH_SEND] = { 's', "[s] send draft & allow" },
+	[CH_NEVER] = { 'd', "[d] allow, don't ask again" },
+	[CH_RISKY] = { 'r', "[r] allow, ask only if risky" },
+	[CH_COPY] = { 'c', "[c] copy" },
+	[CH_ASIDE] = { 27, "[Esc] set aside" },
+};
+
+static const char *const risk_names[] = { "", "[UNKNOWN risk] ", "[LOW risk] ",
+					  "[MEDIUM risk] ", "[HIGH risk] " };
+
+static const struct look plain = { 0, 0, 0 };
+static const struct look title_look = { A_BOLD | A_REVERSE, PAIR_PENDING, A_BOLD | A_REVERSE };
+static const struct look chosen_look = { A_REVERSE | A_BOLD, 0, A_REVERSE | A_BOLD };
+static const struct look key_look = { A_BOLD, 0, A_BOLD };
+
+static bool offered(struct tui *u, enum choice c)
+{
+	return c != CH_SEND || !editor_empty(&u->input);
+}
+
+/* The pending actions as one text: what is painted, searched by the eye, and copied. */
+static size_t modal_text(struct tui *u, struct buf *out)
+{
+	size_t idx[MODAL_ACTIONS_MAX];
+	size_t n = transcript_pending_tools(u->t, idx, MODAL_ACTIONS_MAX);
+	if (n > MODAL_ACTIONS_MAX)
+		n = MODAL_ACTIONS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		struct item_info info;
+		transcript_item(u->t, idx[i], &info);
+		int risk = info.risk >= 0 && info.risk <= 4 ? info.risk : 0;
+		if (i)
+			buf_puts(out, "\n\n");
+		buf_printf(out, "%zu. %s%s", i + 1, risk_names[risk], info.title ? info.title : "tool");
+		if (info.text_len) {
+			buf_puts(out, "\nwhy: ");
+			buf_append(out, info.text, info.text_len);
+		}
+		if (info.reasoning_len) {
+			buf_puts(out, "\nreasoning: ");
+			buf_append(out, info.reasoning, info.reasoning_len);
+		}
+		buf_putc(out, '\n');
+		buf_puts(out, info.detail ? info.detail : info.summary ? info.summary : "(no arguments)");
+	}
+	if (!n)
+		buf_puts(out, "The actions waiting are not in this transcript (history not loaded, or "
+			      "they came before the first event shown): allowing allows them unseen.");
+	return n;
+}
+
+void modal_open(struct tui *u, bool focused)
+{
+	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+		search_cancel(u);
+	u->mode = TUI_MODE_CONFIRM;
+	u->confirm_hidden = false;
+	u->confirm_focused = focused;
+	u->confirm_choice = -1;
+	u->confirm_scroll = 0;
+	tui_schedule_frame(u);
+}
+
+void modal_close(struct tui *u)
+{
+	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+		u->mode = TUI_MODE_INPUT;
+	u->confirm_hidden = true;
+	tui_schedule_frame(u);
+}
+
+static void answered(struct tui *u, bool started, const char *what)
+{
+	if (!started) {
+		tui_notice(u, "an answer is already on its way to the server");
+		return;
+	}
+	modal_close(u);
+	tui_notice(u, "%s", what);
+}
+
+static void copy_actions(struct tui *u)
+{
+	struct buf text;
+	buf_init(&text);
+	modal_text(u, &text);
+	slash_copy_text(u, text.data ? text.data : "", text.len);
+	buf_fini(&text);
+}
+
+static void choose(struct tui *u, enum choice c)
+{
+	switch (c) {
+	case CH_ALLOW:
+		answered(u, controller_confirm(u->ctl, true, NULL), "allowed; waiting for the agent");
+		break;
+	case CH_REJECT:
+		editor_clear(&u->reason);
+		u->mode = TUI_MODE_REASON;
+		break;
+	case CH_SEND: {
+		char *draft = editor_take(&u->input);
+		bool started = controller_confirm_and_send(u->ctl, draft);
+		if (started)
+			tui_remember_sent(u, draft);
+		else
+			editor_insert(&u->input, draft, strlen(draft));
+		free(draft);
+		answered(u, started, "allowed; the draft goes out once the server took that");
+		break;
+	}
+	case CH_NEVER:
+	case CH_RISKY:
+		answered(u, controller_set_confirmation_policy(
+				    u->ctl, c == CH_NEVER ? CONFIRM_POLICY_NEVER : CONFIRM_POLICY_RISKY,
+				    true),
+			 c == CH_NEVER ? "allowing; this conversation will not ask again"
+				       : "allowing; this conversation will ask only for risky actions");
+		break;
+	case CH_COPY:
+		copy_actions(u);
+		break;
+	case CH_ASIDE:
+	case CH_COUNT:
+		modal_close(u);
+		tui_notice(u, "confirmation set aside: Ctrl-O or /confirm opens it again");
+		break;
+	}
+}
+
+/* The next offered choice from the current one in direction dir (+1 or -1). */
+static void move_choice(struct tui *u, int dir)
+{
+	int c = u->confirm_choice;
+	if (c < 0)
+		c = dir > 0 ? -1 : CH_COUNT;
+	do
+		c = (c + dir + CH_COUNT) % CH_COUNT;
+	while (!offered(u, (enum choice)c));
+	u->confirm_choice = c;
+}
+
+void modal_reason_done(struct tui *u, bool send)
+{
+	if (!send) {
+		u->mode = TUI_MODE_CONFIRM;
+		return;
+	}
+	char *reason = editor_take(&u->reason);
+	bool started = controller_confirm(u->ctl, false, *reason ? reason : NULL);
+	free(reason);
+	answered(u, started, "rejected");
+}
+
+bool modal_handle(struct tui *u, const struct key_event *ev)
+{
+	switch (ev->kind) {
+	case KEYS_ESC:
+		choose(u, CH_ASIDE);
+		return true;
+	case KEYS_PGUP:
+		u->confirm_scroll = u->confirm_scroll > 3 ? u->confirm_scroll - 3 : 0;
+		return true;
+	case KEYS_PGDN:
+		u->confirm_scroll += 3; /* clamped when painted */
+		return true;
+	case KEYS_TAB:
+	case KEYS_UP:
+	case KEYS_DOWN:
+	case KEYS_LEFT:
+	case KEYS_RIGHT:
+		if (ev->mods)
+			return false;
+		if (u->confirm_focused)
+			move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT ? -1 : 1);
+		u->confirm_focused = true;
+		return true;
+	case KEYS_ENTER:
+		if (u->confirm_focused && u->confirm_choice >= 0)
+			choose(u, (enum choice)u->confirm_choice);
+		else
+			tui_notice(u, "Tab or an arrow key chooses; Esc sets the confirmation aside");
+		return true;
+	case KEYS_CHAR:
+		if (u->confirm_focused && !ev->mods) {
+			for (int c = 0; c < CH_COUNT; c++)
+				if (offered(u, (enum choice)c) &&
+				    (choices[c].key == ev->cp || choices[c].key == (ev->cp | 0x20))) {
+					choose(u, (enum choice)c);
+					return true;
+				}
+		}
+		break;
+	case KEYS_CTRL:
+		if (ev->cp == 'l' || ev->cp == 'z')
+			return false; /* repaint, suspend */
+		if (ev->cp == 'o') {
+			u->confirm_focused = true;
+			return true;
+		}
+		break;
+	default:
+		break;
+	}
+	/* Typing, pasting, editing: neither an answer nor the draft's. */
+	tui_notice(u, u->confirm_focused
+		   ? "not a choice: y allow · n reject · Esc set aside (the draft waits)"
+		   : "typing is not taken while a confirmation waits: Tab to answer, Esc to set it aside");
+	return true;
+}
+
+/* ------------------------------------------------------------------ painting */
+
+/* Rows the choices take at width: labels placed greedily, " · " between. */
+static int choice_lines(struct tui *u, int width, int line_of[CH_COUNT])
+{
+	int line = 0, x = 0;
+	for (int c = 0; c < CH_COUNT; c++) {
+		if (!offered(u, (enum choice)c)) {
+			line_of[c] = -1;
+			continue;
+		}
+		int w = text_width(choices[c].label, strlen(choices[c].label)) + 3;
+		if (x && x + w > width) {
+			line++;
+			x = 0;
+		}
+		line_of[c] = line;
+		x += w;
+	}
+	return line + 1;
+}
+
+int modal_rows_wanted(struct tui *u, int width)
+{
+	struct buf text;
+	buf_init(&text);
+	modal_text(u, &text);
+	/* The actions change in other ways than growing: lay out afresh (a few rows). */
+	layout_reset(&u->confirm_layout);
+	layout_update(&u->confirm_layout, text.data ? text.data : "", text.len,
+		      width > 3 ? width - 2 : 1, 0);
+	buf_fini(&text);
+	int line_of[CH_COUNT];
+	return 1 + (int)u->confirm_layout.nrows + choice_lines(u, width, line_of);
+}
+
+void modal_paint(struct tui *u, int y, int rows)
+{
+	int line_of[CH_COUNT];
+	int nchoice = choice_lines(u, COLS, line_of);
+	int body = rows - 1 - nchoice;
+	if (body < 0) {
+		nchoice += body;
+		body = 0;
+	}
+	struct layout *l = &u->confirm_layout;
+	size_t max_scroll = l->nrows > (size_t)body ? l->nrows - (size_t)body : 0;
+	if (u->confirm_scroll > max_scroll)
+		u->confirm_scroll = max_scroll;
+	size_t npending = transcript_pending_tools(u->t, NULL, 0);
+	struct buf title;
+	buf_init(&title);
+	if (npending)
+		buf_printf(&title, " Confirm %zu action%s ", npending, npending == 1 ? "" : "s");
+	else
+		buf_puts(&title, " Confirm the actions the agent waits to run ");
+	if (max_scroll)
+		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->confirm_scroll + 1,
+			   u->confirm_scroll + (size_t)body, l->nrows);
+	if (!u->confirm_focused)
+		buf_puts(&title, "· Tab or ↑↓ to answer, Esc to set aside ");
+	struct draw_line t = { .nseg = 0, .fill = true, .fill_look = title_look };
+	draw_line_add(&t, title.data, title.len, title_look);
+	draw_line_paint(&u->paint, y, &t);
+	buf_fini(&title);
+	for (int i = 0; i < body; i++) {
+		struct draw_line a = { .nseg = 0 };
+		size_t r = u->confirm_scroll + (size_t)i;
+		draw_line_puts(&a, "  ", plain);
+		if (r < l->nrows) {
+			const struct row *row = &l->rows[r];
+			for (uint32_t s = 0; s < row->span_count && a.nseg < DRAW_LINE_SEGMENTS; s++) {
+				const struct span *sp = &l->spans[row->span_first + s];
+				draw_line_add(&a, l->text.data + sp->off, sp->len, plain);
+			}
+		}
+		draw_line_paint(&u->paint, y + 1 + i, &a);
+	}
+	for (int line = 0; line < nchoice; line++) {
+		struct draw_line a = { .nseg = 0 };
+		for (int c = 0; c < CH_COUNT; c++) {
+			if (line_of[c] != line || a.nseg + 2 > DRAW_LINE_SEGMENTS)
+				continue;
+			if (a.nseg)
+				draw_line_puts(&a, " · ", plain);
+			bool chosen = u->confirm_focused && u->confirm_choice == c;
+			draw_line_puts(&a, choices[c].label,
+				       chosen ? chosen_look : u->confirm_focused ? key_look : plain);
+		}
+		draw_line_paint(&u->paint, y + 1 + body + line, &a);
+	}
+}
