@@ -21,7 +21,9 @@
 struct frame_store {
 	cJSON *root;
 	const cJSON *event;             /* the event object of a durable/transient frame */
-	char *raw;                      /* made on demand by frame_event_json: cJSON_free */
+	char *src;                      /* event frames: a copy of the text cJSON read */
+	size_t src_len;
+	char *raw;                      /* made on demand by frame_event_json */
 	size_t owned_count;
 	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
 };
@@ -93,6 +95,15 @@ static cJSON *parse_text(const char *json, size_t len, struct codec_error *err);
 
 cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 {
+	char *mended = NULL;
+	cJSON *root = codec_parse_mended(json, len, err, &mended);
+	free(mended);
+	return root;
+}
+
+cJSON *codec_parse_mended(const char *json, size_t len, struct codec_error *err, char **mended)
+{
+	*mended = NULL;
 	if (len > CODEC_MAX_INPUT) {
 		codec_fail(err, CODEC_TOO_LARGE, "JSON of %zu bytes is over the %zu MiB limit", len,
 			   CODEC_MAX_INPUT >> 20);
@@ -102,9 +113,12 @@ cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 		codec_fail(err, CODEC_MALFORMED_JSON, "empty input, expected JSON");
 		return NULL;
 	}
-	char *mended = mend_escapes(json, len);
-	cJSON *root = parse_text(mended ? mended : json, len, err);
-	free(mended);
+	*mended = mend_escapes(json, len);
+	cJSON *root = parse_text(*mended ? *mended : json, len, err);
+	if (!root) {
+		free(*mended);
+		*mended = NULL;
+	}
 	return root;
 }
 
@@ -135,7 +149,8 @@ static void store_free(struct frame_store *st)
 	if (!st)
 		return;
 	cJSON_Delete(st->root);
-	cJSON_free(st->raw);
+	free(st->raw);
+	free(st->src);
 	for (size_t i = 0; i < st->owned_count; i++)
 		free(st->owned[i]);
 	free(st);
@@ -445,25 +460,39 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 	st->event = ev;
 }
 
+/* The event's value in the frame's text: numbers are copied from there as written. */
+static int event_span(const struct frame_store *st, const char **at, size_t *len)
+{
+	return st && st->event ? codec_find_member(st->src, st->src_len, "event", at, len) : -1;
+}
+
 const char *frame_event_json(const struct frame *f, size_t *len)
 {
 	struct frame_store *st = f->priv_;
-	if (!st || !st->event) {
-		*len = 0;
+	*len = 0;
+	if (!st || !st->event)
 		return NULL;
+	if (!st->raw) {
+		struct buf b;
+		buf_init(&b);
+		if (frame_event_rewrite(f, NULL, NULL, &b) < 0) {
+			buf_fini(&b);
+			return NULL;
+		}
+		st->raw = buf_steal(&b);
 	}
-	if (!st->raw)
-		st->raw = cJSON_PrintUnformatted(st->event);
-	*len = st->raw ? strlen(st->raw) : 0;
+	*len = strlen(st->raw);
 	return st->raw;
 }
 
 int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
 {
 	struct frame_store *st = f->priv_;
-	if (!st || !st->event)
+	const char *at;
+	size_t n;
+	if (event_span(st, &at, &n) < 0)
 		return -1;
-	codec_rewrite_tree(st->event, fn, ctx, out);
+	codec_rewrite_text(at, n, fn, ctx, out);
 	return 0;
 }
 
@@ -648,11 +677,14 @@ int frame_decode(const char *json, size_t len, struct frame *out, struct codec_e
 	memset(out, 0, sizeof *out);
 	if (err)
 		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	char *mended = NULL;
+	cJSON *root = codec_parse_mended(json, len, err, &mended);
 	if (!root)
 		return -1;
 	struct frame_store *st = xcalloc(1, sizeof *st);
 	st->root = root;
+	st->src = mended;
+	st->src_len = len;
 	out->priv_ = st;
 	struct envelope env = { .obj = root, .type = "", .err = err };
 	if (!cJSON_IsObject(root)) {
@@ -669,6 +701,12 @@ int frame_decode(const char *json, size_t len, struct frame *out, struct codec_e
 		if (frame_rules[i].decode(&env, st, out) < 0)
 			goto fail;
 		break;
+	}
+	/* The event's JSON is re-read from the text (numbers as written) after json is gone. */
+	if (st->event && !st->src) {
+		st->src = xmalloc(len + 1);
+		memcpy(st->src, json, len);
+		st->src[len] = '\0';
 	}
 	return 0;
 fail:

@@ -153,12 +153,13 @@ typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf 
  * U+0080–009F are written as \uXXXX; invalid UTF-8 becomes U+FFFD. */
 void json_append_string(struct buf *out, const char *s, size_t len);
 /* Re-serializes the JSON value in json[0..len) compactly into out, passing every string
- * (values and keys) through fn first (NULL fn: unchanged), escaped as json_append_string does.
+ * (values and keys) through fn first (NULL fn: unchanged), escaped as json_append_string does;
+ * numbers keep their text (0.0 stays 0.0).
  * Returns 0, or -1 with *err when json does not parse (out unchanged). */
 int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *ctx,
 			 struct buf *out, struct codec_error *err);
-/* The event object of a durable or transient frame as compact JSON, made on the first call
- * and owned by the frame; NULL (and *len 0) for other frames. */
+/* The event object of a durable or transient frame as compact JSON (numbers as written),
+ * made on the first call and owned by the frame; NULL (and *len 0) for other frames. */
 const char *frame_event_json(const struct frame *f, size_t *len);
 /* Appends the event object of f as compact JSON with every string passed through fn, as
  * json_rewrite_strings does but without printing and parsing it again. Returns 0, or -1 when

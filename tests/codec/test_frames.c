@@ -512,6 +512,35 @@ static void test_event_json_and_rewrite(void **state)
 	frame_fini(&f);
 }
 
+/* The ndjson durable line is built from frame_event_rewrite: a stats update keeps 0.0 and 8.0
+ * as sent (issue 13 point 7), also when escapes had to be mended. */
+static void test_event_numbers_keep_their_text(void **state)
+{
+	(void)state;
+	static const char *const frames[] = {
+		"{\"type\":\"durable\",\"seq\":3,\"event\":{\"id\":\"e1\",\"key\":\"stats\",\"value\":{"
+		"\"accumulated_cost\":0.0,\"retry_multiplier\":8.0,\"tokens\":1371,\"t\":1.50},"
+		"\"kind\":\"ConversationStateUpdateEvent\"}}",
+		"{\"type\":\"transient\",\"event\":{\"id\":\"e2\",\"x\":\"a\\u0000b\",\"value\":{"
+		"\"accumulated_cost\":0.0,\"retry_multiplier\":8.0,\"tokens\":1371,\"t\":1.50},"
+		"\"kind\":\"ConversationStateUpdateEvent\"}}",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct frame f;
+		DECODE_OK(frames[i], &f);
+		size_t len;
+		const char *json = frame_event_json(&f, &len);
+		assert_non_null(strstr(json, "{\"accumulated_cost\":0.0,\"retry_multiplier\":8.0,"
+					     "\"tokens\":1371,\"t\":1.50}"));
+		struct buf b;
+		buf_init(&b);
+		assert_int_equal(frame_event_rewrite(&f, NULL, NULL, &b), 0);
+		assert_string_equal(buf_cstr(&b), json);
+		buf_fini(&b);
+		frame_fini(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_fini),
 		cmocka_unit_test(test_event_json_and_rewrite),
+		cmocka_unit_test(test_event_numbers_keep_their_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
