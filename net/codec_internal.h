@@ -26,4 +26,23 @@ void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *c
 int codec_find_member(const char *json, size_t len, const char *name, const char **at,
 		      size_t *at_len);
 
+/* v when it is an array, else NULL (for cJSON_ArrayForEach, which takes NULL as empty). */
+static inline const cJSON *array_or_null(const cJSON *v)
+{
+	return cJSON_IsArray(v) ? v : NULL;
+}
+
+/* codec_args.c */
+/* The arguments of an action as readable lines (markdown-lite), or NULL: a terminal command
+ * longer than one_line_max or on several lines, an edit, a task list, a thought, a finish
+ * message, search and browser fields, MCP data, any other tool's fields. Caller frees. */
+char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t one_line_max);
+/* obj's members (except NULLs and skip, a NULL-ended list) as "key: value" lines, nested keys
+ * dotted; a non-object as one "value:" line. NULL when nothing is left. Caller frees. */
+char *codec_kv_lines(const cJSON *obj, const char *const *skip);
+/* "FooBarEvent" → "foo bar": a kind name in words. Caller frees. */
+char *codec_kind_words(const char *kind);
+/* Appends a task_tracker task list as numbered lines with status and notes. */
+void codec_task_list(struct buf *b, const cJSON *list);
+
 #endif

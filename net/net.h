@@ -33,6 +33,17 @@ enum event_kind {
 	EVENT_STATE_UPDATE,
 	EVENT_SYSTEM_PROMPT,
 	EVENT_CONDENSATION,
+	EVENT_ACP_TOOL_CALL,        /* a tool call run by an ACP agent: card and result in one */
+	EVENT_HOOK,                 /* HookExecutionEvent */
+	EVENT_LLM_LOG,              /* LLMCompletionLogEvent: diagnostics, not shown */
+};
+
+/* How a terminal command ended, as far as its observation says. */
+enum exit_status {
+	EXIT_STATUS_NONE,           /* no exit code (a tool without one, or failed with a message) */
+	EXIT_STATUS_EXITED,         /* exit_code holds the command's code */
+	EXIT_STATUS_RUNNING,        /* exit_code -1: no output for a while, still running (soft timeout) */
+	EXIT_STATUS_TIMED_OUT,      /* the hard timeout ended it */
 };
 
 enum event_source { SOURCE_UNKNOWN, SOURCE_AGENT, SOURCE_USER, SOURCE_ENVIRONMENT, SOURCE_HOOK };
@@ -54,7 +65,8 @@ struct event {
 	 * ObservationEvent content text, UserRejectObservation rejection_reason,
 	 * AgentErrorEvent error, ConversationErrorEvent detail, condensation summary. */
 	const char *text;
-	/* reasoning_content and thinking blocks' text, joined by "\n\n". */
+	/* reasoning_content, thinking blocks' text, responses_reasoning_item summary and content,
+	 * and inline <think>…</think> of the text, each once, joined by "\n\n". */
 	const char *reasoning;
 	/* Tool calls: ActionEvent, ObservationEvent, UserRejectObservation, AgentErrorEvent. */
 	const char *tool_name;
@@ -69,6 +81,16 @@ struct event {
 	/* ConversationStateUpdateEvent. */
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
+	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
+	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
+	const char *label;
+	/* ActionEvent, ACPToolCallEvent: what the tool was asked to do beyond action_summary, as
+	 * readable lines (markdown-lite); FinishAction: its whole message. NULL when none. */
+	const char *arguments;
+	const char *observation_kind;   /* observation.kind, e.g. "TerminalObservation" */
+	enum exit_status exit_status;   /* has_exit_code is exit_status == EXIT_STATUS_EXITED */
+	bool rejected_by_hook;          /* UserRejectObservation with rejection_source "hook" */
+	const char *tool_status;        /* ACPToolCallEvent status ("completed", "failed", …) */
 };
 
 /* One decoded server frame. Fields not belonging to its type are zero/NULL. */

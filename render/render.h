@@ -125,6 +125,9 @@ enum tool_outcome {
 	TOOL_FAILED,
 	TOOL_REJECTED,
 	TOOL_NO_RESULT,     /* the run ended without a result */
+	TOOL_BLOCKED,       /* a hook refused to run it */
+	TOOL_STILL_RUNNING, /* no output for a while: still running (terminal soft timeout) */
+	TOOL_TIMED_OUT,     /* ended by its timeout */
 };
 
 /* An event as the transcript takes it. Text is already sanitized and masked; all strings
@@ -144,6 +147,13 @@ struct item_spec {
 	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
 	bool has_exit_code;
 	int exit_code;
+	/* ITEM_TOOL: what the tool was asked to do, beyond the summary (markdown-lite). */
+	const char *detail;
+	size_t detail_len;
+	/* ITEM_TOOL that arrives with its result (an ACP tool call): result text and outcome. */
+	bool has_result;
+	const char *result;
+	size_t result_len;
 };
 
 /* What applying an event or progress frame did. */
@@ -217,6 +227,8 @@ struct item_info {
 	const char *summary;
 	enum tool_outcome outcome;
 	const char *result_text; /* tool card: the result's text */
+	const char *detail;     /* tool card: its arguments ("" when none) */
+	size_t detail_len;
 	int risk;
 	bool streaming;         /* an open slot */
 	bool lossy;

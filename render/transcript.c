@@ -41,6 +41,7 @@ struct item *item_create(enum item_kind kind)
 	buf_init(&it->text);
 	buf_init(&it->reasoning);
 	buf_init(&it->result);
+	buf_init(&it->detail);
 	return it;
 }
 
@@ -51,6 +52,7 @@ void item_destroy(struct item *it)
 	buf_fini(&it->text);
 	buf_fini(&it->reasoning);
 	buf_fini(&it->result);
+	buf_fini(&it->detail);
 	free(it->id);
 	free(it->title);
 	free(it->summary);
@@ -169,6 +171,16 @@ void item_fill(struct item *it, const struct item_spec *spec)
 		it->has_exit_code = spec->has_exit_code;
 		it->exit_code = spec->exit_code;
 	}
+	if (spec->kind == ITEM_TOOL) {
+		set_buf(&it->detail, spec->detail, spec->detail_len);
+		it->detail_epoch++;
+	}
+	if (spec->kind == ITEM_TOOL && spec->has_result) {
+		set_buf(&it->result, spec->result, spec->result_len);
+		it->has_result = true;
+		it->outcome = spec->outcome;
+		it->result_epoch++;
+	}
 	it->shown_len = it->text.len;
 	it->seen_len = it->text.len;
 	it->text_epoch++;
@@ -258,6 +270,8 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		.summary = it->summary,
 		.outcome = it->outcome,
 		.result_text = it->has_result ? (it->result.data ? it->result.data : "") : NULL,
+		.detail = it->detail.data ? it->detail.data : "",
+		.detail_len = it->detail.len,
 		.risk = it->risk,
 		.streaming = it->streaming,
 		.lossy = it->lossy,

@@ -24,6 +24,7 @@ struct item {
 	struct buf text;
 	struct buf reasoning;
 	struct buf result;              /* tool card: the attached result's text */
+	struct buf detail;              /* tool card: its arguments */
 	char *title, *summary, *tool_call_id;
 	char *result_id;                /* event id of the attached result */
 	enum tool_outcome outcome;
@@ -46,6 +47,7 @@ struct item {
 	uint64_t text_epoch;            /* bumps when text changed other than by growing */
 	uint64_t reasoning_epoch;
 	uint64_t result_epoch;
+	uint64_t detail_epoch;
 	struct item_rows *rows;         /* row cache, built on demand */
 };
 

@@ -301,9 +301,10 @@ static void test_observation_exit_codes(void **state)
 	struct frame f;
 	decode_event("{\"kind\":\"ObservationEvent\",\"observation\":{\"content\":[],\"is_error\":true,"
 		     "\"metadata\":{\"exit_code\":-1}}}", &f);
+	/* metadata.exit_code is -1 by default upstream: failed with a message, not "exit -1". */
 	assert_true(f.event.is_error);
-	assert_true(f.event.has_exit_code);
-	assert_int_equal(f.event.exit_code, -1);
+	assert_false(f.event.has_exit_code);
+	assert_int_equal(f.event.exit_status, EXIT_STATUS_NONE);
 	assert_null(f.event.text);
 	frame_fini(&f);
 
@@ -504,7 +505,10 @@ static void test_unknown_kinds(void **state)
 	assert_null(f.event.kind_name);
 	assert_int_equal(f.event.source, SOURCE_UNKNOWN);
 	assert_null(f.event.action_summary);
-	assert_null(f.event.text);
+	/* Not decoded as a message or an action, but its fields are there in words. */
+	assert_string_equal(f.event.label, "event");
+	assert_string_equal(f.event.text, "action.kind: TerminalAction\naction.command: ls\n"
+			    "llm_message.role: user\nllm_message.content: hi");
 	frame_fini(&f);
 
 	decode_event("{\"kind\":\"messageevent\",\"llm_message\":{\"role\":\"user\",\"content\":\"hi\"}}", &f);
