@@ -341,8 +341,11 @@ static const struct summary_rule {
 	{ "TerminalAction", false, { "command" } },
 	{ "FileEditorAction", true, { "command", "path" } },
 	{ "TaskTrackerAction", false, { "command" } },
+	{ "GlobAction", false, { "pattern" } },
+	{ "GrepAction", false, { "pattern" } },
 	{ "FinishAction", false, { "message" } },
-	{ "ThinkAction", false, { "thought" } },
+	/* The thought itself is the card's body: the header takes the LLM's own summary. */
+	{ "ThinkAction", false, { NULL } },
 	{ NULL, false, { "command", "path", "url", "pattern", "message" } },
 };
 
@@ -384,6 +387,16 @@ static const char *action_summary(struct frame_store *st, const cJSON *ev, const
 	while (rule->action_kind && !(action_kind && strcmp(rule->action_kind, action_kind) == 0))
 		rule++;
 	struct joiner j = { .sep = " " };
+	/* A command of several lines: its first line here, the whole of it in the arguments. */
+	const char *cmd = ev_string(action, "command");
+	if (rule->fields[0] && strcmp(rule->fields[0], "command") == 0 && !rule->join && cmd &&
+	    strchr(cmd, '\n')) {
+		size_t first = strcspn(cmd, "\n");
+		char *line = xmalloc(first + sizeof " …");
+		memcpy(line, cmd, first);
+		strcpy(line + first, " …");
+		return one_line(st, line, line);
+	}
 	for (size_t i = 0; i < COUNT(rule->fields) && rule->fields[i] && (rule->join || j.count == 0);
 	     i++)
 		joiner_add(&j, ev_string(action, rule->fields[i]));

@@ -46,6 +46,8 @@ static void put_number(struct buf *b, double d)
 static void put_value_cut(struct buf *b, const char *s)
 {
 	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
 	if (n <= KV_VALUE_MAX) {
 		buf_append(b, s, n);
 		return;
