@@ -162,7 +162,7 @@ static void add_tool_status(struct item_rows *r, const struct transcript *t, con
 		deco_add(r, STYLE_BOLD, "  ⊘ blocked by hook");
 		break;
 	case TOOL_STILL_RUNNING:
-		deco_add(r, STYLE_PLAIN, "  ⧗ still running (no new output)");
+		deco_add(r, STYLE_PLAIN, "  ⧗ still running");
 		break;
 	case TOOL_TIMED_OUT:
 		deco_add(r, STYLE_BOLD, "  ⧗ timed out");
@@ -173,15 +173,19 @@ static void add_tool_status(struct item_rows *r, const struct transcript *t, con
 	}
 }
 
-/* A tool's title cut to TITLE_MAX_COLUMNS, so the status after it stays on the row. */
-static void add_title(struct item_rows *r, const char *title)
+/* A tool's title cut to a third of the width (at most TITLE_MAX_COLUMNS), so the status and
+ * risk after it stay on the row. */
+static void add_title(struct item_rows *r, const char *title, int width)
 {
+	int max = width / 3 < TITLE_MAX_COLUMNS ? width / 3 : TITLE_MAX_COLUMNS;
 	size_t n = strlen(title), cut = 0;
 	int used = 0;
+	if (max < 8)
+		max = 8;
 	while (cut < n) {
 		int w;
 		size_t step = grapheme_next(title + cut, n - cut, &w);
-		if (used + w > TITLE_MAX_COLUMNS - 1 && cut + step < n)
+		if (used + w > max - 1 && cut + step < n)
 			break;
 		used += w;
 		cut += step;
@@ -196,7 +200,8 @@ static void add_title(struct item_rows *r, const char *title)
 	free(s);
 }
 
-static void compose_header(struct item_rows *r, const struct transcript *t, const struct item *it)
+static void compose_header(struct item_rows *r, const struct transcript *t, const struct item *it,
+			   int width)
 {
 	switch (it->kind) {
 	case ITEM_USER:
@@ -219,7 +224,7 @@ static void compose_header(struct item_rows *r, const struct transcript *t, cons
 		/* What a reader needs first (title, status, risk) comes before the summary, which
 		 * is what the cut at the edge takes. */
 		deco_add(r, STYLE_BOLD, "⚙ ");
-		add_title(r, it->title ? it->title : "tool");
+		add_title(r, it->title ? it->title : "tool", width);
 		add_tool_status(r, t, it);
 		if (it->risk > 0 && it->risk < (int)(sizeof risk_labels / sizeof *risk_labels)) {
 			deco_add(r, STYLE_PLAIN, "  ");
@@ -374,7 +379,7 @@ static struct item_rows *rows_get(struct transcript *t, size_t idx, int width)
 	buf_clear(&r->deco);
 	r->nspans = 0;
 	deco_begin(r, DECO_HEADER);
-	compose_header(r, t, it);
+	compose_header(r, t, it, width);
 	deco_end(r, DECO_HEADER, width);
 	r->nrows = 1;
 	build_reasoning(r, it, width);
