@@ -196,16 +196,26 @@ char *codec_kind_words(const char *kind)
 
 /* ------------------------------------------------------------ per action kind */
 
+/* Starts a new line unless b is empty or already at one. */
+static void new_line(struct buf *b)
+{
+	if (b->len && b->data[b->len - 1] != '\n')
+		buf_putc(b, '\n');
+}
+
 static void args_terminal(struct buf *b, const cJSON *a, size_t one_line_max)
 {
 	const char *cmd = str_of(a, "command");
 	if (cmd && (strchr(cmd, '\n') || strlen(cmd) > one_line_max))
 		put_code_block(b, cmd);
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "is_input")))
-		buf_puts(b, b->len ? "\n(input to the running process)" : "(input to the running process)");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "is_input"))) {
+		new_line(b);
+		buf_puts(b, "(input to the running process)");
+	}
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(a, "timeout");
 	if (cJSON_IsNumber(t)) {
-		buf_puts(b, b->len ? "\ntimeout: " : "timeout: ");
+		new_line(b);
+		buf_puts(b, "timeout: ");
 		put_number(b, t->valuedouble);
 		buf_puts(b, " s");
 	}
@@ -320,6 +330,8 @@ char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t 
 		args_kv(&b, cJSON_GetObjectItemCaseSensitive(action, "data"), NULL);
 	else
 		args_kv(&b, action, skip_kind);
+	while (b.len && b.data[b.len - 1] == '\n')
+		b.data[--b.len] = '\0';
 	if (!b.len) {
 		buf_fini(&b);
 		return NULL;

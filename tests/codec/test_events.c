@@ -163,8 +163,11 @@ static void test_action_summaries(void **state)
 		       "\"kind\":\"FileEditorAction\"}}", "/w/a.py");
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"message\":\"Done.\",\"kind\":\"FinishAction\"},"
 		       "\"summary\":\"finishing\"}", "Done.");
+	/* A thought is the card's body (the arguments): the header takes the LLM's summary. */
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"thought\":\"Hmm.\",\"kind\":\"ThinkAction\"}}",
-		       "Hmm.");
+		       NULL);
+	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"thought\":\"Hmm.\",\"kind\":\"ThinkAction\"},"
+		       "\"summary\":\"weigh it\"}", "weigh it");
 	/* Other actions: command, then path, then message. */
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"message\":\"m\",\"path\":\"p\","
 		       "\"kind\":\"BrowserAction\"}}", "p");
@@ -178,9 +181,11 @@ static void test_action_summaries(void **state)
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":null,\"summary\":\"s\"}", "s");
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"kind\":\"TaskTrackerAction\",\"task_list\":[]}}",
 		       NULL);
-	/* One line. */
+	/* One line: a command's first line (the arguments hold all of it), other fields flattened. */
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"cat <<EOF\\nx\\r\\n\\tEOF\","
-		       "\"kind\":\"TerminalAction\"}}", "cat <<EOF x   EOF");
+		       "\"kind\":\"TerminalAction\"}}", "cat <<EOF …");
+	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"a\\rb\\tc\","
+		       "\"kind\":\"TerminalAction\"}}", "a b c");
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"create\",\"path\":\"a\\nb\","
 		       "\"kind\":\"FileEditorAction\"}}", "create a b");
 	/* Other controls stay: the display sanitizer removes an escape sequence only whole, and
