@@ -21,6 +21,7 @@
 struct frame_store {
 	cJSON *root;
 	const cJSON *event;             /* the event object of a durable/transient frame */
+	cJSON *call_arguments;          /* an ActionEvent without action: its tool_call's arguments */
 	char *src;                      /* event frames: a copy of the text cJSON read */
 	size_t src_len;
 	char *raw;                      /* made on demand by frame_event_json */
@@ -149,6 +150,7 @@ static void store_free(struct frame_store *st)
 	if (!st)
 		return;
 	cJSON_Delete(st->root);
+	cJSON_Delete(st->call_arguments);
 	free(st->raw);
 	free(st->src);
 	for (size_t i = 0; i < st->owned_count; i++)
@@ -380,9 +382,9 @@ static const char *one_line(struct frame_store *st, const char *s, char *compose
 	return store_own(st, line);
 }
 
-static const char *action_summary(struct frame_store *st, const cJSON *ev, const char *action_kind)
+static const char *action_summary(struct frame_store *st, const cJSON *ev, const cJSON *action,
+				  const char *action_kind)
 {
-	const cJSON *action = ev_object(ev, "action");
 	const struct summary_rule *rule = summary_rules;
 	while (rule->action_kind && !(action_kind && strcmp(rule->action_kind, action_kind) == 0))
 		rule++;
@@ -446,7 +448,20 @@ static void decode_action(struct frame_store *st, const cJSON *ev, struct event 
 	decode_tool_fields(ev, e);
 	const cJSON *action = ev_object(ev, "action");
 	e->action_kind = ev_string(action, "kind");
-	e->action_summary = action_summary(st, ev, e->action_kind);
+	/* No action: the call was not executable (unknown tool, bad arguments; an AgentErrorEvent
+	 * follows). What the model asked for is in tool_call.arguments, a JSON string. */
+	if (!action) {
+		const char *raw = ev_string(ev_object(ev, "tool_call"), "arguments");
+		cJSON *parsed = raw ? cJSON_Parse(raw) : NULL;
+		if (cJSON_IsObject(parsed)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(parsed, "security_risk");
+			cJSON_DeleteItemFromObjectCaseSensitive(parsed, "summary");
+			action = st->call_arguments = parsed;
+		} else {
+			cJSON_Delete(parsed);
+		}
+	}
+	e->action_summary = action_summary(st, ev, action, e->action_kind);
 	char *args = codec_tool_arguments(action, e->action_kind, ACTION_SUMMARY_MAX);
 	/* A short thought or message is already the whole summary. */
 	if (args && e->action_summary && strcmp(args, e->action_summary) == 0) {

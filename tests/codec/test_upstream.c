@@ -207,6 +207,30 @@ static void test_unknown_tool(void **state)
 	frame_fini(&f);
 }
 
+/* agent.py: an unknown tool or bad arguments give an ActionEvent without action (then an
+ * AgentErrorEvent): what was asked is read from tool_call.arguments. */
+static void test_action_without_action(void **state)
+{
+	(void)state;
+	struct frame f;
+	decode("{\"id\":\"a2\",\"source\":\"agent\",\"thought\":[],\"tool_name\":\"str_replace_editor\","
+	       "\"tool_call_id\":\"c2\",\"tool_call\":{\"id\":\"c2\",\"name\":\"str_replace_editor\","
+	       "\"arguments\":\"{\\\"command\\\": \\\"view\\\", \\\"path\\\": \\\"/w/cli.py\\\", "
+	       "\\\"security_risk\\\": \\\"LOW\\\"}\",\"origin\":\"completion\"},\"llm_response_id\":\"r\","
+	       "\"security_risk\":\"UNKNOWN\",\"kind\":\"ActionEvent\"}", &f);
+	assert_int_equal(f.event.kind, EVENT_ACTION);
+	assert_null(f.event.action_kind);
+	assert_string_equal(f.event.action_summary, "view");
+	assert_string_equal(f.event.arguments, "command: view\npath: /w/cli.py");
+	frame_fini(&f);
+	/* Arguments that are not JSON: nothing made up. */
+	decode("{\"id\":\"a3\",\"tool_name\":\"x\",\"tool_call_id\":\"c3\",\"tool_call\":{\"arguments\":\"{oops\"},"
+	       "\"kind\":\"ActionEvent\"}", &f);
+	assert_null(f.event.arguments);
+	assert_null(f.event.action_summary);
+	frame_fini(&f);
+}
+
 static void test_reasoning_every_provider_once(void **state)
 {
 	(void)state;
@@ -339,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_file_editor_arguments),
 		cmocka_unit_test(test_other_standard_tools),
 		cmocka_unit_test(test_unknown_tool),
+		cmocka_unit_test(test_action_without_action),
 		cmocka_unit_test(test_reasoning_every_provider_once),
 		cmocka_unit_test(test_acp_tool_call),
 		cmocka_unit_test(test_hooks_and_rejections),
