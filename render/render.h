@@ -152,6 +152,9 @@ struct item_spec {
 	size_t detail_len;
 	/* ITEM_TOOL that arrives with its result (an ACP tool call): result text and outcome. */
 	bool has_result;
+	/* ITEM_TOOL re-emitted as it progresses (an ACP tool call): a card with the same
+	 * tool_call_id takes this content in place, the last emission being authoritative. */
+	bool replaces_card;
 	const char *result;
 	size_t result_len;
 };

@@ -224,6 +224,11 @@ enum apply_result transcript_add_event(struct transcript *t, const struct item_s
 		if (card && !card->has_result)
 			return transcript_attach_result(t, card, spec);
 	}
+	if (spec->kind == ITEM_TOOL && spec->replaces_card && spec->tool_call_id) {
+		struct item *card = strmap_get(&t->cards, spec->tool_call_id);
+		if (card)
+			return transcript_update_card(t, card, spec);
+	}
 	struct item *it = item_create(spec->kind);
 	it->id = xstrdup(spec->id);
 	item_fill(it, spec);

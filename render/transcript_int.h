@@ -99,6 +99,9 @@ void item_fill(struct item *it, const struct item_spec *spec);
 /* A tool result joins its card (cards.c). */
 enum apply_result transcript_attach_result(struct transcript *t, struct item *card,
 					   const struct item_spec *spec);
+/* A later emission of the same tool call replaces card's content in place (cards.c). */
+enum apply_result transcript_update_card(struct transcript *t, struct item *card,
+					 const struct item_spec *spec);
 /* Indexes a tool card by tool_call_id and lists it as pending when it has no result. */
 void transcript_index_card(struct transcript *t, struct item *it);
 /* A durable event with an open slot's id: the slot's item becomes the event in place. */

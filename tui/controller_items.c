@@ -117,6 +117,7 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 		title = e->tool_name ? e->tool_name : "tool";
 		detail = e->arguments;
 		text = NULL;
+		spec->replaces_card = true;
 		if (acp_ended(e)) {
 			spec->has_result = true;
 			spec->outcome = result_outcome(e);
@@ -263,6 +264,9 @@ void ctl_text_mode_event(struct controller *c, const struct item_spec *s, const 
 				      s->text_len);
 		break;
 	case ITEM_TOOL:
+		/* An ACP tool call is emitted again as it progresses: the last emission counts. */
+		if (s->tool_call_id)
+			free(summary_take(c, s->tool_call_id));
 		if (s->text_len)
 			headless_text_message(&c->out, false, s->text, s->text_len);
 		if (e->tool_name && !strcmp(e->tool_name, "terminal"))

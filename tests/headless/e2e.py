@@ -685,6 +685,9 @@ def test_upstream_text():
     assert text.count(FINISH_LAST) == 1, "the finish message is printed more than once"
     # Diagnostics the web client hides stay hidden.
     assert "1757015046" not in text
+    # An ACP tool call emitted twice (in progress, then completed) is one call that ended.
+    assert text.count("• Write tests/test_summary.py") == 1, text
+    assert "no result" not in text
 
 
 def keep_number_text(s):

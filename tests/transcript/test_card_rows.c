@@ -150,6 +150,41 @@ static void a_card_may_come_with_its_result(void **state)
 	transcript_destroy(t);
 }
 
+/* ACP emits the same tool call again as it progresses: one card, the last emission's content. */
+static void a_later_emission_replaces_the_card(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	struct item_spec s = card("Write a.py", "edit", "file_path: a.py");
+	s.replaces_card = true;
+	assert_int_equal(transcript_add_event(t, &s), APPLY_ADDED);
+	assert_int_equal(transcript_pending_tools(t, NULL, 0), 1);
+	struct item_spec done = card("Write a.py", "edit", "file_path: a.py\ncontent: x");
+	done.id = "act2";
+	done.seq = 5;
+	done.replaces_card = true;
+	done.has_result = true;
+	done.outcome = TOOL_FAILED;
+	done.result = "disk full";
+	done.result_len = strlen(done.result);
+	assert_int_equal(transcript_add_event(t, &done), APPLY_ATTACHED);
+	assert_int_equal(transcript_count(t), 1);
+	assert_int_equal(transcript_pending_tools(t, NULL, 0), 0);
+	struct item_info info = info_of(t, 0);
+	assert_int_equal(info.seq, 0);
+	assert_int_equal(info.outcome, TOOL_FAILED);
+	assert_string_equal(info.result_text, "disk full");
+	assert_string_equal(info.detail, "file_path: a.py\ncontent: x");
+	/* The same emission again (a replay) changes nothing. */
+	assert_int_equal(transcript_add_event(t, &done), APPLY_DUPLICATE);
+	/* Without replaces_card a second card is a second call. */
+	struct item_spec other = card("Write a.py", "edit", NULL);
+	other.id = "act3";
+	assert_int_equal(transcript_add_event(t, &other), APPLY_ADDED);
+	assert_int_equal(transcript_count(t), 2);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +193,7 @@ int main(void)
 		cmocka_unit_test(arguments_are_rows_of_their_own),
 		cmocka_unit_test(long_arguments_are_capped_with_a_count),
 		cmocka_unit_test(a_card_may_come_with_its_result),
+		cmocka_unit_test(a_later_emission_replaces_the_card),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
