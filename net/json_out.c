@@ -133,10 +133,10 @@ struct text_scan {
 	struct buf decoded;
 };
 
+/* cJSON skips every byte up to 0x20 between tokens, not only JSON's four. */
 static void scan_ws(struct text_scan *sc)
 {
-	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' ||
-				   *sc->p == '\r'))
+	while (sc->p < sc->end && (unsigned char)*sc->p <= 0x20)
 		sc->p++;
 }
 
@@ -279,7 +279,13 @@ static void scan_put_number(struct text_scan *sc)
 	while (sc->p < sc->end && strchr("0123456789+-.eE", *sc->p) && *sc->p)
 		sc->p++;
 	size_t n = (size_t)(sc->p - start);
-	if (n && strict_number_len(start, n) == n) {
+	if (n == 0) {
+		/* Not reached on what cJSON accepted; moving on keeps every loop finite. */
+		sc->p += sc->p < sc->end;
+		buf_puts(sc->rw->out, "null");
+		return;
+	}
+	if (strict_number_len(start, n) == n) {
 		buf_append(sc->rw->out, start, n);
 		return;
 	}
@@ -310,6 +316,7 @@ static void scan_value(struct text_scan *sc)
 				sc->p++;
 			if (!first)
 				buf_putc(out, ',');
+			const char *before = sc->p;
 			if (object) {
 				scan_ws(sc);
 				if (sc->p >= sc->end || *sc->p != '"')
@@ -320,6 +327,8 @@ static void scan_value(struct text_scan *sc)
 				buf_putc(out, ':');
 			}
 			scan_value(sc);
+			if (sc->p == before)
+				break;
 		}
 		buf_putc(out, object ? '}' : ']');
 	} else if (c == '"') {

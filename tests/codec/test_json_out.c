@@ -241,6 +241,10 @@ static void test_rewrite_numbers(void **state)
 	out = rewrite("{\"accumulated_cost\" : 0.0 ,\"per_turn_token\":\n1371, \"x\":[ 8.0 ]}", NULL, NULL);
 	assert_string_equal(out, "{\"accumulated_cost\":0.0,\"per_turn_token\":1371,\"x\":[8.0]}");
 	free(out);
+	/* cJSON skips any byte up to 0x20 between tokens: so does the text rewriter. */
+	out = rewrite("[1,\x01 2,\x1f{\"a\"\x02:\x03true}\x04]", NULL, NULL);
+	assert_string_equal(out, "[1,2,{\"a\":true}]");
+	free(out);
 	/* cJSON also reads looser spellings; those are written as JSON numbers of the same value. */
 	out = rewrite("[-.5,1.,01]", NULL, NULL);
 	cJSON *v = cJSON_Parse(out);
