@@ -182,19 +182,28 @@ static int hex4(const char *h, const char *end)
 	return v;
 }
 
-/* Decodes the string literal at sc->p (on its opening quote) into sc->decoded. An escaped
- * NUL or a lone surrogate becomes U+FFFD, as codec_parse mends them for cJSON. */
-static void scan_string(struct text_scan *sc)
+/* Decodes the string literal at sc->p (on its opening quote) into sc->decoded. A NUL, raw or
+ * escaped, and a lone surrogate become U+FFFD, as codec_parse mends escapes for cJSON. */
+static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 {
 	buf_clear(&sc->decoded);
 	const char *p = sc->p + 1, *end = sc->end;
 	while (p < end && *p != '"') {
 		const char *run = p;
-		while (p < end && *p != '"' && *p != '\\')
+		while (p < end && *p != '"' && *p != '\\' && *p)
 			p++;
 		buf_append(&sc->decoded, run, (size_t)(p - run));
 		if (p >= end || *p == '"')
 			break;
+		if (!*p) {
+			/* A raw NUL (cJSON reads it as the end of the string): U+FFFD, as an escaped one. */
+			if (keep_raw_nul)
+				buf_putc(&sc->decoded, '\0');
+			else
+				put_utf8(&sc->decoded, 0xFFFD);
+			p++;
+			continue;
+		}
 		char e = p + 1 < end ? p[1] : '\0';
 		p += 2;
 		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
@@ -227,7 +236,7 @@ static void scan_string(struct text_scan *sc)
 static void scan_put_string(struct text_scan *sc)
 {
 	struct rewriter *rw = sc->rw;
-	scan_string(sc);
+	scan_string(sc, false);
 	if (!rw->fn) {
 		json_append_string(rw->out, sc->decoded.data, sc->decoded.len);
 		return;
@@ -404,9 +413,9 @@ int codec_find_member(const char *json, size_t len, const char *name, const char
 			scan_ws(&sc);
 			if (sc.p >= sc.end || *sc.p != '"')
 				break;
-			scan_string(&sc);
-			bool match = sc.decoded.len == strlen(name) &&
-				     memcmp(sc.decoded.data, name, sc.decoded.len) == 0;
+			/* Compared as cJSON compares keys: as C strings, up to a raw NUL. */
+			scan_string(&sc, true);
+			bool match = strcmp(buf_cstr(&sc.decoded), name) == 0;
 			scan_ws(&sc);
 			sc.p += sc.p < sc.end && *sc.p == ':';
 			scan_ws(&sc);

@@ -541,6 +541,24 @@ static void test_event_numbers_keep_their_text(void **state)
 	}
 }
 
+/* Keys are matched as cJSON matches them (C strings, up to a raw NUL): the event found by the
+ * decoder is the one re-serialized (found by fuzzing). */
+static void test_event_key_with_raw_nul(void **state)
+{
+	(void)state;
+	static const char frame[] = "{\"type\":\"durable\",\"seq\":4,\"event\0junk\":{\"id\":\"e\0x\",\"n\":1.0,"
+				    "\"kind\":\"PauseEvent\"}}";
+	struct frame f;
+	struct codec_error err;
+	assert_int_equal(decode_copy(frame, sizeof frame - 1, &f, &err), 0);
+	assert_int_equal(f.event.kind, EVENT_PAUSE);
+	size_t len;
+	const char *json = frame_event_json(&f, &len);
+	assert_non_null(json);
+	assert_string_equal(json, "{\"id\":\"e\xef\xbf\xbdx\",\"n\":1.0,\"kind\":\"PauseEvent\"}");
+	frame_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_fini),
 		cmocka_unit_test(test_event_json_and_rewrite),
 		cmocka_unit_test(test_event_numbers_keep_their_text),
+		cmocka_unit_test(test_event_key_with_raw_nul),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -241,6 +241,13 @@ static void test_rewrite_numbers(void **state)
 	out = rewrite("{\"accumulated_cost\" : 0.0 ,\"per_turn_token\":\n1371, \"x\":[ 8.0 ]}", NULL, NULL);
 	assert_string_equal(out, "{\"accumulated_cost\":0.0,\"per_turn_token\":1371,\"x\":[8.0]}");
 	free(out);
+	/* A raw NUL inside a string is U+FFFD like an escaped one, so a second pass changes nothing. */
+	struct buf b;
+	struct codec_error err;
+	buf_init(&b);
+	assert_int_equal(json_rewrite_strings("[\"a\0b\"]", 7, NULL, NULL, &b, &err), 0);
+	assert_string_equal(buf_cstr(&b), "[\"a\xef\xbf\xbd" "b\"]");
+	buf_fini(&b);
 	/* cJSON skips any byte up to 0x20 between tokens: so does the text rewriter. */
 	out = rewrite("[1,\x01 2,\x1f{\"a\"\x02:\x03true}\x04]", NULL, NULL);
 	assert_string_equal(out, "[1,2,{\"a\":true}]");
