@@ -670,8 +670,6 @@ static void decode_unknown(struct frame_store *st, const cJSON *ev, struct event
 	e->label = store_own(st, codec_kind_words(e->kind_name));
 	char *kv = codec_kv_lines(ev, skip);
 	e->text = kv ? store_own(st, kv) : NULL;
-	e->tool_name = ev_string(ev, "tool_name");
-	e->tool_call_id = ev_string(ev, "tool_call_id");
 }
 
 /* Dispatch on the top-level event.kind (§5.1); nested objects' kinds never count. */

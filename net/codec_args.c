@@ -256,7 +256,7 @@ static void args_file_editor(struct buf *b, const cJSON *a)
 }
 
 /* The task list as the web client lists it: number, status, title, notes. */
-void codec_task_list(struct buf *b, const cJSON *list)
+static void task_list(struct buf *b, const cJSON *list)
 {
 	const cJSON *task;
 	int i = 0;
@@ -284,7 +284,7 @@ static void args_task_tracker(struct buf *b, const cJSON *a)
 {
 	const char *cmd = str_of(a, "command");
 	if (cmd && strcmp(cmd, "plan") == 0)
-		codec_task_list(b, cJSON_GetObjectItemCaseSensitive(a, "task_list"));
+		task_list(b, cJSON_GetObjectItemCaseSensitive(a, "task_list"));
 }
 
 static void args_text_field(struct buf *b, const cJSON *a, const char *name)

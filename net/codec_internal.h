@@ -42,7 +42,5 @@ char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t 
 char *codec_kv_lines(const cJSON *obj, const char *const *skip);
 /* "FooBarEvent" → "foo bar": a kind name in words. Caller frees. */
 char *codec_kind_words(const char *kind);
-/* Appends a task_tracker task list as numbered lines with status and notes. */
-void codec_task_list(struct buf *b, const cJSON *list);
 
 #endif

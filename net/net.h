@@ -61,9 +61,12 @@ struct event {
 	const char *timestamp;
 	enum event_source source;
 	const char *role;               /* MessageEvent: llm_message.role */
-	/* The main text: MessageEvent text parts (joined by "\n"), ActionEvent thought,
-	 * ObservationEvent content text, UserRejectObservation rejection_reason,
-	 * AgentErrorEvent error, ConversationErrorEvent detail, condensation summary. */
+	/* The main text: MessageEvent text parts (joined by "\n"), ActionEvent thought (both
+	 * without inline <think>…</think>), ObservationEvent content text (and the terminal's
+	 * timeout note), UserRejectObservation rejection_reason, AgentErrorEvent error,
+	 * ConversationErrorEvent detail, condensation summary, SystemPromptEvent prompt and tool
+	 * names, ACPToolCallEvent output, HookExecutionEvent reason and output, and an unknown
+	 * kind's fields as "key: value" lines. */
 	const char *text;
 	/* reasoning_content, thinking blocks' text, responses_reasoning_item summary and content,
 	 * and inline <think>…</think> of the text, each once, joined by "\n\n". */
