@@ -37,6 +37,10 @@ struct item {
 	bool lossy, stalled;
 	bool reasoning_expanded;
 	bool pending_listed;            /* in transcript.pending */
+	/* streamed text with inline <think>…</think> (think.c) */
+	bool think_inside, think_seen;
+	unsigned char think_held;       /* bytes of a possibly split tag held back */
+	char think_hold[8];
 	int attempt;
 	int64_t next_order;
 	size_t shown_len;               /* revealed bytes of text (== text.len unless streaming) */
@@ -107,6 +111,11 @@ void transcript_index_card(struct transcript *t, struct item *it);
 /* A durable event with an open slot's id: the slot's item becomes the event in place. */
 enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot,
 					 const struct item_spec *spec);
+
+/* Appends a streamed text delta to slot it, its inline <think>…</think> to the reasoning. */
+void transcript_think_feed(struct transcript *t, struct item *it, const char *text, size_t len);
+/* Forgets the think state (a new attempt starts the text again). */
+void transcript_think_reset(struct item *it);
 
 /* Logical lines of output added so far: new items count their lines, streamed text its
  * newlines. Monotonic; the viewport diffs it for new_below. */
