@@ -495,6 +495,21 @@ static void decode_exit(const cJSON *obs, struct event *e)
 	e->has_exit_code = e->exit_status == EXIT_STATUS_EXITED;
 }
 
+/* Observations of the standard tools: their content says what came back. */
+static bool known_observation(const char *kind)
+{
+	static const char *const known[] = {
+		"TerminalObservation", "ExecuteBashObservation", "FileEditorObservation",
+		"StrReplaceEditorObservation", "TaskTrackerObservation", "ThinkObservation",
+		"FinishObservation", "GlobObservation", "GrepObservation", "BrowserObservation",
+		"MCPToolObservation",
+	};
+	for (size_t i = 0; i < COUNT(known); i++)
+		if (strcmp(known[i], kind) == 0)
+			return true;
+	return false;
+}
+
 static void decode_observation(struct frame_store *st, const cJSON *ev, struct event *e)
 {
 	const cJSON *obs = ev_object(ev, "observation");
@@ -503,6 +518,12 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"));
 	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "is_error"));
 	decode_exit(obs, e);
+	/* A tool this client does not know that says nothing in content: what came back, in words. */
+	if (!e->text && e->observation_kind && !known_observation(e->observation_kind)) {
+		static const char *const skip[] = { "content", "is_error", "kind", NULL };
+		char *kv = codec_kv_lines(obs, skip);
+		e->text = kv ? store_own(st, kv) : NULL;
+	}
 	/* The terminal's note on a timeout ("[The command has no new output after 30 s …]"). */
 	const char *suffix = ev_string(ev_object(obs, "metadata"), "suffix");
 	while (suffix && *suffix == '\n')

@@ -205,6 +205,16 @@ static void test_unknown_tool(void **state)
 					       "  y\nbudget: 0.5\nempty: (none)");
 	assert_null(strchr(f.event.arguments, '{'));
 	frame_fini(&f);
+	/* Its observation with nothing in content: the fields that came back. */
+	observation("{\"content\":[],\"is_error\":false,\"spawned\":[\"a\",\"b\"],\"kind\":\"DelegateObservation\"}",
+		    &f);
+	assert_string_equal(f.event.text, "spawned: a, b");
+	frame_fini(&f);
+	/* A standard tool's empty output stays empty (no metadata noise). */
+	observation("{\"content\":[],\"is_error\":false,\"command\":\"mkdir x\",\"exit_code\":0,"
+		    "\"kind\":\"TerminalObservation\"}", &f);
+	assert_null(f.event.text);
+	frame_fini(&f);
 }
 
 /* agent.py: an unknown tool or bad arguments give an ActionEvent without action (then an
