@@ -14,14 +14,17 @@
 /* Integers beyond 2^53 do not survive cJSON's doubles; no seq or count gets near that. */
 #define CODEC_INT_MAX ((double)NET_SEQ_MAX)
 #define ACTION_SUMMARY_MAX 200
-#define STORE_OWNED_MAX 5
+#define STORE_OWNED_MAX 9
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])
 
 /* What the strings of a decoded frame point into. */
 struct frame_store {
 	cJSON *root;
 	const cJSON *event;             /* the event object of a durable/transient frame */
-	char *raw;                      /* made on demand by frame_event_json: cJSON_free */
+	cJSON *call_arguments;          /* an ActionEvent without action: its tool_call's arguments */
+	char *src;                      /* event frames: a copy of the text cJSON read */
+	size_t src_len;
+	char *raw;                      /* made on demand by frame_event_json */
 	size_t owned_count;
 	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
 };
@@ -93,6 +96,15 @@ static cJSON *parse_text(const char *json, size_t len, struct codec_error *err);
 
 cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 {
+	char *mended = NULL;
+	cJSON *root = codec_parse_mended(json, len, err, &mended);
+	free(mended);
+	return root;
+}
+
+cJSON *codec_parse_mended(const char *json, size_t len, struct codec_error *err, char **mended)
+{
+	*mended = NULL;
 	if (len > CODEC_MAX_INPUT) {
 		codec_fail(err, CODEC_TOO_LARGE, "JSON of %zu bytes is over the %zu MiB limit", len,
 			   CODEC_MAX_INPUT >> 20);
@@ -102,9 +114,12 @@ cJSON *codec_parse(const char *json, size_t len, struct codec_error *err)
 		codec_fail(err, CODEC_MALFORMED_JSON, "empty input, expected JSON");
 		return NULL;
 	}
-	char *mended = mend_escapes(json, len);
-	cJSON *root = parse_text(mended ? mended : json, len, err);
-	free(mended);
+	*mended = mend_escapes(json, len);
+	cJSON *root = parse_text(*mended ? *mended : json, len, err);
+	if (!root) {
+		free(*mended);
+		*mended = NULL;
+	}
 	return root;
 }
 
@@ -135,7 +150,9 @@ static void store_free(struct frame_store *st)
 	if (!st)
 		return;
 	cJSON_Delete(st->root);
-	cJSON_free(st->raw);
+	cJSON_Delete(st->call_arguments);
+	free(st->raw);
+	free(st->src);
 	for (size_t i = 0; i < st->owned_count; i++)
 		free(st->owned[i]);
 	free(st);
@@ -143,7 +160,9 @@ static void store_free(struct frame_store *st)
 
 static const char *store_own(struct frame_store *st, char *s)
 {
-	assert(st->owned_count < STORE_OWNED_MAX && "an event composes at most text, reasoning, summary, detail");
+	assert(st->owned_count < STORE_OWNED_MAX &&
+	       "an event composes at most text, reasoning, summary, arguments, the whole action, "
+	       "label and two parts");
 	st->owned[st->owned_count++] = s;
 	return s;
 }
@@ -220,29 +239,94 @@ static const char *parts_text(struct frame_store *st, const cJSON *parts)
 	if (cJSON_IsString(parts))
 		return parts->valuestring;
 	struct joiner j = { .sep = "\n" };
-	const cJSON *part, *list = cJSON_IsArray(parts) ? parts : NULL;
+	const cJSON *part, *list = array_or_null(parts);
 	cJSON_ArrayForEach(part, list)
 		joiner_add(&j, part_text(part));
 	return joiner_finish(&j, st);
 }
 
-/* reasoning_content and the thinking blocks of obj, joined by "\n\n". litellm fills
- * reasoning_content from the same thinking blocks for Anthropic models, so a block whose text
- * is already in reasoning_content is not repeated. Redacted blocks carry no text. */
-static const char *reasoning_text(struct frame_store *st, const cJSON *obj)
+/* Adds s unless the reasoning so far already holds it (providers repeat the same thoughts
+ * in several fields: litellm fills reasoning_content from Anthropic's thinking blocks, and
+ * some models also write them inline as <think>…</think>). */
+static void reasoning_add(struct joiner *j, const char *s)
 {
-	const char *content = ev_string(obj, "reasoning_content");
-	struct joiner j = { .sep = "\n\n" };
-	joiner_add(&j, content);
+	if (!s || !*s)
+		return;
+	if (j->count == 1 && strstr(j->first, s))
+		return;
+	if (j->count > 1 && strstr(j->joined.data, s))
+		return;
+	joiner_add(j, s);
+}
+
+/* The reasoning of a Message or ActionEvent: reasoning_content, thinking blocks (redacted ones
+ * carry no text), and the summary and content of an OpenAI Responses reasoning item. */
+static void reasoning_fields(struct joiner *j, const cJSON *obj)
+{
+	reasoning_add(j, ev_string(obj, "reasoning_content"));
 	const cJSON *block, *blocks = cJSON_GetObjectItemCaseSensitive(obj, "thinking_blocks");
-	if (!cJSON_IsArray(blocks))
-		blocks = NULL;
-	cJSON_ArrayForEach(block, blocks) {
-		const char *thinking = ev_string(block, "thinking");
-		if (thinking && !(content && strstr(content, thinking)))
-			joiner_add(&j, thinking);
+	cJSON_ArrayForEach(block, array_or_null(blocks))
+		reasoning_add(j, ev_string(block, "thinking"));
+	const cJSON *item = ev_object(obj, "responses_reasoning_item");
+	const char *lists[] = { "summary", "content" };
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *line, *list = cJSON_GetObjectItemCaseSensitive(item, lists[i]);
+		cJSON_ArrayForEach(line, array_or_null(list))
+			if (cJSON_IsString(line))
+				reasoning_add(j, line->valuestring);
 	}
-	return joiner_finish(&j, st);
+}
+
+/* Takes <think>…</think> out of *text (an unclosed one runs to the end) and adds what was
+ * inside to the reasoning, trimmed; *text becomes the rest, NULL when nothing is left. */
+static void take_inline_thinking(struct frame_store *st, const char **text, struct joiner *j)
+{
+	const char *open = *text ? strstr(*text, "<think>") : NULL;
+	if (!open)
+		return;
+	struct buf rest, inner;
+	buf_init(&rest);
+	buf_init(&inner);
+	const char *p = *text;
+	while (open) {
+		buf_append(&rest, p, (size_t)(open - p));
+		const char *in = open + strlen("<think>");
+		const char *close = strstr(in, "</think>");
+		const char *in_end = close ? close : in + strlen(in);
+		while (in < in_end && strchr(" \t\r\n", *in))
+			in++;
+		while (in_end > in && strchr(" \t\r\n", in_end[-1]))
+			in_end--;
+		buf_clear(&inner);
+		buf_append(&inner, in, (size_t)(in_end - in));
+		if (inner.len) {
+			size_t before = j->count;
+			reasoning_add(j, buf_cstr(&inner));
+			/* joiner_add keeps the first string by pointer: give it one that lives on */
+			if (j->count > before && j->count == 1)
+				j->first = store_own(st, buf_steal(&inner));
+		}
+		p = close ? close + strlen("</think>") : in_end + strlen(in_end);
+		open = strstr(p, "<think>");
+	}
+	buf_puts(&rest, p);
+	size_t lead = 0;
+	while (lead < rest.len && strchr(" \t\r\n", rest.data[lead]))
+		lead++;
+	*text = lead < rest.len ? store_own(st, xstrdup(rest.data + lead)) : NULL;
+	buf_fini(&rest);
+	buf_fini(&inner);
+}
+
+/* The text and reasoning of a message or an action's thought, each said once. */
+static void text_and_reasoning(struct frame_store *st, const cJSON *parts, const cJSON *obj,
+			       struct event *e)
+{
+	struct joiner j = { .sep = "\n\n" };
+	e->text = parts_text(st, parts);
+	reasoning_fields(&j, obj);
+	take_inline_thinking(st, &e->text, &j);
+	e->reasoning = joiner_finish(&j, st);
 }
 
 static void decode_tool_fields(const cJSON *ev, struct event *e)
@@ -255,13 +339,17 @@ static void decode_tool_fields(const cJSON *ev, struct event *e)
 static const struct summary_rule {
 	const char *action_kind;        /* NULL: any other action */
 	bool join;                      /* all present fields joined by a space, else the first */
-	const char *fields[3];
+	const char *fields[5];
 } summary_rules[] = {
 	{ "TerminalAction", false, { "command" } },
 	{ "FileEditorAction", true, { "command", "path" } },
+	{ "TaskTrackerAction", false, { "command" } },
+	{ "GlobAction", false, { "pattern" } },
+	{ "GrepAction", false, { "pattern" } },
 	{ "FinishAction", false, { "message" } },
-	{ "ThinkAction", false, { "thought" } },
-	{ NULL, false, { "command", "path", "message" } },
+	/* The thought itself is the card's body: the header takes the LLM's own summary. */
+	{ "ThinkAction", false, { NULL } },
+	{ NULL, false, { "command", "path", "url", "pattern", "message" } },
 };
 
 /* Only line-breaking whitespace: other controls (ESC above all) stay for the display
@@ -295,14 +383,25 @@ static const char *one_line(struct frame_store *st, const char *s, char *compose
 	return store_own(st, line);
 }
 
-static const char *action_summary(struct frame_store *st, const cJSON *ev, const char *action_kind)
+static const char *action_summary(struct frame_store *st, const cJSON *ev, const cJSON *action,
+				  const char *action_kind)
 {
-	const cJSON *action = ev_object(ev, "action");
 	const struct summary_rule *rule = summary_rules;
 	while (rule->action_kind && !(action_kind && strcmp(rule->action_kind, action_kind) == 0))
 		rule++;
 	struct joiner j = { .sep = " " };
-	for (size_t i = 0; i < 3 && rule->fields[i] && (rule->join || j.count == 0); i++)
+	/* A command of several lines: its first line here, the whole of it in the arguments. */
+	const char *cmd = ev_string(action, "command");
+	if (rule->fields[0] && strcmp(rule->fields[0], "command") == 0 && !rule->join && cmd &&
+	    strchr(cmd, '\n')) {
+		size_t first = strcspn(cmd, "\n");
+		char *line = xmalloc(first + sizeof " …");
+		memcpy(line, cmd, first);
+		strcpy(line + first, " …");
+		return one_line(st, line, line);
+	}
+	for (size_t i = 0; i < COUNT(rule->fields) && rule->fields[i] && (rule->join || j.count == 0);
+	     i++)
 		joiner_add(&j, ev_string(action, rule->fields[i]));
 	if (j.count == 0)
 		joiner_add(&j, ev_string(ev, "summary"));
@@ -317,9 +416,8 @@ static const char *action_summary(struct frame_store *st, const cJSON *ev, const
 /* Every argument of the action, whole, one "name: value" per field (strings as they are, line
  * breaks kept; other values as JSON): what a confirmation must show, never cut. Fields that
  * say nothing (false, null, empty) are left out; so is the kind. */
-static const char *action_detail(struct frame_store *st, const cJSON *ev)
+static const char *action_detail(struct frame_store *st, const cJSON *action)
 {
-	const cJSON *action = ev_object(ev, "action");
 	struct buf b;
 	buf_init(&b);
 	for (const cJSON *f = action ? action->child : NULL; f; f = f->next) {
@@ -371,30 +469,104 @@ static void decode_message(struct frame_store *st, const cJSON *ev, struct event
 {
 	const cJSON *msg = ev_object(ev, "llm_message");
 	e->role = ev_string(msg, "role");
-	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(msg, "content"));
-	e->reasoning = reasoning_text(st, msg);
+	text_and_reasoning(st, cJSON_GetObjectItemCaseSensitive(msg, "content"), msg, e);
 }
 
 static void decode_action(struct frame_store *st, const cJSON *ev, struct event *e)
 {
-	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(ev, "thought"));
-	e->reasoning = reasoning_text(st, ev);
+	text_and_reasoning(st, cJSON_GetObjectItemCaseSensitive(ev, "thought"), ev, e);
 	decode_tool_fields(ev, e);
-	e->action_kind = ev_string(ev_object(ev, "action"), "kind");
-	e->action_summary = action_summary(st, ev, e->action_kind);
-	e->action_detail = action_detail(st, ev);
+	const cJSON *action = ev_object(ev, "action");
+	e->action_kind = ev_string(action, "kind");
+	/* No action: the call was not executable (unknown tool, bad arguments; an AgentErrorEvent
+	 * follows). What the model asked for is in tool_call.arguments, a JSON string. */
+	if (!action) {
+		const char *raw = ev_string(ev_object(ev, "tool_call"), "arguments");
+		cJSON *parsed = raw ? cJSON_Parse(raw) : NULL;
+		if (cJSON_IsObject(parsed)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(parsed, "security_risk");
+			cJSON_DeleteItemFromObjectCaseSensitive(parsed, "summary");
+			action = st->call_arguments = parsed;
+		} else {
+			cJSON_Delete(parsed);
+		}
+	}
+	e->action_summary = action_summary(st, ev, action, e->action_kind);
+	e->action_detail = action_detail(st, action);
+	char *args = codec_tool_arguments(action, e->action_kind, ACTION_SUMMARY_MAX);
+	/* A short thought or message is already the whole summary. */
+	if (args && e->action_summary && strcmp(args, e->action_summary) == 0) {
+		free(args);
+		args = NULL;
+	}
+	e->arguments = args ? store_own(st, args) : NULL;
 	const char *risk = ev_string(ev, "security_risk");
 	e->risk = risk ? name_lookup(risk_names, COUNT(risk_names), risk, RISK_UNKNOWN) : RISK_ABSENT;
+}
+
+/* exit_code -1 is upstream's "no exit code yet": the command hit the soft timeout and is still
+ * running; timeout true is the hard timeout. metadata.exit_code is -1 by default, so it only
+ * stands in for a missing top-level code when it holds a real one. */
+static void decode_exit(const cJSON *obs, struct event *e)
+{
+	int top = 0, meta = 0;
+	bool has_top = ev_int(obs, "exit_code", &top);
+	bool has_meta = ev_int(ev_object(obs, "metadata"), "exit_code", &meta);
+	if (has_top && top != -1) {
+		e->exit_status = EXIT_STATUS_EXITED;
+		e->exit_code = top;
+	} else if (!has_top && has_meta && meta != -1) {
+		e->exit_status = EXIT_STATUS_EXITED;
+		e->exit_code = meta;
+	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "timeout"))) {
+		e->exit_status = EXIT_STATUS_TIMED_OUT;
+	} else if (has_top && !e->is_error) {
+		e->exit_status = EXIT_STATUS_RUNNING;
+	}
+	e->has_exit_code = e->exit_status == EXIT_STATUS_EXITED;
+}
+
+/* Observations of the standard tools: their content says what came back. */
+static bool known_observation(const char *kind)
+{
+	static const char *const known[] = {
+		"TerminalObservation", "ExecuteBashObservation", "FileEditorObservation",
+		"StrReplaceEditorObservation", "TaskTrackerObservation", "ThinkObservation",
+		"FinishObservation", "GlobObservation", "GrepObservation", "BrowserObservation",
+		"MCPToolObservation",
+	};
+	for (size_t i = 0; i < COUNT(known); i++)
+		if (strcmp(known[i], kind) == 0)
+			return true;
+	return false;
 }
 
 static void decode_observation(struct frame_store *st, const cJSON *ev, struct event *e)
 {
 	const cJSON *obs = ev_object(ev, "observation");
 	decode_tool_fields(ev, e);
+	e->observation_kind = ev_string(obs, "kind");
 	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"));
 	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "is_error"));
-	e->has_exit_code = ev_int(obs, "exit_code", &e->exit_code) ||
-			   ev_int(ev_object(obs, "metadata"), "exit_code", &e->exit_code);
+	decode_exit(obs, e);
+	/* A tool this client does not know that says nothing in content: what came back, in words. */
+	if (!e->text && e->observation_kind && !known_observation(e->observation_kind)) {
+		static const char *const skip[] = { "content", "is_error", "kind", NULL };
+		char *kv = codec_kv_lines(obs, skip);
+		e->text = kv ? store_own(st, kv) : NULL;
+	}
+	/* The terminal's note on a timeout ("[The command has no new output after 30 s …]"). */
+	const char *suffix = ev_string(ev_object(obs, "metadata"), "suffix");
+	while (suffix && *suffix == '\n')
+		suffix++;
+	if (suffix && *suffix && !(e->text && strstr(e->text, suffix))) {
+		struct buf b;
+		buf_init(&b);
+		if (e->text)
+			buf_printf(&b, "%s\n", e->text);
+		buf_puts(&b, suffix);
+		e->text = store_own(st, buf_steal(&b));
+	}
 }
 
 static void decode_user_reject(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -402,6 +574,8 @@ static void decode_user_reject(struct frame_store *st, const cJSON *ev, struct e
 	(void)st;
 	decode_tool_fields(ev, e);
 	e->text = ev_string(ev, "rejection_reason");
+	const char *by = ev_string(ev, "rejection_source");
+	e->rejected_by_hook = by && strcmp(by, "hook") == 0;
 }
 
 static void decode_agent_error(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -436,6 +610,120 @@ static void decode_condensation(struct frame_store *st, const cJSON *ev, struct 
 	e->text = ev_string(ev, "summary");
 }
 
+/* The prompt, the per-conversation context and the tools' names: Tab expands them. */
+static void decode_system_prompt(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	struct joiner j = { .sep = "\n\n" };
+	joiner_add(&j, ev_string(ev_object(ev, "system_prompt"), "text"));
+	joiner_add(&j, ev_string(ev_object(ev, "dynamic_context"), "text"));
+	struct buf tools;
+	buf_init(&tools);
+	const cJSON *tool, *list = cJSON_GetObjectItemCaseSensitive(ev, "tools");
+	cJSON_ArrayForEach(tool, array_or_null(list)) {
+		const char *name = ev_string(ev_object(tool, "annotations"), "title");
+		if (!name)
+			name = ev_string(tool, "name");
+		if (!name)
+			name = ev_string(tool, "kind");
+		if (name)
+			buf_printf(&tools, "%s%s", tools.len ? ", " : "tools: ", name);
+	}
+	if (tools.len)
+		joiner_add(&j, buf_cstr(&tools));
+	if (j.count == 1 && j.first == tools.data)
+		j.first = store_own(st, buf_steal(&tools));
+	e->text = joiner_finish(&j, st);
+	buf_fini(&tools);
+}
+
+/* Text of ACP content blocks: text blocks, content blocks wrapping text, and diffs by path. */
+static void acp_content_text(struct buf *b, const cJSON *blocks)
+{
+	const cJSON *block;
+	cJSON_ArrayForEach(block, array_or_null(blocks)) {
+		const char *type = ev_string(block, "type");
+		const char *text = ev_string(block, "text");
+		if (!text)
+			text = ev_string(ev_object(block, "content"), "text");
+		if (type && strcmp(type, "diff") == 0) {
+			const char *path = ev_string(block, "path");
+			buf_printf(b, "%sedited %s", b->len ? "\n" : "", path ? path : "a file");
+		} else if (text) {
+			buf_printf(b, "%s%s", b->len ? "\n" : "", text);
+		}
+	}
+}
+
+static void decode_acp_tool_call(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	e->tool_name = ev_string(ev, "title");
+	e->tool_call_id = ev_string(ev, "tool_call_id");
+	e->tool_status = ev_string(ev, "status");
+	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "is_error"));
+	const char *kind = ev_string(ev, "tool_kind");
+	e->action_summary = kind;
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(ev, "raw_input");
+	char *args = cJSON_IsString(in) ? xstrdup(in->valuestring) : codec_kv_lines(in, NULL);
+	e->arguments = args ? store_own(st, args) : NULL;
+	const cJSON *out = cJSON_GetObjectItemCaseSensitive(ev, "raw_output");
+	struct buf b;
+	buf_init(&b);
+	if (cJSON_IsString(out)) {
+		buf_puts(&b, out->valuestring);
+	} else if (out && !cJSON_IsNull(out)) {
+		char *kv = codec_kv_lines(out, NULL);
+		if (kv)
+			buf_puts(&b, kv);
+		free(kv);
+	}
+	if (!b.len)
+		acp_content_text(&b, cJSON_GetObjectItemCaseSensitive(ev, "content"));
+	e->text = b.len ? store_own(st, buf_steal(&b)) : NULL;
+	buf_fini(&b);
+}
+
+/* "hook PreToolUse (terminal): blocked", and its reason, error and output as the text. */
+static void decode_hook(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	const char *type = ev_string(ev, "hook_event_type");
+	e->tool_name = ev_string(ev, "tool_name");
+	bool blocked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "blocked"));
+	bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "success"));
+	e->is_error = !ok && !blocked;
+	e->has_exit_code = ev_int(ev, "exit_code", &e->exit_code);
+	e->exit_status = e->has_exit_code ? EXIT_STATUS_EXITED : EXIT_STATUS_NONE;
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "hook %s", type ? type : "");
+	if (e->tool_name)
+		buf_printf(&b, " (%s)", e->tool_name);
+	buf_puts(&b, blocked ? ": blocked" : ok ? ": ok" : ": failed");
+	if (e->has_exit_code && e->exit_code)
+		buf_printf(&b, " (exit %d)", e->exit_code);
+	e->label = store_own(st, buf_steal(&b));
+	buf_init(&b);
+	static const char *const fields[] = { "reason", "error", "additional_context", "stdout", "stderr" };
+	for (size_t i = 0; i < COUNT(fields); i++) {
+		const char *v = ev_string(ev, fields[i]);
+		if (v && *v)
+			buf_printf(&b, "%s%s", b.len ? "\n" : "", v);
+	}
+	const char *cmd = ev_string(ev, "hook_command");
+	if (cmd && *cmd)
+		buf_printf(&b, "%scommand: %s", b.len ? "\n" : "", cmd);
+	e->text = b.len ? store_own(st, buf_steal(&b)) : NULL;
+	buf_fini(&b);
+}
+
+/* A kind this client does not know: its name in words and its fields as key: value lines. */
+static void decode_unknown(struct frame_store *st, const cJSON *ev, struct event *e)
+{
+	static const char *const skip[] = { "id", "timestamp", "source", "kind", NULL };
+	e->label = store_own(st, codec_kind_words(e->kind_name));
+	char *kv = codec_kv_lines(ev, skip);
+	e->text = kv ? store_own(st, kv) : NULL;
+}
+
 /* Dispatch on the top-level event.kind (§5.1); nested objects' kinds never count. */
 static const struct kind_rule {
 	const char *name;
@@ -451,10 +739,13 @@ static const struct kind_rule {
 	{ "PauseEvent", EVENT_PAUSE, NULL },
 	{ "InterruptEvent", EVENT_INTERRUPT, NULL },
 	{ "ConversationStateUpdateEvent", EVENT_STATE_UPDATE, decode_state_update },
-	{ "SystemPromptEvent", EVENT_SYSTEM_PROMPT, NULL },
+	{ "SystemPromptEvent", EVENT_SYSTEM_PROMPT, decode_system_prompt },
 	{ "Condensation", EVENT_CONDENSATION, decode_condensation },
 	{ "CondensationSummaryEvent", EVENT_CONDENSATION, decode_condensation },
 	{ "CondensationRequest", EVENT_CONDENSATION, NULL },
+	{ "ACPToolCallEvent", EVENT_ACP_TOOL_CALL, decode_acp_tool_call },
+	{ "HookExecutionEvent", EVENT_HOOK, decode_hook },
+	{ "LLMCompletionLogEvent", EVENT_LLM_LOG, NULL },
 };
 
 static void decode_event(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -472,29 +763,45 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 			kind_rules[i].decode(st, ev, e);
 		break;
 	}
+	if (e->kind == EVENT_UNKNOWN)
+		decode_unknown(st, ev, e);
 	/* The JSON text is made only when asked for: most consumers never need it. */
 	st->event = ev;
+}
+
+/* The event's value in the frame's text: numbers are copied from there as written. */
+static int event_span(const struct frame_store *st, const char **at, size_t *len)
+{
+	return st && st->event ? codec_find_member(st->src, st->src_len, "event", at, len) : -1;
 }
 
 const char *frame_event_json(const struct frame *f, size_t *len)
 {
 	struct frame_store *st = f->priv_;
-	if (!st || !st->event) {
-		*len = 0;
+	*len = 0;
+	if (!st || !st->event)
 		return NULL;
+	if (!st->raw) {
+		struct buf b;
+		buf_init(&b);
+		if (frame_event_rewrite(f, NULL, NULL, &b) < 0) {
+			buf_fini(&b);
+			return NULL;
+		}
+		st->raw = buf_steal(&b);
 	}
-	if (!st->raw)
-		st->raw = cJSON_PrintUnformatted(st->event);
-	*len = st->raw ? strlen(st->raw) : 0;
+	*len = strlen(st->raw);
 	return st->raw;
 }
 
 int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
 {
 	struct frame_store *st = f->priv_;
-	if (!st || !st->event)
+	const char *at;
+	size_t n;
+	if (event_span(st, &at, &n) < 0)
 		return -1;
-	codec_rewrite_tree(st->event, fn, ctx, out);
+	codec_rewrite_text(at, n, fn, ctx, out);
 	return 0;
 }
 
@@ -679,11 +986,14 @@ int frame_decode(const char *json, size_t len, struct frame *out, struct codec_e
 	memset(out, 0, sizeof *out);
 	if (err)
 		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	char *mended = NULL;
+	cJSON *root = codec_parse_mended(json, len, err, &mended);
 	if (!root)
 		return -1;
 	struct frame_store *st = xcalloc(1, sizeof *st);
 	st->root = root;
+	st->src = mended;
+	st->src_len = len;
 	out->priv_ = st;
 	struct envelope env = { .obj = root, .type = "", .err = err };
 	if (!cJSON_IsObject(root)) {
@@ -700,6 +1010,12 @@ int frame_decode(const char *json, size_t len, struct frame *out, struct codec_e
 		if (frame_rules[i].decode(&env, st, out) < 0)
 			goto fail;
 		break;
+	}
+	/* The event's JSON is re-read from the text (numbers as written) after json is gone. */
+	if (st->event && !st->src) {
+		st->src = xmalloc(len + 1);
+		memcpy(st->src, json, len);
+		st->src[len] = '\0';
 	}
 	return 0;
 fail:

@@ -9,11 +9,38 @@
 /* Parses json[0..len) as exactly one JSON value (surrounding whitespace allowed). Returns the
  * tree (cJSON_Delete it), or NULL with *err filled. */
 cJSON *codec_parse(const char *json, size_t len, struct codec_error *err);
+/* codec_parse, and the text cJSON read: *mended is a repaired copy of json (free it) when
+ * escapes had to be mended, else NULL (json itself was read). */
+cJSON *codec_parse_mended(const char *json, size_t len, struct codec_error *err, char **mended);
 /* Fills *err (when err is not NULL) with status and a printf-formatted message. */
 void codec_fail(struct codec_error *err, enum codec_status status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Appends v as compact JSON, every string (values and keys) passed through fn first. */
-void codec_rewrite_tree(const cJSON *v, json_string_fn fn, void *ctx, struct buf *out);
+
+/* Appends the JSON value in json[0..len) (accepted by codec_parse) as compact JSON, every
+ * string passed through fn first and every number copied as written. */
+void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
+			struct buf *out);
+/* Finds the first member called name of the JSON object in json[0..len) (accepted by
+ * codec_parse): *at and *at_len span its value. Returns 0, or -1 when there is none. */
+int codec_find_member(const char *json, size_t len, const char *name, const char **at,
+		      size_t *at_len);
+
+/* v when it is an array, else NULL (for cJSON_ArrayForEach, which takes NULL as empty). */
+static inline const cJSON *array_or_null(const cJSON *v)
+{
+	return cJSON_IsArray(v) ? v : NULL;
+}
+
+/* codec_args.c */
+/* The arguments of an action as readable lines (markdown-lite), or NULL: a terminal command
+ * longer than one_line_max or on several lines, an edit, a task list, a thought, a finish
+ * message, search and browser fields, MCP data, any other tool's fields. Caller frees. */
+char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t one_line_max);
+/* obj's members (except NULLs and skip, a NULL-ended list) as "key: value" lines, nested keys
+ * dotted; a non-object as one "value:" line. NULL when nothing is left. Caller frees. */
+char *codec_kv_lines(const cJSON *obj, const char *const *skip);
+/* "FooBarEvent" → "foo bar": a kind name in words. Caller frees. */
+char *codec_kind_words(const char *kind);
 
 #endif

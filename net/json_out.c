@@ -122,64 +122,326 @@ struct rewriter {
 	struct buf *out;
 };
 
-/* cJSON keeps strings NUL-terminated, so a string holding \u0000 reaches fn cut at it. */
-static void put_string(struct rewriter *rw, const char *s)
+/* ------------------------------------------------- rewriting from the text */
+
+/* The text rewriter reads JSON that cJSON has already accepted (and codec_parse has mended),
+ * so it only has to be safe, not to diagnose: it never reads past end. Numbers are copied as
+ * written, so 0.0 stays 0.0 and 8.0 stays 8.0 (cli.md: "the event JSON, masked"). */
+struct text_scan {
+	const char *p, *end;
+	struct rewriter *rw;
+	struct buf decoded;
+};
+
+/* cJSON skips every byte up to 0x20 between tokens, not only JSON's four. */
+static void scan_ws(struct text_scan *sc)
 {
-	size_t len = strlen(s);
+	while (sc->p < sc->end && (unsigned char)*sc->p <= 0x20)
+		sc->p++;
+}
+
+static void put_utf8(struct buf *b, unsigned cp)
+{
+	char u[4];
+	size_t n;
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xC0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | cp >> 12);
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else {
+		u[0] = (char)(0xF0 | cp >> 18);
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
+	}
+	buf_append(b, u, n);
+}
+
+static int hex4(const char *h, const char *end)
+{
+	if (end - h < 4)
+		return -1;
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = h[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* Decodes the string literal at sc->p (on its opening quote) into sc->decoded. A NUL, raw or
+ * escaped, and a lone surrogate become U+FFFD, as codec_parse mends escapes for cJSON. */
+static void scan_string(struct text_scan *sc, bool keep_raw_nul)
+{
+	buf_clear(&sc->decoded);
+	const char *p = sc->p + 1, *end = sc->end;
+	while (p < end && *p != '"') {
+		const char *run = p;
+		while (p < end && *p != '"' && *p != '\\' && *p)
+			p++;
+		buf_append(&sc->decoded, run, (size_t)(p - run));
+		if (p >= end || *p == '"')
+			break;
+		if (!*p) {
+			/* A raw NUL (cJSON reads it as the end of the string): U+FFFD, as an escaped one. */
+			if (keep_raw_nul)
+				buf_putc(&sc->decoded, '\0');
+			else
+				put_utf8(&sc->decoded, 0xFFFD);
+			p++;
+			continue;
+		}
+		char e = p + 1 < end ? p[1] : '\0';
+		p += 2;
+		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+		const char *k = e ? strchr(from, e) : NULL;
+		if (k) {
+			buf_putc(&sc->decoded, to[k - from]);
+			continue;
+		}
+		if (e != 'u')
+			continue;
+		int v = hex4(p, end);
+		if (v < 0)
+			continue;
+		p += 4;
+		unsigned cp = (unsigned)v;
+		if (v >= 0xD800 && v <= 0xDBFF && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+			int lo = hex4(p + 2, end);
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				cp = 0x10000 + (((unsigned)v - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
+				p += 6;
+			}
+		}
+		if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
+			cp = 0xFFFD;
+		put_utf8(&sc->decoded, cp);
+	}
+	sc->p = p < end ? p + 1 : end;
+}
+
+static void scan_put_string(struct text_scan *sc)
+{
+	struct rewriter *rw = sc->rw;
+	scan_string(sc, false);
 	if (!rw->fn) {
-		json_append_string(rw->out, s, len);
+		json_append_string(rw->out, sc->decoded.data, sc->decoded.len);
 		return;
 	}
 	buf_clear(&rw->scratch);
-	rw->fn(rw->ctx, s, len, &rw->scratch);
+	rw->fn(rw->ctx, sc->decoded.data ? sc->decoded.data : "", sc->decoded.len, &rw->scratch);
 	json_append_string(rw->out, rw->scratch.data, rw->scratch.len);
 }
 
-/* Recursion depth is bounded by cJSON's nesting limit (CJSON_NESTING_LIMIT, 1000). */
-static void put_value(struct rewriter *rw, const cJSON *v)
+/* Length of the RFC 8259 number at s[0..n), or 0 when s does not start with one. */
+static size_t strict_number_len(const char *s, size_t n)
 {
-	struct buf *out = rw->out;
-	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
-		bool object = cJSON_IsObject(v);
-		buf_putc(out, object ? '{' : '[');
-		for (const cJSON *c = v->child; c; c = c->next) {
-			if (c != v->child)
+	size_t i = 0;
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0') {
+		i++;
+	} else if (i < n && s[i] >= '1' && s[i] <= '9') {
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	} else {
+		return 0;
+	}
+	if (i < n && s[i] == '.') {
+		size_t d = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	return i;
+}
+
+/* A number as written when it is a JSON number; what cJSON reads from a looser spelling
+ * (it accepts "-.5" or "1.") is printed in the canonical form instead. */
+static void scan_put_number(struct text_scan *sc)
+{
+	const char *start = sc->p;
+	while (sc->p < sc->end && strchr("0123456789+-.eE", *sc->p) && *sc->p)
+		sc->p++;
+	size_t n = (size_t)(sc->p - start);
+	if (n == 0) {
+		/* Not reached on what cJSON accepted; moving on keeps every loop finite. */
+		sc->p += sc->p < sc->end;
+		buf_puts(sc->rw->out, "null");
+		return;
+	}
+	if (strict_number_len(start, n) == n) {
+		buf_append(sc->rw->out, start, n);
+		return;
+	}
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%.*s", (int)(n < sizeof tmp ? n : sizeof tmp - 1), start);
+	put_number(sc->rw->out, strtod(tmp, NULL));
+}
+
+/* Depth is bounded by what cJSON accepted (CJSON_NESTING_LIMIT). */
+static void scan_value(struct text_scan *sc)
+{
+	struct buf *out = sc->rw->out;
+	scan_ws(sc);
+	if (sc->p >= sc->end)
+		return;
+	char c = *sc->p;
+	if (c == '{' || c == '[') {
+		bool object = c == '{';
+		buf_putc(out, c);
+		sc->p++;
+		for (bool first = true;; first = false) {
+			scan_ws(sc);
+			if (sc->p >= sc->end || *sc->p == (object ? '}' : ']')) {
+				sc->p += sc->p < sc->end;
+				break;
+			}
+			if (*sc->p == ',')
+				sc->p++;
+			if (!first)
 				buf_putc(out, ',');
+			const char *before = sc->p;
 			if (object) {
-				put_string(rw, c->string ? c->string : "");
+				scan_ws(sc);
+				if (sc->p >= sc->end || *sc->p != '"')
+					break;
+				scan_put_string(sc);
+				scan_ws(sc);
+				sc->p += sc->p < sc->end && *sc->p == ':';
 				buf_putc(out, ':');
 			}
-			put_value(rw, c);
+			scan_value(sc);
+			if (sc->p == before)
+				break;
 		}
 		buf_putc(out, object ? '}' : ']');
-	} else if (cJSON_IsString(v)) {
-		put_string(rw, v->valuestring);
-	} else if (cJSON_IsNumber(v)) {
-		put_number(out, v->valuedouble);
-	} else if (cJSON_IsTrue(v)) {
-		buf_puts(out, "true");
-	} else if (cJSON_IsFalse(v)) {
-		buf_puts(out, "false");
+	} else if (c == '"') {
+		scan_put_string(sc);
+	} else if (c == 't' || c == 'f' || c == 'n') {
+		const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+		buf_puts(out, word);
+		size_t n = strlen(word);
+		sc->p += (size_t)(sc->end - sc->p) < n ? (size_t)(sc->end - sc->p) : n;
 	} else {
-		buf_puts(out, "null");
+		scan_put_number(sc);
 	}
 }
 
-void codec_rewrite_tree(const cJSON *v, json_string_fn fn, void *ctx, struct buf *out)
+void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
+			struct buf *out)
 {
 	struct rewriter rw = { .fn = fn, .ctx = ctx, .out = out };
+	struct text_scan sc = { .p = json, .end = json + len, .rw = &rw };
 	buf_init(&rw.scratch);
-	put_value(&rw, v);
+	buf_init(&sc.decoded);
+	scan_value(&sc);
+	buf_fini(&sc.decoded);
 	buf_fini(&rw.scratch);
+}
+
+/* Skips the value at sc->p (already accepted by cJSON). */
+static void scan_skip(struct text_scan *sc)
+{
+	int depth = 0;
+	scan_ws(sc);
+	while (sc->p < sc->end) {
+		char c = *sc->p;
+		if (c == '"') {
+			sc->p++;
+			while (sc->p < sc->end && *sc->p != '"')
+				sc->p += *sc->p == '\\' ? 2 : 1;
+			sc->p += sc->p < sc->end;
+		} else if (c == '{' || c == '[') {
+			depth++;
+			sc->p++;
+		} else if (c == '}' || c == ']') {
+			if (depth == 0)
+				return;
+			depth--;
+			sc->p++;
+		} else if (c == ',' && depth == 0) {
+			return;
+		} else {
+			sc->p++;
+		}
+		if (depth == 0 && (c == '"' || c == '}' || c == ']'))
+			break;
+	}
+	if (sc->p > sc->end)
+		sc->p = sc->end;
+}
+
+int codec_find_member(const char *json, size_t len, const char *name, const char **at,
+		      size_t *at_len)
+{
+	struct rewriter rw = { 0 };
+	struct text_scan sc = { .p = json, .end = json + len, .rw = &rw };
+	int rc = -1;
+	buf_init(&sc.decoded);
+	scan_ws(&sc);
+	if (sc.p < sc.end && *sc.p == '{') {
+		sc.p++;
+		for (;;) {
+			scan_ws(&sc);
+			if (sc.p < sc.end && *sc.p == ',')
+				sc.p++;
+			scan_ws(&sc);
+			if (sc.p >= sc.end || *sc.p != '"')
+				break;
+			/* Compared as cJSON compares keys: as C strings, up to a raw NUL. */
+			scan_string(&sc, true);
+			bool match = strcmp(buf_cstr(&sc.decoded), name) == 0;
+			scan_ws(&sc);
+			sc.p += sc.p < sc.end && *sc.p == ':';
+			scan_ws(&sc);
+			const char *start = sc.p;
+			scan_skip(&sc);
+			if (match) {
+				*at = start;
+				*at_len = (size_t)(sc.p - start);
+				rc = 0;
+				break;
+			}
+		}
+	}
+	buf_fini(&sc.decoded);
+	return rc;
 }
 
 int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *ctx,
 			 struct buf *out, struct codec_error *err)
 {
-	cJSON *root = codec_parse(json, len, err);
+	char *mended = NULL;
+	cJSON *root = codec_parse_mended(json, len, err, &mended);
 	if (!root)
 		return -1;
-	codec_rewrite_tree(root, fn, ctx, out);
 	cJSON_Delete(root);
+	codec_rewrite_text(mended ? mended : json, len, fn, ctx, out);
+	free(mended);
 	return 0;
 }

@@ -37,6 +37,17 @@ enum event_kind {
 	EVENT_STATE_UPDATE,
 	EVENT_SYSTEM_PROMPT,
 	EVENT_CONDENSATION,
+	EVENT_ACP_TOOL_CALL,        /* a tool call run by an ACP agent: card and result in one */
+	EVENT_HOOK,                 /* HookExecutionEvent */
+	EVENT_LLM_LOG,              /* LLMCompletionLogEvent: diagnostics, not shown */
+};
+
+/* How a terminal command ended, as far as its observation says. */
+enum exit_status {
+	EXIT_STATUS_NONE,           /* no exit code (a tool without one, or failed with a message) */
+	EXIT_STATUS_EXITED,         /* exit_code holds the command's code */
+	EXIT_STATUS_RUNNING,        /* exit_code -1: no output for a while, still running (soft timeout) */
+	EXIT_STATUS_TIMED_OUT,      /* the hard timeout ended it */
 };
 
 enum event_source { SOURCE_UNKNOWN, SOURCE_AGENT, SOURCE_USER, SOURCE_ENVIRONMENT, SOURCE_HOOK };
@@ -54,11 +65,15 @@ struct event {
 	const char *timestamp;
 	enum event_source source;
 	const char *role;               /* MessageEvent: llm_message.role */
-	/* The main text: MessageEvent text parts (joined by "\n"), ActionEvent thought,
-	 * ObservationEvent content text, UserRejectObservation rejection_reason,
-	 * AgentErrorEvent error, ConversationErrorEvent detail, condensation summary. */
+	/* The main text: MessageEvent text parts (joined by "\n"), ActionEvent thought (both
+	 * without inline <think>…</think>), ObservationEvent content text (and the terminal's
+	 * timeout note), UserRejectObservation rejection_reason, AgentErrorEvent error,
+	 * ConversationErrorEvent detail, condensation summary, SystemPromptEvent prompt and tool
+	 * names, ACPToolCallEvent output, HookExecutionEvent reason and output, and an unknown
+	 * kind's fields as "key: value" lines. */
 	const char *text;
-	/* reasoning_content and thinking blocks' text, joined by "\n\n". */
+	/* reasoning_content, thinking blocks' text, responses_reasoning_item summary and content,
+	 * and inline <think>…</think> of the text, each once, joined by "\n\n". */
 	const char *reasoning;
 	/* Tool calls: ActionEvent, ObservationEvent, UserRejectObservation, AgentErrorEvent. */
 	const char *tool_name;
@@ -74,6 +89,16 @@ struct event {
 	/* ConversationStateUpdateEvent. */
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
+	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
+	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
+	const char *label;
+	/* ActionEvent, ACPToolCallEvent: what the tool was asked to do beyond action_summary, as
+	 * readable lines (markdown-lite); FinishAction: its whole message. NULL when none. */
+	const char *arguments;
+	const char *observation_kind;   /* observation.kind, e.g. "TerminalObservation" */
+	enum exit_status exit_status;   /* has_exit_code is exit_status == EXIT_STATUS_EXITED */
+	bool rejected_by_hook;          /* UserRejectObservation with rejection_source "hook" */
+	const char *tool_status;        /* ACPToolCallEvent status ("completed", "failed", …) */
 };
 
 /* One decoded server frame. Fields not belonging to its type are zero/NULL. */
@@ -158,12 +183,13 @@ typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf 
  * U+0080–009F are written as \uXXXX; invalid UTF-8 becomes U+FFFD. */
 void json_append_string(struct buf *out, const char *s, size_t len);
 /* Re-serializes the JSON value in json[0..len) compactly into out, passing every string
- * (values and keys) through fn first (NULL fn: unchanged), escaped as json_append_string does.
+ * (values and keys) through fn first (NULL fn: unchanged), escaped as json_append_string does;
+ * numbers keep their text (0.0 stays 0.0).
  * Returns 0, or -1 with *err when json does not parse (out unchanged). */
 int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *ctx,
 			 struct buf *out, struct codec_error *err);
-/* The event object of a durable or transient frame as compact JSON, made on the first call
- * and owned by the frame; NULL (and *len 0) for other frames. */
+/* The event object of a durable or transient frame as compact JSON (numbers as written),
+ * made on the first call and owned by the frame; NULL (and *len 0) for other frames. */
 const char *frame_event_json(const struct frame *f, size_t *len);
 /* Appends the event object of f as compact JSON with every string passed through fn, as
  * json_rewrite_strings does but without printing and parsing it again. Returns 0, or -1 when

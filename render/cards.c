@@ -2,6 +2,7 @@
  * still waiting for one (confirmation prompt, run end). */
 #include "transcript_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void transcript_pending_add(struct transcript *t, struct item *it)
@@ -62,6 +63,26 @@ enum apply_result transcript_attach_result(struct transcript *t, struct item *ca
 	}
 	transcript_pending_remove(t, card);
 	t->lines_added += 1 + count_newlines(card->result.data, card->result.len);
+	transcript_touch(t, card);
+	return APPLY_ATTACHED;
+}
+
+enum apply_result transcript_update_card(struct transcript *t, struct item *card,
+					 const struct item_spec *spec)
+{
+	/* The card keeps its place and seq: it is the same call, seen again. */
+	int64_t seq = card->seq;
+	item_fill(card, spec);
+	card->seq = seq;
+	if (card->has_result)
+		transcript_pending_remove(t, card);
+	if (spec->id) {
+		if (card->result_id)
+			strmap_del(&t->result_ids, card->result_id);
+		free(card->result_id);
+		card->result_id = xstrdup(spec->id);
+		strmap_put(&t->result_ids, card->result_id, card);
+	}
 	transcript_touch(t, card);
 	return APPLY_ATTACHED;
 }

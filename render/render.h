@@ -130,6 +130,9 @@ enum tool_outcome {
 	TOOL_FAILED,
 	TOOL_REJECTED,
 	TOOL_NO_RESULT,     /* the run ended without a result */
+	TOOL_BLOCKED,       /* a hook refused to run it */
+	TOOL_STILL_RUNNING, /* no output for a while: still running (terminal soft timeout) */
+	TOOL_TIMED_OUT,     /* ended by its timeout */
 };
 
 /* An event as the transcript takes it. Text is already sanitized and masked; all strings
@@ -144,12 +147,22 @@ struct item_spec {
 	size_t reasoning_len;
 	const char *title;          /* tool name, error code, notice label */
 	const char *summary;        /* one-line action summary */
-	const char *detail;         /* the action's arguments, whole (may span lines) */
+	const char *full_action;    /* every argument of the action, whole (the confirmation) */
 	const char *tool_call_id;
 	enum tool_outcome outcome;  /* ITEM_TOOL_RESULT */
 	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
 	bool has_exit_code;
 	int exit_code;
+	/* ITEM_TOOL: what the tool was asked to do, beyond the summary (markdown-lite). */
+	const char *detail;
+	size_t detail_len;
+	/* ITEM_TOOL that arrives with its result (an ACP tool call): result text and outcome. */
+	bool has_result;
+	/* ITEM_TOOL re-emitted as it progresses (an ACP tool call): a card with the same
+	 * tool_call_id takes this content in place, the last emission being authoritative. */
+	bool replaces_card;
+	const char *result;
+	size_t result_len;
 };
 
 /* What applying an event or progress frame did. */
@@ -221,9 +234,11 @@ struct item_info {
 	size_t reasoning_len;
 	const char *title;
 	const char *summary;
-	const char *detail;     /* tool card: the action's arguments, whole */
+	const char *full_action; /* tool card: every argument of the action, whole */
 	enum tool_outcome outcome;
 	const char *result_text; /* tool card: the result's text */
+	const char *detail;     /* tool card: its arguments ("" when none) */
+	size_t detail_len;
 	int risk;
 	bool streaming;         /* an open slot */
 	bool lossy;

@@ -8,10 +8,13 @@
 #include <string.h>
 
 #define RESULT_MAX_ROWS 6
+#define DETAIL_MAX_ROWS 16
+#define TITLE_MAX_COLUMNS 40
 #define DECO_MAX_SPANS 24
 
-/* Rows composed here rather than laid out: header, reasoning marker, "more lines". */
-enum deco_kind { DECO_HEADER, DECO_REASONING, DECO_MORE, DECO_COUNT };
+/* Rows composed here rather than laid out: header, reasoning marker, "more lines" of the
+ * result and of the arguments. */
+enum deco_kind { DECO_HEADER, DECO_REASONING, DECO_MORE, DECO_MORE_DETAIL, DECO_COUNT };
 
 struct deco_row {
 	uint32_t first, count;
@@ -35,9 +38,11 @@ struct item_rows {
 	struct span spans[DECO_MAX_SPANS];
 	size_t nspans;
 	struct deco_row drow[DECO_COUNT];
-	struct cached_layout body, reasoning, result;
+	struct cached_layout body, reasoning, result, detail;
 	size_t reasoning_first, reasoning_count;        /* marker row included */
 	size_t body_first, body_count;
+	size_t detail_first, detail_count;
+	size_t detail_more_row;                         /* 0: none */
 	size_t result_first, result_count;
 	size_t more_row;                                /* 0: none */
 	size_t nrows;                                   /* separator included */
@@ -53,6 +58,7 @@ void item_rows_free(struct item_rows *r)
 	layout_fini(&r->body.l);
 	layout_fini(&r->reasoning.l);
 	layout_fini(&r->result.l);
+	layout_fini(&r->detail.l);
 	free(r);
 }
 
@@ -63,6 +69,7 @@ static struct item_rows *rows_create(void)
 	layout_init(&r->body.l);
 	layout_init(&r->reasoning.l);
 	layout_init(&r->result.l);
+	layout_init(&r->detail.l);
 	return r;
 }
 
@@ -151,13 +158,50 @@ static void add_tool_status(struct item_rows *r, const struct transcript *t, con
 	case TOOL_REJECTED:
 		deco_add(r, STYLE_BOLD, "  ⊘ rejected");
 		break;
+	case TOOL_BLOCKED:
+		deco_add(r, STYLE_BOLD, "  ⊘ blocked by hook");
+		break;
+	case TOOL_STILL_RUNNING:
+		deco_add(r, STYLE_PLAIN, "  ⧗ still running");
+		break;
+	case TOOL_TIMED_OUT:
+		deco_add(r, STYLE_BOLD, "  ⧗ timed out");
+		break;
 	case TOOL_NO_RESULT:
 		deco_add(r, STYLE_DIM, "  — no result (run ended)");
 		break;
 	}
 }
 
-static void compose_header(struct item_rows *r, const struct transcript *t, const struct item *it)
+/* A tool's title cut to a third of the width (at most TITLE_MAX_COLUMNS), so the status and
+ * risk after it stay on the row. */
+static void add_title(struct item_rows *r, const char *title, int width)
+{
+	int max = width / 3 < TITLE_MAX_COLUMNS ? width / 3 : TITLE_MAX_COLUMNS;
+	size_t n = strlen(title), cut = 0;
+	int used = 0;
+	if (max < 8)
+		max = 8;
+	while (cut < n) {
+		int w;
+		size_t step = grapheme_next(title + cut, n - cut, &w);
+		if (used + w > max - 1 && cut + step < n)
+			break;
+		used += w;
+		cut += step;
+	}
+	if (cut == n) {
+		deco_add(r, STYLE_BOLD, title);
+		return;
+	}
+	char *s = xstrndup(title, cut);
+	deco_add(r, STYLE_BOLD, s);
+	deco_add(r, STYLE_BOLD, "…");
+	free(s);
+}
+
+static void compose_header(struct item_rows *r, const struct transcript *t, const struct item *it,
+			   int width)
 {
 	switch (it->kind) {
 	case ITEM_USER:
@@ -177,17 +221,19 @@ static void compose_header(struct item_rows *r, const struct transcript *t, cons
 		break;
 	case ITEM_TOOL:
 	case ITEM_TOOL_RESULT:
+		/* What a reader needs first (title, status, risk) comes before the summary, which
+		 * is what the cut at the edge takes. */
 		deco_add(r, STYLE_BOLD, "⚙ ");
-		deco_add(r, STYLE_BOLD, it->title ? it->title : "tool");
-		if (it->kind == ITEM_TOOL && it->summary) {
-			deco_add(r, STYLE_PLAIN, "  ");
-			deco_add(r, STYLE_PLAIN, it->summary);
-		}
+		add_title(r, it->title ? it->title : "tool", width);
+		add_tool_status(r, t, it);
 		if (it->risk > 0 && it->risk < (int)(sizeof risk_labels / sizeof *risk_labels)) {
 			deco_add(r, STYLE_PLAIN, "  ");
 			deco_add(r, STYLE_PLAIN, risk_labels[it->risk]);
 		}
-		add_tool_status(r, t, it);
+		if (it->kind == ITEM_TOOL && it->summary) {
+			deco_add(r, STYLE_PLAIN, "  ");
+			deco_add(r, STYLE_PLAIN, it->summary);
+		}
 		break;
 	case ITEM_ERROR:
 		deco_add(r, STYLE_BOLD, "✗ ");
@@ -272,6 +318,27 @@ static void build_body(struct item_rows *r, const struct item *it, int width)
 	r->nrows += r->body_count;
 }
 
+/* A card's arguments, capped like its output. */
+static void build_detail(struct item_rows *r, const struct item *it, int width)
+{
+	r->detail_first = r->nrows;
+	r->detail_count = 0;
+	r->detail_more_row = 0;
+	if (it->kind != ITEM_TOOL || !it->detail.len)
+		return;
+	layout_refresh(&r->detail, it->detail.data, it->detail.len, it->detail_epoch, width,
+		       LAYOUT_MARKDOWN, 0);
+	size_t total = r->detail.l.nrows;
+	r->detail_count = total < DETAIL_MAX_ROWS ? total : DETAIL_MAX_ROWS;
+	r->nrows += r->detail_count;
+	if (total > r->detail_count) {
+		deco_begin(r, DECO_MORE_DETAIL);
+		deco_addf(r, STYLE_DIM, "… %lld more lines", (long long)(total - r->detail_count));
+		deco_end(r, DECO_MORE_DETAIL, width);
+		r->detail_more_row = r->nrows++;
+	}
+}
+
 /* Tool output, dim and capped: the rest is summed up in one row. */
 static void build_result(struct item_rows *r, const struct item *it, int width)
 {
@@ -312,11 +379,12 @@ static struct item_rows *rows_get(struct transcript *t, size_t idx, int width)
 	buf_clear(&r->deco);
 	r->nspans = 0;
 	deco_begin(r, DECO_HEADER);
-	compose_header(r, t, it);
+	compose_header(r, t, it, width);
 	deco_end(r, DECO_HEADER, width);
 	r->nrows = 1;
 	build_reasoning(r, it, width);
 	build_body(r, it, width);
+	build_detail(r, it, width);
 	build_result(r, it, width);
 	r->nrows++; /* separator */
 	return r;
@@ -358,6 +426,10 @@ void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 		from_layout(&c->reasoning.l, r - c->reasoning_first - 1, out);
 	} else if (r >= c->body_first && r < c->body_first + c->body_count) {
 		from_layout(&c->body.l, r - c->body_first, out);
+	} else if (r >= c->detail_first && r < c->detail_first + c->detail_count) {
+		from_layout(&c->detail.l, r - c->detail_first, out);
+	} else if (c->detail_more_row && r == c->detail_more_row) {
+		from_deco(c, DECO_MORE_DETAIL, out);
 	} else if (r >= c->result_first && r < c->result_first + c->result_count) {
 		from_layout(&c->result.l, r - c->result_first, out);
 	} else if (c->more_row && r == c->more_row) {

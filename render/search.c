@@ -30,7 +30,7 @@ static bool item_matches(const struct item *it, const char *needle, size_t m)
 	return contains(it->text.data, it->text.len, needle, m) ||
 	       contains(it->summary, it->summary ? strlen(it->summary) : 0, needle, m) ||
 	       contains(it->title, it->title ? strlen(it->title) : 0, needle, m) ||
-	       contains(it->detail, it->detail ? strlen(it->detail) : 0, needle, m) ||
+	       contains(it->detail.data, it->detail.len, needle, m) ||
 	       contains(it->result.data, it->result.len, needle, m);
 }
 

@@ -62,6 +62,7 @@ static void slot_supersede(struct transcript *t, struct item *it, int attempt)
 	it->shown_len = 0;
 	it->seen_len = 0;
 	it->step = 0;
+	transcript_think_reset(it);
 	it->text_epoch++;
 	it->reasoning_epoch++;
 	transcript_touch(t, it);
@@ -128,8 +129,7 @@ enum apply_result transcript_stream_delta(struct transcript *t, const char *item
 			slot->reasoning_lines += count_newlines(text, len);
 			buf_append(&slot->reasoning, text, len);
 		} else {
-			t->lines_added += count_newlines(text, len);
-			buf_append(&slot->text, text, len);
+			transcript_think_feed(t, slot, text, len);
 		}
 	}
 	transcript_touch(t, slot);

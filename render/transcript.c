@@ -41,6 +41,7 @@ struct item *item_create(enum item_kind kind)
 	buf_init(&it->text);
 	buf_init(&it->reasoning);
 	buf_init(&it->result);
+	buf_init(&it->detail);
 	return it;
 }
 
@@ -51,10 +52,11 @@ void item_destroy(struct item *it)
 	buf_fini(&it->text);
 	buf_fini(&it->reasoning);
 	buf_fini(&it->result);
+	buf_fini(&it->detail);
 	free(it->id);
 	free(it->title);
 	free(it->summary);
-	free(it->detail);
+	free(it->full_action);
 	free(it->tool_call_id);
 	free(it->result_id);
 	item_rows_free(it->rows);
@@ -158,7 +160,7 @@ void item_fill(struct item *it, const struct item_spec *spec)
 		? 1 + count_newlines(it->reasoning.data, it->reasoning.len) : 0;
 	set_string(&it->title, spec->title);
 	set_string(&it->summary, spec->summary);
-	set_string(&it->detail, spec->detail);
+	set_string(&it->full_action, spec->full_action);
 	/* set once: it is the key of the card index */
 	if (spec->tool_call_id && !it->tool_call_id)
 		it->tool_call_id = xstrdup(spec->tool_call_id);
@@ -170,6 +172,16 @@ void item_fill(struct item *it, const struct item_spec *spec)
 	if (spec->has_exit_code || !it->has_result) {
 		it->has_exit_code = spec->has_exit_code;
 		it->exit_code = spec->exit_code;
+	}
+	if (spec->kind == ITEM_TOOL) {
+		set_buf(&it->detail, spec->detail, spec->detail_len);
+		it->detail_epoch++;
+	}
+	if (spec->kind == ITEM_TOOL && spec->has_result) {
+		set_buf(&it->result, spec->result, spec->result_len);
+		it->has_result = true;
+		it->outcome = spec->outcome;
+		it->result_epoch++;
 	}
 	it->shown_len = it->text.len;
 	it->seen_len = it->text.len;
@@ -213,6 +225,11 @@ enum apply_result transcript_add_event(struct transcript *t, const struct item_s
 		struct item *card = strmap_get(&t->cards, spec->tool_call_id);
 		if (card && !card->has_result)
 			return transcript_attach_result(t, card, spec);
+	}
+	if (spec->kind == ITEM_TOOL && spec->replaces_card && spec->tool_call_id) {
+		struct item *card = strmap_get(&t->cards, spec->tool_call_id);
+		if (card)
+			return transcript_update_card(t, card, spec);
 	}
 	struct item *it = item_create(spec->kind);
 	it->id = xstrdup(spec->id);
@@ -258,9 +275,11 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		.reasoning_len = it->reasoning.len,
 		.title = it->title,
 		.summary = it->summary,
-		.detail = it->detail,
+		.full_action = it->full_action,
 		.outcome = it->outcome,
 		.result_text = it->has_result ? (it->result.data ? it->result.data : "") : NULL,
+		.detail = it->detail.data ? it->detail.data : "",
+		.detail_len = it->detail.len,
 		.risk = it->risk,
 		.streaming = it->streaming,
 		.lossy = it->lossy,

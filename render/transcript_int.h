@@ -24,8 +24,9 @@ struct item {
 	struct buf text;
 	struct buf reasoning;
 	struct buf result;              /* tool card: the attached result's text */
+	struct buf detail;              /* tool card: its arguments */
 	char *title, *summary, *tool_call_id;
-	char *detail;                   /* tool card: the action's arguments, whole */
+	char *full_action;              /* tool card: every argument of the action, whole */
 	char *result_id;                /* event id of the attached result */
 	enum tool_outcome outcome;
 	int risk;
@@ -37,6 +38,10 @@ struct item {
 	bool lossy, stalled;
 	bool reasoning_expanded;
 	bool pending_listed;            /* in transcript.pending */
+	/* streamed text with inline <think>…</think> (think.c) */
+	bool think_inside, think_seen;
+	unsigned char think_held;       /* bytes of a possibly split tag held back */
+	char think_hold[8];
 	int attempt;
 	int64_t next_order;
 	size_t shown_len;               /* revealed bytes of text (== text.len unless streaming) */
@@ -47,6 +52,7 @@ struct item {
 	uint64_t text_epoch;            /* bumps when text changed other than by growing */
 	uint64_t reasoning_epoch;
 	uint64_t result_epoch;
+	uint64_t detail_epoch;
 	struct item_rows *rows;         /* row cache, built on demand */
 };
 
@@ -98,11 +104,19 @@ void item_fill(struct item *it, const struct item_spec *spec);
 /* A tool result joins its card (cards.c). */
 enum apply_result transcript_attach_result(struct transcript *t, struct item *card,
 					   const struct item_spec *spec);
+/* A later emission of the same tool call replaces card's content in place (cards.c). */
+enum apply_result transcript_update_card(struct transcript *t, struct item *card,
+					 const struct item_spec *spec);
 /* Indexes a tool card by tool_call_id and lists it as pending when it has no result. */
 void transcript_index_card(struct transcript *t, struct item *it);
 /* A durable event with an open slot's id: the slot's item becomes the event in place. */
 enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot,
 					 const struct item_spec *spec);
+
+/* Appends a streamed text delta to slot it, its inline <think>…</think> to the reasoning. */
+void transcript_think_feed(struct transcript *t, struct item *it, const char *text, size_t len);
+/* Forgets the think state (a new attempt starts the text again). */
+void transcript_think_reset(struct item *it);
 
 /* Logical lines of output added so far: new items count their lines, streamed text its
  * newlines. Monotonic; the viewport diffs it for new_below. */

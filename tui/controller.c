@@ -349,9 +349,13 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 			filter_close(c, e->id);
 		}
 		if (r != APPLY_DUPLICATE) {
-			if (spec.kind == ITEM_TOOL)
+			/* A card that came with its result (ACP) never ran here; one that a later
+			 * emission ended stops running. */
+			bool ends = spec.kind == ITEM_TOOL_RESULT ||
+				    (spec.kind == ITEM_TOOL && r == APPLY_ATTACHED && spec.has_result);
+			if (spec.kind == ITEM_TOOL && r == APPLY_ADDED && !spec.has_result)
 				c->running_tools++;
-			else if (spec.kind == ITEM_TOOL_RESULT && c->running_tools)
+			else if (ends && c->running_tools)
 				c->running_tools--;
 			if (c->headless && c->o->format == FORMAT_TEXT && seq >= 0)
 				ctl_text_mode_event(c, &spec, e);

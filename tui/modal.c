@@ -68,7 +68,7 @@ static size_t modal_text(struct tui *u, struct buf *out)
 			buf_append(out, info.reasoning, info.reasoning_len);
 		}
 		buf_putc(out, '\n');
-		buf_puts(out, info.detail ? info.detail : info.summary ? info.summary : "(no arguments)");
+		buf_puts(out, info.full_action ? info.full_action : info.summary ? info.summary : "(no arguments)");
 	}
 	if (!n)
 		buf_puts(out, "The actions waiting are not in this transcript (history not loaded, or "

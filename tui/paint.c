@@ -35,6 +35,9 @@ static const struct look outcome_look[] = {
 	[TOOL_FAILED] = { A_BOLD, PAIR_ERROR, A_BOLD | A_UNDERLINE },
 	[TOOL_REJECTED] = { A_BOLD, PAIR_ERROR, A_BOLD | A_UNDERLINE },
 	[TOOL_NO_RESULT] = { A_DIM, 0, A_DIM },
+	[TOOL_BLOCKED] = { A_BOLD, PAIR_ERROR, A_BOLD | A_UNDERLINE },
+	[TOOL_STILL_RUNNING] = { A_BOLD, PAIR_PENDING, A_BOLD },
+	[TOOL_TIMED_OUT] = { A_BOLD, PAIR_ERROR, A_BOLD | A_UNDERLINE },
 };
 
 static const struct {
@@ -408,7 +411,8 @@ long paint_focused_reasoning(struct tui *u)
 		if (u->paint.rows[i].item >= transcript_count(u->t))
 			continue;
 		transcript_item(u->t, u->paint.rows[i].item, &info);
-		if (info.reasoning_len)
+		/* Tab also opens the system prompt, whose text is collapsed like reasoning. */
+		if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
 			return (long)u->paint.rows[i].item;
 	}
 	return -1;

@@ -163,8 +163,11 @@ static void test_action_summaries(void **state)
 		       "\"kind\":\"FileEditorAction\"}}", "/w/a.py");
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"message\":\"Done.\",\"kind\":\"FinishAction\"},"
 		       "\"summary\":\"finishing\"}", "Done.");
+	/* A thought is the card's body (the arguments): the header takes the LLM's summary. */
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"thought\":\"Hmm.\",\"kind\":\"ThinkAction\"}}",
-		       "Hmm.");
+		       NULL);
+	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"thought\":\"Hmm.\",\"kind\":\"ThinkAction\"},"
+		       "\"summary\":\"weigh it\"}", "weigh it");
 	/* Other actions: command, then path, then message. */
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"message\":\"m\",\"path\":\"p\","
 		       "\"kind\":\"BrowserAction\"}}", "p");
@@ -178,9 +181,11 @@ static void test_action_summaries(void **state)
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":null,\"summary\":\"s\"}", "s");
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"kind\":\"TaskTrackerAction\",\"task_list\":[]}}",
 		       NULL);
-	/* One line. */
+	/* One line: a command's first line (the arguments hold all of it), other fields flattened. */
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"cat <<EOF\\nx\\r\\n\\tEOF\","
-		       "\"kind\":\"TerminalAction\"}}", "cat <<EOF x   EOF");
+		       "\"kind\":\"TerminalAction\"}}", "cat <<EOF …");
+	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"a\\rb\\tc\","
+		       "\"kind\":\"TerminalAction\"}}", "a b c");
 	expect_summary("{\"kind\":\"ActionEvent\",\"action\":{\"command\":\"create\",\"path\":\"a\\nb\","
 		       "\"kind\":\"FileEditorAction\"}}", "create a b");
 	/* Other controls stay: the display sanitizer removes an escape sequence only whole, and
@@ -328,9 +333,10 @@ static void test_observation_exit_codes(void **state)
 	struct frame f;
 	decode_event("{\"kind\":\"ObservationEvent\",\"observation\":{\"content\":[],\"is_error\":true,"
 		     "\"metadata\":{\"exit_code\":-1}}}", &f);
+	/* metadata.exit_code is -1 by default upstream: failed with a message, not "exit -1". */
 	assert_true(f.event.is_error);
-	assert_true(f.event.has_exit_code);
-	assert_int_equal(f.event.exit_code, -1);
+	assert_false(f.event.has_exit_code);
+	assert_int_equal(f.event.exit_status, EXIT_STATUS_NONE);
 	assert_null(f.event.text);
 	frame_fini(&f);
 
@@ -531,7 +537,10 @@ static void test_unknown_kinds(void **state)
 	assert_null(f.event.kind_name);
 	assert_int_equal(f.event.source, SOURCE_UNKNOWN);
 	assert_null(f.event.action_summary);
-	assert_null(f.event.text);
+	/* Not decoded as a message or an action, but its fields are there in words. */
+	assert_string_equal(f.event.label, "event");
+	assert_string_equal(f.event.text, "action.kind: TerminalAction\naction.command: ls\n"
+			    "llm_message.role: user\nllm_message.content: hi");
 	frame_fini(&f);
 
 	decode_event("{\"kind\":\"messageevent\",\"llm_message\":{\"role\":\"user\",\"content\":\"hi\"}}", &f);

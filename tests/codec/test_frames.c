@@ -512,6 +512,53 @@ static void test_event_json_and_rewrite(void **state)
 	frame_fini(&f);
 }
 
+/* The ndjson durable line is built from frame_event_rewrite: a stats update keeps 0.0 and 8.0
+ * as sent (issue 13 point 7), also when escapes had to be mended. */
+static void test_event_numbers_keep_their_text(void **state)
+{
+	(void)state;
+	static const char *const frames[] = {
+		"{\"type\":\"durable\",\"seq\":3,\"event\":{\"id\":\"e1\",\"key\":\"stats\",\"value\":{"
+		"\"accumulated_cost\":0.0,\"retry_multiplier\":8.0,\"tokens\":1371,\"t\":1.50},"
+		"\"kind\":\"ConversationStateUpdateEvent\"}}",
+		"{\"type\":\"transient\",\"event\":{\"id\":\"e2\",\"x\":\"a\\u0000b\",\"value\":{"
+		"\"accumulated_cost\":0.0,\"retry_multiplier\":8.0,\"tokens\":1371,\"t\":1.50},"
+		"\"kind\":\"ConversationStateUpdateEvent\"}}",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct frame f;
+		DECODE_OK(frames[i], &f);
+		size_t len;
+		const char *json = frame_event_json(&f, &len);
+		assert_non_null(strstr(json, "{\"accumulated_cost\":0.0,\"retry_multiplier\":8.0,"
+					     "\"tokens\":1371,\"t\":1.50}"));
+		struct buf b;
+		buf_init(&b);
+		assert_int_equal(frame_event_rewrite(&f, NULL, NULL, &b), 0);
+		assert_string_equal(buf_cstr(&b), json);
+		buf_fini(&b);
+		frame_fini(&f);
+	}
+}
+
+/* Keys are matched as cJSON matches them (C strings, up to a raw NUL): the event found by the
+ * decoder is the one re-serialized (found by fuzzing). */
+static void test_event_key_with_raw_nul(void **state)
+{
+	(void)state;
+	static const char frame[] = "{\"type\":\"durable\",\"seq\":4,\"event\0junk\":{\"id\":\"e\0x\",\"n\":1.0,"
+				    "\"kind\":\"PauseEvent\"}}";
+	struct frame f;
+	struct codec_error err;
+	assert_int_equal(decode_copy(frame, sizeof frame - 1, &f, &err), 0);
+	assert_int_equal(f.event.kind, EVENT_PAUSE);
+	size_t len;
+	const char *json = frame_event_json(&f, &len);
+	assert_non_null(json);
+	assert_string_equal(json, "{\"id\":\"e\xef\xbf\xbdx\",\"n\":1.0,\"kind\":\"PauseEvent\"}");
+	frame_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +582,8 @@ int main(void)
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_fini),
 		cmocka_unit_test(test_event_json_and_rewrite),
+		cmocka_unit_test(test_event_numbers_keep_their_text),
+		cmocka_unit_test(test_event_key_with_raw_nul),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

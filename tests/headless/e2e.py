@@ -805,6 +805,116 @@ def test_endless_streams_bounded():
     assert b"oldest are discarded" in err, err[-500:]
 
 
+# ---------------------------------------------------------------- upstream shapes (issue 13)
+
+UPSTREAM_EVENTS = os.path.join(DATA, "upstream", "events.jsonl")
+FINISH_LAST = "All 7 tests pass, and the report tool now handles an empty CSV without crashing."
+
+
+def upstream_events():
+    return [json.loads(l) for l in open(UPSTREAM_EVENTS, encoding="utf-8") if l.strip()]
+
+
+def kind_names(v, acc):
+    """Every "kind" value at any depth: none of them may reach a reader as a raw name."""
+    if isinstance(v, dict):
+        if isinstance(v.get("kind"), str):
+            acc.add(v["kind"])
+        for x in v.values():
+            kind_names(x, acc)
+    elif isinstance(v, list):
+        for x in v:
+            kind_names(x, acc)
+    return acc
+
+
+def assert_nothing_raw(text):
+    kinds = set()
+    for e in upstream_events():
+        kind_names(e, kinds)
+    for k in sorted(kinds):
+        assert k not in text, "raw kind name %s in the output" % k
+    for bad in ("exit -1", "[UNKNOWN]", "<think>", "</think>", '{"'):
+        assert bad not in text, "%r in the output" % bad
+
+
+def test_upstream_text():
+    s = Server("upstream.scenario")
+    rc, out, err = run(s)
+    s.stop()
+    assert rc == 0, (rc, err)
+    text = out.decode("utf-8")
+    assert_nothing_raw(text)
+    expect = [
+        # the error observation: failed with its message, never "exit -1"
+        "→ failed: Cannot execute multiple commands at once.",
+        "    Please run each command separately OR chain them into a single command via && or ;",
+        # the multi-line command keeps its lines
+        '    echo "SESSION_URL=${SESSION_URL}"',
+        "$ python -m report tests/fixtures/empty.csv  → exit 1",
+        "$ python -m http.server 8000  → still running (no new output)",
+        "$ sleep 600  → timed out",
+        "• file_editor str_replace /workspace/report/report/summary.py  → done",
+        "            return Summary.empty()",
+        "    1. [x] Reproduce the crash",
+        "    2. [~] Guard the empty case in summarize() (in progress)",
+        "    2. raise a clear error",
+        "• glob tests/**/*.py  → done",
+        "• grep def summarize  → done",
+        "    include: *.py",
+        "• browser_navigate http://localhost:8000/report.html  → done",
+        "• github_get_issue read the issue  → done",
+        "    issue_number: 42",
+        "• delegate spawn  → done",
+        "    agent_types: default",
+        "$ rm -rf build/ dist/  → rejected: Keep dist/, it has the release files.",
+        "· hook PreToolUse (terminal): blocked (exit 2)",
+        "$ git push --force origin main  → blocked by hook: Force pushes to main are blocked by policy.",
+        "• str_replace_editor view  → failed: Tool 'str_replace_editor' not found.",
+        "    path: /workspace/report/report/cli.py",
+        "• Write tests/test_summary.py edit  → done",
+        "    Wrote 2 lines to tests/test_summary.py",
+        "$ pytest -q  → exit 0",
+        "· plan review",
+        "    score: 0.5",
+        "## Summary",
+        "- `tests/test_summary.py` covers the empty case",
+    ]
+    for want in expect:
+        assert want in text, "missing %r in:\n%s" % (want, text)
+    # The answer is whole and last: the final answer of the run.
+    assert text.rstrip("\n").endswith(FINISH_LAST), text[-400:]
+    assert text.count(FINISH_LAST) == 1, "the finish message is printed more than once"
+    # Diagnostics the web client hides stay hidden.
+    assert "1757015046" not in text
+    # An ACP tool call emitted twice (in progress, then completed) is one call that ended.
+    assert text.count("• Write tests/test_summary.py") == 1, text
+    assert "no result" not in text
+
+
+def keep_number_text(s):
+    """JSON with every number kept as its text, so 0.0 and 0 are told apart."""
+    return json.loads(s, parse_float=lambda t: ("number", t), parse_int=lambda t: ("number", t))
+
+
+def test_upstream_ndjson_events_as_sent():
+    s = Server("upstream.scenario")
+    rc, out, err = run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0, (rc, err)
+    sent = [keep_number_text(l) for l in open(UPSTREAM_EVENTS, encoding="utf-8") if l.strip()]
+    durable = []
+    for line in out.decode("utf-8").splitlines():
+        if line.startswith('{"type":"durable"'):
+            durable.append(line[line.index('"event":') + len('"event":'):-1])
+    assert len(durable) == len(sent) >= 30, (len(durable), len(sent))
+    for i, (got, want) in enumerate(zip(durable, sent)):
+        assert keep_number_text(got) == want, "seq %d differs:\n%s\n%s" % (i, got, want)
+    # The text of the stats numbers, literally.
+    assert '"accumulated_cost":0.0' in out.decode("utf-8")
+    assert '"timeout":5.0' in out.decode("utf-8")
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
