@@ -63,11 +63,11 @@ static void copy_action(struct tui *u)
 			found = (long)i;
 	}
 	struct item_info info;
-	if (found < 0 || (transcript_item(u->t, (size_t)found, &info), !info.detail)) {
+	if (found < 0 || (transcript_item(u->t, (size_t)found, &info), !info.full_action)) {
 		tui_notice(u, "no action to copy");
 		return;
 	}
-	slash_copy_text(u, info.detail, strlen(info.detail));
+	slash_copy_text(u, info.full_action, strlen(info.full_action));
 }
 
 static void cmd_copy(struct tui *u, const char *arg)

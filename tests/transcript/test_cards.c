@@ -230,8 +230,9 @@ static void search_is_case_insensitive_over_all_texts(void **state)
 	transcript_destroy(t);
 }
 
-/* A card keeps its action's arguments whole (the summary is one cut line): the confirmation
- * shows them and search reaches their tail; a result does not replace them. */
+/* A card keeps its action whole (the summary is one cut line) for the confirmation, and its
+ * readable arguments for the card, which search reaches to the tail; a result replaces
+ * neither. */
 static void card_keeps_the_whole_action(void **state)
 {
 	(void)state;
@@ -239,12 +240,16 @@ static void card_keeps_the_whole_action(void **state)
 	struct item_spec s = spec_of(ITEM_TOOL, 0, "act", "thought");
 	s.title = "terminal";
 	s.summary = "rm -rf build/cache && echo …";
-	s.detail = "command: rm -rf build/cache && echo a long way && rm -rf ~/TAIL";
+	s.full_action = "command: rm -rf build/cache && echo a long way && rm -rf ~/TAIL";
+	s.detail = "$ rm -rf build/cache && echo a long way && rm -rf ~/TAIL";
+	s.detail_len = strlen(s.detail);
 	s.tool_call_id = "call";
 	transcript_add_event(t, &s);
+	assert_string_equal(info_of(t, 0).full_action, s.full_action);
 	assert_string_equal(info_of(t, 0).detail, s.detail);
 	assert_int_equal(transcript_search(t, "~/tail", 0, false), 0);
 	add_result(t, 1, "obs", "call", TOOL_DONE, "ok");
+	assert_string_equal(info_of(t, 0).full_action, s.full_action);
 	assert_string_equal(info_of(t, 0).detail, s.detail);
 	transcript_destroy(t);
 }

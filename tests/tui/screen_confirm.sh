@@ -20,8 +20,9 @@ screen | grep -qF "why: The build directory holds stale" || fail "the modal does
 
 # A message starting with y is typing, not an answer; Enter does not answer either.
 T send-keys -t main -l "yes, but first list what is in build/"
-T send-keys -t main Enter
 wait_for "typing is not taken" || fail "typing into the modal was not explained"
+T send-keys -t main Enter
+wait_for "Tab or an arrow key chooses" || fail "Enter without focus was not explained"
 sleep 1
 [ "$(answers)" = 0 ] || fail "typed text answered the confirmation"
 screen | grep -qF "> yes" && fail "typed text fell through to the draft"

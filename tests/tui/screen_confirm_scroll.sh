@@ -7,11 +7,21 @@ start_fixture "$DATA/tui_confirm.scenario"
 start_tether 60 12 "$CONV"
 wait_for "Confirm 1 action" || fail "no confirmation modal"
 wait_for "PgUp/PgDn" || fail "the modal does not say it scrolls"
-screen | grep -qF "TAIL-7f3e" && fail "the small screen shows the whole action: nothing to test"
+# The modal's rows only: the card above it in the transcript may show the command too.
+modal() { screen | sed -n '/Confirm [0-9]* action/,$p'; }
+# wait_modal TEXT: until the modal shows TEXT (10 s).
+wait_modal() {
+	for _ in $(seq 100); do
+		modal | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+modal | grep -qF "TAIL-7f3e" && fail "the small screen shows the whole action: nothing to test"
 T send-keys -t main PageDown
 T send-keys -t main PageDown
 T send-keys -t main PageDown
-wait_for "TAIL-7f3e" || fail "PgDn did not scroll to the command's tail"
+wait_modal "TAIL-7f3e" || fail "PgDn did not scroll to the command's tail"
 T send-keys -t main PageUp
 T send-keys -t main PageUp
 T send-keys -t main PageUp
