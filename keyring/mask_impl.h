@@ -72,7 +72,4 @@ static inline uint32_t mask_state_code(const struct mask_automaton *ac, uint32_t
 /* One transition from any state (the hot loop inlines the dense case itself). */
 uint32_t mask_automaton_step(const struct mask_automaton *ac, uint32_t code, unsigned char b);
 
-/* Overwrites n bytes so that the compiler cannot drop the stores. */
-void mask_wipe(void *p, size_t n);
-
 #endif

@@ -208,10 +208,7 @@ static void named_free(struct named *items, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(items[i].name);
-		if (items[i].value) {
-			explicit_bzero(items[i].value, strlen(items[i].value));
-			free(items[i].value);
-		}
+		str_wipe_free(items[i].value);
 	}
 	free(items);
 }
@@ -298,11 +295,7 @@ void keyring_strings_free(char **items, size_t count)
 {
 	if (!items)
 		return;
-	for (size_t i = 0; i < count; i++) {
-		if (items[i]) {
-			explicit_bzero(items[i], strlen(items[i]));
-			free(items[i]);
-		}
-	}
+	for (size_t i = 0; i < count; i++)
+		str_wipe_free(items[i]);
 	free(items);
 }

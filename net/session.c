@@ -695,7 +695,7 @@ void session_destroy(struct session *s)
 	buf_fini(&s->rx);
 	recent_ids_fini(&s->seen);
 	if (s->cfg.api_key)
-		explicit_bzero((char *)s->cfg.api_key, strlen(s->cfg.api_key));
+		mem_wipe((char *)s->cfg.api_key, strlen(s->cfg.api_key));
 	free((char *)s->cfg.server_url);
 	free((char *)s->cfg.conversation_id);
 	free((char *)s->cfg.api_key);

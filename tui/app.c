@@ -190,10 +190,7 @@ static int load_secrets(const struct options *o, struct mask_set *masks, char **
 
 static void forget_secrets(struct mask_set *masks, char *api_key)
 {
-	if (api_key) {
-		memset(api_key, 0, strlen(api_key));
-		free(api_key);
-	}
+	str_wipe_free(api_key);
 	log_masks = NULL;
 	mask_set_destroy(masks);
 }

@@ -26,7 +26,7 @@ struct value {
 static void value_free(struct value *v)
 {
 	if (v->data)
-		explicit_bzero(v->data, VALUE_MAX + 1);
+		mem_wipe(v->data, VALUE_MAX + 1);
 	free(v->data);
 	v->data = NULL;
 	v->len = 0;
