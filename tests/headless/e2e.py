@@ -915,6 +915,27 @@ def test_upstream_ndjson_events_as_sent():
     assert '"timeout":5.0' in out.decode("utf-8")
 
 
+def test_server_option_forms():
+    """The command line through getopt_long: -sURL, --server=URL, -s URL and --server URL all
+    reach the server, and so does the config file's server key, read through the same table."""
+    s = Server("headless_chat.scenario")
+    cfg = os.path.join(TMP, "cfg-server")
+    os.makedirs(os.path.join(cfg, "tether"), exist_ok=True)
+    open(os.path.join(cfg, "tether", "config"), "w").write("server = %s\n" % s.url)
+    forms = [["-s" + s.url], ["--server=" + s.url], ["-s", s.url], ["--server", s.url], []]
+    env = dict(ENV, XDG_CONFIG_HOME=cfg)
+    env.pop("TETHER_SERVER", None)
+    try:
+        for form in forms:
+            p = subprocess.run([TETHER, "--headless", "--format", "ndjson"] + form + [CONV],
+                               capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
+                               env=env)
+            assert p.returncode == 0, (form, p.returncode, p.stderr)
+            assert b'"type":"sync"' in p.stdout, (form, p.stdout[:500])
+    finally:
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
