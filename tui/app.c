@@ -156,10 +156,21 @@ static int pick_conversation(const struct options *o, const struct mask_set *mas
 		clean_eprintf(masks, "%s has no conversations", o->server);
 		return EXIT_NOT_FOUND;
 	}
-	long i = picker_choose(o->server, items, n);
+	long i;
+	int signo;
+	struct buf err;
+	buf_init(&err);
+	rc = EXIT_OK;
+	if (picker_choose(o->server, items, n, o->color, &i, &signo, &err) != 0) {
+		clean_eprintf(masks, "%s", buf_cstr(&err));
+		rc = EXIT_RUNTIME;
+	} else if (signo) {
+		rc = 128 + signo;
+	}
+	buf_fini(&err);
 	*id = i >= 0 ? xstrdup(items[i].id) : NULL;
 	conversation_infos_free(items, n);
-	return EXIT_OK;
+	return rc;
 }
 
 /* The loop takes these through a signalfd. They are blocked before the keyring starts glib's
