@@ -936,6 +936,54 @@ def test_server_option_forms():
         s.stop()
 
 
+def test_tui_picker_keys():
+    """The picker reads keys through the TUI's decoder: a bracketed paste is text, never keys
+    (a pasted "j", Enter and "q" neither move, open nor quit); arrows move; Esc quits with 0."""
+    socks = []
+
+    def tmux(n):
+        return ["tmux", "-L", "tether-pickkeys-%d-%d" % (os.getpid(), n), "-f", "/dev/null"]
+
+    def screen(n):
+        return subprocess.run(tmux(n) + ["capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(n, text, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if text in screen(n):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def start(n, s):
+        socks.append(n)
+        subprocess.run(tmux(n) + ["new-session", "-d", "-x", "100", "-y", "20", "-e",
+                                  "LANG=C.UTF-8", "%s --server %s; echo EXIT=$?; sleep 30"
+                                  % (TETHER, s.url)], check=True, env=ENV)
+        assert wait_for(n, "Older chat"), screen(n)
+    servers = [Server("picker.scenario"), Server("picker.scenario")]
+    try:
+        start(1, servers[0])
+        subprocess.run(tmux(1) + ["set-buffer", "-b", "keys", "j\rq"], check=True)
+        subprocess.run(tmux(1) + ["paste-buffer", "-p", "-b", "keys"], check=True)
+        time.sleep(1)
+        assert "Pick a conversation" in screen(1) and "EXIT=" not in screen(1), screen(1)
+        for key in ["Down", "Down", "Up"]:
+            subprocess.run(tmux(1) + ["send-keys", key], check=True)
+            time.sleep(0.2)
+        subprocess.run(tmux(1) + ["send-keys", "Enter"], check=True)
+        assert wait_for(1, "hello from the picked one"), screen(1)
+        start(2, servers[1])
+        subprocess.run(tmux(2) + ["send-keys", "Escape"], check=True)
+        assert wait_for(2, "EXIT=0"), screen(2)
+    finally:
+        for n in socks:
+            subprocess.run(tmux(n) + ["kill-server"], capture_output=True)
+        for s in servers:
+            s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
