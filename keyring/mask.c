@@ -1,5 +1,5 @@
 /* The set of secrets to mask: what is accepted as a secret, and loading a mask file. */
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #include <errno.h>
 #include <stdio.h>

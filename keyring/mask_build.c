@@ -1,5 +1,5 @@
 /* Compiles a set of secrets into the Aho–Corasick automaton of mask_impl.h. */
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * bytes again from the root: every match that lies inside them is found again, and the
  * automaton reaches a state that behaves like the real one for all later bytes (both
  * share their longest suffix that a secret could still extend). */
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* JSON output: string literals safe for any consumer, and a string-rewriting re-serializer. */
-#include "codec_internal.h"
+#include "codec_int.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* One adopted descriptor: a dup of a caller's fd, or a signalfd. */
 struct fd_watch {

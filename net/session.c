@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 #define DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024 + 64 * 1024)
 #define BACKOFF_BASE_US 500000

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* Appends an encoded message to the queue. */
 void session_queue_push(struct session *s, char *msg)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "keyring.h"
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #define M MASK_REPLACEMENT
 

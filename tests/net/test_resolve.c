@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* Under .example (RFC 2606): never in /etc/hosts, so it needs a DNS query, which fails
  * (no network, or NXDOMAIN) or times out. */

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 struct result {
 	struct loop *loop;
