@@ -1,4 +1,4 @@
-/* Compiles a set of secrets into the Aho–Corasick automaton of mask_impl.h. */
+/* Compiles a set of secrets into the Aho–Corasick automaton of mask_int.h. */
 #include "mask_int.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* keyring-private: the compiled matcher behind struct mask_set (mask.c keeps the secrets,
  * mask_build.c compiles them, mask_stream.c runs text through the result). */
-#ifndef TETHER_MASK_IMPL_H
-#define TETHER_MASK_IMPL_H
+#ifndef TETHER_MASK_INT_H
+#define TETHER_MASK_INT_H
 
 #include "keyring.h"
 
