@@ -57,14 +57,14 @@ static const char *secret_refusal(const char *secret, size_t len)
 	return NULL;
 }
 
-int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char **why)
+int mask_set_add(struct mask_set *m, const char *secret, size_t len, struct buf *err)
 {
 	const char *refusal = secret_refusal(secret, len);
 	if (!refusal && m->total + len > MASK_MAX_TOTAL)
 		refusal = "too many secrets (64 MiB in all)";
 	if (refusal) {
-		if (why)
-			*why = refusal;
+		if (err)
+			buf_puts(err, refusal);
 		return -1;
 	}
 	if (m->count == m->cap) {
@@ -83,13 +83,13 @@ int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char 
  * '#', so there are no comments. Only empty lines are skipped; trailing blanks and CR are
  * not part of a secret. A warning names the file, the line number and the reason, never
  * the line itself. */
-int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
+int mask_set_add_file(struct mask_set *m, const char *path, struct buf *err,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		if (why)
-			*why = strerror(errno);
+		if (err)
+			buf_puts(err, strerror(errno));
 		return -1;
 	}
 	char *line = NULL;
@@ -117,7 +117,8 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 		len = kept;
 		if (len == 0)
 			continue;
-		const char *reason;
+		struct buf reason;
+		buf_init(&reason);
 		char msg[512];
 		if (mask_set_add(m, text, len, &reason) == 0) {
 			added++;
@@ -128,9 +129,11 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 				warn(ctx, msg);
 			}
 		} else if (warn) {
-			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno, reason);
+			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno,
+				 buf_cstr(&reason));
 			warn(ctx, msg);
 		}
+		buf_fini(&reason);
 	}
 	bool failed = ferror(f);
 	int saved = errno;
@@ -139,8 +142,8 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 	free(line);
 	fclose(f);
 	if (failed) {
-		if (why)
-			*why = strerror(saved);
+		if (err)
+			buf_puts(err, strerror(saved));
 		return -1;
 	}
 	return added;

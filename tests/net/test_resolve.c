@@ -64,8 +64,7 @@ static void on_status(void *ctx, const struct session_status *st)
 
 static struct loop *new_loop(void)
 {
-	char *err = NULL;
-	struct loop *loop = loop_create(NULL, &err);
+	struct loop *loop = loop_create(NULL, NULL);
 
 	assert_non_null(loop);
 	alarm(30);
