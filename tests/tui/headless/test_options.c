@@ -290,6 +290,7 @@ static void test_config_same_table(void **state)
 	assert_true(o.ping_interval_s == 1.5);
 	assert_string_equal(o.server, "http://cfg:9");
 	assert_false(o.headless);      /* a command-line-only option is not a config key */
+	options_fini(&o);
 	/* The flag's own message, with the key in the flag's place. */
 	assert_int_equal(parse(&o, &err, "--stall-timeout", "0", "c", NULL), -1);
 	char want[256];
