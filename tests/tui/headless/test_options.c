@@ -165,21 +165,29 @@ static void test_commands(void **state)
 	buf_fini(&err);
 }
 
+/* Writes body as the config file of a new XDG_CONFIG_HOME (set); its path goes to path. */
+static void write_config(char *path, size_t size, const char *body)
+{
+	static char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/tether-config-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, size, "%s/tether", dir);
+	mkdir(path, 0700);
+	snprintf(path, size, "%s/tether/config", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(body, f);
+	fclose(f);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+}
+
 static void test_config_file(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/tether-config-XXXXXX";
-	assert_non_null(mkdtemp(dir));
 	char path[128];
-	snprintf(path, sizeof path, "%s/tether", dir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof path, "%s/tether/config", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("# defaults\nserver = http://config:1\nrender_hz = 12\nbogus line\nosc52 = on\n"
-	      "render_hz = 9999\ncolor = off\nstream_stall = 2.5\n", f);
-	fclose(f);
-	setenv("XDG_CONFIG_HOME", dir, 1);
+	write_config(path, sizeof path,
+		     "# defaults\nserver = http://config:1\nrender_hz = 12\nbogus line\nosc52 = on\n"
+		     "render_hz = 9999\ncolor = off\nstream_stall = 2.5\n");
 	unsetenv("TETHER_SERVER");
 	unsetenv("NO_COLOR");
 	unsetenv("TETHER_OSC52");
@@ -267,18 +275,10 @@ static void collect_warning(const char *line)
 static void test_config_same_table(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/tether-config-XXXXXX";
-	assert_non_null(mkdtemp(dir));
 	char path[128];
-	snprintf(path, sizeof path, "%s/tether", dir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof path, "%s/tether/config", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("render-hz = 7\nstall_timeout = 0\nping-interval = 1.5\nserver = http://cfg:9\n"
-	      "headless = on\n", f);
-	fclose(f);
-	setenv("XDG_CONFIG_HOME", dir, 1);
+	write_config(path, sizeof path,
+		     "render-hz = 7\nstall_timeout = 0\nping-interval = 1.5\nserver = http://cfg:9\n"
+		     "headless = on\n");
 	struct buf warnings, err;
 	buf_init(&warnings);
 	buf_init(&err);
