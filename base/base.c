@@ -146,18 +146,3 @@ int64_t clock_now_us(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
-
-size_t utf8_complete_prefix(const char *s, size_t n)
-{
-	/* Walk back over at most 3 continuation bytes to the last lead byte. */
-	size_t i = n, back = 0;
-	while (i > 0 && back < 4 && ((unsigned char)s[i - 1] & 0xC0) == 0x80) {
-		i--;
-		back++;
-	}
-	if (i == 0)
-		return back ? 0 : n;
-	unsigned char lead = (unsigned char)s[i - 1];
-	size_t need = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-	return (back + 1 >= need) ? n : i - 1;
-}

@@ -1,5 +1,5 @@
 /* base: allocation wrappers, a growable byte buffer, a string map, a monotonic clock and the
- * few Unicode facts that more than one module needs.
+ * few Unicode facts that more than one module needs (UTF-8, ignorables, a wipe for secrets).
  * The bottom of the include graph: libc only, included by every module. */
 #ifndef TETHER_BASE_H
 #define TETHER_BASE_H
@@ -87,9 +87,83 @@ void recent_ids_add(struct recent_ids *r, const char *id);
 /* Monotonic time in microseconds. */
 int64_t clock_now_us(void);
 
+/* ------------------------------------------------------------------ UTF-8
+ * The one copy of the well-formedness table (Unicode 15, table 3-7). Inline: the sanitizer
+ * checks byte by byte across feeds, the layout decodes every character. */
+
+#define UTF8_REPLACEMENT "\xEF\xBF\xBD"
+/* What utf8_next sets *cp to for bytes that are not well-formed. */
+#define UTF8_INVALID UINT32_MAX
+
+/* Length of the sequence a lead byte starts, or 0 when it cannot start one (continuation
+ * bytes, C0/C1 overlong leads, F5..FF). */
+static inline int utf8_lead_len(unsigned char c)
+{
+	return c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+}
+
+/* Whether c may be byte pos (1..3) of the sequence lead starts. The second byte's range
+ * excludes overlongs (E0, F0), surrogates (ED) and code points above U+10FFFF (F4). */
+static inline bool utf8_cont_ok(unsigned char lead, int pos, unsigned char c)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	if (pos == 1) {
+		if (lead == 0xE0)
+			lo = 0xA0;
+		else if (lead == 0xED)
+			hi = 0x9F;
+		else if (lead == 0xF0)
+			lo = 0x90;
+		else if (lead == 0xF4)
+			hi = 0x8F;
+	}
+	return c >= lo && c <= hi;
+}
+
+/* Code point of a well-formed sequence of len bytes. */
+static inline uint32_t utf8_value(const unsigned char *s, int len)
+{
+	static const unsigned char lead_mask[5] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
+	uint32_t cp = s[0] & lead_mask[len];
+	for (int i = 1; i < len; i++)
+		cp = (cp << 6) | (s[i] & 0x3F);
+	return cp;
+}
+
+/* The character at s[0..n), n > 0: returns the bytes it spans and sets *cp. Bytes that are
+ * not well-formed span their maximal well-formed prefix, or one byte (the "maximal subpart"
+ * practice of Python and browsers: one U+FFFD each), and set *cp to UTF8_INVALID; so does a
+ * character cut short by n. */
+static inline size_t utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int len = utf8_lead_len(p[0]);
+	*cp = UTF8_INVALID;
+	if (len == 0)
+		return 1;
+	for (int i = 1; i < len; i++)
+		if ((size_t)i >= n || !utf8_cont_ok(p[0], i, p[i]))
+			return (size_t)i;
+	*cp = utf8_value(p, len);
+	return (size_t)len;
+}
+
+/* Appends the UTF-8 form of cp; a surrogate or a value above U+10FFFF becomes U+FFFD. */
+void buf_put_utf8(struct buf *b, uint32_t cp);
+
 /* Length of the longest prefix of s[0..n) that ends on a UTF-8 character boundary,
  * assuming s is well-formed apart from a possibly truncated last character. */
 size_t utf8_complete_prefix(const char *s, size_t n);
+
+/* The first match of needle[0..m) in s[0..n), ASCII letters compared without case; NULL
+ * when there is none or m is 0. */
+const char *ascii_find_ci(const char *s, size_t n, const char *needle, size_t m);
+
+/* Overwrites n bytes at p with zeros in a way the compiler may not drop as a dead store
+ * (a plain memset before free may be): every copy of a secret is wiped with this. */
+void mem_wipe(void *p, size_t n);
+/* Wipes a NUL-terminated secret and frees it; NULL is fine. */
+void str_wipe_free(char *s);
 
 /* True for a Default_Ignorable_Code_Point (bidi controls included): it draws nothing. */
 bool cp_is_default_ignorable(uint32_t cp);

@@ -172,9 +172,11 @@ int main(int argc, char **argv)
 	char **secrets = gen_secrets(NSECRETS, 42);
 	struct mask_set *masks = mask_set_create();
 	for (size_t i = 0; i < NSECRETS; i++) {
-		const char *why;
+		struct buf why;
+		buf_init(&why);
 		if (mask_set_add(masks, secrets[i], strlen(secrets[i]), &why) != 0)
-			fprintf(stderr, "bench_ingest: secret refused: %s\n", why);
+			fprintf(stderr, "bench_ingest: secret refused: %s\n", buf_cstr(&why));
+		buf_fini(&why);
 	}
 	size_t len;
 	char *text = gen_stream_text(answer, secrets, NSECRETS, &len);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "keyring.h"
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #define TEXT_BYTES (64u << 20)
 #define RUNS 3

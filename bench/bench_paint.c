@@ -171,8 +171,7 @@ int main(int argc, char **argv)
 	char **secrets = gen_secrets(20, 7);
 	struct mask_set *masks = mask_set_create();
 	for (size_t i = 0; i < 20; i++) {
-		const char *why;
-		mask_set_add(masks, secrets[i], strlen(secrets[i]), &why);
+		mask_set_add(masks, secrets[i], strlen(secrets[i]), NULL);
 	}
 	size_t len;
 	char *text = gen_stream_text(argc > 1 ? argv[1] : NULL, NULL, 0, &len);

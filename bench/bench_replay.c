@@ -60,8 +60,7 @@ int main(int argc, char **argv)
 	char **secrets = gen_secrets(20, 7);
 	struct mask_set *masks = mask_set_create();
 	for (size_t i = 0; i < 20; i++) {
-		const char *why;
-		mask_set_add(masks, secrets[i], strlen(secrets[i]), &why);
+		mask_set_add(masks, secrets[i], strlen(secrets[i]), NULL);
 	}
 	struct gen_frames fr;
 	gen_durable_frames(n, max_output, 1, &fr);

@@ -16,26 +16,23 @@ enum keyring_status {
 	KEYRING_ERROR,          /* anything else */
 };
 
-/* The outcome of a keyring call, with one readable line for the user. */
-struct keyring_error {
-	enum keyring_status status;
-	char message[256];
-};
+/* Every keyring call returns KEYRING_OK (0) or why it failed, and appends one readable line
+ * for the user to err. */
 
-/* Looks up the session API key stored for server_url. 0 and *key (caller frees), or -1. */
-int keyring_api_key_get(const char *server_url, char **key, struct keyring_error *err);
-/* Stores the session API key for server_url. 0 or -1. */
-int keyring_api_key_set(const char *server_url, const char *key, struct keyring_error *err);
-/* Deletes the session API key for server_url. 0 or -1 (KEYRING_NOT_FOUND when absent). */
-int keyring_api_key_rm(const char *server_url, struct keyring_error *err);
-/* Stores (or replaces) a local secret to mask under name. 0 or -1. */
-int keyring_secret_add(const char *name, const char *value, struct keyring_error *err);
-/* Deletes the local secret name. 0 or -1 (KEYRING_NOT_FOUND when absent). */
-int keyring_secret_rm(const char *name, struct keyring_error *err);
-/* Lists the names of the local secrets (values when want_values): 0 with items and count
- * (free with keyring_strings_free), or -1. */
-int keyring_secret_list(bool want_values, char ***items, size_t *count,
-			struct keyring_error *err);
+/* Looks up the session API key stored for server_url into *key (caller frees). */
+enum keyring_status keyring_api_key_get(const char *server_url, char **key, struct buf *err);
+/* Stores the session API key for server_url. */
+enum keyring_status keyring_api_key_set(const char *server_url, const char *key, struct buf *err);
+/* Deletes the session API key for server_url (KEYRING_NOT_FOUND when absent). */
+enum keyring_status keyring_api_key_rm(const char *server_url, struct buf *err);
+/* Stores (or replaces) a local secret to mask under name. */
+enum keyring_status keyring_secret_add(const char *name, const char *value, struct buf *err);
+/* Deletes the local secret name (KEYRING_NOT_FOUND when absent). */
+enum keyring_status keyring_secret_rm(const char *name, struct buf *err);
+/* Lists the names of the local secrets (values when want_values) into items and count
+ * (free with keyring_strings_free). */
+enum keyring_status keyring_secret_list(bool want_values, char ***items, size_t *count,
+					struct buf *err);
 /* Frees an array of strings from this module (wiping them first). */
 void keyring_strings_free(char **items, size_t count);
 /* Bounds every keyring call (default 30 s; also the D-Bus method timeout): a call that
@@ -56,12 +53,13 @@ struct mask_set;
 struct mask_set *mask_set_create(void);
 /* Frees a set (wiping the secrets). */
 void mask_set_destroy(struct mask_set *m);
-/* Adds a secret. Returns 0, or -1 with *why set to a readable reason (too short, not UTF-8). */
-int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char **why);
+/* Adds a secret. Returns 0, or -1 with a readable reason (too short, not UTF-8) appended to
+ * err (which may be NULL). */
+int mask_set_add(struct mask_set *m, const char *secret, size_t len, struct buf *err);
 /* Adds every non-empty line of a file (trailing blanks, CR and LF stripped). Returns the
- * number added, or -1 with *why when the file cannot be read; refused lines and lines whose
- * trailing blanks were stripped are reported through warn (never the line itself). */
-int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
+ * number added, or -1 with the reason in err when the file cannot be read; refused lines and
+ * lines whose trailing blanks were stripped are reported through warn (never the line itself). */
+int mask_set_add_file(struct mask_set *m, const char *path, struct buf *err,
 		      void (*warn)(void *ctx, const char *line), void *ctx);
 /* Number of secrets in the set. */
 size_t mask_set_count(const struct mask_set *m);

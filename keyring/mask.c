@@ -1,5 +1,5 @@
 /* The set of secrets to mask: what is accepted as a secret, and loading a mask file. */
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,13 +11,6 @@
 /* Bounds the automaton (states fit in 32 bits with room to spare). */
 #define MASK_MAX_TOTAL (64u << 20)
 
-void mask_wipe(void *p, size_t n)
-{
-	volatile unsigned char *v = p;
-	while (n--)
-		*v++ = 0;
-}
-
 struct mask_set *mask_set_create(void)
 {
 	return xcalloc(1, sizeof(struct mask_set));
@@ -28,47 +21,12 @@ void mask_set_destroy(struct mask_set *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->count; i++) {
-		mask_wipe(m->secrets[i].data, m->secrets[i].len);
+		mem_wipe(m->secrets[i].data, m->secrets[i].len);
 		free(m->secrets[i].data);
 	}
 	free(m->secrets);
 	mask_automaton_free(&m->ac);
 	free(m);
-}
-
-/* Length of the UTF-8 sequence at s[0..n) (1-4), or 0 when it is not well-formed
- * (truncated, overlong, a surrogate or above U+10FFFF). */
-static size_t utf8_sequence(const unsigned char *s, size_t n)
-{
-	static const struct {
-		unsigned char lo, hi;    /* lead byte range */
-		unsigned char lo2, hi2;  /* range of the second byte */
-		size_t len;
-	} forms[] = {
-		{ 0x00, 0x7F, 0x00, 0x00, 1 },
-		{ 0xC2, 0xDF, 0x80, 0xBF, 2 },
-		{ 0xE0, 0xE0, 0xA0, 0xBF, 3 },
-		{ 0xE1, 0xEC, 0x80, 0xBF, 3 },
-		{ 0xED, 0xED, 0x80, 0x9F, 3 },
-		{ 0xEE, 0xEF, 0x80, 0xBF, 3 },
-		{ 0xF0, 0xF0, 0x90, 0xBF, 4 },
-		{ 0xF1, 0xF3, 0x80, 0xBF, 4 },
-		{ 0xF4, 0xF4, 0x80, 0x8F, 4 },
-	};
-	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-		if (s[0] < forms[f].lo || s[0] > forms[f].hi)
-			continue;
-		size_t len = forms[f].len;
-		if (len == 1)
-			return 1;
-		if (n < len || s[1] < forms[f].lo2 || s[1] > forms[f].hi2)
-			return 0;
-		for (size_t i = 2; i < len; i++)
-			if ((s[i] & 0xC0) != 0x80)
-				return 0;
-		return len;
-	}
-	return 0;
 }
 
 /* Why secret cannot be masked, or NULL when it can. */
@@ -82,15 +40,12 @@ static const char *secret_refusal(const char *secret, size_t len)
 		return "the secret contains a line break";
 	size_t chars = 0;
 	for (size_t i = 0; i < len; chars++) {
-		const unsigned char *p = (const unsigned char *)secret + i;
-		size_t step = utf8_sequence(p, len - i);
-		if (!step)
+		uint32_t cp;
+		size_t step = utf8_next(secret + i, len - i, &cp);
+		if (cp == UTF8_INVALID)
 			return "the secret is not valid UTF-8";
 		/* Output is sanitized before it is masked: a character the sanitizer removes
 		 * can never be part of a match. */
-		uint32_t cp = step == 1 ? p[0] : p[0] & (0x7F >> step);
-		for (size_t k = 1; k < step; k++)
-			cp = (cp << 6) | (p[k] & 0x3F);
 		if ((cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp <= 0x9F) ||
 		    (cp_is_default_ignorable(cp) && !cp_is_emoji_joiner(cp)))
 			return "the secret contains a control or invisible character, which is never "
@@ -102,14 +57,14 @@ static const char *secret_refusal(const char *secret, size_t len)
 	return NULL;
 }
 
-int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char **why)
+int mask_set_add(struct mask_set *m, const char *secret, size_t len, struct buf *err)
 {
 	const char *refusal = secret_refusal(secret, len);
 	if (!refusal && m->total + len > MASK_MAX_TOTAL)
 		refusal = "too many secrets (64 MiB in all)";
 	if (refusal) {
-		if (why)
-			*why = refusal;
+		if (err)
+			buf_puts(err, refusal);
 		return -1;
 	}
 	if (m->count == m->cap) {
@@ -128,13 +83,13 @@ int mask_set_add(struct mask_set *m, const char *secret, size_t len, const char 
  * '#', so there are no comments. Only empty lines are skipped; trailing blanks and CR are
  * not part of a secret. A warning names the file, the line number and the reason, never
  * the line itself. */
-int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
+int mask_set_add_file(struct mask_set *m, const char *path, struct buf *err,
 		      void (*warn)(void *ctx, const char *line), void *ctx)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		if (why)
-			*why = strerror(errno);
+		if (err)
+			buf_puts(err, strerror(errno));
 		return -1;
 	}
 	char *line = NULL;
@@ -162,7 +117,8 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 		len = kept;
 		if (len == 0)
 			continue;
-		const char *reason;
+		struct buf reason;
+		buf_init(&reason);
 		char msg[512];
 		if (mask_set_add(m, text, len, &reason) == 0) {
 			added++;
@@ -173,19 +129,21 @@ int mask_set_add_file(struct mask_set *m, const char *path, const char **why,
 				warn(ctx, msg);
 			}
 		} else if (warn) {
-			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno, reason);
+			snprintf(msg, sizeof msg, "%s:%zu: not used as a secret: %s", path, lineno,
+				 buf_cstr(&reason));
 			warn(ctx, msg);
 		}
+		buf_fini(&reason);
 	}
 	bool failed = ferror(f);
 	int saved = errno;
 	if (line)
-		mask_wipe(line, cap);
+		mem_wipe(line, cap);
 	free(line);
 	fclose(f);
 	if (failed) {
-		if (why)
-			*why = strerror(saved);
+		if (err)
+			buf_puts(err, strerror(saved));
 		return -1;
 	}
 	return added;

@@ -1,5 +1,5 @@
-/* Compiles a set of secrets into the Aho–Corasick automaton of mask_impl.h. */
-#include "mask_impl.h"
+/* Compiles a set of secrets into the Aho–Corasick automaton of mask_int.h. */
+#include "mask_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,7 @@ static uint32_t trie_add_child(struct trie *t, uint32_t u, unsigned char b)
 		uint32_t cap = t->cap * 2;
 		struct trie_node *grown = xcalloc(cap, sizeof *grown);
 		memcpy(grown, t->node, t->n * sizeof *grown);
-		mask_wipe(t->node, t->n * sizeof *t->node);
+		mem_wipe(t->node, t->n * sizeof *t->node);
 		free(t->node);
 		t->node = grown;
 		t->cap = cap;
@@ -206,7 +206,7 @@ void mask_automaton_build(struct mask_set *m)
 	rows_fill(ac, &t, &l, id);
 	edges_fill(ac, &t, &l, id);
 
-	mask_wipe(t.node, t.cap * sizeof *t.node);
+	mem_wipe(t.node, t.cap * sizeof *t.node);
 	free(t.node);
 	free(l.bfs);
 	free(l.fail);
@@ -219,7 +219,7 @@ void mask_automaton_build(struct mask_set *m)
 static void free_wiped(void *p, size_t n)
 {
 	if (p)
-		mask_wipe(p, n);
+		mem_wipe(p, n);
 	free(p);
 }
 

@@ -7,7 +7,7 @@
  * bytes again from the root: every match that lies inside them is found again, and the
  * automaton reaches a state that behaves like the real one for all later bytes (both
  * share their longest suffix that a secret could still extend). */
-#include "mask_impl.h"
+#include "mask_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +93,6 @@ static void scan_cover(struct scan *sc, size_t start, size_t end)
 	scan_push(sc, sp);
 }
 
-static size_t utf8_length_of_lead(unsigned char c)
-{
-	return c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 1;
-}
-
 /* The last position at or before lo (and not before done) that does not split a
  * character; at most 3 bytes back. */
 static size_t scan_cut(const struct scan *sc, size_t lo)
@@ -109,7 +104,7 @@ static size_t scan_cut(const struct scan *sc, size_t lo)
 		i--;
 		cont++;
 	}
-	if (i > sc->done && utf8_length_of_lead(scan_byte(sc, i - 1)) > cont + 1)
+	if (i > sc->done && (size_t)utf8_lead_len(scan_byte(sc, i - 1)) > cont + 1)
 		return i - 1;
 	return lo;
 }
@@ -199,7 +194,7 @@ void mask_stream_init(struct mask_stream *s, const struct mask_set *set)
 void mask_stream_fini(struct mask_stream *s)
 {
 	if (s->held.data)
-		mask_wipe(s->held.data, s->held.cap);
+		mem_wipe(s->held.data, s->held.cap);
 	buf_fini(&s->held);
 	s->state = 0;
 }
@@ -216,7 +211,7 @@ static void stream_keep(struct mask_stream *s, const struct scan *sc, size_t cut
 		s->held.len = 0;
 	}
 	if (old > s->held.len)
-		mask_wipe(s->held.data + s->held.len, old - s->held.len);
+		mem_wipe(s->held.data + s->held.len, old - s->held.len);
 	size_t more = sc->na + sc->nb - cut;
 	if (more && s->held.len + more + 1 > s->held.cap) {
 		/* Grow by hand so that the old copy is wiped, not just freed. */
@@ -225,7 +220,7 @@ static void stream_keep(struct mask_stream *s, const struct scan *sc, size_t cut
 		if (s->held.len)
 			memcpy(grown, s->held.data, s->held.len);
 		if (s->held.data)
-			mask_wipe(s->held.data, s->held.cap);
+			mem_wipe(s->held.data, s->held.cap);
 		free(s->held.data);
 		s->held.data = grown;
 		s->held.cap = cap;
@@ -271,7 +266,7 @@ void mask_stream_flush(struct mask_stream *s, struct buf *out)
 		} else {
 			buf_append(out, s->held.data, s->held.len);
 		}
-		mask_wipe(s->held.data, s->held.len);
+		mem_wipe(s->held.data, s->held.len);
 		s->held.len = 0;
 	}
 	s->state = 0;

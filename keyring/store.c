@@ -72,12 +72,14 @@ static char *value_copy(SecretValue *v)
 	return xstrndup(data ? data : "", data ? len : 0);
 }
 
-static int store(const SecretSchema *schema, const char *attr, const char *value_of_attr,
-		 const char *label, const char *secret, struct keyring_error *err)
+static enum keyring_status store(const SecretSchema *schema, const char *attr,
+				  const char *value_of_attr, const char *label, const char *secret,
+				  struct buf *err)
 {
 	struct keyring_call c;
-	if (keyring_call_begin(&c, err) != 0)
-		return -1;
+	enum keyring_status st = keyring_call_begin(&c, err);
+	if (st != KEYRING_OK)
+		return st;
 	GHashTable *attrs = attributes_one(attr, value_of_attr);
 	SecretValue *v = secret_value_new(secret, -1, "text/plain");
 	GError *e = NULL;
@@ -88,53 +90,47 @@ static int store(const SecretSchema *schema, const char *attr, const char *value
 	keyring_call_end(&c);
 	if (!ok)
 		return keyring_call_fail(e, err);
-	err->status = KEYRING_OK;
-	err->message[0] = '\0';
-	return 0;
+	return KEYRING_OK;
 }
 
-static int clear(const SecretSchema *schema, const char *attr, const char *value_of_attr,
-		 const char *what, struct keyring_error *err)
+static enum keyring_status clear(const SecretSchema *schema, const char *attr,
+				  const char *value_of_attr, const char *what, struct buf *err)
 {
 	struct keyring_call c;
-	if (keyring_call_begin(&c, err) != 0)
-		return -1;
+	enum keyring_status st = keyring_call_begin(&c, err);
+	if (st != KEYRING_OK)
+		return st;
 	GHashTable *attrs = attributes_one(attr, value_of_attr);
 	GError *e = NULL;
 	gboolean ok = secret_service_clear_sync(c.service, schema, attrs, c.cancel, &e);
 	g_hash_table_unref(attrs);
-	int rc = 0;
+	enum keyring_status rc = KEYRING_OK;
 	if (e)
 		rc = keyring_call_fail(e, err);
 	else if (!ok)
 		rc = keyring_call_absent(&c, err, what);
 	keyring_call_end(&c);
-	if (rc == 0) {
-		err->status = KEYRING_OK;
-		err->message[0] = '\0';
-	}
 	return rc;
 }
 
-int keyring_api_key_get(const char *server_url, char **key, struct keyring_error *err)
+enum keyring_status keyring_api_key_get(const char *server_url, char **key, struct buf *err)
 {
 	*key = NULL;
 	if (!server_url || !*server_url)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: no server URL given");
 	struct keyring_call c;
-	if (keyring_call_begin(&c, err) != 0)
-		return -1;
+	enum keyring_status st = keyring_call_begin(&c, err);
+	if (st != KEYRING_OK)
+		return st;
 	char *server = server_normalize(server_url);
 	GHashTable *attrs = attributes_one("server", server);
 	GError *e = NULL;
 	SecretValue *v = secret_service_lookup_sync(c.service, &api_key_schema, attrs, c.cancel, &e);
 	g_hash_table_unref(attrs);
-	int rc = 0;
+	enum keyring_status rc = KEYRING_OK;
 	if (v) {
 		*key = value_copy(v);
 		secret_value_unref(v);
-		err->status = KEYRING_OK;
-		err->message[0] = '\0';
 	} else if (e) {
 		rc = keyring_call_fail(e, err);
 	} else {
@@ -148,7 +144,7 @@ int keyring_api_key_get(const char *server_url, char **key, struct keyring_error
 	return rc;
 }
 
-int keyring_api_key_set(const char *server_url, const char *key, struct keyring_error *err)
+enum keyring_status keyring_api_key_set(const char *server_url, const char *key, struct buf *err)
 {
 	if (!server_url || !*server_url)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: no server URL given");
@@ -157,24 +153,24 @@ int keyring_api_key_set(const char *server_url, const char *key, struct keyring_
 	char *server = server_normalize(server_url);
 	char label[320];
 	snprintf(label, sizeof label, "tether session API key for %s", server);
-	int rc = store(&api_key_schema, "server", server, label, key, err);
+	enum keyring_status rc = store(&api_key_schema, "server", server, label, key, err);
 	free(server);
 	return rc;
 }
 
-int keyring_api_key_rm(const char *server_url, struct keyring_error *err)
+enum keyring_status keyring_api_key_rm(const char *server_url, struct buf *err)
 {
 	if (!server_url || !*server_url)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: no server URL given");
 	char *server = server_normalize(server_url);
 	char what[320];
 	snprintf(what, sizeof what, "session API key for %s", server);
-	int rc = clear(&api_key_schema, "server", server, what, err);
+	enum keyring_status rc = clear(&api_key_schema, "server", server, what, err);
 	free(server);
 	return rc;
 }
 
-int keyring_secret_add(const char *name, const char *value, struct keyring_error *err)
+enum keyring_status keyring_secret_add(const char *name, const char *value, struct buf *err)
 {
 	if (!name || !*name)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: a secret needs a name");
@@ -185,7 +181,7 @@ int keyring_secret_add(const char *name, const char *value, struct keyring_error
 	return store(&secret_schema, "name", name, label, value, err);
 }
 
-int keyring_secret_rm(const char *name, struct keyring_error *err)
+enum keyring_status keyring_secret_rm(const char *name, struct buf *err)
 {
 	if (!name || !*name)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: a secret needs a name");
@@ -208,10 +204,7 @@ static void named_free(struct named *items, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(items[i].name);
-		if (items[i].value) {
-			explicit_bzero(items[i].value, strlen(items[i].value));
-			free(items[i].value);
-		}
+		str_wipe_free(items[i].value);
 	}
 	free(items);
 }
@@ -247,13 +240,15 @@ static bool named_collect(GList *found, bool want_values, struct named **out, si
 	return !locked;
 }
 
-int keyring_secret_list(bool want_values, char ***items, size_t *count, struct keyring_error *err)
+enum keyring_status keyring_secret_list(bool want_values, char ***items, size_t *count,
+					struct buf *err)
 {
 	*items = NULL;
 	*count = 0;
 	struct keyring_call c;
-	if (keyring_call_begin(&c, err) != 0)
-		return -1;
+	enum keyring_status st = keyring_call_begin(&c, err);
+	if (st != KEYRING_OK)
+		return st;
 	GHashTable *none = g_hash_table_new(g_str_hash, g_str_equal);
 	SecretSearchFlags flags = SECRET_SEARCH_ALL | SECRET_SEARCH_UNLOCK;
 	if (want_values)
@@ -289,20 +284,14 @@ int keyring_secret_list(bool want_values, char ***items, size_t *count, struct k
 	named_free(named, n);
 	*items = out;
 	*count = n;
-	err->status = KEYRING_OK;
-	err->message[0] = '\0';
-	return 0;
+	return KEYRING_OK;
 }
 
 void keyring_strings_free(char **items, size_t count)
 {
 	if (!items)
 		return;
-	for (size_t i = 0; i < count; i++) {
-		if (items[i]) {
-			explicit_bzero(items[i], strlen(items[i]));
-			free(items[i]);
-		}
-	}
+	for (size_t i = 0; i < count; i++)
+		str_wipe_free(items[i]);
 	free(items);
 }

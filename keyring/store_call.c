@@ -15,7 +15,7 @@ void keyring_set_timeout_ms(int ms)
 }
 
 /* glib and libsecret print warnings to stderr by default, which would corrupt the
- * screen; the caller reports what matters through keyring_error. */
+ * screen; the caller reports what matters through its err. */
 static GLogWriterOutput log_discard(GLogLevelFlags level, const GLogField *fields, gsize n,
 				    gpointer data)
 {
@@ -51,7 +51,7 @@ static gpointer watchdog_run(gpointer data)
 	return NULL;
 }
 
-int keyring_call_begin(struct keyring_call *c, struct keyring_error *err)
+enum keyring_status keyring_call_begin(struct keyring_call *c, struct buf *err)
 {
 	log_route_once();
 	memset(c, 0, sizeof *c);
@@ -67,7 +67,7 @@ int keyring_call_begin(struct keyring_call *c, struct keyring_error *err)
 		return keyring_call_fail(e, err);
 	}
 	g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(c->service), g_atomic_int_get(&timeout_ms));
-	return 0;
+	return KEYRING_OK;
 }
 
 void keyring_call_end(struct keyring_call *c)
@@ -86,18 +86,20 @@ void keyring_call_end(struct keyring_call *c)
 	g_clear_object(&c->cancel);
 }
 
-int keyring_call_error(struct keyring_error *err, enum keyring_status status, const char *fmt, ...)
+enum keyring_status keyring_call_error(struct buf *err, enum keyring_status status,
+				       const char *fmt, ...)
 {
-	err->status = status;
+	char line[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
 	/* One line, whatever a D-Bus peer put into its error text. */
-	for (char *p = err->message; *p; p++)
+	for (char *p = line; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
-	return -1;
+	buf_puts(err, line);
+	return status;
 }
 
 #define FALLBACK "; using env and --mask-file secrets only"
@@ -138,7 +140,7 @@ static const struct error_rule other_error = {
 	NULL, ANY_CODE, KEYRING_ERROR, DETAIL_MESSAGE, "keyring: %s"
 };
 
-int keyring_call_fail(GError *e, struct keyring_error *err)
+enum keyring_status keyring_call_fail(GError *e, struct buf *err)
 {
 	if (!e)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: the call failed without a reason");
@@ -178,7 +180,7 @@ bool keyring_call_default_locked(struct keyring_call *c)
 	return locked;
 }
 
-int keyring_call_absent(struct keyring_call *c, struct keyring_error *err, const char *what)
+enum keyring_status keyring_call_absent(struct keyring_call *c, struct buf *err, const char *what)
 {
 	if (keyring_call_default_locked(c))
 		return keyring_call_error(err, KEYRING_LOCKED,

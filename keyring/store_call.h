@@ -21,19 +21,21 @@ struct keyring_call {
 	bool done;
 };
 
-/* Connects (or reuses the connection) and arms the watchdog. 0, or -1 with err set and
- * the call already ended. */
-int keyring_call_begin(struct keyring_call *c, struct keyring_error *err);
+/* Connects (or reuses the connection) and arms the watchdog. KEYRING_OK, or the failure with
+ * its line appended to err and the call already ended. */
+enum keyring_status keyring_call_begin(struct keyring_call *c, struct buf *err);
 /* Disarms the watchdog and drops the references. */
 void keyring_call_end(struct keyring_call *c);
-/* Fills err from a GError (consumed) per the error matrix of stack.md; returns -1. */
-int keyring_call_fail(GError *e, struct keyring_error *err);
-/* Sets err to status with a printf-style message; returns -1. */
-int keyring_call_error(struct keyring_error *err, enum keyring_status status, const char *fmt, ...)
-	G_GNUC_PRINTF(3, 4);
+/* Appends the line for a GError (consumed) per the error matrix of stack.md to err; returns
+ * its status. */
+enum keyring_status keyring_call_fail(GError *e, struct buf *err);
+/* Appends a printf-style message (made one line) to err; returns status. */
+enum keyring_status keyring_call_error(struct buf *err, enum keyring_status status,
+				       const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Whether the default collection exists and is locked (errors count as not locked). */
 bool keyring_call_default_locked(struct keyring_call *c);
 /* Reports "locked" when the default collection is, else NOT_FOUND with the given text. */
-int keyring_call_absent(struct keyring_call *c, struct keyring_error *err, const char *what);
+enum keyring_status keyring_call_absent(struct keyring_call *c, struct buf *err,
+					const char *what);
 
 #endif

@@ -1,7 +1,7 @@
 /* The frame codec: server frames (protocol.md §2, §5) from JSON into struct frame, and the
  * few client messages (§1.2, §3) back. Strict on the envelope, liberal inside events. */
 #define _GNU_SOURCE /* memmem */
-#include "codec_internal.h"
+#include "codec_int.h"
 
 #include <assert.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* What a tool call was asked to do, as readable text: per action kind of the SDK's standard
  * tools (docs/events.md names the upstream classes), and key: value lines for any other
  * tool, MCP arguments, ACP inputs and event kinds this client does not know. Never raw JSON. */
-#include "codec_internal.h"
+#include "codec_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

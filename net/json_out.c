@@ -1,5 +1,5 @@
 /* JSON output: string literals safe for any consumer, and a string-rewriting re-serializer. */
-#include "codec_internal.h"
+#include "codec_int.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -18,36 +18,6 @@ static const unsigned char json_ascii_safe[128] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
 };
-
-static const char replacement_char[] = "\xEF\xBF\xBD";
-
-/* Scans the UTF-8 sequence starting at s[0] >= 0x80 within s[0..n). Returns the bytes it
- * spans and sets *valid. The ranges are those of the Unicode table of well-formed byte
- * sequences, so overlongs, surrogates (ED A0..BF) and code points above U+10FFFF are
- * invalid; an invalid sequence spans its maximal well-formed prefix, or one byte, and becomes
- * one U+FFFD (the "maximal subpart" practice that Python and browsers follow). */
-static size_t utf8_scan(const unsigned char *s, size_t n, bool *valid)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-	*valid = false;
-	if (c < 0xC2 || c > 0xF4)
-		return 1;
-	size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	size_t i = 1;
-	if (n > 1 && s[1] >= lo && s[1] <= hi)
-		for (i = 2; i < need && i < n && (s[i] & 0xC0) == 0x80; i++)
-			;
-	*valid = i == need;
-	return i;
-}
 
 static void put_unicode_escape(struct buf *out, unsigned code)
 {
@@ -71,7 +41,9 @@ void json_append_string(struct buf *out, const char *s, size_t len)
 		size_t n = 1;
 		bool valid = true;
 		if (c >= 0x80) {
-			n = utf8_scan(p + i, len - i, &valid);
+			uint32_t cp;
+			n = utf8_next((const char *)p + i, len - i, &cp);
+			valid = cp != UTF8_INVALID;
 			/* U+0080..U+009F (C2 80..C2 9F) are C1 controls: escaped like C0. */
 			if (valid && !(c == 0xC2 && p[i + 1] < 0xA0)) {
 				i += n;
@@ -80,7 +52,7 @@ void json_append_string(struct buf *out, const char *s, size_t len)
 		}
 		buf_append(out, p + run, i - run);
 		if (!valid)
-			buf_append(out, replacement_char, 3);
+			buf_puts(out, UTF8_REPLACEMENT);
 		else if (n == 2)
 			put_unicode_escape(out, p[i + 1]);
 		else if (c == '"' || c == '\\')
@@ -140,32 +112,6 @@ static void scan_ws(struct text_scan *sc)
 		sc->p++;
 }
 
-static void put_utf8(struct buf *b, unsigned cp)
-{
-	char u[4];
-	size_t n;
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xC0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | cp >> 12);
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		u[0] = (char)(0xF0 | cp >> 18);
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
-	buf_append(b, u, n);
-}
-
 static int hex4(const char *h, const char *end)
 {
 	if (end - h < 4)
@@ -200,7 +146,7 @@ static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 			if (keep_raw_nul)
 				buf_putc(&sc->decoded, '\0');
 			else
-				put_utf8(&sc->decoded, 0xFFFD);
+				buf_put_utf8(&sc->decoded, 0xFFFD);
 			p++;
 			continue;
 		}
@@ -228,7 +174,7 @@ static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 		}
 		if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
 			cp = 0xFFFD;
-		put_utf8(&sc->decoded, cp);
+		buf_put_utf8(&sc->decoded, cp);
 	}
 	sc->p = p < end ? p + 1 : end;
 }

@@ -8,7 +8,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* One adopted descriptor: a dup of a caller's fd, or a signalfd. */
 struct fd_watch {
@@ -108,7 +108,7 @@ static const struct lws_protocols loop_protocols[] = {
 };
 
 /* Creates the one event loop (a libwebsockets context). */
-struct loop *loop_create(loop_log_fn log, char **err)
+struct loop *loop_create(loop_log_fn log, struct buf *err)
 {
 	struct lws_context_creation_info info;
 	struct loop *loop;
@@ -129,14 +129,14 @@ struct loop *loop_create(loop_log_fn log, char **err)
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)
-			*err = xstrdup("cannot create the libwebsockets context");
+			buf_puts(err, "cannot create the libwebsockets context");
 		free(loop);
 		return NULL;
 	}
 	loop->vh = lws_get_vhost_by_name(loop->ctx, "default");
 	if (!loop->vh) {
 		if (err)
-			*err = xstrdup("libwebsockets created no default vhost");
+			buf_puts(err, "libwebsockets created no default vhost");
 		lws_context_destroy(loop->ctx);
 		free(loop);
 		return NULL;

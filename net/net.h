@@ -205,8 +205,8 @@ struct loop_timer;
 typedef void (*loop_log_fn)(int level, const char *line);
 
 /* Creates the one event loop (a libwebsockets context). log may be NULL: then library
- * logging is dropped. Returns NULL with a message in *err on failure. */
-struct loop *loop_create(loop_log_fn log, char **err);
+ * logging is dropped. Returns NULL with a message appended to err (may be NULL) on failure. */
+struct loop *loop_create(loop_log_fn log, struct buf *err);
 /* Destroys the loop and everything still attached to it. */
 void loop_destroy(struct loop *loop);
 /* Runs until loop_quit; returns 0, or -1 if the loop failed. An idle loop sleeps. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 #define RESOLVE_FAST_POLL_US 5000
 #define RESOLVE_FAST_SPAN_US 50000

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 #define REST_MAX_BODY ((size_t)64 << 20)
 
@@ -41,10 +41,7 @@ static void req_free(struct rest_req *r)
 	resolve_cancel(r->lookup);
 	free(r->method);
 	free(r->path);
-	if (r->api_key) {
-		explicit_bzero(r->api_key, strlen(r->api_key));
-		free(r->api_key);
-	}
+	str_wipe_free(r->api_key);
 	free(r->body);
 	free(r->error);
 	buf_fini(&r->response);

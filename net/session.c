@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 #define DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024 + 64 * 1024)
 #define BACKOFF_BASE_US 500000
@@ -695,7 +695,7 @@ void session_destroy(struct session *s)
 	buf_fini(&s->rx);
 	recent_ids_fini(&s->seen);
 	if (s->cfg.api_key)
-		explicit_bzero((char *)s->cfg.api_key, strlen(s->cfg.api_key));
+		mem_wipe((char *)s->cfg.api_key, strlen(s->cfg.api_key));
 	free((char *)s->cfg.server_url);
 	free((char *)s->cfg.conversation_id);
 	free((char *)s->cfg.api_key);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* A buffer grown by a big message is given back rather than kept. */
 #define RX_KEEP_CAPACITY ((size_t)256 * 1024)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* Appends an encoded message to the queue. */
 void session_queue_push(struct session *s, char *msg)
@@ -42,7 +42,7 @@ static int write_text(struct lws *wsi, const char *text, enum lws_write_protocol
 
 	memcpy(b + LWS_PRE, text, n);
 	rc = lws_write(wsi, b + LWS_PRE, n, proto);
-	explicit_bzero(b + LWS_PRE, n);         /* it may have held the key */
+	mem_wipe(b + LWS_PRE, n);         /* it may have held the key */
 	free(b);
 	return rc < (int)n ? -1 : 0;
 }
@@ -65,8 +65,7 @@ int session_on_writeable(struct session *s, struct lws *wsi)
 
 		s->auth_pending = false;
 		rc = write_text(wsi, auth, LWS_WRITE_TEXT);
-		explicit_bzero(auth, strlen(auth));
-		free(auth);
+		str_wipe_free(auth);
 		if (rc)
 			return -1;
 	} else if (s->ping_pending) {

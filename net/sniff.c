@@ -2,7 +2,7 @@
  * Only an exact {"type":"…" prefix counts; anything else is "cannot tell". */
 #include <string.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 struct cursor {
 	const char *p, *end;

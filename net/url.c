@@ -1,5 +1,5 @@
 /* Server URLs: scheme, host, port and base path of the agent server (cli.md --server). */
-#include "internal.h"
+#include "net_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -59,7 +59,6 @@ enum text_style {
 	STYLE_HEADING = 1 << 4,
 	STYLE_QUOTE = 1 << 5,
 	STYLE_DIM = 1 << 6,         /* secondary text: reasoning, tool output, markers */
-	STYLE_MATCH = 1 << 7,       /* a search hit */
 };
 
 /* A run of display text in one style. */

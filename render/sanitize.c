@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-#include "utf8.h"
 
 enum sanitize_state {
 	SAN_GROUND,     /* text */

@@ -3,26 +3,9 @@
 
 #include <string.h>
 
-static unsigned char lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
-
 static bool contains(const char *hay, size_t n, const char *needle, size_t m)
 {
-	if (!hay || m > n)
-		return false;
-	unsigned char first = lower((unsigned char)needle[0]);
-	for (size_t i = 0; i + m <= n; i++) {
-		if (lower((unsigned char)hay[i]) != first)
-			continue;
-		size_t j = 1;
-		while (j < m && lower((unsigned char)hay[i + j]) == lower((unsigned char)needle[j]))
-			j++;
-		if (j == m)
-			return true;
-	}
-	return false;
+	return ascii_find_ci(hay, n, needle, m) != NULL;
 }
 
 static bool item_matches(const struct item *it, const char *needle, size_t m)

@@ -8,7 +8,6 @@
 
 #include <wchar.h>
 
-#include "utf8.h"
 
 #define CP_ZWJ 0x200D
 
@@ -22,15 +21,10 @@ size_t utf8_decode(const char *s, size_t n, uint32_t *cp)
 		*cp = p[0];
 		return 1;
 	}
-	int len = utf8_lead_len(p[0]);
-	if (len == 0)
-		return 1;
-	for (int i = 1; i < len; i++) {
-		if ((size_t)i >= n || !utf8_cont_ok(p[0], i, p[i]))
-			return (size_t)i;
-	}
-	*cp = utf8_value(p, len);
-	return (size_t)len;
+	size_t len = utf8_next(s, n, cp);
+	if (*cp == UTF8_INVALID)
+		*cp = 0xFFFD;
+	return len;
 }
 
 static bool cp_is_control(uint32_t cp)

@@ -56,27 +56,30 @@ static void warn_refused(void *ctx, const char *line)
  * one line on stderr, never fatal. Returns -1 only for an unreadable --mask-file. */
 static int load_masks(const struct options *o, struct mask_set *masks)
 {
+	struct buf err;
+	buf_init(&err);
 	for (size_t i = 0; i < o->nmask_files; i++) {
-		const char *why = NULL;
-		if (mask_set_add_file(masks, o->mask_files[i], &why, warn_refused, NULL) < 0) {
-			clean_eprintf(NULL, "--mask-file %s: %s", o->mask_files[i],
-				      why ? why : strerror(errno));
+		if (mask_set_add_file(masks, o->mask_files[i], &err, warn_refused, NULL) < 0) {
+			clean_eprintf(NULL, "--mask-file %s: %s", o->mask_files[i], buf_cstr(&err));
+			buf_fini(&err);
 			return -1;
 		}
 	}
 	char **values = NULL;
 	size_t n = 0;
-	struct keyring_error err;
-	if (keyring_secret_list(true, &values, &n, &err) == 0) {
+	enum keyring_status st = keyring_secret_list(true, &values, &n, &err);
+	if (st == KEYRING_OK) {
 		for (size_t i = 0; i < n; i++) {
-			const char *why = NULL;
-			if (mask_set_add(masks, values[i], strlen(values[i]), &why) != 0)
-				fprintf(stderr, "tether: a keyring secret was not used: %s\n", why);
+			buf_clear(&err);
+			if (mask_set_add(masks, values[i], strlen(values[i]), &err) != 0)
+				fprintf(stderr, "tether: a keyring secret was not used: %s\n",
+					buf_cstr(&err));
 		}
 		keyring_strings_free(values, n);
-	} else if (err.status != KEYRING_NOT_FOUND) {
-		clean_eprintf(NULL, "%s", err.message);
+	} else if (st != KEYRING_NOT_FOUND) {
+		clean_eprintf(NULL, "%s", buf_cstr(&err));
 	}
+	buf_fini(&err);
 	return 0;
 }
 
@@ -87,13 +90,14 @@ static char *find_api_key(const struct options *o)
 	if (env && *env)
 		return xstrdup(env);
 	char *key = NULL;
-	struct keyring_error err;
-	if (keyring_api_key_get(o->server, &key, &err) == 0)
-		return key;
-	if (err.status != KEYRING_NOT_FOUND && err.status != KEYRING_NO_BUS &&
-	    err.status != KEYRING_NO_SERVICE)
-		clean_eprintf(NULL, "%s", err.message);
-	return NULL;
+	struct buf err;
+	buf_init(&err);
+	enum keyring_status st = keyring_api_key_get(o->server, &key, &err);
+	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND && st != KEYRING_NO_BUS &&
+	    st != KEYRING_NO_SERVICE)
+		clean_eprintf(NULL, "%s", buf_cstr(&err));
+	buf_fini(&err);
+	return key;
 }
 
 struct headless_run {
@@ -156,10 +160,21 @@ static int pick_conversation(const struct options *o, const struct mask_set *mas
 		clean_eprintf(masks, "%s has no conversations", o->server);
 		return EXIT_NOT_FOUND;
 	}
-	long i = picker_choose(o->server, items, n);
+	long i;
+	int signo;
+	struct buf err;
+	buf_init(&err);
+	rc = EXIT_OK;
+	if (picker_choose(o->server, items, n, o->color, &i, &signo, &err) != 0) {
+		clean_eprintf(masks, "%s", buf_cstr(&err));
+		rc = EXIT_RUNTIME;
+	} else if (signo) {
+		rc = 128 + signo;
+	}
+	buf_fini(&err);
 	*id = i >= 0 ? xstrdup(items[i].id) : NULL;
 	conversation_infos_free(items, n);
-	return EXIT_OK;
+	return rc;
 }
 
 /* The loop takes these through a signalfd. They are blocked before the keyring starts glib's
@@ -181,8 +196,7 @@ static int load_secrets(const struct options *o, struct mask_set *masks, char **
 	if (load_masks(o, masks) != 0)
 		return -1;
 	*api_key = find_api_key(o);
-	const char *why;
-	if (*api_key && mask_set_add(masks, *api_key, strlen(*api_key), &why) != 0 && log_file)
+	if (*api_key && mask_set_add(masks, *api_key, strlen(*api_key), NULL) != 0 && log_file)
 		log_line(0, "the session API key is too short to be masked");
 	log_masks = masks;
 	return 0;
@@ -190,10 +204,7 @@ static int load_secrets(const struct options *o, struct mask_set *masks, char **
 
 static void forget_secrets(struct mask_set *masks, char *api_key)
 {
-	if (api_key) {
-		memset(api_key, 0, strlen(api_key));
-		free(api_key);
-	}
+	str_wipe_free(api_key);
 	log_masks = NULL;
 	mask_set_destroy(masks);
 }
@@ -256,14 +267,16 @@ static int run_client(const struct options *given)
 			goto out;
 		copy.conversation_id = picked;
 	}
-	char *err = NULL;
+	struct buf err;
+	buf_init(&err);
 	struct loop *loop = loop_create(log_line, &err);
 	if (!loop) {
-		clean_eprintf(masks, "%s", err ? err : "cannot create the event loop");
-		free(err);
+		clean_eprintf(masks, "cannot create the event loop: %s", buf_cstr(&err));
+		buf_fini(&err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	buf_fini(&err);
 	rc = headless ? run_headless(o, loop, masks, api_key, record)
 		      : tui_run(o, loop, masks, api_key, record);
 	record = NULL; /* the controller closed it */

@@ -153,7 +153,7 @@ static void act_insert_char(struct tui *u, struct editor *e, const struct key_ev
 	(void)u;
 	struct buf b;
 	buf_init(&b);
-	keys_put_utf8(&b, ev->cp);
+	buf_put_utf8(&b, ev->cp);
 	editor_insert(e, b.data, b.len);
 	buf_fini(&b);
 }

@@ -26,7 +26,7 @@ struct value {
 static void value_free(struct value *v)
 {
 	if (v->data)
-		explicit_bzero(v->data, VALUE_MAX + 1);
+		mem_wipe(v->data, VALUE_MAX + 1);
 	free(v->data);
 	v->data = NULL;
 	v->len = 0;
@@ -138,9 +138,11 @@ static int value_get(const char *prompt, struct value *v)
 	return 0;
 }
 
-static int keyring_failed(const struct keyring_error *err)
+/* Says why a keyring call failed; frees err. */
+static int keyring_failed(struct buf *err)
 {
-	clean_eprintf(NULL, "%s", err->message);
+	clean_eprintf(NULL, "%s", buf_cstr(err));
+	buf_fini(err);
 	return EXIT_RUNTIME;
 }
 
@@ -178,8 +180,11 @@ static int key_set(const struct options *o)
 	free(prompt);
 	if (rc != 0)
 		return rc;
-	struct keyring_error err;
-	rc = keyring_api_key_set(o->server, v.data, &err) == 0 ? EXIT_OK : keyring_failed(&err);
+	struct buf err;
+	buf_init(&err);
+	rc = keyring_api_key_set(o->server, v.data, &err) == KEYRING_OK ? EXIT_OK
+									 : keyring_failed(&err);
+	buf_fini(&err);
 	value_free(&v);
 	if (rc == EXIT_OK)
 		clean_eprintf(NULL, "stored the session API key for %s", o->server);
@@ -188,9 +193,11 @@ static int key_set(const struct options *o)
 
 static int key_rm(const struct options *o)
 {
-	struct keyring_error err;
-	if (keyring_api_key_rm(o->server, &err) != 0)
+	struct buf err;
+	buf_init(&err);
+	if (keyring_api_key_rm(o->server, &err) != KEYRING_OK)
 		return keyring_failed(&err);
+	buf_fini(&err);
 	clean_eprintf(NULL, "removed the session API key for %s", o->server);
 	return EXIT_OK;
 }
@@ -209,15 +216,16 @@ static int secret_add(const struct options *o)
 		return rc;
 	/* The masker's own rules decide what can be a secret. */
 	struct mask_set *check = mask_set_create();
-	const char *why = NULL;
-	if (mask_set_add(check, v.data, v.len, &why) != 0) {
-		clean_eprintf(NULL, "secret %s not stored: %s", o->secret_name, why);
+	struct buf err;
+	buf_init(&err);
+	if (mask_set_add(check, v.data, v.len, &err) != 0) {
+		clean_eprintf(NULL, "secret %s not stored: %s", o->secret_name, buf_cstr(&err));
 		rc = EXIT_USAGE;
 	} else {
-		struct keyring_error err;
-		rc = keyring_secret_add(o->secret_name, v.data, &err) == 0 ? EXIT_OK
-									  : keyring_failed(&err);
+		rc = keyring_secret_add(o->secret_name, v.data, &err) == KEYRING_OK
+			     ? EXIT_OK : keyring_failed(&err);
 	}
+	buf_fini(&err);
 	mask_set_destroy(check);
 	value_free(&v);
 	if (rc == EXIT_OK)
@@ -230,9 +238,11 @@ static int secret_list(const struct options *o)
 	(void)o;
 	char **names = NULL;
 	size_t n = 0;
-	struct keyring_error err;
-	if (keyring_secret_list(false, &names, &n, &err) != 0)
+	struct buf err;
+	buf_init(&err);
+	if (keyring_secret_list(false, &names, &n, &err) != KEYRING_OK)
 		return keyring_failed(&err);
+	buf_fini(&err);
 	struct buf shown;
 	buf_init(&shown);
 	for (size_t i = 0; i < n; i++) {
@@ -260,9 +270,11 @@ static int secret_rm(const struct options *o)
 		fprintf(stderr, "tether: a secret name is 1 to 200 printable characters\n");
 		return EXIT_USAGE;
 	}
-	struct keyring_error err;
-	if (keyring_secret_rm(o->secret_name, &err) != 0)
+	struct buf err;
+	buf_init(&err);
+	if (keyring_secret_rm(o->secret_name, &err) != KEYRING_OK)
 		return keyring_failed(&err);
+	buf_fini(&err);
 	clean_eprintf(NULL, "removed secret %s", o->secret_name);
 	return EXIT_OK;
 }

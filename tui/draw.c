@@ -126,34 +126,11 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 	return x;
 }
 
-/* ASCII case-insensitive search, as transcript_search matches. */
-static const char *find_ci(const char *s, size_t n, const char *needle, size_t m)
-{
-	if (!m || m > n)
-		return NULL;
-	for (size_t i = 0; i + m <= n; i++) {
-		size_t j = 0;
-		while (j < m) {
-			unsigned char a = (unsigned char)s[i + j], b = (unsigned char)needle[j];
-			if (a >= 'A' && a <= 'Z')
-				a |= 0x20;
-			if (b >= 'A' && b <= 'Z')
-				b |= 0x20;
-			if (a != b)
-				break;
-			j++;
-		}
-		if (j == m)
-			return s + i;
-	}
-	return NULL;
-}
-
 int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
 		     const char *needle, size_t m)
 {
 	const char *hit;
-	while (m && (hit = find_ci(s, n, needle, m))) {
+	while (m && (hit = ascii_find_ci(s, n, needle, m))) {
 		x = draw_text(y, x, maxx, s, (size_t)(hit - s), l);
 		struct look hl = *l;
 		draw_combine(&hl, &reverse);

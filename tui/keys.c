@@ -94,34 +94,6 @@ void keys_learn_terminal(struct keys *k)
 	}
 }
 
-void keys_put_utf8(struct buf *out, uint32_t cp)
-{
-	char b[4];
-	size_t n;
-	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		cp = 0xFFFD;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
-	buf_append(out, b, n);
-}
-
 /* ------------------------------------------------------------------ one key */
 
 /* What decoding the start of the input gave. */
@@ -172,25 +144,14 @@ static bool char_event(uint32_t ch, struct key_event *ev)
 	return !(ch < 0x20 || (ch >= 0x80 && ch < 0xA0));
 }
 
-/* One character, UTF-8 encoded; an invalid byte is dropped alone. */
+/* One character, UTF-8 encoded; bytes that are not well-formed are dropped. */
 static struct decoded plain(const unsigned char *s, size_t n)
 {
-	unsigned char c = s[0];
-	size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-		   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	if (len == 0)
-		return nothing(1);
-	uint32_t cp = len == 1 ? c : c & (0x7F >> len);
-	for (size_t i = 1; i < len; i++) {
-		if (i >= n)
-			return nothing(0);
-		if ((s[i] & 0xC0) != 0x80)
-			return nothing(1);
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return nothing(len);
+	uint32_t cp;
+	size_t len = utf8_next((const char *)s, n, &cp);
+	if (cp == UTF8_INVALID)
+		/* Every byte there is fits: the rest of the character is still to come. */
+		return nothing(len == n && (int)n < utf8_lead_len(s[0]) ? 0 : len);
 	struct decoded d = nothing(len);
 	d.have = char_event(cp, &d.ev);
 	return d;

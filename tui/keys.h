@@ -93,7 +93,5 @@ int64_t keys_wait_us(const struct keys *k);
  * dropped, and a paste ends at its last end marker (what followed it is keys again) or,
  * without one, as it is. */
 void keys_expire(struct keys *k, keys_fn on, void *ctx);
-/* Appends the UTF-8 form of cp to out. */
-void keys_put_utf8(struct buf *out, uint32_t cp);
 
 #endif

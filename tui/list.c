@@ -194,13 +194,15 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 	out->masks = masks;
 	if (app_check_server(o->server) != 0)
 		return EXIT_USAGE;
-	char *err = NULL;
+	struct buf err;
+	buf_init(&err);
 	struct loop *loop = loop_create(log, &err);
 	if (!loop) {
-		fprintf(stderr, "tether: %s\n", err ? err : "cannot create the event loop");
-		free(err);
+		fprintf(stderr, "tether: cannot create the event loop: %s\n", buf_cstr(&err));
+		buf_fini(&err);
 		return EXIT_RUNTIME;
 	}
+	buf_fini(&err);
 	out->loop = loop;
 	out->o = o;
 	out->api_key = api_key;

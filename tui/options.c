@@ -1,9 +1,8 @@
-#include "options.h"
+#include "options_int.h"
 #include "net.h"
 #include "clean.h"
 
-#include <errno.h>
-#include <math.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +36,13 @@ static const char usage[] =
 	"  -h, --help              this text\n"
 	"  -V, --version           the version\n"
 	"\n"
+	"A value follows its option as --server URL or --server=URL (-s URL or -sURL); short\n"
+	"options bundle (-Vs URL); a long option may be shortened while it stays unambiguous.\n"
 	"The session API key comes from env TETHER_SESSION_API_KEY, else the keyring.\n"
-	"Defaults come from $XDG_CONFIG_HOME/tether/config (server, render_hz, osc52, color,\n"
-	"ping_interval, stall_timeout, stream_stall as `key = value` lines); env TETHER_SERVER,\n"
-	"TETHER_OSC52"
-	" and NO_COLOR override it; flags override both.\n"
+	"Defaults come from $XDG_CONFIG_HOME/tether/config as `key = value` lines, checked as the\n"
+	"flags are (keys: server, render_hz, ping_interval, stall_timeout, osc52, color,\n"
+	"stream_stall; - or _ alike); env TETHER_SERVER, TETHER_OSC52 and NO_COLOR override it;\n"
+	"flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
 	"6 conversation ended in error/stuck, 130 interrupted, 141 stdout's reader went away.\n";
 
@@ -50,172 +51,106 @@ const char *options_usage(void)
 	return usage;
 }
 
-static bool parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 86400)
-		return false;
-	*out = v;
-	return true;
-}
+/* The getopt_long tables built from option_specs: a long option's val is its index plus
+ * LONG_BASE, so that an error names the option through optopt. */
+enum { LONG_BASE = 256 };
 
-static bool parse_int(const char *s, long long lo, long long hi, long long *out)
+static void build_getopt(struct option *longs, char *shorts)
 {
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-static void push(const char ***arr, size_t *n, const char *v)
-{
-	*arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
-	(*arr)[(*n)++] = v;
-}
-
-/* Splits "--name=value" and finds the value of an option that takes one. */
-static const char *take_value(int argc, char **argv, int *i, const char *inline_value,
-			      const char *name, struct buf *err)
-{
-	if (inline_value)
-		return inline_value;
-	if (*i + 1 >= argc) {
-		buf_printf(err, "option %s needs a value", name);
-		return NULL;
+	size_t nl = 0, ns = 0;
+	/* -: positionals come back in order as 1 (whatever POSIXLY_CORRECT says); ':' reports a
+	 * missing value apart from an unknown option. */
+	shorts[ns++] = '-';
+	shorts[ns++] = ':';
+	for (size_t i = 0; i < OPTION_NSPECS; i++) {
+		const struct option_spec *s = &option_specs[i];
+		if (!(s->where & SPEC_CLI))
+			continue;
+		bool arg = option_takes_value(s);
+		longs[nl++] = (struct option){ s->name, arg ? required_argument : no_argument, NULL,
+					       LONG_BASE + (int)i };
+		if (s->short_name) {
+			shorts[ns++] = s->short_name;
+			if (arg)
+				shorts[ns++] = ':';
+		}
 	}
-	return argv[++*i];
+	longs[nl] = (struct option){ 0 };
+	shorts[ns] = '\0';
 }
 
-static int parse_option(int argc, char **argv, int *i, struct options *o, struct buf *err)
+static const struct option_spec *spec_of(int code)
 {
-	char *arg = argv[*i];
-	char name[64];
-	const char *inline_value = NULL;
-	const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
-	size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-	if (nlen >= sizeof name) {
-		buf_printf(err, "unknown option %.40s", arg);
-		return -1;
-	}
-	memcpy(name, arg, nlen);
-	name[nlen] = '\0';
-	if (eq)
-		inline_value = eq + 1;
+	if (code >= LONG_BASE && (size_t)(code - LONG_BASE) < OPTION_NSPECS)
+		return &option_specs[code - LONG_BASE];
+	for (size_t i = 0; i < OPTION_NSPECS; i++)
+		if (code > 0 && option_specs[i].short_name == code && (option_specs[i].where & SPEC_CLI))
+			return &option_specs[i];
+	return NULL;
+}
 
-#define VALUE() take_value(argc, argv, i, inline_value, name, err)
-	const char *v;
-	long long n;
-	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
-		o->command = CMD_HELP;
-	} else if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-		o->command = CMD_VERSION;
-	} else if (!strcmp(name, "-s") || !strcmp(name, "--server")) {
-		if (!(v = VALUE()))
-			return -1;
-		o->server = v;
-	} else if (!strcmp(name, "--headless")) {
-		o->headless = o->headless_explicit = true;
-	} else if (!strcmp(name, "--format")) {
-		if (!(v = VALUE()))
-			return -1;
-		if (!strcmp(v, "text"))
-			o->format = FORMAT_TEXT;
-		else if (!strcmp(v, "ndjson"))
-			o->format = FORMAT_NDJSON;
-		else {
-			buf_printf(err, "--format must be text or ndjson, not '%.40s'", v);
-			return -1;
-		}
-	} else if (!strcmp(name, "--send")) {
-		if (!(v = VALUE()))
-			return -1;
-		if (!strcmp(v, "-")) {
-			o->send_stdin = true;
-		} else if (!v[strspn(v, " \t\r\n")]) {
-			/* The TUI never sends a blank message either. */
-			buf_puts(err, "--send: the message is empty or blank; nothing would be sent");
-			return -1;
-		} else {
-			push(&o->sends, &o->nsends, v);
-		}
-	} else if (!strcmp(name, "--until")) {
-		if (!(v = VALUE()))
-			return -1;
-		if (!strcmp(v, "idle"))
-			o->until = UNTIL_IDLE;
-		else if (!strcmp(v, "finished"))
-			o->until = UNTIL_FINISHED;
-		else if (!strcmp(v, "never"))
-			o->until = UNTIL_NEVER;
-		else {
-			buf_printf(err, "--until must be idle, finished or never, not '%.40s'", v);
-			return -1;
-		}
-	} else if (!strcmp(name, "--after-seq")) {
-		if (!(v = VALUE()))
-			return -1;
-		if (!parse_int(v, -1, NET_SEQ_MAX, &n)) {
-			buf_printf(err, "--after-seq takes an integer from -1 to %lld, not '%.40s'",
-				   (long long)NET_SEQ_MAX, v);
-			return -1;
-		}
-		o->after_seq = n;
-	} else if (!strcmp(name, "--no-history")) {
-		o->no_history = true;
-	} else if (!strcmp(name, "--mask-file")) {
-		if (!(v = VALUE()))
-			return -1;
-		push(&o->mask_files, &o->nmask_files, v);
-	} else if (!strcmp(name, "--ping-interval") || !strcmp(name, "--stall-timeout")) {
-		if (!(v = VALUE()))
-			return -1;
-		double *dst = name[2] == 'p' ? &o->ping_interval_s : &o->stall_timeout_s;
-		if (!parse_seconds(v, dst)) {
-			buf_printf(err, "%s takes seconds > 0, not '%.40s'", name, v);
-			return -1;
-		}
-	} else if (!strcmp(name, "--max-retries")) {
-		if (!(v = VALUE()))
-			return -1;
-		if (!parse_int(v, 0, 1000000, &n)) {
-			buf_printf(err, "--max-retries takes an integer >= 0, not '%.40s'", v);
-			return -1;
-		}
-		o->max_retries = (int)n;
-	} else if (!strcmp(name, "--render-hz")) {
-		if (!(v = VALUE()))
-			return -1;
-		if (!parse_int(v, 1, 240, &n)) {
-			buf_printf(err, "--render-hz takes 1 to 240, not '%.40s'", v);
-			return -1;
-		}
-		o->render_hz = (int)n;
-	} else if (!strcmp(name, "--record")) {
-		if (!(v = VALUE()))
-			return -1;
-		o->record_path = v;
-	} else if (!strcmp(name, "--log")) {
-		if (!(v = VALUE()))
-			return -1;
-		o->log_path = v;
-	} else if (!strcmp(name, "--insecure")) {
-		o->insecure = true;
+/* What getopt refused (code '?' or ':'), in words. */
+static void refusal(int code, const char *arg, struct buf *err)
+{
+	const struct option_spec *s = spec_of(optopt);
+	if (s && code == ':') {
+		buf_printf(err, "option --%s needs a value", s->name);
+	} else if (s) {
+		buf_printf(err, "option --%s takes no value", s->name);
+	} else if (optopt) {
+		buf_printf(err, "unknown option -%c (see tether --help)", optopt);
 	} else {
-		buf_printf(err, "unknown option %.40s (see tether --help)", arg);
-		return -1;
+		/* An unknown or ambiguous --name: getopt says neither apart. */
+		size_t n = strcspn(arg + 2, "=");
+		struct buf which;
+		buf_init(&which);
+		int matches = 0;
+		for (size_t i = 0; i < OPTION_NSPECS; i++) {
+			if ((option_specs[i].where & SPEC_CLI) && n &&
+			    !strncmp(option_specs[i].name, arg + 2, n)) {
+				buf_printf(&which, "%s--%s", matches++ ? ", " : "", option_specs[i].name);
+			}
+		}
+		if (matches > 1)
+			buf_printf(err, "option %.*s is ambiguous (%s)", (int)(n + 2), arg,
+				   buf_cstr(&which));
+		else
+			buf_printf(err, "unknown option %.40s (see tether --help)", arg);
+		buf_fini(&which);
 	}
-	if (inline_value && (!strcmp(name, "--headless") || !strcmp(name, "--no-history") ||
-			     !strcmp(name, "--insecure") || !strcmp(name, "--help") ||
-			     !strcmp(name, "--version"))) {
-		buf_printf(err, "option %s takes no value", name);
-		return -1;
+}
+
+/* Reads the options of argv into o and collects the other words in pos. Stops at the first
+ * refusal. */
+static int parse_flags(int argc, char **argv, struct options *o, char **pos, size_t *npos,
+		       struct buf *err)
+{
+	struct option longs[OPTION_NSPECS + 1];
+	char shorts[3 + 3 * OPTION_NSPECS];
+	build_getopt(longs, shorts);
+	optind = 0;         /* glibc: start over, also after an earlier parse */
+	opterr = 0;
+	int code;
+	while ((code = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (code == 1) {
+			pos[(*npos)++] = optarg;
+			continue;
+		}
+		const struct option_spec *s = code == '?' || code == ':' ? NULL : spec_of(code);
+		if (!s) {
+			refusal(code, argv[optind - 1], err);
+			return -1;
+		}
+		char shown[40];
+		if (code < LONG_BASE)
+			snprintf(shown, sizeof shown, "-%c", code);
+		else
+			snprintf(shown, sizeof shown, "--%s", s->name);
+		if (option_set(s, optarg, false, shown, o, err) != 0)
+			return -1;
 	}
-#undef VALUE
+	while (optind < argc)
+		pos[(*npos)++] = argv[optind++];
 	return 0;
 }
 
@@ -312,24 +247,10 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 
 	char **pos = xcalloc((size_t)argc + 1, sizeof *pos);
 	size_t npos = 0;
-	bool only_positional = false;
-	int rc = 0;
-	enum command early = CMD_CLIENT;
-	for (int i = 1; i < argc && rc == 0; i++) {
-		if (only_positional || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-			pos[npos++] = argv[i];
-		} else if (!strcmp(argv[i], "--")) {
-			only_positional = true;
-		} else {
-			rc = parse_option(argc, argv, &i, o, err);
-			if (o->command == CMD_HELP || o->command == CMD_VERSION)
-				early = o->command;
-		}
-	}
-	if (rc == 0 && early == CMD_CLIENT)
+	int rc = parse_flags(argc, argv, o, pos, &npos, err);
+	/* --help and --version win over the words around them. */
+	if (rc == 0 && o->command == CMD_CLIENT)
 		rc = parse_command(pos, npos, o, err);
-	if (early != CMD_CLIENT)
-		o->command = early;
 	free(pos);
 	if (rc == 0 && o->no_history && o->after_seq != -1) {
 		buf_puts(err, "--no-history and --after-seq exclude each other");
@@ -342,8 +263,11 @@ void options_fini(struct options *o)
 {
 	free(o->sends);
 	free(o->mask_files);
-	free(o->config_storage_);
-	o->config_storage_ = NULL;
+	for (size_t i = 0; i < o->nconfig_strings_; i++)
+		free(o->config_strings_[i]);
+	free(o->config_strings_);
+	o->config_strings_ = NULL;
+	o->nconfig_strings_ = 0;
 	o->sends = NULL;
 	o->mask_files = NULL;
 }

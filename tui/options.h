@@ -1,4 +1,5 @@
-/* The command line of cli.md, parsed into one struct. */
+/* The command line of cli.md and the config file, parsed into one struct through one table
+ * of options (options_int.h). */
 #ifndef TETHER_OPTIONS_H
 #define TETHER_OPTIONS_H
 
@@ -25,7 +26,6 @@ struct options {
 	const char *secret_name;
 	const char *server;
 	bool headless;
-	bool headless_explicit;
 	enum output_format format;
 	const char **sends;         /* --send values in order; "-" means stdin */
 	size_t nsends;
@@ -46,7 +46,8 @@ struct options {
 	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
 	double stream_stall_s;      /* no delta for this long marks a streaming item stalled */
-	char *config_storage_;      /* private: strings from the config file */
+	char **config_strings_;     /* private: values copied from the config file */
+	size_t nconfig_strings_;
 };
 
 /* Parses argv per cli.md. Returns 0, or -1 with a one-line message in err (exit 2). */

@@ -51,7 +51,6 @@ static const struct {
 	{ STYLE_HEADING, { A_BOLD | A_UNDERLINE, 0, A_BOLD | A_UNDERLINE } },
 	{ STYLE_QUOTE, { A_ITALIC, 0, A_ITALIC } },
 	{ STYLE_DIM, { A_DIM, 0, A_DIM } },
-	{ STYLE_MATCH, { A_REVERSE, 0, A_REVERSE } },
 };
 
 static const struct look plain = { 0, 0, 0 };

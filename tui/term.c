@@ -253,11 +253,6 @@ void terminal_close(void)
 	term.tty = NULL;
 }
 
-bool terminal_active(void)
-{
-	return term.active;
-}
-
 int terminal_input_fd(void)
 {
 	return term.in_fd;

@@ -15,8 +15,6 @@ int terminal_check(struct buf *err);
 int terminal_open(bool color, struct buf *err);
 /* Gives the terminal back as it was (idempotent; also run at exit and on fatal signals). */
 void terminal_close(void);
-/* True between terminal_open and terminal_close. */
-bool terminal_active(void);
 /* The descriptor keys are read from. */
 int terminal_input_fd(void);
 /* True when painting may use colours. */

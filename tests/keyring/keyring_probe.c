@@ -30,27 +30,30 @@ int main(int argc, char **argv)
 	}
 	const char *op = argv[a], *arg = a + 1 < argc ? argv[a + 1] : "";
 	const char *value = a + 2 < argc ? argv[a + 2] : "";
-	struct keyring_error err = { .status = KEYRING_OK };
+	struct buf err;
+	buf_init(&err);
+	enum keyring_status st = KEYRING_OK;
 	char *key = NULL;
 	char **items = NULL;
 	size_t n = 0;
 	if (!strcmp(op, "get")) {
-		keyring_api_key_get(arg, &key, &err);
+		st = keyring_api_key_get(arg, &key, &err);
 	} else if (!strcmp(op, "set")) {
-		keyring_api_key_set(arg, value, &err);
+		st = keyring_api_key_set(arg, value, &err);
 	} else if (!strcmp(op, "rm")) {
-		keyring_api_key_rm(arg, &err);
+		st = keyring_api_key_rm(arg, &err);
 	} else if (!strcmp(op, "add")) {
-		keyring_secret_add(arg, value, &err);
+		st = keyring_secret_add(arg, value, &err);
 	} else if (!strcmp(op, "rm-secret")) {
-		keyring_secret_rm(arg, &err);
+		st = keyring_secret_rm(arg, &err);
 	} else if (!strcmp(op, "list")) {
-		keyring_secret_list(false, &items, &n, &err);
+		st = keyring_secret_list(false, &items, &n, &err);
 	} else {
 		fprintf(stderr, "keyring_probe: unknown operation %s\n", op);
 		return 2;
 	}
-	printf("%s\n%s\n", status_names[err.status], err.message);
+	printf("%s\n%s\n", status_names[st], buf_cstr(&err));
+	buf_fini(&err);
 	if (key)
 		printf("key=%s\n", key);
 	for (size_t i = 0; i < n; i++)

@@ -37,9 +37,10 @@ static void test_api_key_roundtrip(void **state)
 	char host[160], stored[200], other[200];
 	snprintf(host, sizeof host, "Host-%s.Example", run_id);
 	snprintf(stored, sizeof stored, "HTTP://%s:8000/", host);
-	struct keyring_error err;
-	assert_int_equal(keyring_api_key_set(stored, "key-one-2345", &err), 0);
-	assert_int_equal(err.status, KEYRING_OK);
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(keyring_api_key_set(stored, "key-one-2345", &err), KEYRING_OK);
+	assert_int_equal(err.len, 0);          /* a success says nothing */
 
 	/* The same server however the URL is spelled. */
 	for (char *p = host; *p; p++)
@@ -55,8 +56,8 @@ static void test_api_key_roundtrip(void **state)
 	/* Another port or scheme is another server. */
 	snprintf(other, sizeof other, "https://%s:8000", host);
 	char *key = (char *)"sentinel";
-	assert_int_equal(keyring_api_key_get(other, &key, &err), -1);
-	assert_int_equal(err.status, KEYRING_NOT_FOUND);
+	buf_clear(&err);
+	assert_int_equal(keyring_api_key_get(other, &key, &err), KEYRING_NOT_FOUND);
 	assert_null(key);
 
 	/* Storing again replaces. */
@@ -67,11 +68,12 @@ static void test_api_key_roundtrip(void **state)
 
 	assert_int_equal(keyring_api_key_rm(stored, &err), 0);
 	key = NULL;
-	assert_int_equal(keyring_api_key_get(stored, &key, &err), -1);
-	assert_int_equal(err.status, KEYRING_NOT_FOUND);
-	assert_non_null(strstr(err.message, "no session API key"));
-	assert_int_equal(keyring_api_key_rm(stored, &err), -1);
-	assert_int_equal(err.status, KEYRING_NOT_FOUND);
+	buf_clear(&err);
+	assert_int_equal(keyring_api_key_get(stored, &key, &err), KEYRING_NOT_FOUND);
+	assert_non_null(strstr(buf_cstr(&err), "no session API key"));
+	buf_clear(&err);
+	assert_int_equal(keyring_api_key_rm(stored, &err), KEYRING_NOT_FOUND);
+	buf_fini(&err);
 }
 
 static void test_secrets_roundtrip(void **state)
@@ -80,7 +82,8 @@ static void test_secrets_roundtrip(void **state)
 	char a[128], b[128];
 	name_of(b, sizeof b, "zulu");
 	name_of(a, sizeof a, "alpha");
-	struct keyring_error err;
+	struct buf err;
+	buf_init(&err);
 	assert_int_equal(keyring_secret_add(b, "value-of-zulu", &err), 0);
 	assert_int_equal(keyring_secret_add(a, "value-of-alpha-old", &err), 0);
 	assert_int_equal(keyring_secret_add(a, "value-of-alpha", &err), 0);
@@ -119,23 +122,26 @@ static void test_secrets_roundtrip(void **state)
 	assert_false(list_has(names, n, a));
 	assert_false(list_has(names, n, b));
 	keyring_strings_free(names, n);
-	assert_int_equal(keyring_secret_rm(a, &err), -1);
-	assert_int_equal(err.status, KEYRING_NOT_FOUND);
-	assert_non_null(strstr(err.message, a));
+	buf_clear(&err);
+	assert_int_equal(keyring_secret_rm(a, &err), KEYRING_NOT_FOUND);
+	assert_non_null(strstr(buf_cstr(&err), a));
+	buf_fini(&err);
 }
 
 static void test_bad_arguments(void **state)
 {
 	(void)state;
-	struct keyring_error err;
+	struct buf err;
+	buf_init(&err);
 	char *key = NULL;
-	assert_int_equal(keyring_api_key_get("", &key, &err), -1);
-	assert_int_equal(err.status, KEYRING_ERROR);
-	assert_int_equal(keyring_api_key_set("http://x", "", &err), -1);
-	assert_int_equal(err.status, KEYRING_ERROR);
-	assert_int_equal(keyring_secret_add("", "value-1234", &err), -1);
-	assert_int_equal(err.status, KEYRING_ERROR);
+	assert_int_equal(keyring_api_key_get("", &key, &err), KEYRING_ERROR);
+	buf_clear(&err);
+	assert_int_equal(keyring_api_key_set("http://x", "", &err), KEYRING_ERROR);
+	buf_clear(&err);
+	assert_int_equal(keyring_secret_add("", "value-1234", &err), KEYRING_ERROR);
+	assert_non_null(strstr(buf_cstr(&err), "needs a name"));
 	keyring_strings_free(NULL, 0);
+	buf_fini(&err);
 }
 
 int main(void)
@@ -147,15 +153,19 @@ int main(void)
 	snprintf(run_id, sizeof run_id, "%ld-%ld", (long)getpid(), (long)time(NULL));
 	char **items = NULL;
 	size_t n = 0;
-	struct keyring_error err;
-	if (keyring_secret_list(false, &items, &n, &err) != 0) {
-		if (err.status == KEYRING_NO_BUS || err.status == KEYRING_NO_SERVICE) {
-			fprintf(stderr, "%s: skipped\n", err.message);
+	struct buf err;
+	buf_init(&err);
+	enum keyring_status st = keyring_secret_list(false, &items, &n, &err);
+	if (st != KEYRING_OK) {
+		if (st == KEYRING_NO_BUS || st == KEYRING_NO_SERVICE) {
+			fprintf(stderr, "%s: skipped\n", buf_cstr(&err));
+			buf_fini(&err);
 			return 77;
 		}
 	} else {
 		keyring_strings_free(items, n);
 	}
+	buf_fini(&err);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_api_key_roundtrip),
 		cmocka_unit_test(test_secrets_roundtrip),

@@ -251,7 +251,7 @@ int main(int argc, char **argv)
 	const char *sends[32], *rest_method = NULL, *rest_path = NULL, *body = NULL;
 	int nsends = 0, c, signals[] = { SIGINT, SIGTERM };
 	double exit_after = 0;
-	char *err = NULL;
+	struct buf err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	P.t0 = clock_now_us();
@@ -288,9 +288,10 @@ int main(int argc, char **argv)
 		usage();
 	if (P.log)
 		setvbuf(P.log, NULL, _IOLBF, 0);
+	buf_init(&err);
 	P.loop = loop_create(on_log, &err);
 	if (!P.loop) {
-		fprintf(stderr, "net_probe: %s\n", err);
+		fprintf(stderr, "net_probe: %s\n", buf_cstr(&err));
 		return 1;
 	}
 	loop_watch_signals(P.loop, signals, 2, on_signal, NULL);

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 static void test_seen_finds_added_ids(void **state)
 {

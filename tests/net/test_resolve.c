@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 /* Under .example (RFC 2606): never in /etc/hosts, so it needs a DNS query, which fails
  * (no network, or NXDOMAIN) or times out. */
@@ -64,8 +64,7 @@ static void on_status(void *ctx, const struct session_status *st)
 
 static struct loop *new_loop(void)
 {
-	char *err = NULL;
-	struct loop *loop = loop_create(NULL, &err);
+	struct loop *loop = loop_create(NULL, NULL);
 
 	assert_non_null(loop);
 	alarm(30);

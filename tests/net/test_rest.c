@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 struct result {
 	struct loop *loop;
@@ -55,8 +55,7 @@ static int mute_listener(char *url, size_t cap)
 
 static struct loop *new_loop(void)
 {
-	char *err = NULL;
-	struct loop *loop = loop_create(NULL, &err);
+	struct loop *loop = loop_create(NULL, NULL);
 
 	assert_non_null(loop);
 	alarm(20);

@@ -412,20 +412,6 @@ static void test_huge_paste_in_blocks(void **state)
 	free(in);
 }
 
-static void test_utf8_encoding(void **state)
-{
-	(void)state;
-	struct buf b;
-	buf_init(&b);
-	keys_put_utf8(&b, 'a');
-	keys_put_utf8(&b, 0xE9);
-	keys_put_utf8(&b, 0x4F60);
-	keys_put_utf8(&b, 0x1F600);
-	keys_put_utf8(&b, 0xD800);              /* a lone surrogate is not UTF-8 */
-	assert_string_equal(buf_cstr(&b), "aé你😀\xEF\xBF\xBD");
-	buf_fini(&b);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,7 +430,6 @@ int main(void)
 		cmocka_unit_test(test_keys_after_a_paste),
 		cmocka_unit_test(test_paste_without_end),
 		cmocka_unit_test(test_huge_paste_in_blocks),
-		cmocka_unit_test(test_utf8_encoding),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

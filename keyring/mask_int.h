@@ -1,7 +1,7 @@
 /* keyring-private: the compiled matcher behind struct mask_set (mask.c keeps the secrets,
  * mask_build.c compiles them, mask_stream.c runs text through the result). */
-#ifndef TETHER_MASK_IMPL_H
-#define TETHER_MASK_IMPL_H
+#ifndef TETHER_MASK_INT_H
+#define TETHER_MASK_INT_H
 
 #include "keyring.h"
 
@@ -71,8 +71,5 @@ static inline uint32_t mask_state_code(const struct mask_automaton *ac, uint32_t
 
 /* One transition from any state (the hot loop inlines the dense case itself). */
 uint32_t mask_automaton_step(const struct mask_automaton *ac, uint32_t code, unsigned char b);
-
-/* Overwrites n bytes so that the compiler cannot drop the stores. */
-void mask_wipe(void *p, size_t n);
 
 #endif

@@ -915,6 +915,75 @@ def test_upstream_ndjson_events_as_sent():
     assert '"timeout":5.0' in out.decode("utf-8")
 
 
+def test_server_option_forms():
+    """The command line through getopt_long: -sURL, --server=URL, -s URL and --server URL all
+    reach the server, and so does the config file's server key, read through the same table."""
+    s = Server("headless_chat.scenario")
+    cfg = os.path.join(TMP, "cfg-server")
+    os.makedirs(os.path.join(cfg, "tether"), exist_ok=True)
+    open(os.path.join(cfg, "tether", "config"), "w").write("server = %s\n" % s.url)
+    forms = [["-s" + s.url], ["--server=" + s.url], ["-s", s.url], ["--server", s.url], []]
+    env = dict(ENV, XDG_CONFIG_HOME=cfg)
+    env.pop("TETHER_SERVER", None)
+    try:
+        for form in forms:
+            p = subprocess.run([TETHER, "--headless", "--format", "ndjson"] + form + [CONV],
+                               capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
+                               env=env)
+            assert p.returncode == 0, (form, p.returncode, p.stderr)
+            assert b'"type":"sync"' in p.stdout, (form, p.stdout[:500])
+    finally:
+        s.stop()
+
+
+def test_tui_picker_keys():
+    """The picker reads keys through the TUI's decoder: a bracketed paste is text, never keys
+    (a pasted "j", Enter and "q" neither move, open nor quit); arrows move; Esc quits with 0."""
+    socks = []
+
+    def tmux(n):
+        return ["tmux", "-L", "tether-pickkeys-%d-%d" % (os.getpid(), n), "-f", "/dev/null"]
+
+    def screen(n):
+        return subprocess.run(tmux(n) + ["capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(n, text, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if text in screen(n):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def start(n, s):
+        socks.append(n)
+        subprocess.run(tmux(n) + ["new-session", "-d", "-x", "100", "-y", "20", "-e",
+                                  "LANG=C.UTF-8", "%s --server %s; echo EXIT=$?; sleep 30"
+                                  % (TETHER, s.url)], check=True, env=ENV)
+        assert wait_for(n, "Older chat"), screen(n)
+    servers = [Server("picker.scenario"), Server("picker.scenario")]
+    try:
+        start(1, servers[0])
+        subprocess.run(tmux(1) + ["set-buffer", "-b", "keys", "j\rq"], check=True)
+        subprocess.run(tmux(1) + ["paste-buffer", "-p", "-b", "keys"], check=True)
+        time.sleep(1)
+        assert "Pick a conversation" in screen(1) and "EXIT=" not in screen(1), screen(1)
+        for key in ["Down", "Down", "Up"]:
+            subprocess.run(tmux(1) + ["send-keys", key], check=True)
+            time.sleep(0.2)
+        subprocess.run(tmux(1) + ["send-keys", "Enter"], check=True)
+        assert wait_for(1, "hello from the picked one"), screen(1)
+        start(2, servers[1])
+        subprocess.run(tmux(2) + ["send-keys", "Escape"], check=True)
+        assert wait_for(2, "EXIT=0"), screen(2)
+    finally:
+        for n in socks:
+            subprocess.run(tmux(n) + ["kill-server"], capture_output=True)
+        for s in servers:
+            s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))

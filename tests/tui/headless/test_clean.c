@@ -14,8 +14,7 @@ static void test_escape_inside_a_secret_is_caught(void **state)
 {
 	(void)state;
 	struct mask_set *m = mask_set_create();
-	const char *why;
-	assert_int_equal(mask_set_add(m, "hunter2", 7, &why), 0);
+	assert_int_equal(mask_set_add(m, "hunter2", 7, NULL), 0);
 	struct buf scratch, out;
 	buf_init(&scratch);
 	buf_init(&out);

@@ -12,6 +12,8 @@
 
 #include "options.h"
 
+static struct buf *warnings_seen;
+
 static int parse(struct options *o, struct buf *err, const char *first, ...)
 {
 	char *argv[32] = {"tether"};
@@ -163,21 +165,29 @@ static void test_commands(void **state)
 	buf_fini(&err);
 }
 
+/* Writes body as the config file of a new XDG_CONFIG_HOME (set); its path goes to path. */
+static void write_config(char *path, size_t size, const char *body)
+{
+	static char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/tether-config-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, size, "%s/tether", dir);
+	mkdir(path, 0700);
+	snprintf(path, size, "%s/tether/config", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(body, f);
+	fclose(f);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+}
+
 static void test_config_file(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/tether-config-XXXXXX";
-	assert_non_null(mkdtemp(dir));
 	char path[128];
-	snprintf(path, sizeof path, "%s/tether", dir);
-	mkdir(path, 0700);
-	snprintf(path, sizeof path, "%s/tether/config", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("# defaults\nserver = http://config:1\nrender_hz = 12\nbogus line\nosc52 = on\n"
-	      "render_hz = 9999\ncolor = off\nstream_stall = 2.5\n", f);
-	fclose(f);
-	setenv("XDG_CONFIG_HOME", dir, 1);
+	write_config(path, sizeof path,
+		     "# defaults\nserver = http://config:1\nrender_hz = 12\nbogus line\nosc52 = on\n"
+		     "render_hz = 9999\ncolor = off\nstream_stall = 2.5\n");
 	unsetenv("TETHER_SERVER");
 	unsetenv("NO_COLOR");
 	unsetenv("TETHER_OSC52");
@@ -207,6 +217,95 @@ static void test_config_file(void **state)
 	buf_fini(&err);
 }
 
+/* getopt_long's forms: -sURL, -s URL, --server=URL, --server URL, bundled short flags,
+ * unambiguous abbreviations; an ambiguous one is refused naming the candidates. */
+static void test_getopt_forms(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	unsetenv("TETHER_SERVER");
+	assert_int_equal(parse(&o, &err, "-shttp://glued:1", "c", NULL), 0);
+	assert_string_equal(o.server, "http://glued:1");
+	assert_string_equal(o.conversation_id, "c");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--server=http://eq:2", "c", NULL), 0);
+	assert_string_equal(o.server, "http://eq:2");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "c", "--server", "http://after:3", NULL), 0);
+	assert_string_equal(o.server, "http://after:3");
+	assert_string_equal(o.conversation_id, "c");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "-s", "http://apart:4", "c", NULL), 0);
+	assert_string_equal(o.server, "http://apart:4");
+	options_fini(&o);
+	/* -Vs URL: a bundle ending in an option that takes the next word. */
+	assert_int_equal(parse(&o, &err, "-Vs", "http://bundle:5", NULL), 0);
+	assert_int_equal(o.command, CMD_VERSION);
+	assert_string_equal(o.server, "http://bundle:5");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--render=7", "--head", "c", NULL), 0);
+	assert_int_equal(o.render_hz, 7);
+	assert_true(o.headless);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--s", "x", "c", NULL), -1);
+	assert_non_null(strstr(buf_cstr(&err), "ambiguous"));
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "-s", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "option --server needs a value");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--headless=yes", "c", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "option --headless takes no value");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "-x", "c", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "unknown option -x (see tether --help)");
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+static void collect_warning(const char *line)
+{
+	struct buf *b = warnings_seen;
+	buf_printf(b, "%s\n", line);
+}
+
+/* A config key is an option's long name (- or _) read through the same table: the same value
+ * parsing, range checks and messages as the flag. */
+static void test_config_same_table(void **state)
+{
+	(void)state;
+	char path[128];
+	write_config(path, sizeof path,
+		     "render-hz = 7\nstall_timeout = 0\nping-interval = 1.5\nserver = http://cfg:9\n"
+		     "headless = on\n");
+	struct buf warnings, err;
+	buf_init(&warnings);
+	buf_init(&err);
+	warnings_seen = &warnings;
+	struct options o;
+	memset(&o, 0, sizeof o);
+	options_load_config(&o, collect_warning);
+	assert_int_equal(o.render_hz, 7);
+	assert_true(o.ping_interval_s == 1.5);
+	assert_string_equal(o.server, "http://cfg:9");
+	assert_false(o.headless);      /* a command-line-only option is not a config key */
+	options_fini(&o);
+	/* The flag's own message, with the key in the flag's place. */
+	assert_int_equal(parse(&o, &err, "--stall-timeout", "0", "c", NULL), -1);
+	char want[256];
+	snprintf(want, sizeof want, "config %s:2: stall_timeout%s\n", path,
+		 strstr(buf_cstr(&err), " takes"));
+	assert_non_null(strstr(buf_cstr(&warnings), want));
+	assert_non_null(strstr(buf_cstr(&warnings), ":5: unknown key (known: server, ping_interval, "
+				"stall_timeout, render_hz, osc52, color, stream_stall)"));
+	options_fini(&o);
+	unsetenv("XDG_CONFIG_HOME");
+	unlink(path);
+	buf_fini(&warnings);
+	buf_fini(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +314,8 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_config_file),
+		cmocka_unit_test(test_getopt_forms),
+		cmocka_unit_test(test_config_same_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
