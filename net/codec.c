@@ -1118,6 +1118,26 @@ int conversation_list_decode(const char *json, size_t len, struct conversation_i
 	return rc;
 }
 
+int event_count_decode(const char *json, size_t len, int64_t *count, struct codec_error *err)
+{
+	*count = 0;
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	double v = cJSON_IsNumber(root) ? root->valuedouble : -1;
+	int rc = -1;
+	if (!(v >= 0 && v <= (double)NET_SEQ_MAX && v == (double)(int64_t)v)) {
+		codec_fail(err, CODEC_WRONG_TYPE, "event count: not a whole number of events");
+	} else {
+		*count = (int64_t)v;
+		rc = 0;
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
 void conversation_infos_free(struct conversation_info *items, size_t count)
 {
 	for (size_t i = 0; items && i < count; i++) {

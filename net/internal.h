@@ -194,6 +194,23 @@ char *session_queue_pop(struct session *s);
 /* LWS_CALLBACK_CLIENT_WRITEABLE; returns -1 to close the connection. */
 int session_on_writeable(struct session *s, struct lws *wsi);
 
+/* rest.c */
+/* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
+ * a JSON body when body is non-NULL; calls done exactly once (with an error when the loop is
+ * destroyed first). Returns 0, or -1 without calling done (bad URL, loop closing, a path
+ * that is not escaped). Only the typed calls of api.c name paths. */
+int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
+		 const char *method, const char *path, const char *body, rest_done_fn done,
+		 void *ctx);
+/* The path of a call about one conversation: "/api/conversations/" + the id as one escaped
+ * path segment + tail (a fixed path such as "/events", or ""). Appended to out. */
+void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail);
+
+/* url.c */
+/* Appends s as one URL path segment or query value: everything but RFC 3986 unreserved
+ * characters %-escaped. The one escaping of every server path tether builds. */
+void url_append_escaped(struct buf *out, const char *s);
+
 /* ------------------------------------------------------------ session policy */
 
 /* The wait before reconnecting at backoff level (consecutive connections that made no

@@ -157,8 +157,6 @@ void frame_fini(struct frame *f);
 char *frame_encode_auth(const char *session_api_key);
 /* A user message: {"role":"user","content":[{"type":"text","text":TEXT}]}. Caller frees. */
 char *frame_encode_user_message(const char *text);
-/* The REST body for send-message: the user message plus "run":true. Caller frees. */
-char *rest_encode_user_message(const char *text);
 
 /* One conversation of the server's list (REST search). */
 struct conversation_info {
@@ -329,22 +327,82 @@ struct rest_response {
 
 typedef void (*rest_done_fn)(void *ctx, const struct rest_response *r);
 
-/* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
- * a JSON body when body is non-NULL; calls done exactly once (with an error when the loop is
- * destroyed first). Returns 0, or -1 without calling done (bad URL, loop closing). */
-int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
-		 const char *method, const char *path, const char *body, rest_done_fn done,
-		 void *ctx);
+/* Where REST calls go: the loop they run on, the server's base URL, its session API key
+ * (NULL: none) and whether TLS certificates go unchecked. Each call copies what it needs. */
+struct rest_server {
+	struct loop *loop;
+	const char *url;
+	const char *api_key;
+	bool insecure;
+};
 
-/* The path of a call about one conversation: "/api/conversations/" + the id as one escaped
- * path segment + tail (a fixed path such as "/events", or ""). Appended to out. */
-void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail);
+/* Every call below (protocol.md §4) sends one request about the conversation id (escaped as
+ * one path segment) and calls done exactly once with the answer (with an error when the loop
+ * is destroyed first). It returns 0, or -1 without calling done (bad URL, loop closing). */
+
+/* GET the conversation's ConversationInfo (read it with conversation_list_decode). */
+int rest_get_conversation(const struct rest_server *srv, const char *id, rest_done_fn done,
+			  void *ctx);
+/* POST a user message with run true: it starts a run, and runs actions that wait for
+ * confirmation (protocol.md §4). */
+int rest_send_message(const struct rest_server *srv, const char *id, const char *text,
+		      rest_done_fn done, void *ctx);
+/* POST pause: the run stops after the current step. */
+int rest_pause(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
+/* POST interrupt: the run stops now, cancelling the LLM call. */
+int rest_interrupt(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
+/* POST run: starts a run (HTTP 409 when one is under way). */
+int rest_run(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
+/* Answers the actions waiting for confirmation: accept, or reject with reason (NULL or ""
+ * for none; a reason goes only with a rejection). */
+int rest_respond_to_confirmation(const struct rest_server *srv, const char *id, bool accept,
+				 const char *reason, rest_done_fn done, void *ctx);
+
+/* The confirmation policies tether sets. */
+enum confirmation_policy {
+	CONFIRMATION_POLICY_NEVER,      /* NeverConfirm */
+	CONFIRMATION_POLICY_RISKY,      /* ConfirmRisky: HIGH and UNKNOWN risk ask */
+	CONFIRMATION_POLICY_ALWAYS,     /* AlwaysConfirm */
+};
+/* Sets the conversation's confirmation policy. */
+int rest_set_confirmation_policy(const struct rest_server *srv, const char *id,
+				 enum confirmation_policy policy, rest_done_fn done, void *ctx);
+
+/* One page of the server's conversations (GET /api/conversations/search): page_id is the
+ * previous page's next_page_id (NULL for the first), limit 1..100. Read the answer with
+ * conversation_list_decode. */
+int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
+			      rest_done_fn done, void *ctx);
+
+/* The order of an event search. */
+enum event_order {
+	EVENT_ORDER_OLDEST_FIRST,       /* the server's default (TIMESTAMP) */
+	EVENT_ORDER_NEWEST_FIRST,       /* TIMESTAMP_DESC */
+};
+
+/* What an event search or count asks for; a zero field asks for nothing (protocol.md §4.1). */
+struct event_query {
+	const char *page_id;            /* search: the previous page's next_page_id (an event id) */
+	int limit;                      /* search: 1..100; 0: the server's default (100) */
+	enum event_order order;         /* search */
+	const char *kind;               /* the event class as upstream names it (a module path) */
+	const char *source;             /* "agent", "user", "environment", "hook" */
+	const char *body;               /* text a MessageEvent contains (case-insensitive) */
+	const char *timestamp_gte;      /* ISO 8601: at or after (naive = the server's time) */
+	const char *timestamp_lt;       /* ISO 8601: before */
+};
+/* One page of the conversation's events (GET …/events/search): {"items":[Event…],
+ * "next_page_id":…}; events carry no seq on REST. q may be NULL. */
+int rest_search_events(const struct rest_server *srv, const char *id,
+		       const struct event_query *q, rest_done_fn done, void *ctx);
+/* How many events match q's filters (GET …/events/count; page_id, limit and order are not
+ * sent): a JSON integer, read with event_count_decode. q may be NULL. */
+int rest_count_events(const struct rest_server *srv, const char *id,
+		      const struct event_query *q, rest_done_fn done, void *ctx);
+/* Reads the answer of rest_count_events. Returns 0, or -1 with *err. */
+int event_count_decode(const char *json, size_t len, int64_t *count, struct codec_error *err);
 
 /* ------------------------------------------------------------------- URLs */
-
-/* Appends s as one URL path segment or query value: everything but RFC 3986 unreserved
- * characters %-escaped. The one escaping of every server path tether builds. */
-void url_append_escaped(struct buf *out, const char *s);
 
 /* The parts of a server URL. */
 struct server_url {

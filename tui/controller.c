@@ -809,7 +809,7 @@ void controller_start(struct controller *c)
 	if (c->o->send_stdin)
 		ctl_stdin_start(c);
 	if (!c->headless && c->o->conversation_id)
-		ctl_rest_call(c, "title", "GET", "", NULL);
+		ctl_fetch_title(c);
 	session_start(c->session);
 }
 

@@ -77,13 +77,9 @@ bool controller_confirm(struct controller *c, bool accept, const char *reason);
  * so a message must never go out while actions wait unless the user allowed them. */
 bool controller_confirm_and_send(struct controller *c, const char *text);
 
-enum confirm_policy {
-	CONFIRM_POLICY_NEVER,           /* NeverConfirm */
-	CONFIRM_POLICY_RISKY,           /* ConfirmRisky: HIGH and UNKNOWN risk only */
-};
 /* REST confirmation_policy for this conversation; then_accept allows the pending actions
  * once the server took the new policy (it does not run them by itself). */
-bool controller_set_confirmation_policy(struct controller *c, enum confirm_policy policy,
+bool controller_set_confirmation_policy(struct controller *c, enum confirmation_policy policy,
 					bool then_accept);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);

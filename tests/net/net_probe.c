@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net.h"
+#include "internal.h"
 
 #define MAX_STREAMS 64
 
