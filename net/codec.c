@@ -450,6 +450,15 @@ static const struct name_value {
 	{ "LOW", RISK_LOW },
 	{ "MEDIUM", RISK_MEDIUM },
 	{ "HIGH", RISK_HIGH },
+}, run_status_names[] = {
+	{ "idle", RUN_STATUS_IDLE },
+	{ "running", RUN_STATUS_RUNNING },
+	{ "paused", RUN_STATUS_PAUSED },
+	{ "waiting_for_confirmation", RUN_STATUS_WAITING_FOR_CONFIRMATION },
+	{ "finished", RUN_STATUS_FINISHED },
+	{ "error", RUN_STATUS_ERROR },
+	{ "stuck", RUN_STATUS_STUCK },
+	{ "deleting", RUN_STATUS_DELETING },
 }, source_names[] = {
 	{ "agent", SOURCE_AGENT },
 	{ "user", SOURCE_USER },
@@ -463,6 +472,12 @@ static int name_lookup(const struct name_value *table, size_t n, const char *nam
 		if (strcmp(table[i].name, name) == 0)
 			return table[i].value;
 	return fallback;
+}
+
+static enum run_status run_status_of(const char *s)
+{
+	return s ? name_lookup(run_status_names, COUNT(run_status_names), s, RUN_STATUS_UNKNOWN)
+		 : RUN_STATUS_ABSENT;
 }
 
 static void decode_message(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -602,6 +617,7 @@ static void decode_state_update(struct frame_store *st, const cJSON *ev, struct 
 		e->execution_status = ev_string(ev, "value");
 	else if (strcmp(e->state_key, "full_state") == 0)
 		e->execution_status = ev_string(ev_object(ev, "value"), "execution_status");
+	e->run_status = run_status_of(e->execution_status);
 }
 
 static void decode_condensation(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -1071,6 +1087,7 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->id = xstrdup(ev_string(obj, "id"));
 	ci->title = xstrdup(ev_string(obj, "title"));
 	ci->execution_status = xstrdup(ev_string(obj, "execution_status"));
+	ci->run_status = run_status_of(ci->execution_status);
 	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
 }
 

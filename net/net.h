@@ -52,6 +52,20 @@ enum exit_status {
 
 enum event_source { SOURCE_UNKNOWN, SOURCE_AGENT, SOURCE_USER, SOURCE_ENVIRONMENT, SOURCE_HOOK };
 
+/* A conversation's execution status (upstream's ConversationExecutionStatus). */
+enum run_status {
+	RUN_STATUS_ABSENT,              /* no status given */
+	RUN_STATUS_UNKNOWN,             /* a value this client does not know */
+	RUN_STATUS_IDLE,
+	RUN_STATUS_RUNNING,
+	RUN_STATUS_PAUSED,
+	RUN_STATUS_WAITING_FOR_CONFIRMATION,
+	RUN_STATUS_FINISHED,
+	RUN_STATUS_ERROR,
+	RUN_STATUS_STUCK,
+	RUN_STATUS_DELETING,
+};
+
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
@@ -89,6 +103,7 @@ struct event {
 	/* ConversationStateUpdateEvent. */
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
+	enum run_status run_status;     /* execution_status decoded */
 	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
 	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
 	const char *label;
@@ -162,7 +177,8 @@ char *frame_encode_user_message(const char *text);
 struct conversation_info {
 	char *id;
 	char *title;
-	char *execution_status;
+	char *execution_status;         /* as received */
+	enum run_status run_status;     /* execution_status decoded */
 	char *updated_at;
 };
 

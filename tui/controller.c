@@ -233,31 +233,32 @@ bool ctl_status_is(const char *s, const char *v)
 	return s && !strcmp(s, v);
 }
 
-static bool status_ended_run(const char *s)
+/* cli.md: idle, finished and paused end a run (exit 0), error and stuck end it badly (6). */
+static bool status_ended_run(enum run_status s)
 {
-	return ctl_status_is(s, "idle") || ctl_status_is(s, "finished") || ctl_status_is(s, "paused") ||
-	       ctl_status_is(s, "error") || ctl_status_is(s, "stuck");
+	return s == RUN_STATUS_IDLE || s == RUN_STATUS_FINISHED || s == RUN_STATUS_PAUSED ||
+	       s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK;
 }
 
-static void check_until(struct controller *c, const char *status, bool live)
+static void check_until(struct controller *c, enum run_status status, bool live)
 {
 	if (!c->headless || c->finished || !live)
 		return;
 	bool all_sent = outbox_pending(c->outbox) == 0 && !c->stdin_open;
 	if (!all_sent)
 		return;
-	if (ctl_status_is(status, "error") || ctl_status_is(status, "stuck")) {
+	if (status == RUN_STATUS_ERROR || status == RUN_STATUS_STUCK) {
 		if (c->o->until != UNTIL_NEVER)
 			ctl_finish(c, EXIT_RUN_FAILED);
 		return;
 	}
-	bool idle = ctl_status_is(status, "idle") || ctl_status_is(status, "finished");
+	bool idle = status == RUN_STATUS_IDLE || status == RUN_STATUS_FINISHED;
 	if (!idle) {
 		c->busy_since_send = true;
 		return;
 	}
 	if (c->o->until == UNTIL_FINISHED) {
-		if (ctl_status_is(status, "finished"))
+		if (status == RUN_STATUS_FINISHED)
 			ctl_finish(c, EXIT_OK);
 	} else if (c->o->until == UNTIL_IDLE) {
 		if (!c->sent_anything || c->busy_since_send)
@@ -273,12 +274,12 @@ static void gate_outbox(struct controller *c)
 	if (c->headless)
 		return;
 	bool replaying = c->connection == SESSION_SYNCED && !c->caught_up;
-	outbox_hold(c->outbox, replaying ||
-				       ctl_status_is(c->execution_status, "waiting_for_confirmation"));
+	outbox_hold(c->outbox, replaying || c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 }
 
-static void set_execution_status(struct controller *c, const char *status, bool live)
+static void set_execution_status(struct controller *c, const struct event *e, bool live)
 {
+	const char *status = e->execution_status;
 	if (!status)
 		return;
 	/* The server's value is shown (status line, ndjson) only sanitized and masked; the
@@ -289,12 +290,13 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 	if (!ctl_status_is(c->execution_status, buf_cstr(&shown))) {
 		free(c->execution_status);
 		c->execution_status = buf_steal(&shown);
+		c->run_status = e->run_status;
 		if (c->headless)
 			headless_status(&c->out, c->execution_status);
 		transcript_set_awaiting_confirmation(c->transcript,
-						     ctl_status_is(status, "waiting_for_confirmation"));
+						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 		gate_outbox(c);
-		if (status_ended_run(status)) {
+		if (status_ended_run(e->run_status)) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
 			ctl_summaries_flush(c, "no result (run ended)");
@@ -302,7 +304,7 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 		ctl_changed(c);
 	}
 	buf_fini(&shown);
-	check_until(c, status, live);
+	check_until(c, e->run_status, live);
 }
 
 static void caught_up(struct controller *c)
@@ -388,7 +390,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 	bool live = c->caught_up;
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
-		set_execution_status(c, f->event.execution_status, live);
+		set_execution_status(c, &f->event, live);
 	if (!c->caught_up && (!c->has_through_seq || f->seq >= c->through_seq))
 		caught_up(c);
 	catchup_rearm(c);
@@ -401,7 +403,7 @@ static void on_transient(struct controller *c, const struct frame *f)
 	bool live = c->caught_up;
 	caught_up(c);
 	if (f->event.kind == EVENT_STATE_UPDATE)
-		set_execution_status(c, f->event.execution_status, live);
+		set_execution_status(c, &f->event, live);
 	else
 		apply_event(c, &f->event, -1);
 }
@@ -872,9 +874,10 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->has_cursor = session_has_cursor(c->session);
 	st->cursor = session_cursor(c->session);
 	st->execution_status = c->execution_status;
+	st->run_status = c->run_status;
 	st->syncing = !c->caught_up && c->connection == SESSION_SYNCED;
 	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
 	st->stalled_streams = stalled_count(c);
 	st->pending_messages = outbox_pending(c->outbox);
-	st->awaiting_confirmation = ctl_status_is(c->execution_status, "waiting_for_confirmation");
+	st->awaiting_confirmation = c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 }

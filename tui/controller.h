@@ -37,6 +37,7 @@ struct controller_status {
 	bool has_cursor;
 	int64_t cursor;
 	const char *execution_status;   /* NULL until known */
+	enum run_status run_status;     /* RUN_STATUS_ABSENT until known */
 	bool syncing;                   /* replaying history on this connection */
 	int64_t sync_through_seq;       /* target of the replay, -1 when none */
 	size_t stalled_streams;

@@ -47,7 +47,8 @@ struct controller {
 	char *shown_server;             /* the user's strings, as the status line shows them */
 	char *shown_conversation_id;
 	char *title;
-	char *execution_status;
+	char *execution_status;         /* as shown: sanitized and masked */
+	enum run_status run_status;     /* as received, decoded */
 	enum session_state connection;
 	int attempt;
 	int64_t retry_at_us;

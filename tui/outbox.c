@@ -116,8 +116,7 @@ static void status_checked(void *ctx, const struct rest_response *r)
 	struct codec_error err;
 	bool waiting = r->status >= 200 && r->status < 300 && r->body &&
 		       conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
-		       n == 1 && items[0].execution_status &&
-		       !strcmp(items[0].execution_status, "waiting_for_confirmation");
+		       n == 1 && items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 	conversation_infos_free(items, n);
 	free(next);
 	if (session_is_live(b->session) || b->hold)

@@ -74,14 +74,17 @@ static void test_conversation_page(void **state)
 	assert_string_equal(items[0].id, "c1");
 	assert_string_equal(items[0].title, "Fix tests");
 	assert_string_equal(items[0].execution_status, "idle");
+	assert_int_equal(items[0].run_status, RUN_STATUS_IDLE);
 	assert_string_equal(items[0].updated_at, "2026-09-20T11:00:00");
 	assert_string_equal(items[1].id, "c2");
 	assert_null(items[1].title);
 	assert_string_equal(items[1].execution_status, "running");
+	assert_int_equal(items[1].run_status, RUN_STATUS_RUNNING);
 	assert_string_equal(items[1].updated_at, "2026-09-19T09:00:00");
 	assert_string_equal(items[2].id, "c3");
 	assert_null(items[2].title);
 	assert_null(items[2].execution_status);
+	assert_int_equal(items[2].run_status, RUN_STATUS_ABSENT);
 	assert_null(items[2].updated_at);
 	assert_string_equal(next, "p2");
 	conversation_infos_free(items, count);
@@ -107,6 +110,7 @@ static void test_conversation_last_page_and_single(void **state)
 	assert_string_equal(items[0].id, "0c9e");
 	assert_string_equal(items[0].title, "One");
 	assert_string_equal(items[0].execution_status, "paused");
+	assert_int_equal(items[0].run_status, RUN_STATUS_PAUSED);
 	assert_string_equal(items[0].updated_at, "u");
 	assert_null(next);
 	conversation_infos_free(items, count);
