@@ -1079,6 +1079,30 @@ char *rest_encode_user_message(const char *text)
 	return encode_user_message(text, true);
 }
 
+void frame_encode_delta(const struct frame *f, const char *item_id, const char *content,
+			size_t len, json_string_fn fn, void *ctx, struct buf *out)
+{
+	buf_puts(out, "{\"type\":\"delta\",\"item_id\":");
+	json_append_string(out, item_id, strlen(item_id));
+	buf_printf(out, ",\"attempt\":%d,\"order\":%lld,\"kind\":\"%s\",\"content\":", f->attempt,
+		   (long long)f->order, f->delta_kind == DELTA_REASONING ? "reasoning" : "text");
+	json_append_string(out, content, len);
+	if (f->chunk_id) {
+		struct buf chunk;
+		buf_init(&chunk);
+		if (fn)
+			fn(ctx, f->chunk_id, strlen(f->chunk_id), &chunk);
+		else
+			buf_puts(&chunk, f->chunk_id);
+		buf_puts(out, ",\"chunk_id\":");
+		json_append_string(out, chunk.data ? chunk.data : "", chunk.len);
+		buf_fini(&chunk);
+	}
+	if (f->has_choice_index)
+		buf_printf(out, ",\"choice_index\":%lld", (long long)f->choice_index);
+	buf_putc(out, '}');
+}
+
 /* ------------------------------------------------------ conversation lists */
 
 static void conversation_info_fill(struct conversation_info *ci, const cJSON *obj)

@@ -162,6 +162,9 @@ struct codec_error {
 	char message[200];
 };
 
+/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out. */
+typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
+
 /* Decodes one server frame from json[0..len) (need not be NUL-terminated). Returns 0 and
  * fills *out (release with frame_fini), or -1 with *err filled and *out left empty.
  * Unknown frame types decode to FRAME_UNKNOWN with status 0. Never aborts. */
@@ -172,6 +175,12 @@ void frame_fini(struct frame *f);
 char *frame_encode_auth(const char *session_api_key);
 /* A user message: {"role":"user","content":[{"type":"text","text":TEXT}]}. Caller frees. */
 char *frame_encode_user_message(const char *text);
+
+/* Appends the delta frame f as a wire delta frame (protocol.md §2.5) with item_id and
+ * content[0..len) in place of its own (the caller's cleaned copies); its chunk_id goes
+ * through fn first (NULL fn: unchanged). For --record. */
+void frame_encode_delta(const struct frame *f, const char *item_id, const char *content,
+			size_t len, json_string_fn fn, void *ctx, struct buf *out);
 
 /* One conversation of the server's list (REST search). */
 struct conversation_info {
@@ -189,9 +198,6 @@ int conversation_list_decode(const char *json, size_t len, struct conversation_i
 			     size_t *count, char **next_page_id, struct codec_error *err);
 /* Frees an array from conversation_list_decode. */
 void conversation_infos_free(struct conversation_info *items, size_t count);
-
-/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out. */
-typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
 
 /* Appends s as a JSON string literal (with quotes). Control characters U+0000–001F, U+007F and
  * U+0080–009F are written as \uXXXX; invalid UTF-8 becomes U+FFFD. */

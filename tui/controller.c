@@ -633,22 +633,7 @@ static void record_delta(struct controller *c, const struct frame *f, const char
 {
 	struct buf b;
 	buf_init(&b);
-	buf_puts(&b, "{\"type\":\"delta\",\"item_id\":");
-	json_append_string(&b, item_id, strlen(item_id));
-	buf_printf(&b, ",\"attempt\":%d,\"order\":%lld,\"kind\":\"%s\",\"content\":", f->attempt,
-		   (long long)f->order, f->delta_kind == DELTA_REASONING ? "reasoning" : "text");
-	json_append_string(&b, content, len);
-	if (f->chunk_id) {
-		struct buf chunk;
-		buf_init(&chunk);
-		controller_clean(c, f->chunk_id, strlen(f->chunk_id), &chunk);
-		buf_puts(&b, ",\"chunk_id\":");
-		json_append_string(&b, chunk.data ? chunk.data : "", chunk.len);
-		buf_fini(&chunk);
-	}
-	if (f->has_choice_index)
-		buf_printf(&b, ",\"choice_index\":%lld", (long long)f->choice_index);
-	buf_putc(&b, '}');
+	frame_encode_delta(f, item_id, content, len, clean_json_string, c, &b);
 	record_line(c, b.data, b.len);
 	buf_fini(&b);
 }

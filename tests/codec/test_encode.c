@@ -148,6 +148,53 @@ static void test_conversation_errors(void **state)
 	}
 }
 
+static void shout(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	(void)ctx;
+	for (size_t i = 0; i < len; i++)
+		buf_putc(out, s[i] >= 'a' && s[i] <= 'z' ? (char)(s[i] - 32) : s[i]);
+}
+
+/* --record's delta line: the wire frame with the caller's item id and content, the chunk id
+ * through fn, and what it encodes decodes back to the same frame. */
+static void test_delta_encode(void **state)
+{
+	(void)state;
+	struct frame f, back;
+	DECODE_OK("{\"type\":\"delta\",\"item_id\":\"it-1\",\"attempt\":2,\"order\":7,"
+		  "\"kind\":\"reasoning\",\"content\":\"raw\",\"chunk_id\":\"chatcmpl-9\","
+		  "\"choice_index\":0}", &f);
+	struct buf b;
+	buf_init(&b);
+	frame_encode_delta(&f, "it \"1\"", "a\nb\x1b", 4, shout, NULL, &b);
+	assert_string_equal(buf_cstr(&b),
+			    "{\"type\":\"delta\",\"item_id\":\"it \\\"1\\\"\",\"attempt\":2,\"order\":7,"
+			    "\"kind\":\"reasoning\",\"content\":\"a\\u000ab\\u001b\","
+			    "\"chunk_id\":\"CHATCMPL-9\",\"choice_index\":0}");
+	DECODE_OK(buf_cstr(&b), &back);
+	assert_int_equal(back.type, FRAME_DELTA);
+	assert_string_equal(back.item_id, "it \"1\"");
+	assert_int_equal(back.attempt, 2);
+	assert_int_equal(back.order, 7);
+	assert_int_equal(back.delta_kind, DELTA_REASONING);
+	assert_int_equal(back.content_len, 4);
+	assert_memory_equal(back.content, "a\nb\x1b", 4);
+	assert_string_equal(back.chunk_id, "CHATCMPL-9");
+	assert_true(back.has_choice_index);
+	frame_fini(&back);
+	frame_fini(&f);
+
+	/* Without chunk_id and choice_index, and without fn. */
+	DECODE_OK("{\"type\":\"delta\",\"item_id\":\"x\",\"order\":0,\"kind\":\"text\","
+		  "\"content\":\"hi\"}", &f);
+	buf_clear(&b);
+	frame_encode_delta(&f, "x", "hi", 2, NULL, NULL, &b);
+	assert_string_equal(buf_cstr(&b), "{\"type\":\"delta\",\"item_id\":\"x\",\"attempt\":1,"
+					  "\"order\":0,\"kind\":\"text\",\"content\":\"hi\"}");
+	frame_fini(&f);
+	buf_fini(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_conversation_page),
 		cmocka_unit_test(test_conversation_last_page_and_single),
 		cmocka_unit_test(test_conversation_errors),
+		cmocka_unit_test(test_delta_encode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
