@@ -167,7 +167,7 @@ struct session {
 
 /* session.c */
 /* Reports a state change to on_status. */
-void session_emit(struct session *s, enum session_state state, int exit_code,
+void session_emit(struct session *s, enum session_state state, enum session_end end,
 		  int64_t retry_us);
 /* Sets the close reason of the current connection (text need not be NUL-terminated). */
 void session_set_reason(struct session *s, const char *text, size_t len);

@@ -265,8 +265,19 @@ enum session_state {
 	SESSION_SYNCED,         /* the sync frame arrived on this connection */
 	SESSION_CLOSED,         /* the connection ended (close_code/reason when known) */
 	SESSION_RECONNECTING,   /* waiting retry_in_us before the next attempt */
-	SESSION_GAVE_UP,        /* max_retries exhausted: exit 5 */
-	SESSION_FAILED,         /* fatal: 4001 (exit 3) or 4004 (exit 4); no retry */
+	SESSION_GAVE_UP,        /* max_retries exhausted; no retry */
+	SESSION_FAILED,         /* fatal (see end); no retry */
+};
+
+/* Why a session stopped connecting. The application decides what each means to the user
+ * (exit codes are tui/'s business). */
+enum session_end {
+	SESSION_END_NONE,       /* still going */
+	SESSION_END_STOPPED,    /* its owner called session_stop */
+	SESSION_END_AUTH,       /* close 4001, or HTTP 401/403 on the handshake */
+	SESSION_END_NOT_FOUND,  /* close 4004, or HTTP 404 on the handshake */
+	SESSION_END_BAD_URL,    /* the server URL does not parse */
+	SESSION_END_GAVE_UP,    /* max_retries attempts in a row failed */
 };
 
 /* A change of the session's connection state. */
@@ -278,7 +289,7 @@ struct session_status {
 	bool has_after_seq;
 	int64_t after_seq;      /* the cursor asked for, on CONNECTING */
 	int64_t retry_in_us;    /* on RECONNECTING */
-	int exit_code;          /* on GAVE_UP/FAILED: the cli.md exit code */
+	enum session_end end;   /* on GAVE_UP, FAILED, and CLOSED after session_stop */
 };
 
 struct session_config {

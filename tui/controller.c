@@ -704,13 +704,13 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		buf_fini(&reason);
 	}
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
-		if (st->state == SESSION_FAILED && st->exit_code == EXIT_AUTH)
+		if (st->end == SESSION_END_AUTH)
 			ctl_notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
-		else if (st->state == SESSION_FAILED && st->exit_code == EXIT_NOT_FOUND)
+		else if (st->end == SESSION_END_NOT_FOUND)
 			ctl_notice(c, "conversation not found on this server");
-		else if (st->state == SESSION_GAVE_UP)
+		else if (st->end == SESSION_END_GAVE_UP)
 			ctl_notice(c, "gave up reconnecting (--max-retries exhausted)");
-		ctl_finish(c, st->exit_code ? st->exit_code : EXIT_RUNTIME);
+		ctl_finish(c, app_exit_for_end(st->end));
 		return;
 	}
 	ctl_changed(c);
