@@ -11,6 +11,10 @@
  * set on the context so that messages can name it. */
 #define NET_LWS_TIMEOUT_S 5      /* also written out in rest.c closed_why */
 
+/* How long loop_run goes on after loop_quit for stopped sessions to finish their close
+ * handshake (a close frame and its answer): quitting never hangs on a silent server. */
+#define NET_CLOSE_WAIT_US ((int64_t)500 * 1000)
+
 /* Protocol names on the loop's one vhost. */
 #define NET_PROTO_SESSION "tether-session"
 #define NET_PROTO_REST "tether-rest"
@@ -21,6 +25,7 @@ struct loop {
 	struct lws_vhost *vh;
 	bool quit;
 	bool closing;                   /* loop_destroy has begun: no new requests */
+	lws_sorted_usec_list_t close_wait; /* wakes loop_run when a quit's close wait is over */
 	/* Every object below is detached by loop_destroy so that nothing touches the
 	 * freed context afterwards (their owners may outlive the loop). */
 	lws_dll2_owner_t timers;        /* struct loop_timer */
@@ -46,6 +51,8 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 /* Called by loop_destroy: the sessions and requests on loop forget every lws object and
  * never call back again (a session can still be destroyed afterwards). */
 void session_detach_all(struct loop *loop);
+/* True while a session stopped by its owner still waits for its close handshake. */
+bool session_any_closing(struct loop *loop);
 void rest_detach_all(struct loop *loop);
 
 /* Sets the timeout of REST requests started from now on (default 15 s; tests). */

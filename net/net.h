@@ -229,7 +229,8 @@ typedef void (*loop_log_fn)(int level, const char *line);
 struct loop *loop_create(loop_log_fn log, char **err);
 /* Destroys the loop and everything still attached to it. */
 void loop_destroy(struct loop *loop);
-/* Runs until loop_quit; returns 0, or -1 if the loop failed. An idle loop sleeps. */
+/* Runs until loop_quit; returns 0, or -1 if the loop failed. An idle loop sleeps. After
+ * loop_quit it goes on for at most half a second while a stopped session closes its socket. */
 int loop_run(struct loop *loop);
 /* Makes loop_run return after the current callback (safe from any callback). */
 void loop_quit(struct loop *loop);
@@ -342,7 +343,9 @@ bool session_is_live(const struct session *s);
 /* Why the last attempt that did not reach sync ended (as received: neither sanitized nor
  * masked), or NULL when the last attempt synced or none ended yet. */
 const char *session_last_failure(const struct session *s);
-/* Closes the connection normally and stops reconnecting. */
+/* Closes the connection with a close frame (1000) and stops reconnecting; on_status hears
+ * CLOSED with end SESSION_END_STOPPED once it is closed. lws 4.1.6 ends the TCP connection
+ * right after the frame, without waiting for the server's close. */
 void session_stop(struct session *s);
 /* Stops and frees. */
 void session_destroy(struct session *s);

@@ -671,6 +671,15 @@ static void session_forget_loop(struct session *s)
 	s->loop = NULL;
 }
 
+bool session_any_closing(struct loop *loop)
+{
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		if (lws_container_of(d, struct session, node)->stopping)
+			return true;
+	} lws_end_foreach_dll(d);
+	return false;
+}
+
 static int detach_one(struct lws_dll2 *d, void *user)
 {
 	(void)user;

@@ -84,6 +84,8 @@ void ctl_finish(struct controller *c, int exit_code)
 	if (c->finished)
 		return;
 	c->finished = true;
+	/* A close frame, not an abandoned socket: loop_run waits a bounded time for it. */
+	session_stop(c->session);
 	/* Every started stream ends in exactly one terminal line, also when the run ends first. */
 	while (c->filters) {
 		stream_line(c, c->filters, c->filters->item_id, c->filters->attempt, "discarded",
