@@ -450,6 +450,15 @@ static const struct name_value {
 	{ "LOW", RISK_LOW },
 	{ "MEDIUM", RISK_MEDIUM },
 	{ "HIGH", RISK_HIGH },
+}, run_status_names[] = {
+	{ "idle", RUN_STATUS_IDLE },
+	{ "running", RUN_STATUS_RUNNING },
+	{ "paused", RUN_STATUS_PAUSED },
+	{ "waiting_for_confirmation", RUN_STATUS_WAITING_FOR_CONFIRMATION },
+	{ "finished", RUN_STATUS_FINISHED },
+	{ "error", RUN_STATUS_ERROR },
+	{ "stuck", RUN_STATUS_STUCK },
+	{ "deleting", RUN_STATUS_DELETING },
 }, source_names[] = {
 	{ "agent", SOURCE_AGENT },
 	{ "user", SOURCE_USER },
@@ -463,6 +472,12 @@ static int name_lookup(const struct name_value *table, size_t n, const char *nam
 		if (strcmp(table[i].name, name) == 0)
 			return table[i].value;
 	return fallback;
+}
+
+static enum run_status run_status_of(const char *s)
+{
+	return s ? name_lookup(run_status_names, COUNT(run_status_names), s, RUN_STATUS_UNKNOWN)
+		 : RUN_STATUS_ABSENT;
 }
 
 static void decode_message(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -602,6 +617,7 @@ static void decode_state_update(struct frame_store *st, const cJSON *ev, struct 
 		e->execution_status = ev_string(ev, "value");
 	else if (strcmp(e->state_key, "full_state") == 0)
 		e->execution_status = ev_string(ev_object(ev, "value"), "execution_status");
+	e->run_status = run_status_of(e->execution_status);
 }
 
 static void decode_condensation(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -1063,6 +1079,30 @@ char *rest_encode_user_message(const char *text)
 	return encode_user_message(text, true);
 }
 
+void frame_encode_delta(const struct frame *f, const char *item_id, const char *content,
+			size_t len, json_string_fn fn, void *ctx, struct buf *out)
+{
+	buf_puts(out, "{\"type\":\"delta\",\"item_id\":");
+	json_append_string(out, item_id, strlen(item_id));
+	buf_printf(out, ",\"attempt\":%d,\"order\":%lld,\"kind\":\"%s\",\"content\":", f->attempt,
+		   (long long)f->order, f->delta_kind == DELTA_REASONING ? "reasoning" : "text");
+	json_append_string(out, content, len);
+	if (f->chunk_id) {
+		struct buf chunk;
+		buf_init(&chunk);
+		if (fn)
+			fn(ctx, f->chunk_id, strlen(f->chunk_id), &chunk);
+		else
+			buf_puts(&chunk, f->chunk_id);
+		buf_puts(out, ",\"chunk_id\":");
+		json_append_string(out, chunk.data ? chunk.data : "", chunk.len);
+		buf_fini(&chunk);
+	}
+	if (f->has_choice_index)
+		buf_printf(out, ",\"choice_index\":%lld", (long long)f->choice_index);
+	buf_putc(out, '}');
+}
+
 /* ------------------------------------------------------ conversation lists */
 
 static void conversation_info_fill(struct conversation_info *ci, const cJSON *obj)
@@ -1071,6 +1111,7 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->id = xstrdup(ev_string(obj, "id"));
 	ci->title = xstrdup(ev_string(obj, "title"));
 	ci->execution_status = xstrdup(ev_string(obj, "execution_status"));
+	ci->run_status = run_status_of(ci->execution_status);
 	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
 }
 
@@ -1112,6 +1153,26 @@ int conversation_list_decode(const char *json, size_t len, struct conversation_i
 		}
 		if (next_page_id)
 			*next_page_id = xstrdup(ev_string(root, "next_page_id"));
+		rc = 0;
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
+int event_count_decode(const char *json, size_t len, int64_t *count, struct codec_error *err)
+{
+	*count = 0;
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	double v = cJSON_IsNumber(root) ? root->valuedouble : -1;
+	int rc = -1;
+	if (!(v >= 0 && v <= (double)NET_SEQ_MAX && v == (double)(int64_t)v)) {
+		codec_fail(err, CODEC_WRONG_TYPE, "event count: not a whole number of events");
+	} else {
+		*count = (int64_t)v;
 		rc = 0;
 	}
 	cJSON_Delete(root);

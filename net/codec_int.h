@@ -32,6 +32,9 @@ static inline const cJSON *array_or_null(const cJSON *v)
 	return cJSON_IsArray(v) ? v : NULL;
 }
 
+/* The REST body for send-message: the user message plus "run":true. Caller frees. */
+char *rest_encode_user_message(const char *text);
+
 /* codec_args.c */
 /* The arguments of an action as readable lines (markdown-lite), or NULL: a terminal command
  * longer than one_line_max or on several lines, an edit, a task list, a thought, a finish

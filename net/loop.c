@@ -195,12 +195,37 @@ static lws_usec_t next_timer_in(struct loop *loop, lws_usec_t now)
 	return best;
 }
 
-/* Runs until loop_quit; returns 0, or -1 if the loop failed. */
+static void close_wait_over(lws_sorted_usec_list_t *sul)
+{
+	struct loop *loop = lws_container_of(sul, struct loop, close_wait);
+
+	/* a sul callback does not end the poll that follows it */
+	lws_cancel_service(loop->ctx);
+}
+
+/* After loop_quit: true while a stopped session's close handshake may still finish. */
+static bool closing_on_quit(struct loop *loop, lws_usec_t *until)
+{
+	lws_usec_t now = lws_now_usecs();
+
+	if (!session_any_closing(loop))
+		return false;
+	if (!*until) {
+		*until = now + NET_CLOSE_WAIT_US;
+		lws_sul_schedule(loop->ctx, 0, &loop->close_wait, close_wait_over,
+				 NET_CLOSE_WAIT_US);
+	}
+	return now < *until;
+}
+
+/* Runs until loop_quit; returns 0, or -1 if the loop failed. Sessions stopped on the way out
+ * get NET_CLOSE_WAIT_US to close cleanly first. */
 int loop_run(struct loop *loop)
 {
 	int rc = 0;
+	lws_usec_t close_until = 0;
 
-	while (!loop->quit) {
+	while (!loop->quit || closing_on_quit(loop, &close_until)) {
 		/* lws rounds its poll timeout down to whole milliseconds, so in the last
 		 * millisecond before a timer it would poll with timeout 0 over and over (measured:
 		 * 4 polls per read while streaming). Sleep that remainder out instead. */
@@ -212,6 +237,7 @@ int loop_run(struct loop *loop)
 			break;
 		}
 	}
+	lws_sul_cancel(&loop->close_wait);
 	loop->quit = false;
 	return rc;
 }

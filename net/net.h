@@ -52,6 +52,20 @@ enum exit_status {
 
 enum event_source { SOURCE_UNKNOWN, SOURCE_AGENT, SOURCE_USER, SOURCE_ENVIRONMENT, SOURCE_HOOK };
 
+/* A conversation's execution status (upstream's ConversationExecutionStatus). */
+enum run_status {
+	RUN_STATUS_ABSENT,              /* no status given */
+	RUN_STATUS_UNKNOWN,             /* a value this client does not know */
+	RUN_STATUS_IDLE,
+	RUN_STATUS_RUNNING,
+	RUN_STATUS_PAUSED,
+	RUN_STATUS_WAITING_FOR_CONFIRMATION,
+	RUN_STATUS_FINISHED,
+	RUN_STATUS_ERROR,
+	RUN_STATUS_STUCK,
+	RUN_STATUS_DELETING,
+};
+
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
@@ -89,6 +103,7 @@ struct event {
 	/* ConversationStateUpdateEvent. */
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
+	enum run_status run_status;     /* execution_status decoded */
 	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
 	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
 	const char *label;
@@ -147,6 +162,9 @@ struct codec_error {
 	char message[200];
 };
 
+/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out. */
+typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
+
 /* Decodes one server frame from json[0..len) (need not be NUL-terminated). Returns 0 and
  * fills *out (release with frame_fini), or -1 with *err filled and *out left empty.
  * Unknown frame types decode to FRAME_UNKNOWN with status 0. Never aborts. */
@@ -157,14 +175,19 @@ void frame_fini(struct frame *f);
 char *frame_encode_auth(const char *session_api_key);
 /* A user message: {"role":"user","content":[{"type":"text","text":TEXT}]}. Caller frees. */
 char *frame_encode_user_message(const char *text);
-/* The REST body for send-message: the user message plus "run":true. Caller frees. */
-char *rest_encode_user_message(const char *text);
+
+/* Appends the delta frame f as a wire delta frame (protocol.md §2.5) with item_id and
+ * content[0..len) in place of its own (the caller's cleaned copies); its chunk_id goes
+ * through fn first (NULL fn: unchanged). For --record. */
+void frame_encode_delta(const struct frame *f, const char *item_id, const char *content,
+			size_t len, json_string_fn fn, void *ctx, struct buf *out);
 
 /* One conversation of the server's list (REST search). */
 struct conversation_info {
 	char *id;
 	char *title;
-	char *execution_status;
+	char *execution_status;         /* as received */
+	enum run_status run_status;     /* execution_status decoded */
 	char *updated_at;
 };
 
@@ -175,9 +198,6 @@ int conversation_list_decode(const char *json, size_t len, struct conversation_i
 			     size_t *count, char **next_page_id, struct codec_error *err);
 /* Frees an array from conversation_list_decode. */
 void conversation_infos_free(struct conversation_info *items, size_t count);
-
-/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out. */
-typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
 
 /* Appends s as a JSON string literal (with quotes). Control characters U+0000–001F, U+007F and
  * U+0080–009F are written as \uXXXX; invalid UTF-8 becomes U+FFFD. */
@@ -209,7 +229,8 @@ typedef void (*loop_log_fn)(int level, const char *line);
 struct loop *loop_create(loop_log_fn log, struct buf *err);
 /* Destroys the loop and everything still attached to it. */
 void loop_destroy(struct loop *loop);
-/* Runs until loop_quit; returns 0, or -1 if the loop failed. An idle loop sleeps. */
+/* Runs until loop_quit; returns 0, or -1 if the loop failed. An idle loop sleeps. After
+ * loop_quit it goes on for at most half a second while a stopped session closes its socket. */
 int loop_run(struct loop *loop);
 /* Makes loop_run return after the current callback (safe from any callback). */
 void loop_quit(struct loop *loop);
@@ -245,8 +266,19 @@ enum session_state {
 	SESSION_SYNCED,         /* the sync frame arrived on this connection */
 	SESSION_CLOSED,         /* the connection ended (close_code/reason when known) */
 	SESSION_RECONNECTING,   /* waiting retry_in_us before the next attempt */
-	SESSION_GAVE_UP,        /* max_retries exhausted: exit 5 */
-	SESSION_FAILED,         /* fatal: 4001 (exit 3) or 4004 (exit 4); no retry */
+	SESSION_GAVE_UP,        /* max_retries exhausted; no retry */
+	SESSION_FAILED,         /* fatal (see end); no retry */
+};
+
+/* Why a session stopped connecting. The application decides what each means to the user
+ * (exit codes are tui/'s business). */
+enum session_end {
+	SESSION_END_NONE,       /* still going */
+	SESSION_END_STOPPED,    /* its owner called session_stop */
+	SESSION_END_AUTH,       /* close 4001, or HTTP 401/403 on the handshake */
+	SESSION_END_NOT_FOUND,  /* close 4004, or HTTP 404 on the handshake */
+	SESSION_END_BAD_URL,    /* the server URL does not parse */
+	SESSION_END_GAVE_UP,    /* max_retries attempts in a row failed */
 };
 
 /* A change of the session's connection state. */
@@ -258,7 +290,7 @@ struct session_status {
 	bool has_after_seq;
 	int64_t after_seq;      /* the cursor asked for, on CONNECTING */
 	int64_t retry_in_us;    /* on RECONNECTING */
-	int exit_code;          /* on GAVE_UP/FAILED: the cli.md exit code */
+	enum session_end end;   /* on GAVE_UP, FAILED, and CLOSED after session_stop */
 };
 
 struct session_config {
@@ -311,7 +343,9 @@ bool session_is_live(const struct session *s);
 /* Why the last attempt that did not reach sync ended (as received: neither sanitized nor
  * masked), or NULL when the last attempt synced or none ended yet. */
 const char *session_last_failure(const struct session *s);
-/* Closes the connection normally and stops reconnecting. */
+/* Closes the connection with a close frame (1000) and stops reconnecting; on_status hears
+ * CLOSED with end SESSION_END_STOPPED once it is closed. lws 4.1.6 ends the TCP connection
+ * right after the frame, without waiting for the server's close. */
 void session_stop(struct session *s);
 /* Stops and frees. */
 void session_destroy(struct session *s);
@@ -329,22 +363,82 @@ struct rest_response {
 
 typedef void (*rest_done_fn)(void *ctx, const struct rest_response *r);
 
-/* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
- * a JSON body when body is non-NULL; calls done exactly once (with an error when the loop is
- * destroyed first). Returns 0, or -1 without calling done (bad URL, loop closing). */
-int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
-		 const char *method, const char *path, const char *body, rest_done_fn done,
-		 void *ctx);
+/* Where REST calls go: the loop they run on, the server's base URL, its session API key
+ * (NULL: none) and whether TLS certificates go unchecked. Each call copies what it needs. */
+struct rest_server {
+	struct loop *loop;
+	const char *url;
+	const char *api_key;
+	bool insecure;
+};
 
-/* The path of a call about one conversation: "/api/conversations/" + the id as one escaped
- * path segment + tail (a fixed path such as "/events", or ""). Appended to out. */
-void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail);
+/* Every call below (protocol.md §4) sends one request about the conversation id (escaped as
+ * one path segment) and calls done exactly once with the answer (with an error when the loop
+ * is destroyed first). It returns 0, or -1 without calling done (bad URL, loop closing). */
+
+/* GET the conversation's ConversationInfo (read it with conversation_list_decode). */
+int rest_get_conversation(const struct rest_server *srv, const char *id, rest_done_fn done,
+			  void *ctx);
+/* POST a user message with run true: it starts a run, and runs actions that wait for
+ * confirmation (protocol.md §4). */
+int rest_send_message(const struct rest_server *srv, const char *id, const char *text,
+		      rest_done_fn done, void *ctx);
+/* POST pause: the run stops after the current step. */
+int rest_pause(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
+/* POST interrupt: the run stops now, cancelling the LLM call. */
+int rest_interrupt(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
+/* POST run: starts a run (HTTP 409 when one is under way). */
+int rest_run(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
+/* Answers the actions waiting for confirmation: accept, or reject with reason (NULL or ""
+ * for none; a reason goes only with a rejection). */
+int rest_respond_to_confirmation(const struct rest_server *srv, const char *id, bool accept,
+				 const char *reason, rest_done_fn done, void *ctx);
+
+/* The confirmation policies tether sets. */
+enum confirmation_policy {
+	CONFIRMATION_POLICY_NEVER,      /* NeverConfirm */
+	CONFIRMATION_POLICY_RISKY,      /* ConfirmRisky: HIGH and UNKNOWN risk ask */
+	CONFIRMATION_POLICY_ALWAYS,     /* AlwaysConfirm */
+};
+/* Sets the conversation's confirmation policy. */
+int rest_set_confirmation_policy(const struct rest_server *srv, const char *id,
+				 enum confirmation_policy policy, rest_done_fn done, void *ctx);
+
+/* One page of the server's conversations (GET /api/conversations/search): page_id is the
+ * previous page's next_page_id (NULL for the first), limit 1..100. Read the answer with
+ * conversation_list_decode. */
+int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
+			      rest_done_fn done, void *ctx);
+
+/* The order of an event search. */
+enum event_order {
+	EVENT_ORDER_OLDEST_FIRST,       /* the server's default (TIMESTAMP) */
+	EVENT_ORDER_NEWEST_FIRST,       /* TIMESTAMP_DESC */
+};
+
+/* What an event search or count asks for; a zero field asks for nothing (protocol.md §4.1). */
+struct event_query {
+	const char *page_id;            /* search: the previous page's next_page_id (an event id) */
+	int limit;                      /* search: 1..100; 0: the server's default (100) */
+	enum event_order order;         /* search */
+	const char *kind;               /* the event class as upstream names it (a module path) */
+	const char *source;             /* "agent", "user", "environment", "hook" */
+	const char *body;               /* text a MessageEvent contains (case-insensitive) */
+	const char *timestamp_gte;      /* ISO 8601: at or after (naive = the server's time) */
+	const char *timestamp_lt;       /* ISO 8601: before */
+};
+/* One page of the conversation's events (GET …/events/search): {"items":[Event…],
+ * "next_page_id":…}; events carry no seq on REST. q may be NULL. */
+int rest_search_events(const struct rest_server *srv, const char *id,
+		       const struct event_query *q, rest_done_fn done, void *ctx);
+/* How many events match q's filters (GET …/events/count; page_id, limit and order are not
+ * sent): a JSON integer, read with event_count_decode. q may be NULL. */
+int rest_count_events(const struct rest_server *srv, const char *id,
+		      const struct event_query *q, rest_done_fn done, void *ctx);
+/* Reads the answer of rest_count_events. Returns 0, or -1 with *err. */
+int event_count_decode(const char *json, size_t len, int64_t *count, struct codec_error *err);
 
 /* ------------------------------------------------------------------- URLs */
-
-/* Appends s as one URL path segment or query value: everything but RFC 3986 unreserved
- * characters %-escaped. The one escaping of every server path tether builds. */
-void url_append_escaped(struct buf *out, const char *s);
 
 /* The parts of a server URL. */
 struct server_url {

@@ -11,6 +11,10 @@
  * set on the context so that messages can name it. */
 #define NET_LWS_TIMEOUT_S 5      /* also written out in rest.c closed_why */
 
+/* How long loop_run goes on after loop_quit for stopped sessions to finish their close
+ * handshake (a close frame and its answer): quitting never hangs on a silent server. */
+#define NET_CLOSE_WAIT_US ((int64_t)500 * 1000)
+
 /* Protocol names on the loop's one vhost. */
 #define NET_PROTO_SESSION "tether-session"
 #define NET_PROTO_REST "tether-rest"
@@ -21,6 +25,7 @@ struct loop {
 	struct lws_vhost *vh;
 	bool quit;
 	bool closing;                   /* loop_destroy has begun: no new requests */
+	lws_sorted_usec_list_t close_wait; /* wakes loop_run when a quit's close wait is over */
 	/* Every object below is detached by loop_destroy so that nothing touches the
 	 * freed context afterwards (their owners may outlive the loop). */
 	lws_dll2_owner_t timers;        /* struct loop_timer */
@@ -46,6 +51,8 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 /* Called by loop_destroy: the sessions and requests on loop forget every lws object and
  * never call back again (a session can still be destroyed afterwards). */
 void session_detach_all(struct loop *loop);
+/* True while a session stopped by its owner still waits for its close handshake. */
+bool session_any_closing(struct loop *loop);
 void rest_detach_all(struct loop *loop);
 
 /* Sets the timeout of REST requests started from now on (default 15 s; tests). */
@@ -167,7 +174,7 @@ struct session {
 
 /* session.c */
 /* Reports a state change to on_status. */
-void session_emit(struct session *s, enum session_state state, int exit_code,
+void session_emit(struct session *s, enum session_state state, enum session_end end,
 		  int64_t retry_us);
 /* Sets the close reason of the current connection (text need not be NUL-terminated). */
 void session_set_reason(struct session *s, const char *text, size_t len);
@@ -193,6 +200,23 @@ void session_queue_push(struct session *s, char *msg);
 char *session_queue_pop(struct session *s);
 /* LWS_CALLBACK_CLIENT_WRITEABLE; returns -1 to close the connection. */
 int session_on_writeable(struct session *s, struct lws *wsi);
+
+/* rest.c */
+/* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
+ * a JSON body when body is non-NULL; calls done exactly once (with an error when the loop is
+ * destroyed first). Returns 0, or -1 without calling done (bad URL, loop closing, a path
+ * that is not escaped). Only the typed calls of api.c name paths. */
+int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
+		 const char *method, const char *path, const char *body, rest_done_fn done,
+		 void *ctx);
+/* The path of a call about one conversation: "/api/conversations/" + the id as one escaped
+ * path segment + tail (a fixed path such as "/events", or ""). Appended to out. */
+void rest_path_conversation(struct buf *out, const char *conversation_id, const char *tail);
+
+/* url.c */
+/* Appends s as one URL path segment or query value: everything but RFC 3986 unreserved
+ * characters %-escaped. The one escaping of every server path tether builds. */
+void url_append_escaped(struct buf *out, const char *s);
 
 /* ------------------------------------------------------------ session policy */
 

@@ -35,6 +35,12 @@ int64_t session_backoff_us(int level, uint32_t rnd)
 	return us - span + (int64_t)(rnd % (uint32_t)(2 * span + 1));
 }
 
+static const char *const end_names[] = {
+	[SESSION_END_NONE] = "-", [SESSION_END_STOPPED] = "stopped",
+	[SESSION_END_AUTH] = "authentication", [SESSION_END_NOT_FOUND] = "not found",
+	[SESSION_END_BAD_URL] = "bad URL", [SESSION_END_GAVE_UP] = "gave up",
+};
+
 /* The --log line of a state change. */
 static void session_log(const struct session *s, const struct session_status *st)
 {
@@ -66,12 +72,12 @@ static void session_log(const struct session *s, const struct session_status *st
 		net_log("session: gave up after %d failed attempts: %s", st->attempt, why);
 		break;
 	case SESSION_FAILED:
-		net_log("session: failed (exit %d), not retried: %s", st->exit_code, why);
+		net_log("session: failed (%s), not retried: %s", end_names[st->end], why);
 		break;
 	}
 }
 
-void session_emit(struct session *s, enum session_state state, int exit_code,
+void session_emit(struct session *s, enum session_state state, enum session_end end,
 		  int64_t retry_us)
 {
 	struct session_status st;
@@ -79,7 +85,7 @@ void session_emit(struct session *s, enum session_state state, int exit_code,
 	memset(&st, 0, sizeof(st));
 	st.state = state;
 	st.attempt = s->attempt;
-	st.exit_code = exit_code;
+	st.end = end;
 	st.retry_in_us = retry_us;
 	if (state == SESSION_CONNECTING) {
 		st.has_after_seq = s->has_cursor;
@@ -106,14 +112,14 @@ void session_set_reason(struct session *s, const char *text, size_t len)
 	s->close_reason[len] = '\0';
 }
 
-/* cli.md exit codes for a close that must not be retried, else 0. */
-static int fatal_exit_code(const struct session *s)
+/* Why a close must not be retried, or SESSION_END_NONE. */
+static enum session_end fatal_end(const struct session *s)
 {
 	if (s->close_code == 4001 || s->http_status == 401 || s->http_status == 403)
-		return 3;
+		return SESSION_END_AUTH;
 	if (s->close_code == 4004 || s->http_status == 404)
-		return 4;
-	return 0;
+		return SESSION_END_NOT_FOUND;
+	return SESSION_END_NONE;
 }
 
 /* The current connection is over (closing: lws is already closing wsi). Decides between
@@ -124,7 +130,7 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	bool frame_too_large;
 	int64_t delay;
 	uint32_t rnd = 0;
-	int exit_code;
+	enum session_end end;
 
 	if (wsi) {
 		if (closing)
@@ -149,13 +155,13 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 		else
 			snprintf(s->last_failure, sizeof(s->last_failure), "%s", s->close_reason);
 	}
-	session_emit(s, SESSION_CLOSED, 0, 0);
+	session_emit(s, SESSION_CLOSED, s->running ? SESSION_END_NONE : SESSION_END_STOPPED, 0);
 	if (!s->running)
 		return;
-	exit_code = fatal_exit_code(s);
-	if (exit_code) {
+	end = fatal_end(s);
+	if (end != SESSION_END_NONE) {
 		s->running = false;
-		session_emit(s, SESSION_FAILED, exit_code, 0);
+		session_emit(s, SESSION_FAILED, end, 0);
 		return;
 	}
 	frame_too_large = s->oversize ||
@@ -168,7 +174,7 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 		s->failures++;
 	if (s->cfg.max_retries > 0 && s->failures >= s->cfg.max_retries) {
 		s->running = false;
-		session_emit(s, SESSION_GAVE_UP, 5, 0);
+		session_emit(s, SESSION_GAVE_UP, SESSION_END_GAVE_UP, 0);
 		return;
 	}
 	/* A connection that got somewhere is resumed at once. One that did not (refused, or
@@ -184,7 +190,7 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	if (was_synced && s->backoff_level == 1)
 		delay = 0;
 	loop_timer_schedule(s->retry_timer, delay);
-	session_emit(s, SESSION_RECONNECTING, 0, delay);
+	session_emit(s, SESSION_RECONNECTING, SESSION_END_NONE, delay);
 }
 
 static void stall_fired(void *arg)
@@ -333,7 +339,7 @@ static void session_connect(struct session *s)
 	/* protocol.md rule 10: progress frames are never replayed */
 	if (s->h.on_discard_streams)
 		s->h.on_discard_streams(s->h.ctx);
-	session_emit(s, SESSION_CONNECTING, 0, 0);
+	session_emit(s, SESSION_CONNECTING, SESSION_END_NONE, 0);
 	if (!s->running || !s->loop)
 		return;
 
@@ -461,7 +467,7 @@ static void on_established(struct session *s, struct lws *wsi)
 		s->auth_pending = true;
 		lws_callback_on_writable(wsi);
 	}
-	session_emit(s, SESSION_OPEN, 0, 0);
+	session_emit(s, SESSION_OPEN, SESSION_END_NONE, 0);
 }
 
 int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
@@ -578,11 +584,11 @@ void session_start(struct session *s)
 		return;
 	s->failures = 0;
 	if (!s->url_ok) {
-		/* retrying cannot help: a usage error (cli.md exit 2) */
+		/* retrying cannot help */
 		s->attempt = 0;
 		s->close_code = 0;
 		session_set_reason(s, "invalid server URL", strlen("invalid server URL"));
-		session_emit(s, SESSION_FAILED, 2, 0);
+		session_emit(s, SESSION_FAILED, SESSION_END_BAD_URL, 0);
 		return;
 	}
 	s->running = true;
@@ -646,7 +652,7 @@ void session_stop(struct session *s)
 	} else if (retrying) {
 		s->close_code = 0;
 		session_set_reason(s, "stopped", strlen("stopped"));
-		session_emit(s, SESSION_CLOSED, 0, 0);
+		session_emit(s, SESSION_CLOSED, SESSION_END_STOPPED, 0);
 	}
 }
 
@@ -663,6 +669,15 @@ static void session_forget_loop(struct session *s)
 	s->running = false;
 	lws_dll2_remove(&s->node);
 	s->loop = NULL;
+}
+
+bool session_any_closing(struct loop *loop)
+{
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		if (lws_container_of(d, struct session, node)->stopping)
+			return true;
+	} lws_end_foreach_dll(d);
+	return false;
 }
 
 static int detach_one(struct lws_dll2 *d, void *user)

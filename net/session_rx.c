@@ -80,7 +80,7 @@ static void on_sync(struct session *s, const struct frame *f)
 		s->has_cursor = true;
 		s->cursor = f->has_through_seq ? f->through_seq : -1;
 	}
-	session_emit(s, SESSION_SYNCED, 0, 0);
+	session_emit(s, SESSION_SYNCED, SESSION_END_NONE, 0);
 	if (s->queue_len && s->wsi)
 		lws_callback_on_writable(s->wsi);
 }

@@ -3,6 +3,7 @@
 #define TETHER_APP_H
 
 #include "options.h"
+#include "net.h"
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -15,6 +16,9 @@ enum exit_code {
 	EXIT_INTERRUPTED = 130,
 	EXIT_SIGPIPE = 141,     /* stdout's reader went away: what a shell reports for SIGPIPE */
 };
+
+/* The exit code of a session that ended for good (cli.md "Exit codes"). */
+int app_exit_for_end(enum session_end end);
 
 /* 0 when tether can use server as its server URL; else says why on stderr (the URL shown
  * without user info, query or fragment) and returns EXIT_USAGE. */

@@ -319,7 +319,7 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 	(void)e, (void)ev;
 	struct controller_status st;
 	controller_status(u->ctl, &st);
-	if (st.execution_status && strcmp(st.execution_status, "running") != 0) {
+	if (st.execution_status && st.run_status != RUN_STATUS_RUNNING) {
 		tui_notice(u, "nothing to interrupt: the agent is %s", st.execution_status);
 		return;
 	}

@@ -84,6 +84,8 @@ void ctl_finish(struct controller *c, int exit_code)
 	if (c->finished)
 		return;
 	c->finished = true;
+	/* A close frame, not an abandoned socket: loop_run waits a bounded time for it. */
+	session_stop(c->session);
 	/* Every started stream ends in exactly one terminal line, also when the run ends first. */
 	while (c->filters) {
 		stream_line(c, c->filters, c->filters->item_id, c->filters->attempt, "discarded",
@@ -233,31 +235,32 @@ bool ctl_status_is(const char *s, const char *v)
 	return s && !strcmp(s, v);
 }
 
-static bool status_ended_run(const char *s)
+/* cli.md: idle, finished and paused end a run (exit 0), error and stuck end it badly (6). */
+static bool status_ended_run(enum run_status s)
 {
-	return ctl_status_is(s, "idle") || ctl_status_is(s, "finished") || ctl_status_is(s, "paused") ||
-	       ctl_status_is(s, "error") || ctl_status_is(s, "stuck");
+	return s == RUN_STATUS_IDLE || s == RUN_STATUS_FINISHED || s == RUN_STATUS_PAUSED ||
+	       s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK;
 }
 
-static void check_until(struct controller *c, const char *status, bool live)
+static void check_until(struct controller *c, enum run_status status, bool live)
 {
 	if (!c->headless || c->finished || !live)
 		return;
 	bool all_sent = outbox_pending(c->outbox) == 0 && !c->stdin_open;
 	if (!all_sent)
 		return;
-	if (ctl_status_is(status, "error") || ctl_status_is(status, "stuck")) {
+	if (status == RUN_STATUS_ERROR || status == RUN_STATUS_STUCK) {
 		if (c->o->until != UNTIL_NEVER)
 			ctl_finish(c, EXIT_RUN_FAILED);
 		return;
 	}
-	bool idle = ctl_status_is(status, "idle") || ctl_status_is(status, "finished");
+	bool idle = status == RUN_STATUS_IDLE || status == RUN_STATUS_FINISHED;
 	if (!idle) {
 		c->busy_since_send = true;
 		return;
 	}
 	if (c->o->until == UNTIL_FINISHED) {
-		if (ctl_status_is(status, "finished"))
+		if (status == RUN_STATUS_FINISHED)
 			ctl_finish(c, EXIT_OK);
 	} else if (c->o->until == UNTIL_IDLE) {
 		if (!c->sent_anything || c->busy_since_send)
@@ -273,12 +276,12 @@ static void gate_outbox(struct controller *c)
 	if (c->headless)
 		return;
 	bool replaying = c->connection == SESSION_SYNCED && !c->caught_up;
-	outbox_hold(c->outbox, replaying ||
-				       ctl_status_is(c->execution_status, "waiting_for_confirmation"));
+	outbox_hold(c->outbox, replaying || c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 }
 
-static void set_execution_status(struct controller *c, const char *status, bool live)
+static void set_execution_status(struct controller *c, const struct event *e, bool live)
 {
+	const char *status = e->execution_status;
 	if (!status)
 		return;
 	/* The server's value is shown (status line, ndjson) only sanitized and masked; the
@@ -289,12 +292,13 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 	if (!ctl_status_is(c->execution_status, buf_cstr(&shown))) {
 		free(c->execution_status);
 		c->execution_status = buf_steal(&shown);
+		c->run_status = e->run_status;
 		if (c->headless)
 			headless_status(&c->out, c->execution_status);
 		transcript_set_awaiting_confirmation(c->transcript,
-						     ctl_status_is(status, "waiting_for_confirmation"));
+						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 		gate_outbox(c);
-		if (status_ended_run(status)) {
+		if (status_ended_run(e->run_status)) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
 			ctl_summaries_flush(c, "no result (run ended)");
@@ -302,7 +306,7 @@ static void set_execution_status(struct controller *c, const char *status, bool 
 		ctl_changed(c);
 	}
 	buf_fini(&shown);
-	check_until(c, status, live);
+	check_until(c, e->run_status, live);
 }
 
 static void caught_up(struct controller *c)
@@ -388,7 +392,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 	bool live = c->caught_up;
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
-		set_execution_status(c, f->event.execution_status, live);
+		set_execution_status(c, &f->event, live);
 	if (!c->caught_up && (!c->has_through_seq || f->seq >= c->through_seq))
 		caught_up(c);
 	catchup_rearm(c);
@@ -401,7 +405,7 @@ static void on_transient(struct controller *c, const struct frame *f)
 	bool live = c->caught_up;
 	caught_up(c);
 	if (f->event.kind == EVENT_STATE_UPDATE)
-		set_execution_status(c, f->event.execution_status, live);
+		set_execution_status(c, &f->event, live);
 	else
 		apply_event(c, &f->event, -1);
 }
@@ -631,22 +635,7 @@ static void record_delta(struct controller *c, const struct frame *f, const char
 {
 	struct buf b;
 	buf_init(&b);
-	buf_puts(&b, "{\"type\":\"delta\",\"item_id\":");
-	json_append_string(&b, item_id, strlen(item_id));
-	buf_printf(&b, ",\"attempt\":%d,\"order\":%lld,\"kind\":\"%s\",\"content\":", f->attempt,
-		   (long long)f->order, f->delta_kind == DELTA_REASONING ? "reasoning" : "text");
-	json_append_string(&b, content, len);
-	if (f->chunk_id) {
-		struct buf chunk;
-		buf_init(&chunk);
-		controller_clean(c, f->chunk_id, strlen(f->chunk_id), &chunk);
-		buf_puts(&b, ",\"chunk_id\":");
-		json_append_string(&b, chunk.data ? chunk.data : "", chunk.len);
-		buf_fini(&chunk);
-	}
-	if (f->has_choice_index)
-		buf_printf(&b, ",\"choice_index\":%lld", (long long)f->choice_index);
-	buf_putc(&b, '}');
+	frame_encode_delta(f, item_id, content, len, clean_json_string, c, &b);
 	record_line(c, b.data, b.len);
 	buf_fini(&b);
 }
@@ -717,13 +706,13 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		buf_fini(&reason);
 	}
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
-		if (st->state == SESSION_FAILED && st->exit_code == EXIT_AUTH)
+		if (st->end == SESSION_END_AUTH)
 			ctl_notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
-		else if (st->state == SESSION_FAILED && st->exit_code == EXIT_NOT_FOUND)
+		else if (st->end == SESSION_END_NOT_FOUND)
 			ctl_notice(c, "conversation not found on this server");
-		else if (st->state == SESSION_GAVE_UP)
+		else if (st->end == SESSION_END_GAVE_UP)
 			ctl_notice(c, "gave up reconnecting (--max-retries exhausted)");
-		ctl_finish(c, st->exit_code ? st->exit_code : EXIT_RUNTIME);
+		ctl_finish(c, app_exit_for_end(st->end));
 		return;
 	}
 	ctl_changed(c);
@@ -809,7 +798,7 @@ void controller_start(struct controller *c)
 	if (c->o->send_stdin)
 		ctl_stdin_start(c);
 	if (!c->headless && c->o->conversation_id)
-		ctl_rest_call(c, "title", "GET", "", NULL);
+		ctl_fetch_title(c);
 	session_start(c->session);
 }
 
@@ -872,9 +861,10 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->has_cursor = session_has_cursor(c->session);
 	st->cursor = session_cursor(c->session);
 	st->execution_status = c->execution_status;
+	st->run_status = c->run_status;
 	st->syncing = !c->caught_up && c->connection == SESSION_SYNCED;
 	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
 	st->stalled_streams = stalled_count(c);
 	st->pending_messages = outbox_pending(c->outbox);
-	st->awaiting_confirmation = ctl_status_is(c->execution_status, "waiting_for_confirmation");
+	st->awaiting_confirmation = c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 }

@@ -37,6 +37,7 @@ struct controller_status {
 	bool has_cursor;
 	int64_t cursor;
 	const char *execution_status;   /* NULL until known */
+	enum run_status run_status;     /* RUN_STATUS_ABSENT until known */
 	bool syncing;                   /* replaying history on this connection */
 	int64_t sync_through_seq;       /* target of the replay, -1 when none */
 	size_t stalled_streams;
@@ -77,13 +78,9 @@ bool controller_confirm(struct controller *c, bool accept, const char *reason);
  * so a message must never go out while actions wait unless the user allowed them. */
 bool controller_confirm_and_send(struct controller *c, const char *text);
 
-enum confirm_policy {
-	CONFIRM_POLICY_NEVER,           /* NeverConfirm */
-	CONFIRM_POLICY_RISKY,           /* ConfirmRisky: HIGH and UNKNOWN risk only */
-};
 /* REST confirmation_policy for this conversation; then_accept allows the pending actions
  * once the server took the new policy (it does not run them by itself). */
-bool controller_set_confirmation_policy(struct controller *c, enum confirm_policy policy,
+bool controller_set_confirmation_policy(struct controller *c, enum confirmation_policy policy,
 					bool then_accept);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);

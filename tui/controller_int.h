@@ -47,7 +47,8 @@ struct controller {
 	char *shown_server;             /* the user's strings, as the status line shows them */
 	char *shown_conversation_id;
 	char *title;
-	char *execution_status;
+	char *execution_status;         /* as shown: sanitized and masked */
+	enum run_status run_status;     /* as received, decoded */
 	enum session_state connection;
 	int attempt;
 	int64_t retry_at_us;
@@ -109,11 +110,8 @@ void ctl_text_mode_event(struct controller *c, const struct item_spec *s, const 
 void ctl_summaries_flush(struct controller *c, const char *why);
 /* Frees the tool summaries text mode keeps until their result. */
 void ctl_summaries_free(struct controller *c);
-/* Starts a REST call about this conversation; failures become error items. what names it
- * to the user; a call of the same kind (what) still in flight makes this one a no-op that
- * returns false: a burst of Esc is one interrupt, not 200. */
-bool ctl_rest_call(struct controller *c, const char *what, const char *method,
-		   const char *suffix, const char *body);
+/* Fetches the conversation's title for the status line (once; failures become error items). */
+void ctl_fetch_title(struct controller *c);
 /* Calls still in flight when the controller goes finish into nothing. */
 void ctl_rest_detach(struct controller *c);
 /* --send -: watches stdin for lines. */

@@ -25,10 +25,6 @@ static void call_free(struct rest_call *call)
 	free(call);
 }
 
-static bool rest_start(struct controller *c, const char *what, const char *kind,
-		       const char *method, const char *suffix, const char *body,
-		       struct rest_call **out);
-
 /* Allowing, rejecting and changing the policy are one kind: the first answer in flight wins. */
 static const char answer_kind[] = "confirmation answer";
 
@@ -96,69 +92,73 @@ void ctl_rest_detach(struct controller *c)
 	c->rest_calls = NULL;
 }
 
-static bool rest_start(struct controller *c, const char *what, const char *kind,
-		       const char *method, const char *suffix, const char *body,
-		       struct rest_call **out)
+/* A new call of kind, or NULL while one of that kind is in flight: a burst of Esc is one
+ * interrupt, not 200. */
+static struct rest_call *call_begin(struct controller *c, const char *what, const char *kind)
 {
 	for (struct rest_call *busy = c->rest_calls; busy; busy = busy->next)
 		if (!strcmp(busy->kind, kind))
-			return false;
+			return NULL;
 	struct rest_call *call = xcalloc(1, sizeof *call);
 	call->c = c;
 	call->what = xstrdup(what);
 	call->kind = kind;
 	call->next = c->rest_calls;
 	c->rest_calls = call;
-	if (out)
-		*out = call;
-	struct buf path;
-	buf_init(&path);
-	rest_path_conversation(&path, c->o->conversation_id, suffix);
-	if (rest_request(c->loop, c->o->server, c->api_key, c->o->insecure, method, buf_cstr(&path),
-			 body, rest_done, call) != 0) {
-		if (out)
-			*out = NULL;
+	return call;
+}
+
+/* rc is what the typed call returned: one that did not start fails like one unanswered. */
+static bool call_started(struct rest_call *call, int rc)
+{
+	if (rc != 0) {
 		struct rest_response r = {.status = 0, .error = "could not start the request"};
 		rest_done(call, &r);
 	}
-	buf_fini(&path);
 	return true;
 }
 
-bool ctl_rest_call(struct controller *c, const char *what, const char *method,
-		   const char *suffix, const char *body)
+static struct rest_server server_of(const struct controller *c)
 {
-	return rest_start(c, what, what, method, suffix, body, NULL);
+	return (struct rest_server){
+		.loop = c->loop, .url = c->o->server, .api_key = c->api_key, .insecure = c->o->insecure,
+	};
+}
+
+void ctl_fetch_title(struct controller *c)
+{
+	struct rest_call *call = call_begin(c, "title", "title");
+	struct rest_server srv = server_of(c);
+	if (call)
+		call_started(call, rest_get_conversation(&srv, c->o->conversation_id, rest_done, call));
 }
 
 bool controller_pause(struct controller *c)
 {
-	return ctl_rest_call(c, "pause", "POST", "/pause", NULL);
+	struct rest_call *call = call_begin(c, "pause", "pause");
+	struct rest_server srv = server_of(c);
+	return call && call_started(call, rest_pause(&srv, c->o->conversation_id, rest_done, call));
 }
 
 bool controller_interrupt(struct controller *c)
 {
-	return ctl_rest_call(c, "interrupt", "POST", "/interrupt", NULL);
+	struct rest_call *call = call_begin(c, "interrupt", "interrupt");
+	struct rest_server srv = server_of(c);
+	return call &&
+	       call_started(call, rest_interrupt(&srv, c->o->conversation_id, rest_done, call));
 }
 
 static bool confirm_then_send(struct controller *c, bool accept, const char *reason,
 			      const char *then_send)
 {
-	struct buf body;
-	buf_init(&body);
-	buf_printf(&body, "{\"accept\":%s", accept ? "true" : "false");
-	if (!accept && reason && *reason) {
-		buf_puts(&body, ",\"reason\":");
-		json_append_string(&body, reason, strlen(reason));
-	}
-	buf_putc(&body, '}');
-	struct rest_call *call = NULL;
-	bool started = rest_start(c, accept ? "confirm" : "reject", answer_kind, "POST",
-				  "/events/respond_to_confirmation", buf_cstr(&body), &call);
-	if (call && then_send)
+	struct rest_call *call = call_begin(c, accept ? "confirm" : "reject", answer_kind);
+	struct rest_server srv = server_of(c);
+	if (!call)
+		return false;
+	if (then_send)
 		call->then_send = xstrdup(then_send);
-	buf_fini(&body);
-	return started;
+	return call_started(call, rest_respond_to_confirmation(&srv, c->o->conversation_id, accept,
+								reason, rest_done, call));
 }
 
 bool controller_confirm(struct controller *c, bool accept, const char *reason)
@@ -171,22 +171,16 @@ bool controller_confirm_and_send(struct controller *c, const char *text)
 	return confirm_then_send(c, true, NULL, text);
 }
 
-bool controller_set_confirmation_policy(struct controller *c, enum confirm_policy policy,
+bool controller_set_confirmation_policy(struct controller *c, enum confirmation_policy policy,
 					bool then_accept)
 {
-	/* The agent-server's POST /api/conversations/{id}/confirmation_policy takes a
-	 * SetConfirmationPolicyRequest: {"policy": <ConfirmationPolicyBase>}, discriminated by
-	 * "kind" (openhands/sdk/security/confirmation_policy.py). ConfirmRisky asks for HIGH
-	 * (its threshold) and for UNKNOWN risk. */
-	const char *body = policy == CONFIRM_POLICY_NEVER
-		? "{\"policy\":{\"kind\":\"NeverConfirm\"}}"
-		: "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"HIGH\",\"confirm_unknown\":true}}";
-	struct rest_call *call = NULL;
-	bool started = rest_start(c, "confirmation policy", answer_kind, "POST",
-				  "/confirmation_policy", body, &call);
-	if (call)
-		call->then_accept = then_accept;
-	return started;
+	struct rest_call *call = call_begin(c, "confirmation policy", answer_kind);
+	struct rest_server srv = server_of(c);
+	if (!call)
+		return false;
+	call->then_accept = then_accept;
+	return call_started(call, rest_set_confirmation_policy(&srv, c->o->conversation_id, policy,
+								rest_done, call));
 }
 
 bool ctl_blank(const char *text, size_t n)

@@ -173,19 +173,13 @@ static void page_done(void *ctx, const struct rest_response *resp)
 
 static void fetch_page(struct list_run *r, const char *page_id)
 {
-	struct buf path;
-	buf_init(&path);
-	buf_puts(&path, "/api/conversations/search?limit=100");
-	if (page_id) {
-		buf_puts(&path, "&page_id=");
-		url_append_escaped(&path, page_id);
-	}
-	if (rest_request(r->loop, r->o->server, r->api_key, r->o->insecure, "GET", buf_cstr(&path),
-			 NULL, page_done, r) != 0) {
+	struct rest_server srv = {
+		.loop = r->loop, .url = r->o->server, .api_key = r->api_key, .insecure = r->o->insecure,
+	};
+	if (rest_search_conversations(&srv, page_id, 100, page_done, r) != 0) {
 		fprintf(stderr, "tether: list: cannot start the request\n");
 		finish(r, EXIT_RUNTIME);
 	}
-	buf_fini(&path);
 }
 
 static int list_fetch_all(const struct options *o, loop_log_fn log, const char *api_key,

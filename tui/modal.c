@@ -139,7 +139,7 @@ static void choose(struct tui *u, enum choice c)
 	case CH_NEVER:
 	case CH_RISKY:
 		answered(u, controller_set_confirmation_policy(
-				    u->ctl, c == CH_NEVER ? CONFIRM_POLICY_NEVER : CONFIRM_POLICY_RISKY,
+				    u->ctl, c == CH_NEVER ? CONFIRMATION_POLICY_NEVER : CONFIRMATION_POLICY_RISKY,
 				    true),
 			 c == CH_NEVER ? "allowing; this conversation will not ask again"
 				       : "allowing; this conversation will ask only for risky actions");

@@ -32,7 +32,6 @@ struct outbox {
 	struct rest_send **calls;   /* in flight, so destroy can detach them */
 	struct outbox **status_check; /* the status request in flight: *status_check = NULL detaches */
 	size_t ncalls;
-	size_t rest_sent;
 };
 
 static void held_remove(struct outbox *b, const char *text)
@@ -68,7 +67,6 @@ static void rest_sent(void *ctx, const struct rest_response *r)
 			if (b->held[i].text != call->text)
 				continue;
 			if (ok) {
-				b->rest_sent++;
 				held_remove(b, call->text);
 			} else {
 				b->held[i].in_flight = false;
@@ -95,6 +93,13 @@ static void rest_sent(void *ctx, const struct rest_response *r)
 
 static void send_through_rest(struct outbox *b);
 
+static struct rest_server server_of(const struct outbox *b)
+{
+	return (struct rest_server){
+		.loop = b->loop, .url = b->server_url, .api_key = b->api_key, .insecure = b->insecure,
+	};
+}
+
 /* A message reaches the agent-server with run = true, and a run executes the actions that
  * wait for confirmation: while the socket is down the status is not known, so REST asks it
  * first. */
@@ -111,8 +116,7 @@ static void status_checked(void *ctx, const struct rest_response *r)
 	struct codec_error err;
 	bool waiting = r->status >= 200 && r->status < 300 && r->body &&
 		       conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
-		       n == 1 && items[0].execution_status &&
-		       !strcmp(items[0].execution_status, "waiting_for_confirmation");
+		       n == 1 && items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 	conversation_infos_free(items, n);
 	free(next);
 	if (session_is_live(b->session) || b->hold)
@@ -136,43 +140,33 @@ static void fallback_fire(void *arg)
 		outbox_synced(b);
 		return;
 	}
-	struct buf path;
-	buf_init(&path);
-	rest_path_conversation(&path, b->conversation_id, "");
 	struct outbox **slot = xmalloc(sizeof *slot);
 	*slot = b;
 	b->status_check = slot;
-	if (rest_request(b->loop, b->server_url, b->api_key, b->insecure, "GET", buf_cstr(&path), NULL,
-			 status_checked, slot) != 0) {
+	struct rest_server srv = server_of(b);
+	if (rest_get_conversation(&srv, b->conversation_id, status_checked, slot) != 0) {
 		struct rest_response r = {.status = 0, .error = "could not start the request"};
 		status_checked(slot, &r);
 	}
-	buf_fini(&path);
 }
 
 static void send_through_rest(struct outbox *b)
 {
-	struct buf path;
-	buf_init(&path);
-	rest_path_conversation(&path, b->conversation_id, "/events");
+	struct rest_server srv = server_of(b);
 	for (size_t i = 0; i < b->nheld; i++) {
 		if (b->held[i].in_flight)
 			continue;
 		struct rest_send *call = xcalloc(1, sizeof *call);
 		call->box = b;
 		call->text = b->held[i].text;
-		char *body = rest_encode_user_message(call->text);
 		b->held[i].in_flight = true;
 		b->calls = xrealloc(b->calls, (b->ncalls + 1) * sizeof *b->calls);
 		b->calls[b->ncalls++] = call;
-		if (rest_request(b->loop, b->server_url, b->api_key, b->insecure, "POST", buf_cstr(&path), body,
-				 rest_sent, call) != 0) {
+		if (rest_send_message(&srv, b->conversation_id, call->text, rest_sent, call) != 0) {
 			struct rest_response r = {.status = 0, .error = "could not start the request"};
 			rest_sent(call, &r);
 		}
-		free(body);
 	}
-	buf_fini(&path);
 }
 
 struct outbox *outbox_create(struct loop *loop, struct session *session, bool rest_fallback,
@@ -241,11 +235,6 @@ void outbox_synced(struct outbox *b)
 size_t outbox_pending(const struct outbox *b)
 {
 	return b->nheld + session_pending_messages(b->session);
-}
-
-size_t outbox_rest_sent(const struct outbox *b)
-{
-	return b->rest_sent;
 }
 
 void outbox_destroy(struct outbox *b)

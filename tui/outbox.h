@@ -23,8 +23,6 @@ void outbox_synced(struct outbox *b);
 void outbox_hold(struct outbox *b, bool hold);
 /* Messages not yet handed to a socket or to REST. */
 size_t outbox_pending(const struct outbox *b);
-/* Messages sent through REST so far. */
-size_t outbox_rest_sent(const struct outbox *b);
 /* Frees the outbox; REST calls still in flight finish into nothing. */
 void outbox_destroy(struct outbox *b);
 

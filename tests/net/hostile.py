@@ -481,6 +481,97 @@ def test_tether_answers_latest_ping():
     assert "front 1 pong ping 20" in lines, pongs
 
 
+# ---------------------------------------------------------------- 12: quit closes the socket
+
+def wait_lines(s, pred, timeout=5):
+    """The traffic log's lines once one satisfies pred (or timeout passed)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and not any(pred(l) for l in s.traffic_lines()):
+        time.sleep(0.05)
+    return s.traffic_lines()
+
+
+def assert_closed_cleanly(lines, conn=1):
+    """The client sent a close frame 1000 on connection conn before the server saw it end."""
+    close = "peer_close %d code=1000 reason=bye" % conn
+    assert close in lines, lines
+    ended = [i for i, l in enumerate(lines) if l.startswith("closed %d " % conn)]
+    assert ended and lines.index(close) < ended[0], lines
+
+
+# A conversation that is quiet once live. lws 4.1.6 closes the TCP connection right after
+# the close frame without waiting for the server's answer: a server still writing may then
+# get a reset instead, so these tests quit while the server has nothing to send.
+QUIET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "keepalive.scenario")
+
+
+def test_quit_closes_socket_headless():
+    """A headless run that ends (--until idle at catch-up) closes its socket with a close
+    frame instead of abandoning it."""
+    s = Server(QUIET)
+    rc, out, err = run(s)
+    lines = wait_lines(s, lambda l: l.startswith("closed 1 "))
+    s.stop()
+    assert rc == 0, (rc, err[-2000:])
+    assert_result_last(ndjson(out), 0)
+    assert_closed_cleanly(lines)
+
+
+def test_quit_closes_socket_sigint():
+    """SIGINT in headless mode: exit 130, and the socket is closed with a close frame."""
+    s = Server(QUIET)
+    p = start(s, "--until", "never")
+    assert read_until(p, b'"type":"status"', 10), p.out
+    time.sleep(0.3)
+    rc, out, err = finish(p, signal.SIGINT)
+    lines = wait_lines(s, lambda l: l.startswith("closed 1 "))
+    s.stop()
+    assert rc == 130, (rc, err[-2000:])
+    assert_result_last(ndjson(out), 130)
+    assert_closed_cleanly(lines)
+
+
+def test_quit_closes_socket_tui():
+    """Ctrl-D in the TUI: exit 0, and the fixture sees a close frame before the end."""
+    s = Server("small.scenario")
+    result = os.path.join(TMP, "tui-rc")
+    errf = os.path.join(TMP, "tui-err")
+    t = Tmux("%s --server %s %s 2>%s; echo $? > %s; sleep 30" % (TETHER, s.url, CONV, errf,
+                                                               result), x=120, y=30)
+    try:
+        assert t.wait_for("three", timeout=10), t.screen()
+        time.sleep(0.5)  # the scenario's last status went out: the server is quiet
+        t.keys("C-d")
+        deadline = time.time() + 10
+        while time.time() < deadline and not (os.path.exists(result) and
+                                               open(result).read().strip()):
+            time.sleep(0.1)
+        code = open(result).read().strip() if os.path.exists(result) else "(still running)"
+        err = open(errf).read() if os.path.exists(errf) else ""
+        assert code == "0", (code, err[-2000:])
+        assert "Sanitizer" not in err, err[-2000:]
+        assert_closed_cleanly(wait_lines(s, lambda l: l.startswith("closed 1 ")))
+    finally:
+        t.kill()
+        s.stop()
+
+
+def test_quit_on_silent_socket_is_bounded():
+    """Quitting while the server has stopped reading and answering still ends promptly, with
+    the result line last (the loop's bound on the close wait is unit-tested in net_loop)."""
+    s = Server("silence.scenario")
+    p = start(s, "--until", "never", "--stall-timeout", "30")
+    assert read_until(p, b'"seq":49', 10), p.out
+    time.sleep(0.3)
+    t0 = time.time()
+    rc, out, err = finish(p, signal.SIGINT)
+    took = time.time() - t0
+    s.stop()
+    assert rc == 130, (rc, err[-2000:])
+    assert_result_last(ndjson(out), 130)
+    assert took < 3, took
+
+
 TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net.h"
+#include "internal.h"
 
 #define MAX_STREAMS 64
 
@@ -71,6 +71,16 @@ static const char *state_name(enum session_state s)
 	return names[s];
 }
 
+/* The probe prints and exits with the CLI's numbers for why a session ended (it.sh reads them). */
+static int end_code(enum session_end end)
+{
+	static const int codes[] = {
+		[SESSION_END_NONE] = 0, [SESSION_END_STOPPED] = 0, [SESSION_END_AUTH] = 3,
+		[SESSION_END_NOT_FOUND] = 4, [SESSION_END_BAD_URL] = 2, [SESSION_END_GAVE_UP] = 5,
+	};
+	return codes[end];
+}
+
 static void on_status(void *ctx, const struct session_status *st)
 {
 	(void)ctx;
@@ -81,9 +91,9 @@ static void on_status(void *ctx, const struct session_status *st)
 	else
 		printf("none");
 	printf(" retry_us=%lld exit=%d t=%.3f reason=%s\n", (long long)st->retry_in_us,
-	       st->exit_code, now_s(), st->reason ? st->reason : "");
+	       end_code(st->end), now_s(), st->reason ? st->reason : "");
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED)
-		finish(st->exit_code);
+		finish(end_code(st->end));
 	/* after session_stop: linger to show that nothing reconnects */
 	if (st->state == SESSION_CLOSED && P.stopped)
 		loop_timer_schedule(P.exit_timer, 700000);

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "net.h"
+#include "internal.h"
 
 struct rec {
 	struct loop *loop;
@@ -274,6 +274,68 @@ static void test_logging_never_reaches_stderr(void **state)
 	unlink(path);
 }
 
+/* ------------------------------------------------------------ the close wait on quit */
+
+struct closing {
+	struct loop *loop;
+	struct session *s;
+};
+
+static void quit_closing(void *arg)
+{
+	loop_quit(((struct closing *)arg)->loop);
+}
+
+/* The close handshake ends (what CLIENT_CLOSED does), waking the loop as a socket event would. */
+static void close_done(void *arg)
+{
+	struct closing *c = arg;
+
+	c->s->stopping = false;
+	loop_quit(c->loop);
+}
+
+/* ms that loop_run took, with quit at 100 ms and the handshake ending at done_ms (0: never). */
+static int64_t run_with_close(bool stopping, int done_ms)
+{
+	struct session_config cfg = { .server_url = "http://127.0.0.1:1", .conversation_id = "c" };
+	struct closing c;
+	struct loop_timer *quit, *done;
+	int64_t t0;
+
+	c.loop = new_loop();
+	c.s = session_create(c.loop, &cfg, NULL);
+	c.s->stopping = stopping;       /* as session_stop leaves an open socket */
+	quit = loop_timer_create(c.loop, quit_closing, &c);
+	done = loop_timer_create(c.loop, close_done, &c);
+	loop_timer_schedule(quit, 100000);
+	if (done_ms)
+		loop_timer_schedule(done, (int64_t)done_ms * 1000);
+	t0 = clock_now_us();
+	assert_int_equal(loop_run(c.loop), 0);
+	t0 = (clock_now_us() - t0) / 1000;
+	loop_timer_destroy(quit);
+	loop_timer_destroy(done);
+	session_destroy(c.s);
+	loop_destroy(c.loop);
+	return t0;
+}
+
+/* After loop_quit, loop_run waits for a stopped session's close handshake, at most
+ * NET_CLOSE_WAIT_US, and not at all when no session is closing. */
+static void test_quit_waits_for_close_bounded(void **state)
+{
+	int64_t ms;
+
+	(void)state;
+	ms = run_with_close(false, 0);
+	assert_true(ms >= 90 && ms < 300);
+	ms = run_with_close(true, 250);
+	assert_true(ms >= 240 && ms < 450);
+	ms = run_with_close(true, 0);
+	assert_true(ms >= 100 + NET_CLOSE_WAIT_US / 1000 - 10 && ms < 2000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_watch_signals),
 		cmocka_unit_test(test_timer_outlives_loop),
 		cmocka_unit_test(test_logging_never_reaches_stderr),
+		cmocka_unit_test(test_quit_waits_for_close_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "net.h"
+#include "internal.h"
 
 static void expect_path(const char *id, const char *tail, const char *want)
 {

@@ -1,5 +1,6 @@
 /* Client messages (protocol.md §1.2, §3, §4) and the conversation list decoder. */
 #include "codec_test.h"
+#include "codec_internal.h"
 
 #include <cjson/cJSON.h>
 
@@ -73,14 +74,17 @@ static void test_conversation_page(void **state)
 	assert_string_equal(items[0].id, "c1");
 	assert_string_equal(items[0].title, "Fix tests");
 	assert_string_equal(items[0].execution_status, "idle");
+	assert_int_equal(items[0].run_status, RUN_STATUS_IDLE);
 	assert_string_equal(items[0].updated_at, "2026-09-20T11:00:00");
 	assert_string_equal(items[1].id, "c2");
 	assert_null(items[1].title);
 	assert_string_equal(items[1].execution_status, "running");
+	assert_int_equal(items[1].run_status, RUN_STATUS_RUNNING);
 	assert_string_equal(items[1].updated_at, "2026-09-19T09:00:00");
 	assert_string_equal(items[2].id, "c3");
 	assert_null(items[2].title);
 	assert_null(items[2].execution_status);
+	assert_int_equal(items[2].run_status, RUN_STATUS_ABSENT);
 	assert_null(items[2].updated_at);
 	assert_string_equal(next, "p2");
 	conversation_infos_free(items, count);
@@ -106,6 +110,7 @@ static void test_conversation_last_page_and_single(void **state)
 	assert_string_equal(items[0].id, "0c9e");
 	assert_string_equal(items[0].title, "One");
 	assert_string_equal(items[0].execution_status, "paused");
+	assert_int_equal(items[0].run_status, RUN_STATUS_PAUSED);
 	assert_string_equal(items[0].updated_at, "u");
 	assert_null(next);
 	conversation_infos_free(items, count);
@@ -143,6 +148,53 @@ static void test_conversation_errors(void **state)
 	}
 }
 
+static void shout(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	(void)ctx;
+	for (size_t i = 0; i < len; i++)
+		buf_putc(out, s[i] >= 'a' && s[i] <= 'z' ? (char)(s[i] - 32) : s[i]);
+}
+
+/* --record's delta line: the wire frame with the caller's item id and content, the chunk id
+ * through fn, and what it encodes decodes back to the same frame. */
+static void test_delta_encode(void **state)
+{
+	(void)state;
+	struct frame f, back;
+	DECODE_OK("{\"type\":\"delta\",\"item_id\":\"it-1\",\"attempt\":2,\"order\":7,"
+		  "\"kind\":\"reasoning\",\"content\":\"raw\",\"chunk_id\":\"chatcmpl-9\","
+		  "\"choice_index\":0}", &f);
+	struct buf b;
+	buf_init(&b);
+	frame_encode_delta(&f, "it \"1\"", "a\nb\x1b", 4, shout, NULL, &b);
+	assert_string_equal(buf_cstr(&b),
+			    "{\"type\":\"delta\",\"item_id\":\"it \\\"1\\\"\",\"attempt\":2,\"order\":7,"
+			    "\"kind\":\"reasoning\",\"content\":\"a\\u000ab\\u001b\","
+			    "\"chunk_id\":\"CHATCMPL-9\",\"choice_index\":0}");
+	DECODE_OK(buf_cstr(&b), &back);
+	assert_int_equal(back.type, FRAME_DELTA);
+	assert_string_equal(back.item_id, "it \"1\"");
+	assert_int_equal(back.attempt, 2);
+	assert_int_equal(back.order, 7);
+	assert_int_equal(back.delta_kind, DELTA_REASONING);
+	assert_int_equal(back.content_len, 4);
+	assert_memory_equal(back.content, "a\nb\x1b", 4);
+	assert_string_equal(back.chunk_id, "CHATCMPL-9");
+	assert_true(back.has_choice_index);
+	frame_fini(&back);
+	frame_fini(&f);
+
+	/* Without chunk_id and choice_index, and without fn. */
+	DECODE_OK("{\"type\":\"delta\",\"item_id\":\"x\",\"order\":0,\"kind\":\"text\","
+		  "\"content\":\"hi\"}", &f);
+	buf_clear(&b);
+	frame_encode_delta(&f, "x", "hi", 2, NULL, NULL, &b);
+	assert_string_equal(buf_cstr(&b), "{\"type\":\"delta\",\"item_id\":\"x\",\"attempt\":1,"
+					  "\"order\":0,\"kind\":\"text\",\"content\":\"hi\"}");
+	frame_fini(&f);
+	buf_fini(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_conversation_page),
 		cmocka_unit_test(test_conversation_last_page_and_single),
 		cmocka_unit_test(test_conversation_errors),
+		cmocka_unit_test(test_delta_encode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -476,6 +476,84 @@ static void test_state_update(void **state)
 	frame_fini(&f);
 }
 
+/* §5.9: the status decoded to a run_status, also from a full_state snapshot; the string stays
+ * as received (headless prints it as sent). */
+static void test_run_status_typed(void **state)
+{
+	static const struct {
+		const char *wire;
+		enum run_status want;
+	} cases[] = {
+		{ "idle", RUN_STATUS_IDLE },
+		{ "running", RUN_STATUS_RUNNING },
+		{ "paused", RUN_STATUS_PAUSED },
+		{ "waiting_for_confirmation", RUN_STATUS_WAITING_FOR_CONFIRMATION },
+		{ "finished", RUN_STATUS_FINISHED },
+		{ "error", RUN_STATUS_ERROR },
+		{ "stuck", RUN_STATUS_STUCK },
+		{ "deleting", RUN_STATUS_DELETING },
+		{ "sleeping", RUN_STATUS_UNKNOWN },
+		{ "Running", RUN_STATUS_UNKNOWN },
+		{ "running ", RUN_STATUS_UNKNOWN },
+		{ "", RUN_STATUS_UNKNOWN },
+	};
+	(void)state;
+	struct frame f;
+	char ev[512];
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		snprintf(ev, sizeof ev, "{\"key\":\"execution_status\",\"value\":\"%s\","
+			 "\"kind\":\"ConversationStateUpdateEvent\"}", cases[i].wire);
+		decode_event(ev, &f);
+		assert_string_equal(f.event.execution_status, cases[i].wire);
+		assert_int_equal(f.event.run_status, cases[i].want);
+		frame_fini(&f);
+		snprintf(ev, sizeof ev, "{\"key\":\"full_state\",\"value\":{\"execution_status\":\"%s\","
+			 "\"max_iterations\":500},\"kind\":\"ConversationStateUpdateEvent\"}",
+			 cases[i].wire);
+		decode_event(ev, &f);
+		assert_int_equal(f.event.run_status, cases[i].want);
+		frame_fini(&f);
+	}
+	/* No status, a status of another type, another key: absent. */
+	decode_event("{\"key\":\"execution_status\",\"value\":3,\"kind\":\"ConversationStateUpdateEvent\"}",
+		     &f);
+	assert_int_equal(f.event.run_status, RUN_STATUS_ABSENT);
+	frame_fini(&f);
+	decode_event("{\"key\":\"stats\",\"value\":{\"execution_status\":\"running\"},"
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_int_equal(f.event.run_status, RUN_STATUS_ABSENT);
+	frame_fini(&f);
+	decode_event("{\"kind\":\"MessageEvent\",\"source\":\"agent\"}", &f);
+	assert_int_equal(f.event.run_status, RUN_STATUS_ABSENT);
+	frame_fini(&f);
+}
+
+/* §5.3: security_risk as an enum. */
+static void test_risk_typed(void **state)
+{
+	static const struct {
+		const char *field;
+		enum security_risk want;
+	} cases[] = {
+		{ ",\"security_risk\":\"LOW\"", RISK_LOW },
+		{ ",\"security_risk\":\"MEDIUM\"", RISK_MEDIUM },
+		{ ",\"security_risk\":\"HIGH\"", RISK_HIGH },
+		{ ",\"security_risk\":\"UNKNOWN\"", RISK_UNKNOWN },
+		{ ",\"security_risk\":\"high\"", RISK_UNKNOWN },
+		{ "", RISK_ABSENT },
+	};
+	(void)state;
+	struct frame f;
+	char ev[512];
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		snprintf(ev, sizeof ev, "{\"source\":\"agent\",\"tool_name\":\"terminal\"%s,"
+			 "\"kind\":\"ActionEvent\"}", cases[i].field);
+		decode_event(ev, &f);
+		assert_int_equal(f.event.risk, cases[i].want);
+		frame_fini(&f);
+	}
+}
+
 /* §5.10 */
 static void test_condensation(void **state)
 {
@@ -567,6 +645,8 @@ int main(void)
 		cmocka_unit_test(test_action_risk_and_reasoning),
 		cmocka_unit_test(test_observation),
 		cmocka_unit_test(test_observation_exit_codes),
+		cmocka_unit_test(test_run_status_typed),
+		cmocka_unit_test(test_risk_typed),
 		cmocka_unit_test(test_user_reject),
 		cmocka_unit_test(test_agent_error),
 		cmocka_unit_test(test_conversation_error),

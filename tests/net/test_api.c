@@ -1,0 +1,281 @@
+/* The typed REST calls against the fixture server: each one's method, path (the conversation
+ * id escaped as one segment, query values escaped) and body, as the request line left tether
+ * (the fixture's front logs it as sent) and as the server read the body (its rest line). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "net.h"
+#include "spawn.h"
+
+/* An id made of path and query syntax, a space, a percent sign and a non-ASCII letter. */
+#define ODD_ID "../a b?c=d#e%é"
+#define ODD_ESC "..%2Fa%20b%3Fc%3Dd%23e%25%C3%A9"
+#define CONV "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+
+struct run {
+	struct loop *loop;
+	struct fixture_proc fp;
+	char url[64];
+	struct rest_server srv;
+	int status;
+	char body[4096];
+	bool done;
+};
+
+static struct run R;
+
+static void on_done(void *ctx, const struct rest_response *r)
+{
+	struct run *run = ctx;
+
+	run->done = true;
+	run->status = r->status;
+	snprintf(run->body, sizeof(run->body), "%.*s", (int)r->body_len, r->body ? r->body : "");
+	loop_quit(run->loop);
+}
+
+/* Waits for the call that rc started. */
+static void finish_call(int rc)
+{
+	assert_int_equal(rc, 0);
+	R.done = false;
+	assert_int_equal(loop_run(R.loop), 0);
+	assert_true(R.done);
+}
+
+static int setup(void **state)
+{
+	static const char *const extra[] = { NULL };
+	char *scenario = fixture_scenario_file("front pass\n"
+					       "history 3\n");
+	char *err = NULL;
+
+	(void)state;
+	alarm(60);
+	memset(&R, 0, sizeof(R));
+	assert_int_equal(fixture_start(&R.fp, NULL, scenario, extra), 0);
+	unlink(scenario);
+	free(scenario);
+	snprintf(R.url, sizeof(R.url), "http://127.0.0.1:%d", R.fp.port);
+	R.loop = loop_create(NULL, &err);
+	assert_non_null(R.loop);
+	R.srv = (struct rest_server){ .loop = R.loop, .url = R.url, .api_key = NULL };
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	loop_destroy(R.loop);
+	fixture_stop(&R.fp);
+	fixture_cleanup(&R.fp);
+	return 0;
+}
+
+/* True when the traffic log has a line that starts with prefix and ends with suffix. */
+static bool logged(const char *prefix, const char *suffix)
+{
+	char *log = fixture_read_file(R.fp.traffic, NULL);
+	bool found = false;
+
+	assert_non_null(log);
+	for (char *line = strtok(log, "\n"); line && !found; line = strtok(NULL, "\n")) {
+		size_t n = strlen(line), s = strlen(suffix);
+		found = !strncmp(line, prefix, strlen(prefix)) && n >= s &&
+			!strcmp(line + n - s, suffix);
+	}
+	free(log);
+	return found;
+}
+
+/* The front saw exactly this request line (after "front <n> pass "). */
+static void expect_request(const char *line)
+{
+	char suffix[600];
+
+	snprintf(suffix, sizeof(suffix), " pass %s HTTP/1.1", line);
+	if (!logged("front ", suffix))
+		fail_msg("no request line \"%s\" in the traffic log:\n%s", line,
+			 fixture_read_file(R.fp.traffic, NULL));
+}
+
+/* The server read this body on a METHOD request. */
+static void expect_body(const char *method, const char *body)
+{
+	char prefix[32], suffix[600];
+
+	snprintf(prefix, sizeof(prefix), "rest %s ", method);
+	snprintf(suffix, sizeof(suffix), " %s", body);
+	if (!logged(prefix, suffix))
+		fail_msg("no %s with body %s in the traffic log:\n%s", method, body,
+			 fixture_read_file(R.fp.traffic, NULL));
+}
+
+static void test_get_conversation(void **state)
+{
+	(void)state;
+	finish_call(rest_get_conversation(&R.srv, ODD_ID, on_done, &R));
+	expect_request("GET /api/conversations/" ODD_ESC);
+	/* the real id answers its ConversationInfo */
+	finish_call(rest_get_conversation(&R.srv, CONV, on_done, &R));
+	assert_int_equal(R.status, 200);
+	assert_non_null(strstr(R.body, "\"id\":\"" CONV "\""));
+}
+
+static void test_send_message(void **state)
+{
+	(void)state;
+	finish_call(rest_send_message(&R.srv, ODD_ID, "say \"hi\"\n\x01", on_done, &R));
+	expect_request("POST /api/conversations/" ODD_ESC "/events");
+	expect_body("POST", "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"
+			    "\"say \\\"hi\\\"\\u000a\\u0001\"}],\"run\":true}");
+}
+
+static void test_controls(void **state)
+{
+	(void)state;
+	finish_call(rest_pause(&R.srv, ODD_ID, on_done, &R));
+	expect_request("POST /api/conversations/" ODD_ESC "/pause");
+	finish_call(rest_interrupt(&R.srv, ODD_ID, on_done, &R));
+	expect_request("POST /api/conversations/" ODD_ESC "/interrupt");
+	finish_call(rest_run(&R.srv, ODD_ID, on_done, &R));
+	expect_request("POST /api/conversations/" ODD_ESC "/run");
+	/* the fixture's conversation pauses: the call reached the route */
+	finish_call(rest_pause(&R.srv, CONV, on_done, &R));
+	assert_int_equal(R.status, 200);
+	assert_string_equal(R.body, "{\"success\":true}");
+}
+
+static void test_confirmation(void **state)
+{
+	(void)state;
+	finish_call(rest_respond_to_confirmation(&R.srv, ODD_ID, true, "ignored", on_done, &R));
+	expect_request("POST /api/conversations/" ODD_ESC "/events/respond_to_confirmation");
+	expect_body("POST", "{\"accept\":true}");
+	finish_call(rest_respond_to_confirmation(&R.srv, CONV, false, "too \"risky\"", on_done, &R));
+	assert_int_equal(R.status, 200);
+	expect_body("POST", "{\"accept\":false,\"reason\":\"too \\\"risky\\\"\"}");
+	finish_call(rest_respond_to_confirmation(&R.srv, CONV, false, "", on_done, &R));
+	expect_body("POST", "{\"accept\":false}");
+}
+
+static void test_confirmation_policy(void **state)
+{
+	(void)state;
+	finish_call(rest_set_confirmation_policy(&R.srv, ODD_ID, CONFIRMATION_POLICY_NEVER, on_done,
+						 &R));
+	expect_request("POST /api/conversations/" ODD_ESC "/confirmation_policy");
+	expect_body("POST", "{\"policy\":{\"kind\":\"NeverConfirm\"}}");
+	finish_call(rest_set_confirmation_policy(&R.srv, CONV, CONFIRMATION_POLICY_RISKY, on_done,
+						 &R));
+	assert_int_equal(R.status, 200);
+	expect_body("POST", "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"HIGH\","
+			    "\"confirm_unknown\":true}}");
+	finish_call(rest_set_confirmation_policy(&R.srv, CONV, CONFIRMATION_POLICY_ALWAYS, on_done,
+						 &R));
+	assert_int_equal(R.status, 200);
+	expect_body("POST", "{\"policy\":{\"kind\":\"AlwaysConfirm\"}}");
+}
+
+static void test_search_conversations(void **state)
+{
+	(void)state;
+	finish_call(rest_search_conversations(&R.srv, NULL, 100, on_done, &R));
+	expect_request("GET /api/conversations/search?limit=100");
+	assert_int_equal(R.status, 200);
+	finish_call(rest_search_conversations(&R.srv, ODD_ID, 500, on_done, &R));
+	expect_request("GET /api/conversations/search?limit=100&page_id=" ODD_ESC);
+}
+
+static void test_search_events(void **state)
+{
+	struct event_query q = {
+		.page_id = ODD_ID, .limit = 7, .order = EVENT_ORDER_NEWEST_FIRST,
+		.kind = "openhands.sdk.event.llm_convertible.message.MessageEvent",
+		.source = "user", .body = "50% & more", .timestamp_gte = "2026-01-02T03:04:05+01:00",
+		.timestamp_lt = "2026-01-03T00:00:00",
+	};
+
+	(void)state;
+	finish_call(rest_search_events(&R.srv, ODD_ID, &q, on_done, &R));
+	expect_request("GET /api/conversations/" ODD_ESC "/events/search?page_id=" ODD_ESC
+		       "&limit=7&sort_order=TIMESTAMP_DESC"
+		       "&kind=openhands.sdk.event.llm_convertible.message.MessageEvent&source=user"
+		       "&body=50%25%20%26%20more&timestamp__gte=2026-01-02T03%3A04%3A05%2B01%3A00"
+		       "&timestamp__lt=2026-01-03T00%3A00%3A00");
+	/* no query: no parameters; the fixture's conversation answers a page */
+	finish_call(rest_search_events(&R.srv, CONV, NULL, on_done, &R));
+	expect_request("GET /api/conversations/" CONV "/events/search");
+	assert_int_equal(R.status, 200);
+	assert_non_null(strstr(R.body, "\"items\":["));
+	/* limit 2, oldest first: two events and the next page named */
+	q = (struct event_query){ .limit = 2 };
+	finish_call(rest_search_events(&R.srv, CONV, &q, on_done, &R));
+	expect_request("GET /api/conversations/" CONV "/events/search?limit=2");
+	assert_int_equal(R.status, 200);
+	assert_null(strstr(R.body, "\"next_page_id\":null"));
+}
+
+static void test_count_events(void **state)
+{
+	struct event_query q = { .page_id = "p", .limit = 3, .order = EVENT_ORDER_NEWEST_FIRST,
+				 .source = "agent", .timestamp_lt = "2030-01-01T00:00:00" };
+	struct codec_error err;
+	int64_t n = -1;
+
+	(void)state;
+	/* paging and order are not count's parameters */
+	finish_call(rest_count_events(&R.srv, ODD_ID, &q, on_done, &R));
+	expect_request("GET /api/conversations/" ODD_ESC
+		       "/events/count?source=agent&timestamp__lt=2030-01-01T00%3A00%3A00");
+	finish_call(rest_count_events(&R.srv, CONV, NULL, on_done, &R));
+	expect_request("GET /api/conversations/" CONV "/events/count");
+	assert_int_equal(R.status, 200);
+	assert_int_equal(event_count_decode(R.body, strlen(R.body), &n, &err), 0);
+	assert_true(n >= 3);
+}
+
+static void test_count_decode(void **state)
+{
+	struct codec_error err;
+	int64_t n = -1;
+
+	(void)state;
+	assert_int_equal(event_count_decode("42", 2, &n, &err), 0);
+	assert_int_equal(n, 42);
+	assert_int_equal(event_count_decode(" 0 ", 3, &n, &err), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(event_count_decode("-1", 2, &n, &err), -1);
+	assert_int_equal(err.status, CODEC_WRONG_TYPE);
+	assert_int_equal(event_count_decode("1.5", 3, &n, &err), -1);
+	assert_int_equal(event_count_decode("\"3\"", 3, &n, &err), -1);
+	assert_int_equal(event_count_decode("{}", 2, &n, &err), -1);
+	assert_int_equal(event_count_decode("1e300", 5, &n, &err), -1);
+	assert_int_equal(event_count_decode("", 0, &n, &err), -1);
+	assert_int_equal(err.status, CODEC_MALFORMED_JSON);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_get_conversation),
+		cmocka_unit_test(test_send_message),
+		cmocka_unit_test(test_controls),
+		cmocka_unit_test(test_confirmation),
+		cmocka_unit_test(test_confirmation_policy),
+		cmocka_unit_test(test_search_conversations),
+		cmocka_unit_test(test_search_events),
+		cmocka_unit_test(test_count_events),
+		cmocka_unit_test(test_count_decode),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
