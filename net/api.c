@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec_internal.h"
-#include "internal.h"
+#include "codec_int.h"
+#include "net_int.h"
 
 /* METHOD /api/conversations/{id}+tail+query (escaped already; NULL: none) with body (NULL:
  * none). */

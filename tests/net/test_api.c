@@ -56,9 +56,10 @@ static int setup(void **state)
 	static const char *const extra[] = { NULL };
 	char *scenario = fixture_scenario_file("front pass\n"
 					       "history 3\n");
-	char *err = NULL;
+	struct buf err;
 
 	(void)state;
+	buf_init(&err);
 	alarm(60);
 	memset(&R, 0, sizeof(R));
 	assert_int_equal(fixture_start(&R.fp, NULL, scenario, extra), 0);
@@ -67,6 +68,7 @@ static int setup(void **state)
 	snprintf(R.url, sizeof(R.url), "http://127.0.0.1:%d", R.fp.port);
 	R.loop = loop_create(NULL, &err);
 	assert_non_null(R.loop);
+	buf_fini(&err);
 	R.srv = (struct rest_server){ .loop = R.loop, .url = R.url, .api_key = NULL };
 	return 0;
 }

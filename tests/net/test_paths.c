@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "net_int.h"
 
 static void expect_path(const char *id, const char *tail, const char *want)
 {

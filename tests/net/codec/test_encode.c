@@ -1,6 +1,6 @@
 /* Client messages (protocol.md §1.2, §3, §4) and the conversation list decoder. */
 #include "codec_test.h"
-#include "codec_internal.h"
+#include "codec_int.h"
 
 #include <cjson/cJSON.h>
 
