@@ -1,7 +1,8 @@
-/* Private to render/: the UTF-8 well-formedness table (Unicode 15, table 3-7) shared by the
- * sanitizer, which checks byte by byte across feeds, and utf8_decode. */
-#ifndef TETHER_RENDER_UTF8_H
-#define TETHER_RENDER_UTF8_H
+/* base's UTF-8 well-formedness table (Unicode 15, table 3-7), inline because it runs per byte:
+ * the sanitizer checks byte by byte across feeds, render's utf8_decode reads it too. It lives
+ * in base so that every module that checks UTF-8 can share this one copy. */
+#ifndef TETHER_BASE_UTF8_H
+#define TETHER_BASE_UTF8_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@
  * The anchor is an item index: output below never moves it, but an item inserted or
  * dropped above it (a late older durable, an aborted slot above the view) shifts the view
  * by that item. */
-#include "transcript_int.h"
+#include "render.h"
 
 static size_t rows_of(struct viewport *v, struct transcript *t, size_t i)
 {
