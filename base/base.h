@@ -85,6 +85,9 @@ bool recent_ids_has(const struct recent_ids *r, const char *id);
 /* Adds a copy of id (a duplicate changes nothing), forgetting the oldest when full. */
 void recent_ids_add(struct recent_ids *r, const char *id);
 
+/* Counts '\n' in s[0..n). */
+size_t count_newlines(const char *s, size_t n);
+
 /* Monotonic time in microseconds. */
 int64_t clock_now_us(void);
 

@@ -123,8 +123,6 @@ struct item *item_create(struct transcript *t, enum item_kind kind);
 void item_destroy(struct transcript *t, struct item *it);
 /* The item's card part, created on first use. */
 struct item_card *item_card(struct item *it);
-/* Counts '\n' in s[0..n). */
-size_t count_newlines(const char *s, size_t n);
 /* Takes a slot out of the open set (not out of display order). */
 void transcript_slot_close(struct transcript *t, struct item *it);
 /* Lists a card as waiting for its result. */

@@ -91,17 +91,6 @@ struct item_card *item_card(struct item *it)
 	return it->card;
 }
 
-size_t count_newlines(const char *s, size_t n)
-{
-	size_t c = 0;
-	const char *end = s + n;
-	while (s < end && (s = memchr(s, '\n', (size_t)(end - s)))) {
-		c++;
-		s++;
-	}
-	return c;
-}
-
 void transcript_touch(struct transcript *t, struct item *it)
 {
 	if (it)

@@ -64,17 +64,6 @@ uint64_t render_layouts_built(void)
 	return layouts_built;
 }
 
-static size_t count_lines(const char *s, size_t n)
-{
-	size_t c = 0;
-	const char *end = s + n;
-	while (s < end && (s = memchr(s, '\n', (size_t)(end - s)))) {
-		c++;
-		s++;
-	}
-	return c;
-}
-
 static void item_rows_free(void *p)
 {
 	struct item_rows *r = p;
@@ -273,7 +262,7 @@ static void compose_header(struct item_rows *r, const struct item_info *it, int 
 			deco_add(r, STYLE_DIM, "▾ system prompt");
 		} else {
 			deco_addf(r, STYLE_DIM, "▸ system prompt (%lld lines)",
-				  (long long)(it->text_len ? 1 + count_lines(it->text, it->text_len)
+				  (long long)(it->text_len ? 1 + count_newlines(it->text, it->text_len)
 							   : 0));
 		}
 		break;
