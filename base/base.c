@@ -140,6 +140,17 @@ char *buf_steal(struct buf *b)
 	return p;
 }
 
+size_t count_newlines(const char *s, size_t n)
+{
+	size_t c = 0;
+	const char *end = s + n;
+	while (s < end && (s = memchr(s, '\n', (size_t)(end - s)))) {
+		c++;
+		s++;
+	}
+	return c;
+}
+
 int64_t clock_now_us(void)
 {
 	struct timespec ts;

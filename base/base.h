@@ -1,5 +1,6 @@
-/* base: allocation wrappers, a growable byte buffer, a string map, a monotonic clock and the
- * few Unicode facts that more than one module needs (UTF-8, ignorables, a wipe for secrets).
+/* base: allocation wrappers, a growable byte buffer, a string map, a monotonic clock, the
+ * display sanitizer every output path uses (screen, ndjson, text, files) and the few Unicode
+ * facts that more than one module needs (UTF-8, ignorables, a wipe for secrets).
  * The bottom of the include graph: libc only, included by every module. */
 #ifndef TETHER_BASE_H
 #define TETHER_BASE_H
@@ -84,6 +85,9 @@ bool recent_ids_has(const struct recent_ids *r, const char *id);
 /* Adds a copy of id (a duplicate changes nothing), forgetting the oldest when full. */
 void recent_ids_add(struct recent_ids *r, const char *id);
 
+/* Counts '\n' in s[0..n). */
+size_t count_newlines(const char *s, size_t n);
+
 /* Monotonic time in microseconds. */
 int64_t clock_now_us(void);
 
@@ -150,6 +154,33 @@ static inline size_t utf8_next(const char *s, size_t n, uint32_t *cp)
 
 /* Appends the UTF-8 form of cp; a surrogate or a value above U+10FFFF becomes U+FFFD. */
 void buf_put_utf8(struct buf *b, uint32_t cp);
+
+/* Streaming sanitizer state: carries a partial escape sequence or UTF-8 character from
+ * one chunk to the next so that a split sequence is removed as a whole. */
+struct sanitizer {
+	int state;
+	unsigned char pending[8];
+	int npending;
+	uint32_t emoji_prev;    /* last code point of an emoji sequence just written, else 0 */
+	bool zwj_held;          /* a ZWJ after an emoji: written only if an emoji follows */
+};
+
+/* Starts a fresh stream. */
+void sanitizer_init(struct sanitizer *s);
+/* Appends the display-safe form of in[0..n) to out. The output is valid UTF-8 whose only
+ * control characters are '\n' and '\t': ESC sequences (CSI, OSC 52, title changes, DCS,
+ * screen clears) are removed whole; C1 controls (U+0080..U+009F) are removed one by one,
+ * never taking what follows; other C0 controls, DEL, BEL, backspace and bare CR are removed;
+ * default-ignorable code points and bidi controls (U+200B, U+00AD, U+202E, U+2066, ...)
+ * are removed, except ZWJ, variation selectors and tags inside emoji sequences; invalid
+ * UTF-8 becomes U+FFFD. Bytes that may start an unfinished sequence (and a ZWJ that an emoji
+ * may follow) are held until the next feed. */
+void sanitizer_feed(struct sanitizer *s, const char *in, size_t n, struct buf *out);
+/* Ends the stream: whatever is held is resolved (an unfinished sequence is dropped, a
+ * truncated character becomes U+FFFD). */
+void sanitizer_flush(struct sanitizer *s, struct buf *out);
+/* One-shot: sanitizes a complete text. The one function every output path uses. */
+void sanitize_text(const char *in, size_t n, struct buf *out);
 
 /* Length of the longest prefix of s[0..n) that ends on a UTF-8 character boundary,
  * assuming s is well-formed apart from a possibly truncated last character. */

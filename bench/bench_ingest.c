@@ -15,7 +15,7 @@
 
 #include "keyring.h"
 #include "net.h"
-#include "render.h"
+#include "model.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * A '\n' ends a line, so "a\n" is one row and "a\n\nb" three. A line with its '\n' is laid
  * out for good: its rows depend only on its text and on whether a code fence is open,
  * which is all that carries from one line to the next. */
-#include "layout_internal.h"
+#include "layout_int.h"
 
 #include <stdlib.h>
 #include <string.h>

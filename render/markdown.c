@@ -7,7 +7,7 @@
  * complete (a '\n' came or the text is final). So a marker never shows raw and then turns
  * into style. An unmatched backtick run on a growing line hides and the rest of the line is
  * shown as it is, unparsed, because it is most likely the inside of a code span. */
-#include "layout_internal.h"
+#include "layout_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,39 +1,12 @@
-/* render: what the transcript looks like, independent of any terminal library.
- * Sanitizing, widths, markdown-lite layout and wrapping, the transcript of items and
- * streaming slots, the viewport, and the render clock. libc only. */
+/* render: the view — what the conversation model looks like on a grid of cells, independent
+ * of any terminal library. Widths, markdown-lite layout and wrapping, an item's rows (cached
+ * per item by width and version), the viewport, and the render clock. libc, base and model
+ * only; the words that name the front-end's keys come from the caller (render_set_words). */
 #ifndef TETHER_RENDER_H
 #define TETHER_RENDER_H
 
 #include "base.h"
-
-/* -------------------------------------------------------------- sanitize */
-
-/* Streaming sanitizer state: carries a partial escape sequence or UTF-8 character from
- * one chunk to the next so that a split sequence is removed as a whole. */
-struct sanitizer {
-	int state;
-	unsigned char pending[8];
-	int npending;
-	uint32_t emoji_prev;    /* last code point of an emoji sequence just written, else 0 */
-	bool zwj_held;          /* a ZWJ after an emoji: written only if an emoji follows */
-};
-
-/* Starts a fresh stream. */
-void sanitizer_init(struct sanitizer *s);
-/* Appends the display-safe form of in[0..n) to out. The output is valid UTF-8 whose only
- * control characters are '\n' and '\t': ESC sequences (CSI, OSC 52, title changes, DCS,
- * screen clears) are removed whole; C1 controls (U+0080..U+009F) are removed one by one,
- * never taking what follows; other C0 controls, DEL, BEL, backspace and bare CR are removed;
- * default-ignorable code points and bidi controls (U+200B, U+00AD, U+202E, U+2066, ...)
- * are removed, except ZWJ, variation selectors and tags inside emoji sequences; invalid
- * UTF-8 becomes U+FFFD. Bytes that may start an unfinished sequence (and a ZWJ that an emoji
- * may follow) are held until the next feed. */
-void sanitizer_feed(struct sanitizer *s, const char *in, size_t n, struct buf *out);
-/* Ends the stream: whatever is held is resolved (an unfinished sequence is dropped, a
- * truncated character becomes U+FFFD). */
-void sanitizer_flush(struct sanitizer *s, struct buf *out);
-/* One-shot: sanitizes a complete text. The one function every output path uses. */
-void sanitize_text(const char *in, size_t n, struct buf *out);
+#include "model.h"
 
 /* ----------------------------------------------------------------- width */
 
@@ -111,145 +84,7 @@ void layout_reset(struct layout *l);
  * the edge; an unterminated code fence is code until it closes; markers never show raw. */
 void layout_update(struct layout *l, const char *src, size_t len, int width, unsigned flags);
 
-/* ------------------------------------------------------------ transcript */
-
-enum item_kind {
-	ITEM_USER,          /* a user message */
-	ITEM_AGENT,         /* an agent message (also an open stream) */
-	ITEM_TOOL,          /* a tool card: action plus its result when it came */
-	ITEM_TOOL_RESULT,   /* an observation/rejection/agent error; attaches to its card */
-	ITEM_ERROR,         /* conversation error, error frame, client-side error */
-	ITEM_NOTICE,        /* pause, interrupt, status changes, placeholders, other kinds */
-	ITEM_SYSTEM,        /* system prompt: collapsed */
-};
-
-enum tool_outcome {
-	TOOL_PENDING,       /* no result yet */
-	TOOL_DONE,
-	TOOL_FAILED,
-	TOOL_REJECTED,
-	TOOL_NO_RESULT,     /* the run ended without a result */
-	TOOL_BLOCKED,       /* a hook refused to run it */
-	TOOL_STILL_RUNNING, /* no output for a while: still running (terminal soft timeout) */
-	TOOL_TIMED_OUT,     /* ended by its timeout */
-};
-
-/* An event as the transcript takes it. Text is already sanitized and masked; all strings
- * are copied. NULL strings mean absent. */
-struct item_spec {
-	enum item_kind kind;
-	int64_t seq;                /* -1 when not durable */
-	const char *id;             /* event id, NULL for local notices */
-	const char *text;
-	size_t text_len;
-	const char *reasoning;
-	size_t reasoning_len;
-	const char *title;          /* tool name, error code, notice label */
-	const char *summary;        /* one-line action summary */
-	const char *full_action;    /* every argument of the action, whole (the confirmation) */
-	const char *tool_call_id;
-	enum tool_outcome outcome;  /* ITEM_TOOL_RESULT */
-	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
-	bool has_exit_code;
-	int exit_code;
-	/* ITEM_TOOL: what the tool was asked to do, beyond the summary (markdown-lite). */
-	const char *detail;
-	size_t detail_len;
-	/* ITEM_TOOL that arrives with its result (an ACP tool call): result text and outcome. */
-	bool has_result;
-	/* ITEM_TOOL re-emitted as it progresses (an ACP tool call): a card with the same
-	 * tool_call_id takes this content in place, the last emission being authoritative. */
-	bool replaces_card;
-	const char *result;
-	size_t result_len;
-};
-
-/* What applying an event or progress frame did. */
-enum apply_result {
-	APPLY_ADDED,            /* a new item */
-	APPLY_RETIRED,          /* a durable event took over the open stream with its id */
-	APPLY_ATTACHED,         /* a tool result joined its card */
-	APPLY_DUPLICATE,        /* an event id already in the transcript: nothing changed */
-	APPLY_OPENED,           /* a stream slot opened */
-	APPLY_SUPERSEDED,       /* a higher attempt reset the slot */
-	APPLY_APPENDED,         /* delta text added */
-	APPLY_LOSSY,            /* delta added after an order gap: the slot is lossy */
-	APPLY_ABORTED,          /* the slot was dropped */
-	APPLY_IGNORED_STALE,    /* a frame for a lower attempt than the slot's */
-	APPLY_IGNORED_RETIRED,  /* a late frame for a recently retired or aborted item */
-	APPLY_IGNORED_UNKNOWN,  /* an abort for an item never opened */
-};
-
-struct transcript;
-
-/* Creates an empty transcript. */
-struct transcript *transcript_create(void);
-/* Frees a transcript and all its items. */
-void transcript_destroy(struct transcript *t);
-/* Adds a durable or transient event, or a local notice. Durables are deduplicated by id and
- * kept in seq order; one whose id is an open stream's item_id retires it in place. */
-enum apply_result transcript_add_event(struct transcript *t, const struct item_spec *spec);
-/* item_started: opens the slot, or supersedes a lower attempt. */
-enum apply_result transcript_stream_start(struct transcript *t, const char *item_id, int attempt,
-					  bool has_anchor_seq, int64_t anchor_seq);
-/* A delta (text already sanitized and masked). Opens the slot if no item_started came. */
-enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
-					  int64_t order, bool reasoning, const char *text,
-					  size_t len);
-/* item_aborted: drops the slot whatever its attempt. */
-enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
-					  const char *reason);
-/* Drops every open slot (a reconnect); returns how many. */
-size_t transcript_discard_streams(struct transcript *t);
-/* Open streaming slots. */
-size_t transcript_open_streams(const struct transcript *t);
-/* The attempt of an open slot, or 0 when item_id is not open. */
-int transcript_stream_attempt(const struct transcript *t, const char *item_id);
-/* Marks an open slot stalled (no delta for too long) or not. */
-void transcript_stream_set_stalled(struct transcript *t, const char *item_id, bool stalled);
-/* The run ended (idle, finished, paused, error, stuck): cards without a result say so. */
-void transcript_mark_run_ended(struct transcript *t);
-/* Sets whether confirmation is pending: cards without a result show "awaiting confirmation". */
-void transcript_set_awaiting_confirmation(struct transcript *t, bool awaiting);
-/* Cards still awaiting a result (for the confirmation prompt); returns the count and fills up
- * to max item indices. */
-size_t transcript_pending_tools(const struct transcript *t, size_t *idx, size_t max);
-/* Reveals streamed text at a steady pace: call once per render tick. Returns true while some
- * slot still has text to reveal (keep ticking). */
-bool transcript_reveal_tick(struct transcript *t);
-/* A counter that changes whenever anything visible changes. */
-uint64_t transcript_generation(const struct transcript *t);
-
-/* Items in display order. */
-size_t transcript_count(const struct transcript *t);
-/* Read-only facts about one item, for painting and tests. */
-struct item_info {
-	enum item_kind kind;
-	int64_t seq;            /* -1 for slots and non-durables */
-	const char *id;
-	const char *text;       /* full text (for a slot: what arrived so far) */
-	size_t text_len;
-	const char *reasoning;
-	size_t reasoning_len;
-	const char *title;
-	const char *summary;
-	const char *full_action; /* tool card: every argument of the action, whole */
-	enum tool_outcome outcome;
-	const char *result_text; /* tool card: the result's text */
-	const char *detail;     /* tool card: its arguments ("" when none) */
-	size_t detail_len;
-	int risk;
-	bool streaming;         /* an open slot */
-	bool lossy;
-	bool stalled;
-	bool awaiting_confirmation;
-	bool reasoning_expanded;
-	int attempt;
-};
-/* Fills *info for item idx (strings stay owned by the transcript). */
-void transcript_item(const struct transcript *t, size_t idx, struct item_info *info);
-/* Toggles whether item idx shows its reasoning (collapsed by default). */
-void transcript_toggle_reasoning(struct transcript *t, size_t idx);
+/* -------------------------------------------------------- transcript rows */
 
 /* One row of an item at a width, ready to paint. Valid until the transcript changes. */
 struct view_row {
@@ -270,10 +105,15 @@ size_t transcript_item_rows(struct transcript *t, size_t idx, int width);
 /* Fills *out with row r of item idx at width. */
 void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 			 struct view_row *out);
-/* Finds the next item at or after from (before, when backwards) whose text contains needle
- * (case-insensitive for ASCII). Returns its index or -1. */
-long transcript_search(const struct transcript *t, const char *needle, size_t from,
-		       bool backwards);
+
+/* Words of the front-end that rows show: the view knows no keys. NULL or "" shows none. */
+struct render_words {
+	const char *expand_hint;    /* after a collapsed section, e.g. "Tab to expand" */
+};
+/* Sets the words rows are built with from now on (copied; the strings must stay valid). */
+void render_set_words(const struct render_words *w);
+/* Test hook: item row caches (re)built so far in this process. */
+uint64_t render_layouts_built(void);
 
 /* -------------------------------------------------------------- viewport */
 

@@ -1,7 +1,7 @@
 /* rows: an item as screen rows — header, reasoning, body, tool result, separator. Bodies are
  * laid out with struct layout and cached per item by (width, version); a streaming body
  * that only grew is laid out incrementally. */
-#include "transcript_int.h"
+#include "render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +32,7 @@ struct cached_layout {
 
 struct item_rows {
 	bool valid;
+	enum item_kind kind;
 	int width;
 	uint64_t version;
 	struct buf deco;
@@ -50,8 +51,22 @@ struct item_rows {
 
 static const char *const risk_labels[] = { NULL, "[UNKNOWN]", "[LOW]", "[MEDIUM]", "[HIGH]" };
 
-void item_rows_free(struct item_rows *r)
+static struct render_words words;
+static uint64_t layouts_built;
+
+void render_set_words(const struct render_words *w)
 {
+	words = w ? *w : (struct render_words){ 0 };
+}
+
+uint64_t render_layouts_built(void)
+{
+	return layouts_built;
+}
+
+static void item_rows_free(void *p)
+{
+	struct item_rows *r = p;
 	if (!r)
 		return;
 	buf_fini(&r->deco);
@@ -136,11 +151,11 @@ static void deco_end(struct item_rows *r, enum deco_kind d, int width)
 	row->count = (uint32_t)(r->nspans - row->first);
 }
 
-static void add_tool_status(struct item_rows *r, const struct transcript *t, const struct item *it)
+static void add_tool_status(struct item_rows *r, const struct item_info *it)
 {
 	switch (it->outcome) {
 	case TOOL_PENDING:
-		deco_add(r, STYLE_DIM, t->awaiting && it->pending_listed
+		deco_add(r, STYLE_DIM, it->awaiting_confirmation
 				       ? "  ? awaiting confirmation" : "  … running");
 		break;
 	case TOOL_DONE:
@@ -200,8 +215,7 @@ static void add_title(struct item_rows *r, const char *title, int width)
 	free(s);
 }
 
-static void compose_header(struct item_rows *r, const struct transcript *t, const struct item *it,
-			   int width)
+static void compose_header(struct item_rows *r, const struct item_info *it, int width)
 {
 	switch (it->kind) {
 	case ITEM_USER:
@@ -225,7 +239,7 @@ static void compose_header(struct item_rows *r, const struct transcript *t, cons
 		 * is what the cut at the edge takes. */
 		deco_add(r, STYLE_BOLD, "⚙ ");
 		add_title(r, it->title ? it->title : "tool", width);
-		add_tool_status(r, t, it);
+		add_tool_status(r, it);
 		if (it->risk > 0 && it->risk < (int)(sizeof risk_labels / sizeof *risk_labels)) {
 			deco_add(r, STYLE_PLAIN, "  ");
 			deco_add(r, STYLE_PLAIN, risk_labels[it->risk]);
@@ -248,8 +262,8 @@ static void compose_header(struct item_rows *r, const struct transcript *t, cons
 			deco_add(r, STYLE_DIM, "▾ system prompt");
 		} else {
 			deco_addf(r, STYLE_DIM, "▸ system prompt (%lld lines)",
-				  (long long)(it->text.len ? 1 + count_newlines(it->text.data,
-										it->text.len) : 0));
+				  (long long)(it->text_len ? 1 + count_newlines(it->text, it->text_len)
+							   : 0));
 		}
 		break;
 	}
@@ -281,52 +295,55 @@ static unsigned body_flags(enum item_kind kind)
 	return kind == ITEM_USER || kind == ITEM_AGENT || kind == ITEM_TOOL ? LAYOUT_MARKDOWN : 0;
 }
 
-static void build_reasoning(struct item_rows *r, const struct item *it, int width)
+static void build_reasoning(struct item_rows *r, const struct item_info *it, int width)
 {
 	r->reasoning_first = r->nrows;
 	r->reasoning_count = 0;
-	if (!it->reasoning.len || it->kind == ITEM_SYSTEM)
+	if (!it->reasoning_len || it->kind == ITEM_SYSTEM)
 		return;
 	deco_begin(r, DECO_REASONING);
 	if (it->reasoning_expanded) {
 		deco_add(r, STYLE_DIM, "▾ reasoning");
-		layout_refresh(&r->reasoning, it->reasoning.data, it->reasoning.len,
+		layout_refresh(&r->reasoning, it->reasoning, it->reasoning_len,
 			       it->reasoning_epoch, width, it->streaming ? LAYOUT_STREAMING : 0,
 			       STYLE_DIM | STYLE_ITALIC);
 		r->reasoning_count = 1 + r->reasoning.l.nrows;
 	} else {
-		deco_addf(r, STYLE_DIM, "▸ reasoning (%lld lines) — Tab to expand",
-			  (long long)it->reasoning_lines);
+		deco_addf(r, STYLE_DIM, "▸ reasoning (%lld lines)", (long long)it->reasoning_lines);
+		if (words.expand_hint && *words.expand_hint) {
+			deco_add(r, STYLE_DIM, " — ");
+			deco_add(r, STYLE_DIM, words.expand_hint);
+		}
 		r->reasoning_count = 1;
 	}
 	deco_end(r, DECO_REASONING, width);
 	r->nrows += r->reasoning_count;
 }
 
-static void build_body(struct item_rows *r, const struct item *it, int width)
+static void build_body(struct item_rows *r, const struct item_info *it, int width)
 {
 	r->body_first = r->nrows;
 	r->body_count = 0;
 	bool hidden = it->kind == ITEM_TOOL_RESULT ||
 		      (it->kind == ITEM_SYSTEM && !it->reasoning_expanded);
-	size_t len = it->streaming ? it->shown_len : it->text.len;
+	size_t len = it->streaming ? it->shown_len : it->text_len;
 	if (hidden || !len)
 		return;
 	unsigned flags = body_flags(it->kind) | (it->streaming ? LAYOUT_STREAMING : 0);
-	layout_refresh(&r->body, it->text.data, len, it->text_epoch, width, flags, 0);
+	layout_refresh(&r->body, it->text, len, it->text_epoch, width, flags, 0);
 	r->body_count = r->body.l.nrows;
 	r->nrows += r->body_count;
 }
 
 /* A card's arguments, capped like its output. */
-static void build_detail(struct item_rows *r, const struct item *it, int width)
+static void build_detail(struct item_rows *r, const struct item_info *it, int width)
 {
 	r->detail_first = r->nrows;
 	r->detail_count = 0;
 	r->detail_more_row = 0;
-	if (it->kind != ITEM_TOOL || !it->detail.len)
+	if (it->kind != ITEM_TOOL || !it->detail_len)
 		return;
-	layout_refresh(&r->detail, it->detail.data, it->detail.len, it->detail_epoch, width,
+	layout_refresh(&r->detail, it->detail, it->detail_len, it->detail_epoch, width,
 		       LAYOUT_MARKDOWN, 0);
 	size_t total = r->detail.l.nrows;
 	r->detail_count = total < DETAIL_MAX_ROWS ? total : DETAIL_MAX_ROWS;
@@ -340,17 +357,18 @@ static void build_detail(struct item_rows *r, const struct item *it, int width)
 }
 
 /* Tool output, dim and capped: the rest is summed up in one row. */
-static void build_result(struct item_rows *r, const struct item *it, int width)
+static void build_result(struct item_rows *r, const struct item_info *it, int width)
 {
 	r->result_first = r->nrows;
 	r->result_count = 0;
 	r->more_row = 0;
-	const struct buf *src = it->kind == ITEM_TOOL_RESULT ? &it->text
-			      : it->has_result ? &it->result : NULL;
-	uint64_t epoch = it->kind == ITEM_TOOL_RESULT ? it->text_epoch : it->result_epoch;
-	if (!src || !src->len)
+	bool own = it->kind == ITEM_TOOL_RESULT;
+	const char *src = own ? it->text : it->result_text;
+	size_t len = own ? it->text_len : it->result_len;
+	uint64_t epoch = own ? it->text_epoch : it->result_epoch;
+	if (!src || !len)
 		return;
-	layout_refresh(&r->result, src->data, src->len, epoch, width, 0, STYLE_DIM);
+	layout_refresh(&r->result, src, len, epoch, width, 0, STYLE_DIM);
 	size_t total = r->result.l.nrows;
 	r->result_count = total < RESULT_MAX_ROWS ? total : RESULT_MAX_ROWS;
 	r->nrows += r->result_count;
@@ -364,28 +382,34 @@ static void build_result(struct item_rows *r, const struct item *it, int width)
 
 static struct item_rows *rows_get(struct transcript *t, size_t idx, int width)
 {
-	struct item *it = t->items[idx];
 	if (width < 1)
 		width = 1;
-	if (!it->rows)
-		it->rows = rows_create();
-	struct item_rows *r = it->rows;
-	if (r->valid && r->width == width && r->version == it->version)
+	uint64_t version;
+	void **cache = transcript_view_cache(t, idx, &version);
+	struct item_rows *r = *cache;
+	if (r && r->valid && r->width == width && r->version == version)
 		return r;
-	t->layouts++;
+	if (!r) {
+		*cache = r = rows_create();
+		transcript_set_view_free(t, item_rows_free);
+	}
+	struct item_info it;
+	transcript_item(t, idx, &it);
+	layouts_built++;
 	r->valid = true;
+	r->kind = it.kind;
 	r->width = width;
-	r->version = it->version;
+	r->version = version;
 	buf_clear(&r->deco);
 	r->nspans = 0;
 	deco_begin(r, DECO_HEADER);
-	compose_header(r, t, it, width);
+	compose_header(r, &it, width);
 	deco_end(r, DECO_HEADER, width);
 	r->nrows = 1;
-	build_reasoning(r, it, width);
-	build_body(r, it, width);
-	build_detail(r, it, width);
-	build_result(r, it, width);
+	build_reasoning(r, &it, width);
+	build_body(r, &it, width);
+	build_detail(r, &it, width);
+	build_result(r, &it, width);
 	r->nrows++; /* separator */
 	return r;
 }
@@ -415,7 +439,7 @@ void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 			 struct view_row *out)
 {
 	const struct item_rows *c = rows_get(t, idx, width);
-	*out = (struct view_row){ .item = idx, .row_in_item = r, .kind = t->items[idx]->kind,
+	*out = (struct view_row){ .item = idx, .row_in_item = r, .kind = c->kind,
 				  .text = "" };
 	if (r == 0) {
 		out->header = true;

@@ -9,8 +9,9 @@
  *
  * The anchor is an item index: output below never moves it, but an item inserted or
  * dropped above it (a late older durable, an aborted slot above the view) shifts the view
- * by that item. */
-#include "transcript_int.h"
+ * by that item. A window over a long history, which drops items above, would anchor at the
+ * item's uid instead (transcript_index_of). */
+#include "render.h"
 
 static size_t rows_of(struct viewport *v, struct transcript *t, size_t i)
 {

@@ -2,7 +2,7 @@
  * dropped) or between wide characters, and inside a word only when it does not fit on a row
  * of its own. Widths are grapheme widths; a cluster is never split unless it is wider than
  * the whole row. */
-#include "layout_internal.h"
+#include "layout_int.h"
 
 #include <string.h>
 

@@ -87,6 +87,8 @@ static void act_repaint(struct tui *u, struct editor *e, const struct key_event 
 	tui_invalidate(u);
 }
 
+const struct render_words bindings_words = { .expand_hint = "Tab to expand" };
+
 static void act_toggle_reasoning(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;

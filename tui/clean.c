@@ -1,5 +1,4 @@
 #include "clean.h"
-#include "render.h"
 
 #include <stdarg.h>
 #include <stdio.h>

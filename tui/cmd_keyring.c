@@ -4,7 +4,6 @@
 #include "app.h"
 #include "keyring.h"
 #include "clean.h"
-#include "render.h"
 
 #include <errno.h>
 #include <fcntl.h>

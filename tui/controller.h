@@ -6,7 +6,7 @@
 
 #include "options.h"
 #include "net.h"
-#include "render.h"
+#include "model.h"
 #include "keyring.h"
 
 #include <stdio.h>

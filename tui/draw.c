@@ -16,6 +16,7 @@ static bool colors;
 
 void draw_init(void)
 {
+	render_set_words(&bindings_words);
 	colors = terminal_colors();
 	if (!colors)
 		return;

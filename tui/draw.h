@@ -27,7 +27,8 @@ struct look {
 	attr_t mono;
 };
 
-/* Decides between colour and monochrome (after the terminal opened) and sets up the pairs. */
+/* Decides between colour and monochrome (after the terminal opened), sets up the pairs and
+ * gives the view the words of our keys. */
 void draw_init(void);
 /* Adds l's attributes to acc; l's colour wins when it has one. */
 void draw_combine(struct look *acc, const struct look *l);

@@ -7,6 +7,7 @@
 #include "controller.h"
 #include "editor.h"
 #include "keys.h"
+#include "render.h"
 
 enum tui_mode {
 	TUI_MODE_INPUT,             /* typing a message */
@@ -96,6 +97,8 @@ void search_cancel(struct tui *u);
 
 /* Handles one key event. */
 void bindings_handle(struct tui *u, const struct key_event *ev);
+/* The words the view shows for keys bound here ("Tab to expand"). */
+extern const struct render_words bindings_words;
 
 /* Runs line when it is a slash command (returns true); "//x" is the message "/x". */
 bool slash_run(struct tui *u, const char *line);

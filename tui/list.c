@@ -1,7 +1,6 @@
 #include "list.h"
 #include "clean.h"
 #include "app.h"
-#include "render.h"
 #include "keyring.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 #include "status.h"
+#include "render.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "status.h"
+#include "render.h"
 
 static const int64_t NOW = 1000000000;
 

@@ -1,8 +1,8 @@
 /* Private to render/: the pieces of layout_update. layout.c walks the source line by line
  * and recognizes block markdown, markdown.c turns one line's inline markdown into styled
  * display text, wrap.c cuts that text into rows. */
-#ifndef TETHER_RENDER_LAYOUT_INTERNAL_H
-#define TETHER_RENDER_LAYOUT_INTERNAL_H
+#ifndef TETHER_RENDER_LAYOUT_INT_H
+#define TETHER_RENDER_LAYOUT_INT_H
 
 #include "render.h"
 

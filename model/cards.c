@@ -1,25 +1,25 @@
 /* cards: tool cards, indexed by tool_call_id, with their results attached, and the cards
  * still waiting for one (confirmation prompt, run end). */
-#include "transcript_int.h"
+#include "model_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void transcript_pending_add(struct transcript *t, struct item *it)
 {
-	if (it->pending_listed)
+	if (it->card->pending_listed)
 		return;
 	if (t->npending == t->pending_cap) {
 		t->pending_cap = t->pending_cap ? t->pending_cap * 2 : 16;
 		t->pending = xrealloc(t->pending, t->pending_cap * sizeof *t->pending);
 	}
 	t->pending[t->npending++] = it;
-	it->pending_listed = true;
+	it->card->pending_listed = true;
 }
 
 void transcript_pending_remove(struct transcript *t, struct item *it)
 {
-	if (!it->pending_listed)
+	if (!it->card || !it->card->pending_listed)
 		return;
 	for (size_t i = 0; i < t->npending; i++) {
 		if (t->pending[i] == it) {
@@ -29,7 +29,7 @@ void transcript_pending_remove(struct transcript *t, struct item *it)
 			break;
 		}
 	}
-	it->pending_listed = false;
+	it->card->pending_listed = false;
 }
 
 /* The first card with a tool_call_id owns it in the index. */
@@ -37,32 +37,34 @@ void transcript_index_card(struct transcript *t, struct item *it)
 {
 	if (it->kind != ITEM_TOOL)
 		return;
+	struct item_card *c = item_card(it);
 	/* A card without a tool_call_id can get no result, but the end of the run still ends it. */
-	if (it->tool_call_id && !strmap_get(&t->cards, it->tool_call_id))
-		strmap_put(&t->cards, it->tool_call_id, it);
-	if (it->outcome == TOOL_PENDING && !it->has_result)
+	if (c->tool_call_id && !strmap_get(&t->cards, c->tool_call_id))
+		strmap_put(&t->cards, c->tool_call_id, it);
+	if (c->outcome == TOOL_PENDING && !c->has_result)
 		transcript_pending_add(t, it);
 }
 
 enum apply_result transcript_attach_result(struct transcript *t, struct item *card,
 					   const struct item_spec *spec)
 {
-	buf_clear(&card->result);
+	struct item_card *c = card->card;
+	buf_clear(&c->result);
 	if (spec->text)
-		buf_append(&card->result, spec->text, spec->text_len);
-	card->outcome = spec->outcome;
-	card->has_result = true;
+		buf_append(&c->result, spec->text, spec->text_len);
+	c->outcome = spec->outcome;
+	c->has_result = true;
 	if (spec->has_exit_code) {
-		card->has_exit_code = true;
-		card->exit_code = spec->exit_code;
+		c->has_exit_code = true;
+		c->exit_code = spec->exit_code;
 	}
-	card->result_epoch++;
+	c->result_epoch++;
 	if (spec->id) {
-		card->result_id = xstrdup(spec->id);
-		strmap_put(&t->result_ids, card->result_id, card);
+		c->result_id = xstrdup(spec->id);
+		strmap_put(&t->result_ids, c->result_id, card);
 	}
 	transcript_pending_remove(t, card);
-	t->lines_added += 1 + count_newlines(card->result.data, card->result.len);
+	t->lines_added += 1 + count_newlines(c->result.data, c->result.len);
 	transcript_touch(t, card);
 	return APPLY_ATTACHED;
 }
@@ -71,17 +73,18 @@ enum apply_result transcript_update_card(struct transcript *t, struct item *card
 					 const struct item_spec *spec)
 {
 	/* The card keeps its place and seq: it is the same call, seen again. */
-	int64_t seq = card->seq;
-	item_fill(card, spec);
-	card->seq = seq;
-	if (card->has_result)
+	struct item_spec again = *spec;
+	again.seq = -1;
+	item_fill(t, card, &again);
+	struct item_card *c = card->card;
+	if (c->has_result)
 		transcript_pending_remove(t, card);
 	if (spec->id) {
-		if (card->result_id)
-			strmap_del(&t->result_ids, card->result_id);
-		free(card->result_id);
-		card->result_id = xstrdup(spec->id);
-		strmap_put(&t->result_ids, card->result_id, card);
+		if (c->result_id)
+			strmap_del(&t->result_ids, c->result_id);
+		free(c->result_id);
+		c->result_id = xstrdup(spec->id);
+		strmap_put(&t->result_ids, c->result_id, card);
 	}
 	transcript_touch(t, card);
 	return APPLY_ATTACHED;
@@ -91,8 +94,8 @@ void transcript_mark_run_ended(struct transcript *t)
 {
 	for (size_t i = 0; i < t->npending; i++) {
 		struct item *it = t->pending[i];
-		it->outcome = TOOL_NO_RESULT;
-		it->pending_listed = false;
+		it->card->outcome = TOOL_NO_RESULT;
+		it->card->pending_listed = false;
 		transcript_touch(t, it);
 	}
 	t->npending = 0;
@@ -111,6 +114,6 @@ void transcript_set_awaiting_confirmation(struct transcript *t, bool awaiting)
 size_t transcript_pending_tools(const struct transcript *t, size_t *idx, size_t max)
 {
 	for (size_t i = 0; i < t->npending && i < max; i++)
-		idx[i] = t->pending[i]->pos;
+		idx[i] = transcript_index(t, t->pending[i]);
 	return t->npending;
 }

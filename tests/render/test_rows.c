@@ -179,6 +179,7 @@ static void reasoning_collapsed_then_expanded(void **state)
 	s.reasoning = why;
 	s.reasoning_len = strlen(why);
 	transcript_add_event(t, &s);
+	render_set_words(&(struct render_words){ .expand_hint = "Tab to expand" });
 	struct layout body, rl;
 	layout_alone(&body, "answer", 6, W, LAYOUT_MARKDOWN);
 	layout_alone(&rl, why, strlen(why), W, 0);
@@ -198,6 +199,28 @@ static void reasoning_collapsed_then_expanded(void **state)
 	assert_int_equal(transcript_item_rows(t, 0, W), 1 + 1 + body.nrows + 1);
 	layout_fini(&body);
 	layout_fini(&rl);
+	buf_fini(&b);
+	transcript_destroy(t);
+}
+
+/* The view names no key: the hint after a collapsed section is the caller's, or none. */
+static void collapsed_hint_comes_from_the_caller(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	struct buf b;
+	buf_init(&b);
+	struct item_spec s = spec_of(ITEM_AGENT, 0, "a", "answer");
+	s.reasoning = "why";
+	s.reasoning_len = 3;
+	transcript_add_event(t, &s);
+	render_set_words(NULL);
+	assert_string_equal(item_row_string(t, 0, 1, W, &b), "▸ reasoning (1 lines)");
+	render_set_words(&(struct render_words){ .expand_hint = "F2 opens it" });
+	transcript_toggle_reasoning(t, 0);
+	transcript_toggle_reasoning(t, 0);
+	assert_string_equal(item_row_string(t, 0, 1, W, &b), "▸ reasoning (1 lines) — F2 opens it");
+	render_set_words(NULL);
 	buf_fini(&b);
 	transcript_destroy(t);
 }
@@ -277,19 +300,19 @@ static void row_cache_is_kept_per_width_and_version(void **state)
 	struct transcript *t = transcript_create();
 	add(t, ITEM_USER, 0, "u", "some text to lay out");
 	transcript_item_rows(t, 0, W);
-	uint64_t built = transcript_layouts_built(t);
+	uint64_t built = render_layouts_built();
 	transcript_item_rows(t, 0, W);
 	struct view_row vr;
 	transcript_item_row(t, 0, 1, W, &vr);
-	assert_int_equal(transcript_layouts_built(t), built);
+	assert_int_equal(render_layouts_built(), built);
 	transcript_item_rows(t, 0, W / 2);
-	assert_int_equal(transcript_layouts_built(t), built + 1);
+	assert_int_equal(render_layouts_built(), built + 1);
 	add(t, ITEM_USER, 1, "v", "another"); /* other items do not invalidate this one */
 	transcript_item_rows(t, 0, W / 2);
-	assert_int_equal(transcript_layouts_built(t), built + 1);
+	assert_int_equal(render_layouts_built(), built + 1);
 	transcript_toggle_reasoning(t, 0);
 	transcript_item_rows(t, 0, W / 2);
-	assert_int_equal(transcript_layouts_built(t), built + 2);
+	assert_int_equal(render_layouts_built(), built + 2);
 	transcript_destroy(t);
 }
 
@@ -297,6 +320,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(user_and_agent_headers),
+		cmocka_unit_test(collapsed_hint_comes_from_the_caller),
 		cmocka_unit_test(stream_header_shows_its_state),
 		cmocka_unit_test(tool_card_header_follows_the_outcome),
 		cmocka_unit_test(tool_card_header_waiting_states),

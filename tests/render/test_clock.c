@@ -1,6 +1,7 @@
 /* Render clock: one frame per period however many changes, the first change after an idle
  * period painted at once. Times are passed in, so nothing here depends on the machine. */
 #include "helpers.h"
+#include "render.h"
 
 static void hz_is_clamped(void **state)
 {

@@ -317,39 +317,39 @@ static void view_lays_out_only_visible_items(void **state)
 	/* every item has at least a header and a separator: H rows touch at most H/2 + 1 */
 	const uint64_t bound = H / 2 + 2;
 
-	uint64_t b = transcript_layouts_built(t);
+	uint64_t b = render_layouts_built();
 	assert_int_equal(viewport_rows(&v, t, rows), H);
-	assert_true(transcript_layouts_built(t) - b <= bound);
+	assert_true(render_layouts_built() - b <= bound);
 
-	b = transcript_layouts_built(t);
+	b = render_layouts_built();
 	viewport_scroll(&v, t, -3 * H);
 	viewport_rows(&v, t, rows);
-	assert_true(transcript_layouts_built(t) - b <= 3 * bound + bound);
+	assert_true(render_layouts_built() - b <= 3 * bound + bound);
 
-	b = transcript_layouts_built(t);
+	b = render_layouts_built();
 	viewport_show_item(&v, t, ITEMS / 2);
 	viewport_rows(&v, t, rows);
 	viewport_scroll(&v, t, H);
 	viewport_rows(&v, t, rows);
-	assert_true(transcript_layouts_built(t) - b <= 3 * bound);
+	assert_true(render_layouts_built() - b <= 3 * bound);
 
-	b = transcript_layouts_built(t);
+	b = render_layouts_built();
 	viewport_resize(&v, t, 50, H);
 	viewport_rows(&v, t, rows);
-	assert_true(transcript_layouts_built(t) - b <= bound + 1);
+	assert_true(render_layouts_built() - b <= bound + 1);
 
 	/* streaming at the end while following: only the tail is laid out again */
 	viewport_follow(&v);
 	transcript_stream_start(t, "s", 1, true, ITEMS - 1);
 	viewport_rows(&v, t, rows);
-	b = transcript_layouts_built(t);
+	b = render_layouts_built();
 	for (int i = 0; i < 100; i++) {
 		delta(t, "s", 1, i, "tok ");
 		transcript_reveal_tick(t);
 		viewport_note_changes(&v, t);
 		viewport_rows(&v, t, rows);
 	}
-	assert_true(transcript_layouts_built(t) - b <= 100 + bound);
+	assert_true(render_layouts_built() - b <= 100 + bound);
 	transcript_destroy(t);
 }
 

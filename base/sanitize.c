@@ -2,7 +2,7 @@
  * removes terminal control sequences whole, removes characters that draw nothing (default
  * ignorables, bidi controls) and repairs UTF-8. All state lives in struct
  * sanitizer, so any split of the input into feeds gives the same output as one feed. */
-#include "render.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* Streaming slots: one test per rule of protocol.md §7.1 (5–12, 14, 15) and the transcript's
  * dedupe by event id. None of these depends on layout output. */
 #include "helpers.h"
+#include "model_int.h"
 
 static void open_on_item_started(void **state)
 {

@@ -48,8 +48,8 @@ static void exit_code_comes_with_the_result(void **state)
 	s.has_exit_code = true;
 	s.exit_code = 2;
 	assert_int_equal(transcript_add_event(t, &s), APPLY_ATTACHED);
-	assert_true(t->items[0]->has_exit_code);
-	assert_int_equal(t->items[0]->exit_code, 2);
+	assert_true(info_of(t, 0).has_exit_code);
+	assert_int_equal(info_of(t, 0).exit_code, 2);
 	transcript_destroy(t);
 }
 

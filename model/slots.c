@@ -1,6 +1,6 @@
 /* slots: streaming items (protocol.md §7.1 rules 5–15) and the pace at which their text
  * is revealed. A slot is an ordinary item with streaming set, indexed by item_id. */
-#include "transcript_int.h"
+#include "model_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,19 +20,19 @@ void transcript_slot_close(struct transcript *t, struct item *it)
 			break;
 		}
 	}
-	it->streaming = false;
-	it->stalled = false;
-	it->lossy = false;
+	it->stream->open = false;
+	it->stream->stalled = false;
+	it->stream->lossy = false;
 }
 
 static struct item *slot_open(struct transcript *t, const char *item_id, int attempt,
 			      bool has_anchor, int64_t anchor)
 {
-	struct item *it = item_create(ITEM_AGENT);
+	struct item *it = item_create(t, ITEM_AGENT);
 	it->id = xstrdup(item_id);
-	it->streaming = true;
-	it->was_slot = true;
-	it->attempt = attempt;
+	it->stream = xcalloc(1, sizeof *it->stream);
+	it->stream->open = true;
+	it->stream->attempt = attempt;
 	if (has_anchor) {
 		it->key_major = anchor;
 		it->key_minor = ++t->arrivals;
@@ -52,16 +52,17 @@ static struct item *slot_open(struct transcript *t, const char *item_id, int att
 /* A higher attempt: everything streamed so far is void. */
 static void slot_supersede(struct transcript *t, struct item *it, int attempt)
 {
-	it->attempt = attempt;
-	it->stalled = false;
+	struct item_stream *st = it->stream;
+	st->attempt = attempt;
+	st->stalled = false;
 	buf_clear(&it->text);
 	buf_clear(&it->reasoning);
 	it->reasoning_lines = 0;
-	it->next_order = 0;
-	it->lossy = false;
-	it->shown_len = 0;
-	it->seen_len = 0;
-	it->step = 0;
+	st->next_order = 0;
+	st->lossy = false;
+	st->shown_len = 0;
+	st->seen_len = 0;
+	st->step = 0;
 	transcript_think_reset(it);
 	it->text_epoch++;
 	it->reasoning_epoch++;
@@ -73,7 +74,7 @@ static void slot_destroy(struct transcript *t, struct item *it)
 	transcript_slot_close(t, it);
 	recent_ids_add(&t->retired, it->id);
 	transcript_unlink(t, it);
-	item_destroy(it);
+	item_destroy(t, it);
 }
 
 enum apply_result transcript_stream_start(struct transcript *t, const char *item_id, int attempt,
@@ -83,9 +84,9 @@ enum apply_result transcript_stream_start(struct transcript *t, const char *item
 		return APPLY_IGNORED_UNKNOWN;
 	struct item *slot = strmap_get(&t->slots, item_id);
 	if (slot) {
-		if (attempt < slot->attempt)
+		if (attempt < slot->stream->attempt)
 			return APPLY_IGNORED_STALE;
-		if (attempt == slot->attempt)
+		if (attempt == slot->stream->attempt)
 			return APPLY_DUPLICATE; /* the same attempt announced twice */
 		slot_supersede(t, slot, attempt);
 		return APPLY_SUPERSEDED;
@@ -109,19 +110,19 @@ enum apply_result transcript_stream_delta(struct transcript *t, const char *item
 			return APPLY_IGNORED_RETIRED;
 		slot = slot_open(t, item_id, attempt, false, 0);
 		res = APPLY_OPENED;
-	} else if (attempt < slot->attempt) {
+	} else if (attempt < slot->stream->attempt) {
 		return APPLY_IGNORED_STALE;
-	} else if (attempt > slot->attempt) {
+	} else if (attempt > slot->stream->attempt) {
 		slot_supersede(t, slot, attempt);
 		res = APPLY_SUPERSEDED;
 	}
-	if (order != slot->next_order) {
-		slot->lossy = true;
+	if (order != slot->stream->next_order) {
+		slot->stream->lossy = true;
 		if (res == APPLY_APPENDED)
 			res = APPLY_LOSSY;
 	}
 	/* Count on from what arrived: one gap marks the slot lossy once, not every later delta. */
-	slot->next_order = order + 1;
+	slot->stream->next_order = order + 1;
 	if (len && text) {
 		if (reasoning) {
 			if (!slot->reasoning.len)
@@ -169,7 +170,7 @@ enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot
 	size_t old_lines = count_newlines(slot->text.data ? slot->text.data : "", slot->text.len);
 	transcript_slot_close(t, slot);
 	recent_ids_add(&t->retired, slot->id);
-	item_fill(slot, spec);
+	item_fill(t, slot, spec);
 	size_t new_lines = count_newlines(slot->text.data ? slot->text.data : "", slot->text.len);
 	if (new_lines > old_lines)
 		t->lines_added += new_lines - old_lines;
@@ -187,35 +188,36 @@ size_t transcript_open_streams(const struct transcript *t)
 int transcript_stream_attempt(const struct transcript *t, const char *item_id)
 {
 	const struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
-	return slot ? slot->attempt : 0;
+	return slot ? slot->stream->attempt : 0;
 }
 
 void transcript_stream_set_stalled(struct transcript *t, const char *item_id, bool stalled)
 {
 	struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
-	if (!slot || slot->stalled == stalled)
+	if (!slot || slot->stream->stalled == stalled)
 		return;
-	slot->stalled = stalled;
+	slot->stream->stalled = stalled;
 	transcript_touch(t, slot);
 }
 
 /* Reveals up to step bytes of one slot; true while it has more to show. */
 static bool slot_reveal(struct transcript *t, struct item *it)
 {
+	struct item_stream *st = it->stream;
 	size_t avail = utf8_complete_prefix(it->text.data ? it->text.data : "", it->text.len);
-	if (it->text.len != it->seen_len) {
+	if (it->text.len != st->seen_len) {
 		/* New bytes since the last tick: drain the backlog within two ticks. */
-		size_t backlog = avail > it->shown_len ? avail - it->shown_len : 0;
-		it->step = (backlog + 1) / 2;
-		it->seen_len = it->text.len;
+		size_t backlog = avail > st->shown_len ? avail - st->shown_len : 0;
+		st->step = (backlog + 1) / 2;
+		st->seen_len = it->text.len;
 	}
-	if (it->shown_len >= avail)
+	if (st->shown_len >= avail)
 		return false;
-	size_t step = it->step ? it->step : 1;
-	size_t end = avail - it->shown_len > step ? it->shown_len + step : avail;
+	size_t step = st->step ? st->step : 1;
+	size_t end = avail - st->shown_len > step ? st->shown_len + step : avail;
 	while (end < avail && ((unsigned char)it->text.data[end] & 0xC0) == 0x80)
 		end++;
-	it->shown_len = end;
+	st->shown_len = end;
 	transcript_touch(t, it);
 	return end < avail;
 }

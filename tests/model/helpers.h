@@ -1,4 +1,5 @@
-/* Shared helpers of the transcript tests: building events and finding items. */
+/* Shared helpers of the model tests (and the view tests built on them): building events and
+ * finding items. */
 #ifndef TETHER_TESTS_TRANSCRIPT_HELPERS_H
 #define TETHER_TESTS_TRANSCRIPT_HELPERS_H
 
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "transcript_int.h"
+#include "model.h"
 
 /* An event of kind with seq (-1: transient), id and text. */
 static inline struct item_spec spec_of(enum item_kind kind, int64_t seq, const char *id,
@@ -88,6 +89,12 @@ static inline struct item_info info_of(const struct transcript *t, size_t idx)
 	struct item_info info;
 	transcript_item(t, idx, &info);
 	return info;
+}
+
+/* Bytes of item idx's text revealed so far. */
+static inline size_t transcript_shown_len(const struct transcript *t, size_t idx)
+{
+	return info_of(t, idx).shown_len;
 }
 
 /* The full text of item idx as a NUL-terminated string (static storage per call site). */

@@ -4,6 +4,7 @@
 #define TETHER_TESTS_TRANSCRIPT_ROWCHECK_H
 
 #include "helpers.h"
+#include "render.h"
 
 /* The display text of a row (its spans joined) into out. */
 static inline const char *row_string(const struct view_row *r, struct buf *out)

@@ -1,5 +1,5 @@
 /* search: finds items by text, case-insensitively for ASCII. */
-#include "transcript_int.h"
+#include "model_int.h"
 
 #include <string.h>
 
@@ -10,11 +10,13 @@ static bool contains(const char *hay, size_t n, const char *needle, size_t m)
 
 static bool item_matches(const struct item *it, const char *needle, size_t m)
 {
-	return contains(it->text.data, it->text.len, needle, m) ||
-	       contains(it->summary, it->summary ? strlen(it->summary) : 0, needle, m) ||
-	       contains(it->title, it->title ? strlen(it->title) : 0, needle, m) ||
-	       contains(it->detail.data, it->detail.len, needle, m) ||
-	       contains(it->result.data, it->result.len, needle, m);
+	const struct item_card *c = it->card;
+	if (contains(it->text.data, it->text.len, needle, m) ||
+	    contains(it->title, it->title ? strlen(it->title) : 0, needle, m))
+		return true;
+	return c && (contains(c->summary, c->summary ? strlen(c->summary) : 0, needle, m) ||
+		     contains(c->detail.data, c->detail.len, needle, m) ||
+		     contains(c->result.data, c->result.len, needle, m));
 }
 
 long transcript_search(const struct transcript *t, const char *needle, size_t from,

@@ -1,0 +1,198 @@
+/* model: the conversation as the client knows it, independent of any screen or wire format.
+ * Items in display order (durables by seq, deduplicated by event id), streaming slots with
+ * attempts, anchors and retire-in-place, tool cards with their results, inline thinking, the
+ * pace at which streamed text is revealed, and search over items. Text arrives sanitized and
+ * masked. libc and base only: no terminal, no JSON. */
+#ifndef TETHER_MODEL_H
+#define TETHER_MODEL_H
+
+#include "base.h"
+
+enum item_kind {
+	ITEM_USER,          /* a user message */
+	ITEM_AGENT,         /* an agent message (also an open stream) */
+	ITEM_TOOL,          /* a tool card: action plus its result when it came */
+	ITEM_TOOL_RESULT,   /* an observation/rejection/agent error; attaches to its card */
+	ITEM_ERROR,         /* conversation error, error frame, client-side error */
+	ITEM_NOTICE,        /* pause, interrupt, status changes, placeholders, other kinds */
+	ITEM_SYSTEM,        /* system prompt: collapsed */
+};
+
+enum tool_outcome {
+	TOOL_PENDING,       /* no result yet */
+	TOOL_DONE,
+	TOOL_FAILED,
+	TOOL_REJECTED,
+	TOOL_NO_RESULT,     /* the run ended without a result */
+	TOOL_BLOCKED,       /* a hook refused to run it */
+	TOOL_STILL_RUNNING, /* no output for a while: still running (terminal soft timeout) */
+	TOOL_TIMED_OUT,     /* ended by its timeout */
+};
+
+/* An event as the transcript takes it. Text is already sanitized and masked; all strings
+ * are copied. NULL strings mean absent. */
+struct item_spec {
+	enum item_kind kind;
+	int64_t seq;                /* -1 when not durable */
+	const char *id;             /* event id, NULL for local notices */
+	const char *text;
+	size_t text_len;
+	const char *reasoning;
+	size_t reasoning_len;
+	const char *title;          /* tool name, error code, notice label */
+	const char *summary;        /* one-line action summary */
+	const char *full_action;    /* every argument of the action, whole (the confirmation) */
+	const char *tool_call_id;
+	enum tool_outcome outcome;  /* ITEM_TOOL_RESULT */
+	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
+	bool has_exit_code;
+	int exit_code;
+	/* ITEM_TOOL: what the tool was asked to do, beyond the summary (markdown-lite). */
+	const char *detail;
+	size_t detail_len;
+	/* ITEM_TOOL that arrives with its result (an ACP tool call): result text and outcome. */
+	bool has_result;
+	/* ITEM_TOOL re-emitted as it progresses (an ACP tool call): a card with the same
+	 * tool_call_id takes this content in place, the last emission being authoritative. */
+	bool replaces_card;
+	const char *result;
+	size_t result_len;
+};
+
+/* What applying an event or progress frame did. */
+enum apply_result {
+	APPLY_ADDED,            /* a new item */
+	APPLY_RETIRED,          /* a durable event took over the open stream with its id */
+	APPLY_ATTACHED,         /* a tool result joined its card */
+	APPLY_DUPLICATE,        /* an event id already in the transcript: nothing changed */
+	APPLY_OPENED,           /* a stream slot opened */
+	APPLY_SUPERSEDED,       /* a higher attempt reset the slot */
+	APPLY_APPENDED,         /* delta text added */
+	APPLY_LOSSY,            /* delta added after an order gap: the slot is lossy */
+	APPLY_ABORTED,          /* the slot was dropped */
+	APPLY_IGNORED_STALE,    /* a frame for a lower attempt than the slot's */
+	APPLY_IGNORED_RETIRED,  /* a late frame for a recently retired or aborted item */
+	APPLY_IGNORED_UNKNOWN,  /* an abort for an item never opened */
+};
+
+struct transcript;
+
+/* Creates an empty transcript. */
+struct transcript *transcript_create(void);
+/* Frees a transcript and all its items. */
+void transcript_destroy(struct transcript *t);
+/* Adds a durable or transient event, or a local notice. Durables are deduplicated by id and
+ * kept in seq order; one whose id is an open stream's item_id retires it in place. */
+enum apply_result transcript_add_event(struct transcript *t, const struct item_spec *spec);
+/* item_started: opens the slot, or supersedes a lower attempt. */
+enum apply_result transcript_stream_start(struct transcript *t, const char *item_id, int attempt,
+					  bool has_anchor_seq, int64_t anchor_seq);
+/* A delta (text already sanitized and masked). Opens the slot if no item_started came. */
+enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
+					  int64_t order, bool reasoning, const char *text,
+					  size_t len);
+/* item_aborted: drops the slot whatever its attempt. */
+enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
+					  const char *reason);
+/* Drops every open slot (a reconnect); returns how many. */
+size_t transcript_discard_streams(struct transcript *t);
+/* Open streaming slots. */
+size_t transcript_open_streams(const struct transcript *t);
+/* The attempt of an open slot, or 0 when item_id is not open. */
+int transcript_stream_attempt(const struct transcript *t, const char *item_id);
+/* Marks an open slot stalled (no delta for too long) or not. */
+void transcript_stream_set_stalled(struct transcript *t, const char *item_id, bool stalled);
+/* The run ended (idle, finished, paused, error, stuck): cards without a result say so. */
+void transcript_mark_run_ended(struct transcript *t);
+/* Sets whether confirmation is pending: cards without a result show "awaiting confirmation". */
+void transcript_set_awaiting_confirmation(struct transcript *t, bool awaiting);
+/* Cards still awaiting a result (for the confirmation prompt); returns the count and fills up
+ * to max item indices. */
+size_t transcript_pending_tools(const struct transcript *t, size_t *idx, size_t max);
+/* Reveals streamed text at a steady pace: call once per render tick. Returns true while some
+ * slot still has text to reveal (keep ticking). */
+bool transcript_reveal_tick(struct transcript *t);
+/* A counter that changes whenever anything visible changes. */
+uint64_t transcript_generation(const struct transcript *t);
+
+/* Items in display order. */
+size_t transcript_count(const struct transcript *t);
+/* Read-only facts about one item, for painting and tests. */
+struct item_info {
+	uint64_t uid;           /* the item's stable id (transcript_index_of) */
+	enum item_kind kind;
+	int64_t seq;            /* -1 for slots and non-durables */
+	const char *id;         /* event id (an open slot: its item_id) */
+	const char *text;       /* full text (for a slot: what arrived so far) */
+	size_t text_len;
+	size_t shown_len;       /* bytes of text revealed so far (== text_len unless streaming) */
+	const char *reasoning;
+	size_t reasoning_len;
+	size_t reasoning_lines; /* logical lines of reasoning */
+	const char *title;
+	const char *summary;
+	const char *full_action; /* tool card: every argument of the action, whole */
+	enum tool_outcome outcome;
+	const char *result_text; /* tool card: the result's text, NULL before it came */
+	size_t result_len;
+	const char *detail;     /* tool card: its arguments ("" when none) */
+	size_t detail_len;
+	int risk;
+	bool has_exit_code;
+	int exit_code;
+	bool streaming;         /* an open slot */
+	bool lossy;
+	bool stalled;
+	bool awaiting_confirmation;
+	bool reasoning_expanded;
+	int attempt;
+	/* Counters that change when a text changed other than by growing: a layout of it made
+	 * before is void (one that only grew may be laid out incrementally). */
+	uint64_t text_epoch, reasoning_epoch, result_epoch, detail_epoch;
+};
+/* Fills *info for item idx (strings stay owned by the transcript). */
+void transcript_item(const struct transcript *t, size_t idx, struct item_info *info);
+/* Toggles whether item idx shows its reasoning (collapsed by default). */
+void transcript_toggle_reasoning(struct transcript *t, size_t idx);
+/* Logical lines of output added so far: new items count their lines, streamed text its
+ * newlines. Monotonic; a viewport diffs it to count what arrived below. */
+uint64_t transcript_lines_added(const struct transcript *t);
+
+/* ----------------------------------------------------------- addressing */
+
+/* Every item gets a uid when it is created: 1, 2, 3… in creation order, never reused, and
+ * unchanged while other items are inserted or dropped before it (indices shift; uids do not).
+ * Display order is by seq, not by uid. Lookups by index are O(1), by uid and by seq a hash
+ * lookup plus a binary search, and inserting or dropping an item moves the pointers after it
+ * in one memmove without touching the items.
+ *
+ * Ready for a window over a long history (not implemented here): dropping the oldest items
+ * would take them out of items[] and out of every index (uid, seq, event id, cards, results)
+ * and free them; transcript_index_of then answers -1 for their uids, so whoever holds one
+ * (a viewport anchor, a search position) re-resolves it or falls back. Fetched again (by seq,
+ * through transcript_add_event), an event gets a new uid and its place by seq; the uids of
+ * everything else are untouched. */
+
+/* The uid of item idx. */
+uint64_t transcript_uid_at(const struct transcript *t, size_t idx);
+/* The index of the item with uid, or -1 when there is none (never was, or was dropped). */
+long transcript_index_of(const struct transcript *t, uint64_t uid);
+/* The index of the durable event with seq, or -1. */
+long transcript_find_seq(const struct transcript *t, int64_t seq);
+/* The index of the item with event id id (an open slot: its item_id), or -1. */
+long transcript_find_id(const struct transcript *t, const char *id);
+
+/* ---------------------------------------------------- for the view above */
+
+/* The view's cache slot of item idx (NULL until the view puts something there) and the
+ * item's version, which changes whenever anything its rows show changes. */
+void **transcript_view_cache(struct transcript *t, size_t idx, uint64_t *version);
+/* How the transcript frees a view cache when it drops an item (the view sets it). */
+void transcript_set_view_free(struct transcript *t, void (*free_fn)(void *));
+
+/* Finds the next item at or after from (before, when backwards) whose text contains needle
+ * (case-insensitive for ASCII). Returns its index or -1. */
+long transcript_search(const struct transcript *t, const char *needle, size_t from,
+		       bool backwards);
+
+#endif
