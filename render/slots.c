@@ -16,7 +16,7 @@ void transcript_slot_close(struct transcript *t, struct item *it)
 	strmap_del(&t->slots, it->id);
 	for (size_t i = 0; i < t->nopen; i++) {
 		if (t->open[i] == it) {
-			t->open[i] = t->open[--t->nopen];
+			memmove(t->open + i, t->open + i + 1, (--t->nopen - i) * sizeof *t->open);
 			break;
 		}
 	}
@@ -54,6 +54,7 @@ static void slot_supersede(struct transcript *t, struct item *it, int attempt)
 {
 	it->attempt = attempt;
 	it->stalled = false;
+	it->last_delta_us = 0;
 	buf_clear(&it->text);
 	buf_clear(&it->reasoning);
 	it->reasoning_lines = 0;
@@ -96,10 +97,10 @@ enum apply_result transcript_stream_start(struct transcript *t, const char *item
 	return APPLY_OPENED;
 }
 
-enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
-					  int64_t order, bool reasoning, const char *text,
-					  size_t len)
+enum apply_result transcript_stream_admit(struct transcript *t, const char *item_id, int attempt,
+					  struct item **slot_out)
 {
+	*slot_out = NULL;
 	if (!item_id)
 		return APPLY_IGNORED_UNKNOWN;
 	enum apply_result res = APPLY_APPENDED;
@@ -115,10 +116,18 @@ enum apply_result transcript_stream_delta(struct transcript *t, const char *item
 		slot_supersede(t, slot, attempt);
 		res = APPLY_SUPERSEDED;
 	}
+	*slot_out = slot;
+	return res;
+}
+
+enum apply_result transcript_slot_append(struct transcript *t, struct item *slot, int64_t order,
+					 bool reasoning, const char *text, size_t len,
+					 int64_t now_us)
+{
+	enum apply_result res = APPLY_APPENDED;
 	if (order != slot->next_order) {
 		slot->lossy = true;
-		if (res == APPLY_APPENDED)
-			res = APPLY_LOSSY;
+		res = APPLY_LOSSY;
 	}
 	/* Count on from what arrived: one gap marks the slot lossy once, not every later delta. */
 	slot->next_order = order + 1;
@@ -132,8 +141,22 @@ enum apply_result transcript_stream_delta(struct transcript *t, const char *item
 			transcript_think_feed(t, slot, text, len);
 		}
 	}
+	slot->last_delta_us = now_us;
+	slot->stalled = false; /* a delta ends a stall */
 	transcript_touch(t, slot);
 	return res;
+}
+
+enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
+					  int64_t order, bool reasoning, const char *text,
+					  size_t len)
+{
+	struct item *slot;
+	enum apply_result res = transcript_stream_admit(t, item_id, attempt, &slot);
+	if (!slot)
+		return res;
+	enum apply_result added = transcript_slot_append(t, slot, order, reasoning, text, len, 0);
+	return res == APPLY_APPENDED ? added : res;
 }
 
 enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
@@ -184,19 +207,78 @@ size_t transcript_open_streams(const struct transcript *t)
 	return t->nopen;
 }
 
+struct item *transcript_stream_find(const struct transcript *t, const char *item_id)
+{
+	return item_id ? strmap_get(&t->slots, item_id) : NULL;
+}
+
+struct item *transcript_stream_at(const struct transcript *t, size_t i)
+{
+	return i < t->nopen ? t->open[i] : NULL;
+}
+
 int transcript_stream_attempt(const struct transcript *t, const char *item_id)
 {
-	const struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	const struct item *slot = transcript_stream_find(t, item_id);
 	return slot ? slot->attempt : 0;
 }
 
 void transcript_stream_set_stalled(struct transcript *t, const char *item_id, bool stalled)
 {
-	struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	struct item *slot = transcript_stream_find(t, item_id);
 	if (!slot || slot->stalled == stalled)
 		return;
 	slot->stalled = stalled;
 	transcript_touch(t, slot);
+}
+
+const char *transcript_slot_id(const struct item *slot)
+{
+	return slot->id;
+}
+
+int transcript_slot_attempt(const struct item *slot)
+{
+	return slot->attempt;
+}
+
+void *transcript_slot_data(const struct item *slot)
+{
+	return slot->stream_data;
+}
+
+void transcript_slot_set_data(struct item *slot, void *data)
+{
+	slot->stream_data = data;
+}
+
+size_t transcript_stalled_streams(const struct transcript *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nopen; i++)
+		n += t->open[i]->stalled;
+	return n;
+}
+
+bool transcript_streams_check_stalls(struct transcript *t, int64_t now_us, int64_t limit_us,
+				     bool quiet_is_work,
+				     void (*on_stalled)(void *ctx, struct item *slot), void *ctx)
+{
+	bool any_armed = false;
+	/* Newest first; on_stalled may not open or close slots. */
+	for (size_t i = t->nopen; i-- > 0;) {
+		struct item *slot = t->open[i];
+		if (!slot->last_delta_us)
+			continue;
+		any_armed = true;
+		if (quiet_is_work || slot->stalled || now_us - slot->last_delta_us < limit_us)
+			continue;
+		slot->stalled = true;
+		transcript_touch(t, slot);
+		if (on_stalled)
+			on_stalled(ctx, slot);
+	}
+	return any_armed;
 }
 
 /* Reveals up to step bytes of one slot; true while it has more to show. */

@@ -44,6 +44,8 @@ struct item {
 	char think_hold[8];
 	int attempt;
 	int64_t next_order;
+	int64_t last_delta_us;          /* 0 until the slot's first delta: no stall before it */
+	void *stream_data;              /* the stream owner's per-stream state (slots.c) */
 	size_t shown_len;               /* revealed bytes of text (== text.len unless streaming) */
 	size_t seen_len;                /* text.len at the previous reveal tick */
 	size_t step;                    /* reveal bytes per tick */
@@ -68,7 +70,7 @@ struct transcript {
 	struct strmap result_ids;       /* id of an attached tool result → its card */
 	struct strmap cards;            /* tool_call_id → card */
 	struct strmap slots;            /* item_id → open slot */
-	struct item **open;             /* open slots, unordered */
+	struct item **open;             /* open slots, oldest first */
 	size_t nopen, open_cap;
 	struct item **pending;          /* cards without a result, in arrival order */
 	size_t npending, pending_cap;

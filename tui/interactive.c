@@ -6,6 +6,8 @@
 #include "interactive.h"
 #include "status.h"
 #include "terminal.h"
+#include "latency.h"
+#include "recorder.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -192,7 +194,7 @@ static void on_frame(void *arg)
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
 	render_clock_painted(&u->clock, now);
-	controller_frame_painted(u->ctl, now);
+	latency_painted(u->latency, now);
 	if (more) {
 		tui_schedule_frame(u);
 		return;
@@ -298,43 +300,6 @@ static void on_signal(void *arg, int signo)
 	}
 }
 
-static void on_changed(void *ctx)
-{
-	tui_schedule_frame(ctx);
-}
-
-static void on_finished(void *ctx, int exit_code)
-{
-	struct tui *u = ctx;
-	if (!u->quitting) {
-		u->quitting = true;
-		u->exit_code = exit_code;
-	}
-	loop_quit(u->loop);
-}
-
-static void on_notice(void *ctx, const char *line)
-{
-	struct tui *u = ctx;
-	free(u->last_error);
-	u->last_error = xstrdup(line);
-	tui_notice(u, "%s", line);
-}
-
-/* Back into the input, before what is there now. */
-static void on_unsent(void *ctx, const char *text)
-{
-	struct tui *u = ctx;
-	char *now = editor_take(&u->input);
-	editor_insert(&u->input, text, strlen(text));
-	if (*now) {
-		editor_insert(&u->input, "\n", 1);
-		editor_insert(&u->input, now, strlen(now));
-	}
-	free(now);
-	tui_schedule_frame(u);
-}
-
 static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->frame_timer);
@@ -390,11 +355,10 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->frame_timer = loop_timer_create(loop, on_frame, u);
 	u->key_timer = loop_timer_create(loop, on_key_timer, u);
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
-	struct controller_ui ui = {
-		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
-		.unsent = on_unsent,
-	};
-	u->ctl = controller_create(loop, o, masks, api_key, record, false, &ui);
+	u->ctl = controller_create(loop, o, masks, api_key, false);
+	controller_add_sink(u->ctl, tui_sink(u));
+	if (record)
+		controller_add_sink(u->ctl, recorder_create(record, o->record_path, masks, u->ctl));
 	u->t = controller_transcript(u->ctl);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {

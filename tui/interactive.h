@@ -63,6 +63,7 @@ struct tui {
 	char *notice;
 	int64_t notice_until;
 	char *last_error;           /* the last notice, printed on stderr when the run ends */
+	struct latency *latency;    /* delta arrival → painted frame (the TUI sink's) */
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
 	bool quitting;
 	int exit_code;
@@ -84,6 +85,9 @@ void tui_suspend(struct tui *u);
 void tui_submit(struct tui *u);
 /* Keeps a sent message for the queued lines. */
 void tui_remember_sent(struct tui *u, const char *text);
+
+/* The TUI as a sink of its controller: dirty marks, error items, notices, latency. */
+struct sink tui_sink(struct tui *u);
 
 /* Starts a search: the query is typed in the input area; the view is remembered for Esc. */
 void search_start(struct tui *u);
