@@ -709,6 +709,11 @@ struct transcript *controller_transcript(struct controller *c)
 	return c->transcript;
 }
 
+size_t controller_unsent(struct controller *c, struct outbox_message *out, size_t max)
+{
+	return outbox_unsent(c->outbox, out, max);
+}
+
 void controller_status(const struct controller *c, struct controller_status *st)
 {
 	memset(st, 0, sizeof *st);

@@ -10,6 +10,7 @@
 #include "render.h"
 #include "keyring.h"
 #include "sink.h"
+#include "outbox.h"
 
 #include <stdio.h>
 
@@ -53,6 +54,8 @@ void controller_destroy(struct controller *c);
 struct transcript *controller_transcript(struct controller *c);
 /* Fills *st with the current status. */
 void controller_status(const struct controller *c, struct controller_status *st);
+/* The user's messages not sent yet, oldest first (outbox_unsent). */
+size_t controller_unsent(struct controller *c, struct outbox_message *out, size_t max);
 /* Sends a user message: over the socket when it is live, else queued until it is (or through
  * REST when the socket stays down). Never silently dropped; blank text is no message. */
 void controller_send(struct controller *c, const char *text);

@@ -103,22 +103,6 @@ static bool blank(const char *s)
 	return s[strspn(s, " \t\n")] == '\0';
 }
 
-/* Keeps the last few messages sent, as they are shown (sanitized and masked: a secret the
- * user pasted is hidden like the server's copy of it will be): the controller's queue is
- * first in, first out, so the last pending_messages of them are the ones still waiting. */
-void tui_remember_sent(struct tui *u, const char *text)
-{
-	if (u->nsent == TUI_QUEUED_KEEP) {
-		free(u->sent[0]);
-		memmove(u->sent, u->sent + 1, (TUI_QUEUED_KEEP - 1) * sizeof *u->sent);
-		u->nsent--;
-	}
-	struct buf shown;
-	buf_init(&shown);
-	controller_clean(u->ctl, text, strlen(text), &shown);
-	u->sent[u->nsent++] = buf_steal(&shown);
-}
-
 /* A message while actions wait for confirmation would run them (see modal.c): it stays in
  * the draft, and the modal offers to answer first or to send it and allow. */
 static bool held_for_confirmation(struct tui *u)
@@ -148,7 +132,6 @@ void tui_submit(struct tui *u)
 			msg = NULL;
 		if (msg) {
 			controller_send(u->ctl, msg);
-			tui_remember_sent(u, msg);
 			viewport_follow(&u->vp);
 		}
 	}
@@ -311,8 +294,6 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->reason);
 	layout_fini(&u->confirm_layout);
 	paint_fini(&u->paint);
-	for (size_t i = 0; i < u->nsent; i++)
-		free(u->sent[i]);
 	free(u->notice);
 	free(u->last_error);
 	free(u);
