@@ -116,17 +116,22 @@ static void stream_forget(struct item *slot)
 	transcript_slot_set_data(slot, NULL);
 }
 
-/* Every open stream gets its discarded line, newest first; with drop, the transcript drops
- * them too (a reconnect), else they stay as they are (the run ended). */
-static void streams_discard(struct controller *c, bool drop)
+/* Every open stream gets its discarded line, newest first. */
+static void streams_told_discarded(struct controller *c)
 {
-	for (size_t i = transcript_open_streams(c->transcript); i-- > 0;) {
-		struct item *slot = transcript_stream_at(c->transcript, i);
-		stream_told(c, slot, SINK_STREAM_DISCARDED);
-		stream_forget(slot);
-	}
-	if (drop)
-		transcript_discard_streams(c->transcript);
+	for (size_t i = transcript_open_streams(c->transcript); i-- > 0;)
+		stream_told(c, transcript_stream_at(c->transcript, i), SINK_STREAM_DISCARDED);
+}
+
+/* Drops every open stream (a reconnect), each with its discarded line unless the run ended
+ * (which told them already). */
+static void streams_discard(struct controller *c)
+{
+	if (!c->finished)
+		streams_told_discarded(c);
+	for (size_t i = 0; i < transcript_open_streams(c->transcript); i++)
+		stream_forget(transcript_stream_at(c->transcript, i));
+	transcript_discard_streams(c->transcript);
 }
 
 void ctl_finish(struct controller *c, int exit_code)
@@ -134,8 +139,9 @@ void ctl_finish(struct controller *c, int exit_code)
 	if (c->finished)
 		return;
 	c->finished = true;
-	/* Every started stream ends in exactly one terminal line, also when the run ends first. */
-	streams_discard(c, false);
+	/* Every started stream ends in exactly one terminal line, also when the run ends first;
+	 * the streams stay as they are (a sink told of them may still hold their strings). */
+	streams_told_discarded(c);
 	struct sink_result r = {
 		.has_cursor = session_has_cursor(c->session),
 		.cursor = session_cursor(c->session),
@@ -185,6 +191,8 @@ static void stream_stalled(void *ctx, struct item *slot)
  * armed. While a tool runs, silence is work, not a stall. */
 void ctl_check_stalls(struct controller *c, int64_t now_us)
 {
+	if (c->finished)
+		return; /* every stream got its last line */
 	bool any_armed = transcript_streams_check_stalls(
 		c->transcript, now_us, (int64_t)(c->o->stream_stall_s * 1e6), c->running_tools != 0,
 		stream_stalled, c);
@@ -385,32 +393,52 @@ static void on_started(struct controller *c, const struct frame *f)
 	ctl_changed(c);
 }
 
-/* The hot path: one lookup, the streaming clean, the model, the sinks; the scratch buffers
- * live in the controller, so a delta allocates nothing. */
+/* The delta's text through its stream's clean, into the controller's scratch (the hot path
+ * allocates nothing). */
+static const struct buf *delta_cleaned(struct controller *c, struct item *slot,
+				       const struct frame *f)
+{
+	struct ctl_stream *cs = transcript_slot_data(slot);
+	buf_clear(&c->delta_out);
+	clean_stream_feed(&cs->clean[f->delta_kind == DELTA_REASONING], f->content, f->content_len,
+			  &c->delta_san, &c->delta_out);
+	return &c->delta_out;
+}
+
+static void delta_told(struct controller *c, struct item *slot, const struct frame *f,
+		       const struct buf *text, int64_t now_us)
+{
+	const struct ctl_stream *cs = transcript_slot_data(slot);
+	struct sink_stream s = {
+		.state = SINK_STREAM_DELTA, .item_id = cs->shown_id, .attempt = f->attempt,
+		.reasoning = f->delta_kind == DELTA_REASONING,
+		.content = text->data ? text->data : "", .content_len = text->len,
+		.frame = f, .at_us = now_us,
+	};
+	CTL_SINKS(c, stream, &s);
+}
+
+/* The watchdog runs while streams may stall. */
+static void stall_watch(struct controller *c)
+{
+	if (!loop_timer_pending(c->stall_timer))
+		loop_timer_schedule(c->stall_timer, stall_check_period(c));
+}
+
 static void on_delta(struct controller *c, const struct frame *f)
 {
 	struct item *slot;
 	enum apply_result r = transcript_stream_admit(c->transcript, f->item_id, f->attempt, &slot);
 	if (!slot)
-		return; /* stale attempt, or retired */
+		return; /* a stale attempt, or retired */
 	if (r != APPLY_APPENDED)
 		stream_begin(c, slot, r);
-	bool reasoning = f->delta_kind == DELTA_REASONING;
-	struct ctl_stream *cs = transcript_slot_data(slot);
-	buf_clear(&c->delta_out);
-	clean_stream_feed(&cs->clean[reasoning], f->content, f->content_len, &c->delta_san,
-			  &c->delta_out);
+	const struct buf *text = delta_cleaned(c, slot, f);
 	int64_t now = clock_now_us();
-	transcript_slot_append(c->transcript, slot, f->order, reasoning, c->delta_out.data,
-			       c->delta_out.len, now);
-	struct sink_stream s = {
-		.state = SINK_STREAM_DELTA, .item_id = cs->shown_id, .attempt = f->attempt,
-		.reasoning = reasoning, .content = c->delta_out.data ? c->delta_out.data : "",
-		.content_len = c->delta_out.len, .frame = f, .at_us = now,
-	};
-	CTL_SINKS(c, stream, &s);
-	if (!loop_timer_pending(c->stall_timer))
-		loop_timer_schedule(c->stall_timer, stall_check_period(c));
+	transcript_slot_append(c->transcript, slot, f->order, f->delta_kind == DELTA_REASONING,
+			       text->data, text->len, now);
+	delta_told(c, slot, f, text, now);
+	stall_watch(c);
 	ctl_changed(c);
 }
 
@@ -527,7 +555,7 @@ static void session_raw(void *ctx, const char *json, size_t len)
 static void session_discard(void *ctx)
 {
 	struct controller *c = ctx;
-	streams_discard(c, true);
+	streams_discard(c);
 	ctl_changed(c);
 }
 

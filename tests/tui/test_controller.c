@@ -302,6 +302,20 @@ static void stall_said_once_per_stall(void **state)
 		      "stalled i1/1\n");
 }
 
+static void reconnect_discards_every_stream(void **state)
+{
+	struct bed *b = *state;
+	delta(b, "i1", 1, 0, "one");
+	started(b, "i2", 3);
+	take_log(b);
+	b->h.on_discard_streams(b->h.ctx);
+	ASSERT_LOG(b, "discarded i2/3\n"
+		      "discarded i1/1\n");
+	assert_int_equal(transcript_open_streams(controller_transcript(b->c)), 0);
+	delta(b, "i1", 1, 1, "late");            /* discarded is retired: nothing opens it */
+	ASSERT_LOG(b, "");
+}
+
 static void result_last(void **state)
 {
 	struct bed *b = *state;
@@ -313,6 +327,8 @@ static void result_last(void **state)
 	controller_quit(b->c, 8);               /* once */
 	delta(b, "i2", 1, 1, "after");          /* nothing after the result */
 	feed(b, "{\"type\":\"error\",\"code\":\"late\",\"detail\":\"x\"}");
+	b->h.on_discard_streams(b->h.ctx);     /* the socket closes: told once already */
+	ctl_check_stalls(b->c, clock_now_us() + 60000000);
 	ASSERT_LOG(b, "discarded i2/1\n"
 		      "discarded i1/1\n"
 		      "result 7 streams=2 durable=1\n"
@@ -380,6 +396,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(durable_retires_in_place, bed_setup, bed_teardown),
 		cmocka_unit_test_setup_teardown(abort_drops_the_stream, bed_setup, bed_teardown),
 		cmocka_unit_test_setup_teardown(stall_said_once_per_stall, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(reconnect_discards_every_stream, bed_setup,
+						bed_teardown),
 		cmocka_unit_test_setup_teardown(result_last, bed_setup, bed_teardown),
 		cmocka_unit_test_setup_teardown(split_secret_never_reaches_a_sink, bed_setup,
 						bed_teardown),
