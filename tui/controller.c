@@ -222,7 +222,7 @@ static void check_until(struct controller *c, const char *status, bool live)
 {
 	if (!c->headless || c->finished || !live)
 		return;
-	bool all_sent = outbox_pending(c->outbox) == 0 && !c->stdin_open;
+	bool all_sent = outbox_unsent(c->outbox, NULL, 0) == 0 && !c->stdin_open;
 	if (!all_sent)
 		return;
 	if (ctl_status_is(status, "error") || ctl_status_is(status, "stuck")) {
@@ -737,11 +737,6 @@ struct transcript *controller_transcript(struct controller *c)
 	return c->transcript;
 }
 
-size_t controller_unsent(struct controller *c, struct outbox_message *out, size_t max)
-{
-	return outbox_unsent(c->outbox, out, max);
-}
-
 void controller_status(const struct controller *c, struct controller_status *st)
 {
 	memset(st, 0, sizeof *st);
@@ -759,6 +754,7 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->syncing = !c->caught_up && c->connection == SESSION_SYNCED;
 	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
 	st->stalled_streams = transcript_stalled_streams(c->transcript);
-	st->pending_messages = outbox_pending(c->outbox);
+	st->pending_messages = outbox_unsent(c->outbox, st->queued,
+					     sizeof st->queued / sizeof *st->queued);
 	st->awaiting_confirmation = ctl_status_is(c->execution_status, "waiting_for_confirmation");
 }

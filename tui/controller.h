@@ -30,7 +30,8 @@ struct controller_status {
 	bool syncing;                   /* replaying history on this connection */
 	int64_t sync_through_seq;       /* target of the replay, -1 when none */
 	size_t stalled_streams;
-	size_t pending_messages;        /* typed while the socket was down, not yet sent */
+	size_t pending_messages;        /* the user's messages not sent yet */
+	struct outbox_message queued[3]; /* the oldest of them (up to pending_messages) */
 	bool awaiting_confirmation;
 };
 
@@ -54,8 +55,6 @@ void controller_destroy(struct controller *c);
 struct transcript *controller_transcript(struct controller *c);
 /* Fills *st with the current status. */
 void controller_status(const struct controller *c, struct controller_status *st);
-/* The user's messages not sent yet, oldest first (outbox_unsent). */
-size_t controller_unsent(struct controller *c, struct outbox_message *out, size_t max);
 /* Sends a user message: over the socket when it is live, else queued until it is (or through
  * REST when the socket stays down). Never silently dropped; blank text is no message. */
 void controller_send(struct controller *c, const char *text);

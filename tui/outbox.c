@@ -271,10 +271,6 @@ void outbox_synced(struct outbox *b)
 		loop_timer_cancel(b->fallback);
 }
 
-size_t outbox_pending(const struct outbox *b)
-{
-	return b->nheld + session_pending_messages(b->session);
-}
 
 static enum outbox_state held_state(const struct outbox *b, const struct held *m)
 {
@@ -285,11 +281,12 @@ static enum outbox_state held_state(const struct outbox *b, const struct held *m
 	return m->failed ? OUTBOX_FAILED : OUTBOX_QUEUED;
 }
 
-size_t outbox_unsent(struct outbox *b, struct outbox_message *out, size_t max)
+size_t outbox_unsent(const struct outbox *b, struct outbox_message *out, size_t max)
 {
-	handed_prune(b);
+	/* Of those handed to the session, its queue still holds the newest pending. */
+	size_t pending = session_pending_messages(b->session);
+	size_t i = b->nhanded > pending ? b->nhanded - pending : 0, j = 0, n = 0;
 	/* Both lists are in submission order: merged by number, oldest first. */
-	size_t i = 0, j = 0, n = 0;
 	while (i < b->nhanded || j < b->nheld) {
 		bool take_handed = j == b->nheld ||
 				   (i < b->nhanded && b->handed[i].number < b->held[j].number);

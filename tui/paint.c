@@ -191,10 +191,10 @@ static bool modal_visible(struct tui *u, const struct controller_status *st)
 	return st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON);
 }
 
-/* Messages not sent yet: the outbox knows each one's state. */
-static size_t queued_shown(struct tui *u)
+/* Messages not sent yet, as the outbox lists them. */
+static size_t queued_shown(const struct controller_status *st)
 {
-	return controller_unsent(u->ctl, NULL, 0);
+	return st->pending_messages;
 }
 
 /* Takes up to want rows for an extra part, always leaving one transcript row. */
@@ -229,7 +229,7 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	}
 	int notice = u->notice ? take(&left, 1) : 0;
 	int marker = !u->vp.follow ? take(&left, 1) : 0;
-	size_t q = queued_shown(u);
+	size_t q = queued_shown(st);
 	int queued = q ? take(&left, q > 3 ? 3 : (int)q) : 0;
 	L->transcript = left;
 	int y = left;
@@ -271,10 +271,10 @@ static void paint_marker(struct tui *u, int y)
 	buf_fini(&b);
 }
 
-static void paint_queued(struct tui *u, int y, int rows)
+static void paint_queued(struct tui *u, const struct controller_status *st, int y, int rows)
 {
-	struct outbox_message shown[3];
-	size_t n = controller_unsent(u->ctl, shown, sizeof shown / sizeof *shown);
+	size_t n = st->pending_messages;
+	const struct outbox_message *shown = st->queued;
 	for (int i = 0; i < rows; i++) {
 		struct draw_line l = { .nseg = 0 };
 		struct buf b, clean;
@@ -282,7 +282,7 @@ static void paint_queued(struct tui *u, int y, int rows)
 		buf_init(&clean);
 		if (i == rows - 1 && n > (size_t)rows) {
 			buf_printf(&b, "⧗ %zu more queued", n - (size_t)rows + 1);
-		} else if ((size_t)i < n) {
+		} else if ((size_t)i < n && (size_t)i < sizeof st->queued / sizeof *st->queued) {
 			/* As it will show once sent: sanitized and masked (a secret the user pasted
 			 * is hidden like the server's copy of it will be). */
 			controller_clean(u->ctl, shown[i].text, strlen(shown[i].text), &clean);
@@ -395,7 +395,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	if (L.marker_y >= 0)
 		paint_marker(u, L.marker_y);
 	if (L.queued)
-		paint_queued(u, L.queued_y, L.queued);
+		paint_queued(u, st, L.queued_y, L.queued);
 	if (L.prompt)
 		modal_paint(u, L.prompt_y, L.prompt);
 	if (L.notice_y >= 0)

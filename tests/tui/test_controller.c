@@ -366,25 +366,27 @@ static void errors_go_to_the_sinks_cleaned(void **state)
 static void unsent_messages_listed_with_their_state(void **state)
 {
 	struct bed *b = *state;
-	struct outbox_message m[4];
-	assert_int_equal(controller_unsent(b->c, m, 4), 0);
-	controller_send(b->c, "first");
-	controller_send(b->c, "   ");                  /* blank: no message */
-	controller_send(b->c, "second sk-tether-unit-secret-77");
-	assert_int_equal(controller_unsent(b->c, m, 4), 2);
-	assert_string_equal(m[0].text, "first");
-	assert_int_equal(m[0].state, OUTBOX_QUEUED);   /* the socket is down */
-	assert_int_equal(m[1].state, OUTBOX_QUEUED);
 	struct controller_status st;
 	controller_status(b->c, &st);
-	assert_int_equal(st.pending_messages, 2);
-	/* Actions wait for confirmation: a message would allow them, so both are held. */
+	assert_int_equal(st.pending_messages, 0);
+	controller_send(b->c, "first");
+	controller_send(b->c, "   ");                  /* blank: no message */
+	controller_send(b->c, "second");
+	controller_send(b->c, "third");
+	controller_send(b->c, "fourth");
+	controller_status(b->c, &st);
+	assert_int_equal(st.pending_messages, 4);
+	assert_string_equal(st.queued[0].text, "first");
+	assert_string_equal(st.queued[2].text, "third"); /* the oldest three */
+	assert_int_equal(st.queued[0].state, OUTBOX_QUEUED); /* the socket is down */
+	/* Actions wait for confirmation: a message would allow them, so all are held. */
 	feed(b, "{\"type\":\"transient\",\"event\":{\"id\":\"s1\",\"source\":\"environment\","
 		"\"key\":\"execution_status\",\"value\":\"waiting_for_confirmation\","
 		"\"kind\":\"ConversationStateUpdateEvent\"}}");
-	assert_int_equal(controller_unsent(b->c, m, 1), 2); /* the count, the oldest one filled */
-	assert_string_equal(m[0].text, "first");
-	assert_int_equal(m[0].state, OUTBOX_HELD);
+	controller_status(b->c, &st);
+	assert_int_equal(st.pending_messages, 4);
+	assert_string_equal(st.queued[0].text, "first");
+	assert_int_equal(st.queued[0].state, OUTBOX_HELD);
 }
 
 int main(void)
