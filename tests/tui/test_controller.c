@@ -283,7 +283,7 @@ static void stall_said_once_per_stall(void **state)
 	struct bed *b = *state;
 	started(b, "quiet", 1);
 	delta(b, "i1", 1, 0, "x");
-	take_log(b);
+	buf_clear(&b->sink.log);
 	struct controller_status st;
 	int64_t now = clock_now_us();
 	ctl_check_stalls(b->c, now + 500000);   /* within the limit */
@@ -307,7 +307,7 @@ static void reconnect_discards_every_stream(void **state)
 	struct bed *b = *state;
 	delta(b, "i1", 1, 0, "one");
 	started(b, "i2", 3);
-	take_log(b);
+	buf_clear(&b->sink.log);
 	b->h.on_discard_streams(b->h.ctx);
 	ASSERT_LOG(b, "discarded i2/3\n"
 		      "discarded i1/1\n");
@@ -322,7 +322,7 @@ static void result_last(void **state)
 	started(b, "i1", 1);
 	delta(b, "i2", 1, 0, "two");
 	agent_durable(b, 0, "e0", "hi");
-	take_log(b);
+	buf_clear(&b->sink.log);
 	controller_quit(b->c, 7);
 	controller_quit(b->c, 8);               /* once */
 	delta(b, "i2", 1, 1, "after");          /* nothing after the result */
