@@ -1,4 +1,6 @@
-/* The controller's private state, shared by controller*.c. */
+/* The controller's private state, shared by controller*.c (and its unit test). What it
+ * shows goes to its sinks (sink.h); a stream's state is the transcript's slot's, the
+ * controller keeps only its clean (struct ctl_stream) on the slot. */
 #ifndef TETHER_CONTROLLER_INT_H
 #define TETHER_CONTROLLER_INT_H
 
