@@ -23,6 +23,8 @@ void transcript_slot_close(struct transcript *t, struct item *it)
 	it->streaming = false;
 	it->stalled = false;
 	it->lossy = false;
+	it->last_delta_us = 0;
+	it->stream_data = NULL; /* its owner took it before closing */
 }
 
 static struct item *slot_open(struct transcript *t, const char *item_id, int attempt,
