@@ -1,10 +1,10 @@
 /* bench_ingest: delta frames per second through tether's per-delta path — frame_decode →
- * sanitizer_feed → mask_stream_feed (20 secrets) → transcript_stream_delta, with the
- * controller's bookkeeping (stream filter lookup, arrival time for the latency counter) —
+ * transcript_stream_admit (the one stream lookup) → clean_stream_feed (sanitize, then mask
+ * with 20 secrets) → transcript_slot_append, with the arrival time for the latency counter —
  * against cJSON parsing the same frames and nothing else (the floor).
  *
- * The per-delta work mirrors on_delta in tui/controller.c, which is static and only reachable
- * through a live socket; the streaming benchmark in scripts/bench covers that real path.
+ * The per-delta work mirrors on_delta in tui/controller.c (its sinks reduced to the TUI's
+ * latency counter); the streaming benchmark in scripts/bench covers the real path.
  * The frames are cut into rounds; each round runs the floor, decode alone and the whole path
  * on the same slice, so that noise from the shared machine hits all three alike. Rates are
  * medians over the rounds, in CPU time; the ratio is the median of the per-round ratios.
@@ -13,6 +13,7 @@
 #include "gen.h"
 #include "util.h"
 
+#include "clean.h"
 #include "keyring.h"
 #include "net.h"
 #include "model.h"
@@ -24,12 +25,10 @@
 
 enum { ROUNDS = 20, NSECRETS = 20, DELTAS_PER_FRAME = 7 };
 
-/* What the controller keeps per open stream (struct stream_filter). */
+/* What the controller keeps per open stream (struct ctl_stream). */
 struct filter {
 	char item_id[64];
-	int attempt;
-	struct sanitizer san;
-	struct mask_stream mask;
+	struct clean_stream clean;
 };
 
 /* What the controller keeps for the latency counter. */
@@ -66,21 +65,18 @@ static double run_decode(const struct gen_frames *fr, size_t from, size_t to)
 	return bench_cpu_s() - t0;
 }
 
-/* A new stream: the previous one is retired by its durable message, as the server does. */
-static void switch_stream(struct transcript *t, struct filter *flt, const struct mask_set *masks,
-			  const struct frame *f, int64_t *seq)
+/* A new stream (or attempt): the previous one is retired by its durable message, as the
+ * server does, and the clean starts over. */
+static void switch_stream(struct transcript *t, struct filter *flt, const struct frame *f,
+			  int64_t *seq)
 {
-	if (flt->item_id[0]) {
+	if (flt->item_id[0] && strcmp(flt->item_id, f->item_id)) {
 		struct item_spec spec = { .kind = ITEM_AGENT, .seq = (*seq)++, .id = flt->item_id,
 					  .text = "(retired)", .text_len = 9 };
 		transcript_add_event(t, &spec);
 	}
-	transcript_stream_start(t, f->item_id, f->attempt, false, 0);
 	snprintf(flt->item_id, sizeof flt->item_id, "%s", f->item_id);
-	flt->attempt = f->attempt;
-	sanitizer_init(&flt->san);
-	mask_stream_fini(&flt->mask);
-	mask_stream_init(&flt->mask, masks);
+	clean_stream_reset(&flt->clean);
 }
 
 static void painted(struct latency *lat, int64_t now_us)
@@ -109,7 +105,7 @@ static void path_init(struct path *p, const struct mask_set *masks)
 	memset(p, 0, sizeof *p);
 	p->masks = masks;
 	p->t = transcript_create();
-	mask_stream_init(&p->flt.mask, masks);
+	clean_stream_init(&p->flt.clean, masks);
 	p->lat = xcalloc(1, sizeof *p->lat);
 	buf_init(&p->san);
 	buf_init(&p->out);
@@ -119,7 +115,7 @@ static void path_fini(struct path *p)
 {
 	buf_fini(&p->san);
 	buf_fini(&p->out);
-	mask_stream_fini(&p->flt.mask);
+	clean_stream_fini(&p->flt.clean);
 	free(p->lat->unpainted);
 	free(p->lat);
 	transcript_destroy(p->t);
@@ -128,21 +124,22 @@ static void path_fini(struct path *p)
 static void path_delta(struct path *p, const struct frame *f)
 {
 	struct latency *lat = p->lat;
-	int open = transcript_stream_attempt(p->t, f->item_id);
-	if (!open || strcmp(p->flt.item_id, f->item_id) || p->flt.attempt != f->attempt)
-		switch_stream(p->t, &p->flt, p->masks, f, &p->seq);
-	buf_clear(&p->san);
+	struct item *slot;
+	enum apply_result r = transcript_stream_admit(p->t, f->item_id, f->attempt, &slot);
+	if (!slot)
+		return;
+	if (r != APPLY_APPENDED)
+		switch_stream(p->t, &p->flt, f, &p->seq);
 	buf_clear(&p->out);
-	sanitizer_feed(&p->flt.san, f->content, f->content_len, &p->san);
-	mask_stream_feed(&p->flt.mask, p->san.data ? p->san.data : "", p->san.len, &p->out);
-	transcript_stream_delta(p->t, f->item_id, f->attempt, f->order,
-				f->delta_kind == DELTA_REASONING, p->out.data ? p->out.data : "",
-				p->out.len);
+	clean_stream_feed(&p->flt.clean, f->content, f->content_len, &p->san, &p->out);
+	int64_t now = clock_now_us();
+	transcript_slot_append(p->t, slot, f->order, f->delta_kind == DELTA_REASONING,
+			       p->out.data, p->out.len, now);
 	if (lat->n == lat->cap) {
 		lat->cap = lat->cap ? 2 * lat->cap : 256;
 		lat->unpainted = xrealloc(lat->unpainted, lat->cap * sizeof *lat->unpainted);
 	}
-	lat->unpainted[lat->n++] = clock_now_us();
+	lat->unpainted[lat->n++] = now;
 	p->text_bytes += p->out.len;
 	p->deltas++;
 	/* At 200 deltas/s and 30 Hz, a frame is painted every ~7 deltas. */

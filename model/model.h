@@ -91,6 +91,41 @@ enum apply_result transcript_stream_start(struct transcript *t, const char *item
 enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
 					  int64_t order, bool reasoning, const char *text,
 					  size_t len);
+
+/* An open stream: the one owner of its attempt, order, lossy and stall state. Valid until
+ * the stream is retired, aborted or discarded. */
+struct item;
+/* What a delta for (item_id, attempt) does to its stream, in one lookup: APPLY_OPENED (no
+ * item_started came), APPLY_SUPERSEDED (a higher attempt: its text starts over),
+ * APPLY_APPENDED (the open attempt), or APPLY_IGNORED_STALE / _RETIRED / _UNKNOWN. *slot is
+ * the stream to append to, NULL when the delta is ignored. */
+enum apply_result transcript_stream_admit(struct transcript *t, const char *item_id, int attempt,
+					  struct item **slot);
+/* Appends a delta's text (sanitized and masked) to a stream admit gave, at now_us (the stall
+ * clock; a delta ends a stall): APPLY_APPENDED, or APPLY_LOSSY after an order gap. */
+enum apply_result transcript_slot_append(struct transcript *t, struct item *slot, int64_t order,
+					 bool reasoning, const char *text, size_t len,
+					 int64_t now_us);
+/* The open stream for item_id, or NULL. */
+struct item *transcript_stream_find(const struct transcript *t, const char *item_id);
+/* Open stream i, oldest first (i < transcript_open_streams), else NULL. */
+struct item *transcript_stream_at(const struct transcript *t, size_t i);
+/* The stream's item_id as received. */
+const char *transcript_slot_id(const struct item *slot);
+/* The stream's open attempt. */
+int transcript_slot_attempt(const struct item *slot);
+/* What the stream's owner keeps with it (NULL until set); the transcript never frees it. */
+void *transcript_slot_data(const struct item *slot);
+/* Sets what the stream's owner keeps with it. */
+void transcript_slot_set_data(struct item *slot, void *data);
+/* Open streams marked stalled. */
+size_t transcript_stalled_streams(const struct transcript *t);
+/* Marks each stream without a delta since limit_us before now_us stalled, once per stall,
+ * calling on_stalled for it (newest first; it may not open or close streams); none while
+ * quiet_is_work (a tool runs). True while any stream has had a delta: keep checking. */
+bool transcript_streams_check_stalls(struct transcript *t, int64_t now_us, int64_t limit_us,
+				     bool quiet_is_work,
+				     void (*on_stalled)(void *ctx, struct item *slot), void *ctx);
 /* item_aborted: drops the slot whatever its attempt. */
 enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
 					  const char *reason);

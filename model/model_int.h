@@ -37,6 +37,8 @@ struct item_stream {
 	unsigned char think_held;       /* bytes of a possibly split tag held back */
 	char think_hold[8];
 	int64_t next_order;
+	int64_t last_delta_us;          /* 0 until the slot's first delta: no stall before it */
+	void *stream_data;              /* the stream owner's per-stream state (slots.c) */
 	size_t shown_len;               /* revealed bytes of text, while open */
 	size_t seen_len;                /* text.len at the previous reveal tick */
 	size_t step;                    /* reveal bytes per tick */
@@ -100,7 +102,7 @@ struct transcript {
 	struct strmap result_ids;       /* id of an attached tool result → its card */
 	struct strmap cards;            /* tool_call_id → card */
 	struct strmap slots;            /* item_id → open slot */
-	struct item **open;             /* open slots, unordered */
+	struct item **open;             /* open slots, oldest first */
 	size_t nopen, open_cap;
 	struct item **pending;          /* cards without a result, in arrival order */
 	size_t npending, pending_cap;

@@ -16,13 +16,15 @@ void transcript_slot_close(struct transcript *t, struct item *it)
 	strmap_del(&t->slots, it->id);
 	for (size_t i = 0; i < t->nopen; i++) {
 		if (t->open[i] == it) {
-			t->open[i] = t->open[--t->nopen];
+			memmove(t->open + i, t->open + i + 1, (--t->nopen - i) * sizeof *t->open);
 			break;
 		}
 	}
 	it->stream->open = false;
 	it->stream->stalled = false;
 	it->stream->lossy = false;
+	it->stream->last_delta_us = 0;
+	it->stream->stream_data = NULL; /* its owner took it before closing */
 }
 
 static struct item *slot_open(struct transcript *t, const char *item_id, int attempt,
@@ -52,17 +54,17 @@ static struct item *slot_open(struct transcript *t, const char *item_id, int att
 /* A higher attempt: everything streamed so far is void. */
 static void slot_supersede(struct transcript *t, struct item *it, int attempt)
 {
-	struct item_stream *st = it->stream;
-	st->attempt = attempt;
-	st->stalled = false;
+	it->stream->attempt = attempt;
+	it->stream->stalled = false;
+	it->stream->last_delta_us = 0;
 	buf_clear(&it->text);
 	buf_clear(&it->reasoning);
 	it->reasoning_lines = 0;
-	st->next_order = 0;
-	st->lossy = false;
-	st->shown_len = 0;
-	st->seen_len = 0;
-	st->step = 0;
+	it->stream->next_order = 0;
+	it->stream->lossy = false;
+	it->stream->shown_len = 0;
+	it->stream->seen_len = 0;
+	it->stream->step = 0;
 	transcript_think_reset(it);
 	it->text_epoch++;
 	it->reasoning_epoch++;
@@ -97,10 +99,10 @@ enum apply_result transcript_stream_start(struct transcript *t, const char *item
 	return APPLY_OPENED;
 }
 
-enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
-					  int64_t order, bool reasoning, const char *text,
-					  size_t len)
+enum apply_result transcript_stream_admit(struct transcript *t, const char *item_id, int attempt,
+					  struct item **slot_out)
 {
+	*slot_out = NULL;
 	if (!item_id)
 		return APPLY_IGNORED_UNKNOWN;
 	enum apply_result res = APPLY_APPENDED;
@@ -116,10 +118,18 @@ enum apply_result transcript_stream_delta(struct transcript *t, const char *item
 		slot_supersede(t, slot, attempt);
 		res = APPLY_SUPERSEDED;
 	}
+	*slot_out = slot;
+	return res;
+}
+
+enum apply_result transcript_slot_append(struct transcript *t, struct item *slot, int64_t order,
+					 bool reasoning, const char *text, size_t len,
+					 int64_t now_us)
+{
+	enum apply_result res = APPLY_APPENDED;
 	if (order != slot->stream->next_order) {
 		slot->stream->lossy = true;
-		if (res == APPLY_APPENDED)
-			res = APPLY_LOSSY;
+		res = APPLY_LOSSY;
 	}
 	/* Count on from what arrived: one gap marks the slot lossy once, not every later delta. */
 	slot->stream->next_order = order + 1;
@@ -133,8 +143,22 @@ enum apply_result transcript_stream_delta(struct transcript *t, const char *item
 			transcript_think_feed(t, slot, text, len);
 		}
 	}
+	slot->stream->last_delta_us = now_us;
+	slot->stream->stalled = false; /* a delta ends a stall */
 	transcript_touch(t, slot);
 	return res;
+}
+
+enum apply_result transcript_stream_delta(struct transcript *t, const char *item_id, int attempt,
+					  int64_t order, bool reasoning, const char *text,
+					  size_t len)
+{
+	struct item *slot;
+	enum apply_result res = transcript_stream_admit(t, item_id, attempt, &slot);
+	if (!slot)
+		return res;
+	enum apply_result added = transcript_slot_append(t, slot, order, reasoning, text, len, 0);
+	return res == APPLY_APPENDED ? added : res;
 }
 
 enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
@@ -185,19 +209,79 @@ size_t transcript_open_streams(const struct transcript *t)
 	return t->nopen;
 }
 
+struct item *transcript_stream_find(const struct transcript *t, const char *item_id)
+{
+	return item_id ? strmap_get(&t->slots, item_id) : NULL;
+}
+
+struct item *transcript_stream_at(const struct transcript *t, size_t i)
+{
+	return i < t->nopen ? t->open[i] : NULL;
+}
+
 int transcript_stream_attempt(const struct transcript *t, const char *item_id)
 {
-	const struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	const struct item *slot = transcript_stream_find(t, item_id);
 	return slot ? slot->stream->attempt : 0;
 }
 
 void transcript_stream_set_stalled(struct transcript *t, const char *item_id, bool stalled)
 {
-	struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	struct item *slot = transcript_stream_find(t, item_id);
 	if (!slot || slot->stream->stalled == stalled)
 		return;
 	slot->stream->stalled = stalled;
 	transcript_touch(t, slot);
+}
+
+const char *transcript_slot_id(const struct item *slot)
+{
+	return slot->id;
+}
+
+int transcript_slot_attempt(const struct item *slot)
+{
+	return slot->stream->attempt;
+}
+
+void *transcript_slot_data(const struct item *slot)
+{
+	return slot->stream->stream_data;
+}
+
+void transcript_slot_set_data(struct item *slot, void *data)
+{
+	slot->stream->stream_data = data;
+}
+
+size_t transcript_stalled_streams(const struct transcript *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nopen; i++)
+		n += t->open[i]->stream->stalled;
+	return n;
+}
+
+bool transcript_streams_check_stalls(struct transcript *t, int64_t now_us, int64_t limit_us,
+				     bool quiet_is_work,
+				     void (*on_stalled)(void *ctx, struct item *slot), void *ctx)
+{
+	bool any_armed = false;
+	/* Newest first; on_stalled may not open or close slots. */
+	for (size_t i = t->nopen; i-- > 0;) {
+		struct item *slot = t->open[i];
+		if (!slot->stream->last_delta_us)
+			continue;
+		any_armed = true;
+		if (quiet_is_work || slot->stream->stalled ||
+		    now_us - slot->stream->last_delta_us < limit_us)
+			continue;
+		slot->stream->stalled = true;
+		transcript_touch(t, slot);
+		if (on_stalled)
+			on_stalled(ctx, slot);
+	}
+	return any_armed;
 }
 
 /* Reveals up to step bytes of one slot; true while it has more to show. */

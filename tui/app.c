@@ -1,6 +1,9 @@
 /* The modes after option parsing: secrets and keys, the client (headless or TUI), list. */
 #include "app.h"
 #include "controller.h"
+#include "headless.h"
+#include "latency.h"
+#include "recorder.h"
 #include "clean.h"
 #include "list.h"
 #include "picker.h"
@@ -151,10 +154,15 @@ static int run_headless(const struct options *o, struct loop *loop, struct mask_
 			const char *api_key, FILE *record)
 {
 	struct headless_run r = {.loop = loop, .exit_code = EXIT_RUNTIME};
-	struct controller_ui ui = {
-		.ctx = &r, .finished = headless_finished, .notice = headless_notice,
+	static const struct sink_ops run_ops = {
+		.notice = headless_notice, .finished = headless_finished,
 	};
-	r.controller = controller_create(loop, o, masks, api_key, record, true, &ui);
+	r.controller = controller_create(loop, o, masks, api_key, true);
+	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, masks, r.controller));
+	if (record)
+		controller_add_sink(r.controller, recorder_create(record, o->record_path, masks,
+								  r.controller));
+	controller_add_sink(r.controller, (struct sink){.ops = &run_ops, .ctx = &r});
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	if (loop_watch_signals(loop, sigs, 3, headless_signal, &r) != 0)
 		fprintf(stderr, "tether: signals are not watched; Ctrl-C ends without a result line\n");
@@ -162,6 +170,7 @@ static int run_headless(const struct options *o, struct loop *loop, struct mask_
 	if (!r.done && loop_run(loop) != 0 && !r.done)
 		controller_quit(r.controller, EXIT_RUNTIME);
 	controller_destroy(r.controller);
+	latency_write_stats(NULL, o->render_hz); /* nothing is painted: the line says so */
 	return r.exit_code;
 }
 

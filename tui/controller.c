@@ -2,6 +2,7 @@
 #include "clean.h"
 #include "app.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +14,11 @@
  * memory, stall checks and stalled lines stay bounded. */
 enum { STREAMS_OPEN_MAX = 64 };
 
-static const char *const state_names[] = {
-	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
-	[SESSION_SYNCED] = "open",           [SESSION_CLOSED] = "closed",
-	[SESSION_RECONNECTING] = "reconnecting", [SESSION_GAVE_UP] = "gave_up",
-	[SESSION_FAILED] = "closed",
-};
-
 void ctl_changed(struct controller *c)
 {
-	if (c->ui.changed)
-		c->ui.changed(c->ui.ctx);
+	for (size_t i = 0; i < c->nsinks; i++)
+		if (c->sinks[i].ops->changed)
+			c->sinks[i].ops->changed(c->sinks[i].ctx);
 }
 
 void ctl_notice(struct controller *c, const char *line)
@@ -31,8 +26,7 @@ void ctl_notice(struct controller *c, const char *line)
 	struct buf clean;
 	buf_init(&clean);
 	controller_clean(c, line, strlen(line), &clean);
-	if (c->ui.notice)
-		c->ui.notice(c->ui.ctx, buf_cstr(&clean));
+	CTL_SINKS(c, notice, buf_cstr(&clean));
 	buf_fini(&clean);
 }
 
@@ -52,31 +46,92 @@ char *ctl_cleaned(struct controller *c, const char *text)
 	return buf_steal(&b);
 }
 
-/* json_rewrite_strings callback: every string of an event crosses the same boundary. */
-static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *out)
+/* ------------------------------------------------------------ streams */
+
+static void bound_open_streams(struct controller *c);
+
+/* The stream's item_id as shown: kept cleaned once per stream (store: when it has none). */
+static const char *stream_shown_id(struct controller *c, struct item *slot, struct buf *store)
 {
-	controller_clean(ctx, s, len, out);
+	const struct ctl_stream *cs = transcript_slot_data(slot);
+	if (cs)
+		return cs->shown_id;
+	controller_clean(c, transcript_slot_id(slot), strlen(transcript_slot_id(slot)), store);
+	return buf_cstr(store);
 }
 
-static void filter_close(struct controller *c, const char *item_id);
-
-/* One ndjson stream line. The item_id is the server's string: it is written sanitized and
- * masked like every other (the open filter keeps it cleaned once). */
-static void stream_line(struct controller *c, const struct stream_filter *f, const char *item_id,
-			int attempt, const char *state, const char *kind, const char *content,
-			size_t content_len, const char *reason)
+/* A stream change with no content (started, retired, stalled, discarded). */
+static void stream_told(struct controller *c, struct item *slot, enum sink_stream_state state)
 {
-	if (!c->headless)
-		return;
-	struct buf id;
-	buf_init(&id);
-	const char *shown = f ? f->shown_id : NULL;
-	if (!shown) {
-		controller_clean(c, item_id, strlen(item_id), &id);
-		shown = buf_cstr(&id);
+	struct buf store;
+	buf_init(&store);
+	struct sink_stream s = {
+		.state = state,
+		.item_id = stream_shown_id(c, slot, &store),
+		.attempt = transcript_slot_attempt(slot),
+	};
+	CTL_SINKS(c, stream, &s);
+	buf_fini(&store);
+}
+
+/* The stream opened or a higher attempt superseded it: its clean starts over. */
+static void stream_begin(struct controller *c, struct item *slot, enum apply_result r)
+{
+	struct ctl_stream *cs = transcript_slot_data(slot);
+	if (!cs) {
+		cs = xcalloc(1, sizeof *cs);
+		const char *id = transcript_slot_id(slot);
+		struct buf shown;
+		buf_init(&shown);
+		controller_clean(c, id, strlen(id), &shown);
+		cs->shown_id = buf_steal(&shown);
+		for (int k = 0; k < 2; k++)
+			clean_stream_init(&cs->clean[k], c->masks);
+		transcript_slot_set_data(slot, cs);
+	} else {
+		for (int k = 0; k < 2; k++)
+			clean_stream_reset(&cs->clean[k]);
 	}
-	headless_stream(&c->out, shown, attempt, state, kind, content, content_len, reason);
-	buf_fini(&id);
+	if (r == APPLY_OPENED)
+		c->stream_count++;
+	bound_open_streams(c);
+	stream_told(c, slot, SINK_STREAM_STARTED);
+}
+
+/* What it held is dropped, never flushed: the durable event carries the authoritative text. */
+static void stream_data_free(struct ctl_stream *cs)
+{
+	if (!cs)
+		return;
+	for (int k = 0; k < 2; k++)
+		clean_stream_fini(&cs->clean[k]);
+	free(cs->shown_id);
+	free(cs);
+}
+
+/* The stream leaves the controller (the transcript may keep it). */
+static void stream_forget(struct item *slot)
+{
+	stream_data_free(transcript_slot_data(slot));
+	transcript_slot_set_data(slot, NULL);
+}
+
+/* Every open stream gets its discarded line, newest first. */
+static void streams_told_discarded(struct controller *c)
+{
+	for (size_t i = transcript_open_streams(c->transcript); i-- > 0;)
+		stream_told(c, transcript_stream_at(c->transcript, i), SINK_STREAM_DISCARDED);
+}
+
+/* Drops every open stream (a reconnect), each with its discarded line unless the run ended
+ * (which told them already). */
+static void streams_discard(struct controller *c)
+{
+	if (!c->finished)
+		streams_told_discarded(c);
+	for (size_t i = 0; i < transcript_open_streams(c->transcript); i++)
+		stream_forget(transcript_stream_at(c->transcript, i));
+	transcript_discard_streams(c->transcript);
 }
 
 void ctl_finish(struct controller *c, int exit_code)
@@ -86,94 +141,28 @@ void ctl_finish(struct controller *c, int exit_code)
 	c->finished = true;
 	/* A close frame, not an abandoned socket: loop_run waits a bounded time for it. */
 	session_stop(c->session);
-	/* Every started stream ends in exactly one terminal line, also when the run ends first. */
-	while (c->filters) {
-		stream_line(c, c->filters, c->filters->item_id, c->filters->attempt, "discarded",
-			    NULL, NULL, 0, NULL);
-		filter_close(c, c->filters->item_id);
-	}
-	ctl_summaries_flush(c, "no result");
-	if (c->headless)
-		headless_result(&c->out, exit_code, session_has_cursor(c->session),
-				session_cursor(c->session), c->durable_count, c->stream_count,
-				c->reconnects);
-	/* Output that did not reach its reader is a failed run, whatever else happened. */
-	if (c->out.error)
-		exit_code = c->out.error == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
-	if (c->ui.finished)
-		c->ui.finished(c->ui.ctx, exit_code);
-}
-
-/* ------------------------------------------------------------ stream filters */
-
-static struct stream_filter *filter_find(struct controller *c, const char *item_id)
-{
-	return strmap_get(&c->filter_index, item_id);
-}
-
-static void filter_reset(struct stream_filter *f, const struct mask_set *masks, int attempt)
-{
-	f->attempt = attempt;
-	for (int k = 0; k < 2; k++) {
-		sanitizer_init(&f->san[k]);
-		mask_stream_fini(&f->mask[k]);
-		mask_stream_init(&f->mask[k], masks);
-	}
-	f->last_delta_us = 0;
-	f->stalled = false;
-}
-
-static struct stream_filter *filter_open(struct controller *c, const char *item_id, int attempt)
-{
-	struct stream_filter *f = filter_find(c, item_id);
-	if (!f) {
-		f = xcalloc(1, sizeof *f);
-		f->item_id = xstrdup(item_id);
-		struct buf shown;
-		buf_init(&shown);
-		controller_clean(c, item_id, strlen(item_id), &shown);
-		f->shown_id = buf_steal(&shown);
-		for (int k = 0; k < 2; k++)
-			mask_stream_init(&f->mask[k], c->masks);
-		f->next = c->filters;
-		c->filters = f;
-		c->nfilters++;
-		strmap_put(&c->filter_index, f->item_id, f);
-	}
-	filter_reset(f, c->masks, attempt);
-	return f;
-}
-
-/* Held text is dropped, never flushed: the durable event carries the authoritative text. */
-static void filter_close(struct controller *c, const char *item_id)
-{
-	struct stream_filter *gone = strmap_del(&c->filter_index, item_id);
-	for (struct stream_filter **p = &c->filters; gone && *p; p = &(*p)->next) {
-		if (*p == gone) {
-			struct stream_filter *f = *p;
-			*p = f->next;
-			c->nfilters--;
-			for (int k = 0; k < 2; k++)
-				mask_stream_fini(&f->mask[k]);
-			free(f->item_id);
-			free(f->shown_id);
-			free(f);
-			return;
-		}
-	}
+	/* Every started stream ends in exactly one terminal line, also when the run ends first;
+	 * the streams stay as they are (a sink told of them may still hold their strings). */
+	streams_told_discarded(c);
+	struct sink_result r = {
+		.has_cursor = session_has_cursor(c->session),
+		.cursor = session_cursor(c->session),
+		.durable_count = c->durable_count,
+		.stream_count = c->stream_count,
+		.reconnects = c->reconnects,
+	};
+	CTL_SINKS(c, result, &r, &exit_code);
+	CTL_SINKS(c, finished, exit_code);
 }
 
 /* Keeps at most STREAMS_OPEN_MAX streams open: the oldest go, each with its discarded line. */
 static void bound_open_streams(struct controller *c)
 {
-	while (c->nfilters > STREAMS_OPEN_MAX) {
-		struct stream_filter *oldest = c->filters;
-		while (oldest->next)
-			oldest = oldest->next;
-		stream_line(c, oldest, oldest->item_id, oldest->attempt, "discarded", NULL, NULL, 0,
-			    NULL);
-		transcript_stream_abort(c->transcript, oldest->item_id, oldest->attempt, NULL);
-		filter_close(c, oldest->item_id);
+	while (transcript_open_streams(c->transcript) > STREAMS_OPEN_MAX) {
+		struct item *oldest = transcript_stream_at(c->transcript, 0);
+		stream_told(c, oldest, SINK_STREAM_DISCARDED);
+		stream_forget(oldest);
+		transcript_stream_abort(c->transcript, transcript_slot_id(oldest), 0, NULL);
 		if (!c->warned_streams) {
 			c->warned_streams = true;
 			struct buf line;
@@ -186,14 +175,6 @@ static void bound_open_streams(struct controller *c)
 	}
 }
 
-static size_t stalled_count(const struct controller *c)
-{
-	size_t n = 0;
-	for (const struct stream_filter *f = c->filters; f; f = f->next)
-		n += f->stalled;
-	return n;
-}
-
 /* Checks a few times per stall limit, at most once a second. */
 static int64_t stall_check_period(const struct controller *c)
 {
@@ -201,31 +182,29 @@ static int64_t stall_check_period(const struct controller *c)
 	return quarter < 1000000 ? (quarter > 10000 ? quarter : 10000) : 1000000;
 }
 
-/* Marks streams without a delta for stream_stall seconds as stalled; re-arms while any is armed. */
-static void check_stalls(struct controller *c, int64_t now_us)
+static void stream_stalled(void *ctx, struct item *slot)
 {
-	bool any_armed = false;
-	for (struct stream_filter *f = c->filters; f; f = f->next) {
-		if (!f->last_delta_us)
-			continue;
-		any_armed = true;
-		/* While a tool runs, silence is work, not a stall. */
-		int64_t limit = (int64_t)(c->o->stream_stall_s * 1e6);
-		bool quiet = now_us - f->last_delta_us >= limit && c->running_tools == 0;
-		if (quiet && !f->stalled) {
-			f->stalled = true;
-			transcript_stream_set_stalled(c->transcript, f->item_id, true);
-			stream_line(c, f, f->item_id, f->attempt, "stalled", NULL, NULL, 0, NULL);
-			ctl_changed(c);
-		}
-	}
+	struct controller *c = ctx;
+	stream_told(c, slot, SINK_STREAM_STALLED);
+	ctl_changed(c);
+}
+
+/* Marks streams without a delta for stream_stall seconds as stalled; re-arms while any is
+ * armed. While a tool runs, silence is work, not a stall. */
+void ctl_check_stalls(struct controller *c, int64_t now_us)
+{
+	if (c->finished)
+		return; /* every stream got its last line */
+	bool any_armed = transcript_streams_check_stalls(
+		c->transcript, now_us, (int64_t)(c->o->stream_stall_s * 1e6), c->running_tools != 0,
+		stream_stalled, c);
 	if (any_armed && !c->finished)
 		loop_timer_schedule(c->stall_timer, stall_check_period(c));
 }
 
 static void stall_timer_fired(void *arg)
 {
-	check_stalls(arg, clock_now_us());
+	ctl_check_stalls(arg, clock_now_us());
 }
 
 /* ------------------------------------------------------------ status and --until */
@@ -246,7 +225,7 @@ static void check_until(struct controller *c, enum run_status status, bool live)
 {
 	if (!c->headless || c->finished || !live)
 		return;
-	bool all_sent = outbox_pending(c->outbox) == 0 && !c->stdin_open;
+	bool all_sent = outbox_unsent(c->outbox, NULL, 0) == 0 && !c->stdin_open;
 	if (!all_sent)
 		return;
 	if (status == RUN_STATUS_ERROR || status == RUN_STATUS_STUCK) {
@@ -293,16 +272,15 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 		free(c->execution_status);
 		c->execution_status = buf_steal(&shown);
 		c->run_status = e->run_status;
-		if (c->headless)
-			headless_status(&c->out, c->execution_status);
 		transcript_set_awaiting_confirmation(c->transcript,
 						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 		gate_outbox(c);
-		if (status_ended_run(e->run_status)) {
+		bool ended = status_ended_run(e->run_status);
+		if (ended) {
 			transcript_mark_run_ended(c->transcript);
 			c->running_tools = 0;
-			ctl_summaries_flush(c, "no result (run ended)");
 		}
+		CTL_SINKS(c, status, c->execution_status, ended);
 		ctl_changed(c);
 	}
 	buf_fini(&shown);
@@ -340,18 +318,33 @@ static void catchup_rearm(struct controller *c)
 
 /* ------------------------------------------------------------ frames */
 
+/* The event into the model; an open stream it retires is told retired first. */
 static void apply_event(struct controller *c, const struct event *e, int64_t seq)
 {
 	struct item_spec spec;
 	struct buf store;
 	buf_init(&store);
 	if (ctl_event_to_spec(c, e, seq, &spec, &store)) {
+		/* Taken before the model takes the slot over: the retired line names its attempt. */
+		struct item *slot = transcript_stream_find(c->transcript, e->id);
+		int attempt = slot ? transcript_slot_attempt(slot) : 1;
+		struct ctl_stream *cs = slot ? transcript_slot_data(slot) : NULL;
 		enum apply_result r = transcript_add_event(c->transcript, &spec);
 		if (r == APPLY_RETIRED && e->id) {
-			struct stream_filter *f = filter_find(c, e->id);
-			stream_line(c, f, e->id, f ? f->attempt : 1, "retired", NULL, NULL, 0, NULL);
-			filter_close(c, e->id);
+			struct buf shown;
+			buf_init(&shown);
+			if (!cs)
+				controller_clean(c, e->id, strlen(e->id), &shown);
+			struct sink_stream st = {
+				.state = SINK_STREAM_RETIRED,
+				.item_id = cs ? cs->shown_id : buf_cstr(&shown),
+				.attempt = attempt,
+			};
+			CTL_SINKS(c, stream, &st);
+			buf_fini(&shown);
 		}
+		if (slot && transcript_stream_find(c->transcript, e->id) != slot)
+			stream_data_free(cs); /* the slot is an event now */
 		if (r != APPLY_DUPLICATE) {
 			/* A card that came with its result (ACP) never ran here; one that a later
 			 * emission ended stops running. */
@@ -361,34 +354,18 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 				c->running_tools++;
 			else if (ends && c->running_tools)
 				c->running_tools--;
-			if (c->headless && c->o->format == FORMAT_TEXT && seq >= 0)
-				ctl_text_mode_event(c, &spec, e);
 		}
+		struct sink_item it = {.event = e, .spec = &spec, .applied = r, .seq = seq};
+		CTL_SINKS(c, item, &it);
 		ctl_changed(c);
 	}
 	buf_fini(&store);
 }
 
-/* The ndjson durable/transient line: the event JSON with every string sanitized and masked. */
-static void emit_event_line(struct controller *c, const struct frame *f)
-{
-	if (!c->headless || c->o->format != FORMAT_NDJSON)
-		return;
-	struct buf masked;
-	buf_init(&masked);
-	if (frame_event_rewrite(f, clean_json_string, c, &masked) == 0) {
-		if (f->type == FRAME_DURABLE)
-			headless_durable(&c->out, f->seq, masked.data, masked.len);
-		else
-			headless_transient(&c->out, masked.data, masked.len);
-	}
-	buf_fini(&masked);
-}
-
 static void on_durable(struct controller *c, const struct frame *f)
 {
 	c->durable_count++;
-	emit_event_line(c, f);
+	CTL_SINKS(c, event, f);
 	bool live = c->caught_up;
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
@@ -400,7 +377,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 
 static void on_transient(struct controller *c, const struct frame *f)
 {
-	emit_event_line(c, f);
+	CTL_SINKS(c, event, f);
 	/* The first transient after sync is the snapshot that ends replay; it never ends a run. */
 	bool live = c->caught_up;
 	caught_up(c);
@@ -416,83 +393,83 @@ static void on_started(struct controller *c, const struct frame *f)
 						      f->has_anchor_seq, f->anchor_seq);
 	if (r != APPLY_OPENED && r != APPLY_SUPERSEDED)
 		return;
-	struct stream_filter *filt = filter_open(c, f->item_id, f->attempt);
-	if (r == APPLY_OPENED)
-		c->stream_count++;
-	bound_open_streams(c);
-	stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
+	stream_begin(c, transcript_stream_find(c->transcript, f->item_id), r);
 	ctl_changed(c);
 }
 
-static void record_delta(struct controller *c, const struct frame *f, const char *item_id,
-			 const char *content, size_t len);
+/* The delta's text through its stream's clean, into the controller's scratch (the hot path
+ * allocates nothing). */
+static const struct buf *delta_cleaned(struct controller *c, struct item *slot,
+				       const struct frame *f)
+{
+	struct ctl_stream *cs = transcript_slot_data(slot);
+	buf_clear(&c->delta_out);
+	clean_stream_feed(&cs->clean[f->delta_kind == DELTA_REASONING], f->content, f->content_len,
+			  &c->delta_san, &c->delta_out);
+	return &c->delta_out;
+}
+
+static void delta_told(struct controller *c, struct item *slot, const struct frame *f,
+		       const struct buf *text, int64_t now_us)
+{
+	const struct ctl_stream *cs = transcript_slot_data(slot);
+	struct sink_stream s = {
+		.state = SINK_STREAM_DELTA, .item_id = cs->shown_id, .attempt = f->attempt,
+		.reasoning = f->delta_kind == DELTA_REASONING,
+		.content = text->data ? text->data : "", .content_len = text->len,
+		.frame = f, .at_us = now_us,
+	};
+	CTL_SINKS(c, stream, &s);
+}
+
+/* The watchdog runs while streams may stall. */
+static void stall_watch(struct controller *c)
+{
+	if (!loop_timer_pending(c->stall_timer))
+		loop_timer_schedule(c->stall_timer, stall_check_period(c));
+}
 
 static void on_delta(struct controller *c, const struct frame *f)
 {
-	int open_attempt = transcript_stream_attempt(c->transcript, f->item_id);
-	if (open_attempt > f->attempt)
-		return; /* stale attempt */
-	struct stream_filter *filt = filter_find(c, f->item_id);
-	if (!open_attempt || !filt || filt->attempt != f->attempt) {
-		/* A first delta without item_started, or a higher attempt: the delta opens it. */
-		enum apply_result r = transcript_stream_start(c->transcript, f->item_id, f->attempt,
-							      false, 0);
-		if (r != APPLY_OPENED && r != APPLY_SUPERSEDED)
-			return;
-		if (r == APPLY_OPENED)
-			c->stream_count++;
-		filt = filter_open(c, f->item_id, f->attempt);
-		bound_open_streams(c);
-		stream_line(c, filt, f->item_id, f->attempt, "started", NULL, NULL, 0, NULL);
-	}
-	int k = f->delta_kind == DELTA_REASONING;
-	/* The hot path: scratch buffers live in the controller, so a delta allocates nothing. */
-	struct buf san = c->delta_san, out = c->delta_out;
-	buf_clear(&san);
-	buf_clear(&out);
-	sanitizer_feed(&filt->san[k], f->content, f->content_len, &san);
-	mask_stream_feed(&filt->mask[k], san.data ? san.data : "", san.len, &out);
-	transcript_stream_delta(c->transcript, f->item_id, f->attempt, f->order, k,
-				out.data ? out.data : "", out.len);
-	if (out.len)
-		stream_line(c, filt, f->item_id, f->attempt, "delta", k ? "reasoning" : "text",
-			    out.data, out.len, NULL);
-	if (c->record)
-		record_delta(c, f, filt->shown_id, out.data ? out.data : "", out.len);
-	c->delta_san = san;
-	c->delta_out = out;
-	filt->last_delta_us = clock_now_us();
-	if (!c->headless) {
-		if (c->nunpainted == c->unpainted_cap) {
-			c->unpainted_cap = c->unpainted_cap ? 2 * c->unpainted_cap : 256;
-			c->unpainted = xrealloc(c->unpainted, c->unpainted_cap * sizeof *c->unpainted);
-		}
-		c->unpainted[c->nunpainted++] = filt->last_delta_us;
-	}
-	if (filt->stalled) {
-		filt->stalled = false;
-		transcript_stream_set_stalled(c->transcript, f->item_id, false);
-	}
-	if (!loop_timer_pending(c->stall_timer))
-		loop_timer_schedule(c->stall_timer, stall_check_period(c));
+	struct item *slot;
+	enum apply_result r = transcript_stream_admit(c->transcript, f->item_id, f->attempt, &slot);
+	if (!slot)
+		return; /* a stale attempt, or retired */
+	if (r != APPLY_APPENDED)
+		stream_begin(c, slot, r);
+	const struct buf *text = delta_cleaned(c, slot, f);
+	int64_t now = clock_now_us();
+	transcript_slot_append(c->transcript, slot, f->order, f->delta_kind == DELTA_REASONING,
+			       text->data, text->len, now);
+	delta_told(c, slot, f, text, now);
+	stall_watch(c);
 	ctl_changed(c);
 }
 
 static void on_aborted(struct controller *c, const struct frame *f)
 {
-	enum apply_result r = transcript_stream_abort(c->transcript, f->item_id, f->attempt,
-						      f->reason);
-	if (r != APPLY_ABORTED)
-		return;
-	struct buf reason;
-	buf_init(&reason);
-	if (f->reason)
-		controller_clean(c, f->reason, strlen(f->reason), &reason);
-	stream_line(c, filter_find(c, f->item_id), f->item_id, f->attempt, "aborted", NULL, NULL, 0,
-		    buf_cstr(&reason));
-	buf_fini(&reason);
-	filter_close(c, f->item_id);
-	ctl_changed(c);
+	struct item *slot = transcript_stream_find(c->transcript, f->item_id);
+	struct ctl_stream *cs = slot ? transcript_slot_data(slot) : NULL;
+	struct buf shown;
+	buf_init(&shown);
+	if (slot && !cs)
+		controller_clean(c, f->item_id, strlen(f->item_id), &shown);
+	if (transcript_stream_abort(c->transcript, f->item_id, f->attempt, f->reason) ==
+	    APPLY_ABORTED) {
+		struct buf reason;
+		buf_init(&reason);
+		if (f->reason)
+			controller_clean(c, f->reason, strlen(f->reason), &reason);
+		struct sink_stream s = {
+			.state = SINK_STREAM_ABORTED, .item_id = cs ? cs->shown_id : buf_cstr(&shown),
+			.attempt = f->attempt, .reason = buf_cstr(&reason),
+		};
+		CTL_SINKS(c, stream, &s);
+		buf_fini(&reason);
+		ctl_changed(c);
+	}
+	stream_data_free(cs);
+	buf_fini(&shown);
 }
 
 void ctl_add_error_item(struct controller *c, const char *code, const char *detail)
@@ -507,10 +484,7 @@ void ctl_add_error_item(struct controller *c, const char *code, const char *deta
 	spec.title = buf_cstr(&a);
 	spec.text = buf_cstr(&b);
 	spec.text_len = b.len;
-	if (c->headless)
-		headless_error(&c->out, spec.title, spec.text);
-	else
-		transcript_add_event(c->transcript, &spec);
+	CTL_SINKS(c, error, spec.title, spec.text);
 	buf_fini(&a);
 	buf_fini(&b);
 	ctl_changed(c);
@@ -527,9 +501,7 @@ static void session_frame(void *ctx, const struct frame *f)
 		c->through_seq = f->through_seq;
 		c->caught_up = false;
 		gate_outbox(c);
-		if (c->headless)
-			headless_sync(&c->out, f->has_from_seq, f->from_seq, f->has_through_seq,
-				      f->through_seq);
+		CTL_SINKS(c, sync, f);
 		/* Nothing to replay: caught up at once. */
 		if (!f->has_through_seq ||
 		    (session_has_cursor(c->session) && session_cursor(c->session) >= f->through_seq) ||
@@ -575,80 +547,19 @@ static void session_bad_frame(void *ctx, const char *code, const char *detail, i
 	buf_fini(&d);
 }
 
-/* The record is data: a line that cannot be written ends the run (exit 1), said once. */
-static void record_line(struct controller *c, const char *frame_json, size_t len)
-{
-	double t = (double)(clock_now_us() - c->started_us) / 1e6;
-	errno = 0;
-	fprintf(c->record, "{\"t\":%.6f,\"conn\":%d,\"frame\":", t, c->connection_number);
-	fwrite(frame_json, 1, len, c->record);
-	fputs("}\n", c->record);
-	if (fflush(c->record) == 0 && !ferror(c->record))
-		return;
-	int err = errno ? errno : EIO;
-	fclose(c->record);
-	c->record = NULL;
-	struct buf m;
-	buf_init(&m);
-	buf_printf(&m, "--record %s: cannot write: %s; the record is incomplete",
-		   c->o->record_path ? c->o->record_path : "", strerror(err));
-	ctl_notice(c, buf_cstr(&m));
-	buf_fini(&m);
-	ctl_finish(c, EXIT_RUNTIME);
-}
-
-/* --record: every received frame, masked. Deltas are recorded by on_delta instead, with the
- * stream masker's output as content: masking each delta frame alone would let a secret split
- * across two deltas into the file (#15720). */
+/* A frame as received, for the recorder; deltas come to it as stream changes instead. */
 static void session_raw(void *ctx, const char *json, size_t len)
 {
 	struct controller *c = ctx;
-	if (!c->record || c->finished)
+	if (c->finished)
 		return;
-	struct frame f;
-	struct codec_error err;
-	if (frame_decode(json, len, &f, &err) == 0) {
-		bool delta = f.type == FRAME_DELTA;
-		frame_fini(&f);
-		if (delta)
-			return;
-	}
-	struct buf masked;
-	buf_init(&masked);
-	if (json_rewrite_strings(json, len, clean_json_string, c, &masked, &err) == 0) {
-		record_line(c, masked.data, masked.len);
-	} else {
-		/* Not JSON: kept as a masked string, as the fixture's replay expects. */
-		struct buf clean;
-		buf_init(&clean);
-		controller_clean(c, json, len, &clean);
-		json_append_string(&masked, clean.data ? clean.data : "", clean.len);
-		record_line(c, masked.data, masked.len);
-		buf_fini(&clean);
-	}
-	buf_fini(&masked);
-}
-
-/* item_id comes cleaned, as json_rewrite_strings cleans every string of the other frames. */
-static void record_delta(struct controller *c, const struct frame *f, const char *item_id,
-			 const char *content, size_t len)
-{
-	struct buf b;
-	buf_init(&b);
-	frame_encode_delta(f, item_id, content, len, clean_json_string, c, &b);
-	record_line(c, b.data, b.len);
-	buf_fini(&b);
+	CTL_SINKS(c, raw, json, len);
 }
 
 static void session_discard(void *ctx)
 {
 	struct controller *c = ctx;
-	while (c->filters) {
-		struct stream_filter *f = c->filters;
-		stream_line(c, f, f->item_id, f->attempt, "discarded", NULL, NULL, 0, NULL);
-		filter_close(c, f->item_id);
-	}
-	transcript_discard_streams(c->transcript);
+	streams_discard(c);
 	ctl_changed(c);
 }
 
@@ -688,21 +599,12 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 	/* A fatal close is one state change: its closed line was written at SESSION_CLOSED. */
 	bool repeat = st->state == SESSION_FAILED && c->closed_reported;
 	c->closed_reported = st->state == SESSION_CLOSED;
-	if (c->headless && st->state != SESSION_SYNCED && !repeat && !c->finished) {
+	if (!c->finished) {
 		struct buf reason;
 		buf_init(&reason);
 		if (st->reason)
 			controller_clean(c, st->reason, strlen(st->reason), &reason);
-		headless_connection(&c->out, state_names[st->state], st->attempt, st->close_code,
-				    st->reason ? buf_cstr(&reason) : NULL,
-				    st->state == SESSION_CONNECTING && st->has_after_seq, st->after_seq,
-				    st->state == SESSION_RECONNECTING ? (double)st->retry_in_us / 1e6 : 0);
-		if (c->o->format == FORMAT_TEXT && (st->state == SESSION_CLOSED ||
-						    st->state == SESSION_RECONNECTING ||
-						    st->state == SESSION_FAILED ||
-						    st->state == SESSION_GAVE_UP))
-			fprintf(stderr, "tether: connection %s%s%s\n", state_names[st->state],
-				st->reason ? ": " : "", st->reason ? buf_cstr(&reason) : "");
+		CTL_SINKS(c, connection, st, st->reason ? buf_cstr(&reason) : NULL, repeat);
 		buf_fini(&reason);
 	}
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
@@ -725,27 +627,15 @@ static void outbox_error(void *ctx, const char *line)
 	ctl_notice(ctx, line);
 }
 
-/* stdout failed: a reader that went away (EPIPE, `| head -1`) ends the run quietly with the
- * shell's SIGPIPE status; any other failure (a full disk) is said once and is exit 1. */
-static void stdout_failed(void *ctx, int err)
+void controller_fail(struct controller *c, const char *line, int exit_code)
 {
-	struct controller *c = ctx;
-	if (err != EPIPE) {
-		struct buf m;
-		buf_init(&m);
-		buf_printf(&m, "cannot write to standard output: %s; the output is incomplete",
-			   strerror(err));
-		ctl_notice(c, buf_cstr(&m));
-		buf_fini(&m);
-	}
-	ctl_finish(c, err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME);
+	if (line)
+		ctl_notice(c, line);
+	ctl_finish(c, exit_code);
 }
 
-void ctl_write_stats(const struct controller *c);
-
 struct controller *controller_create(struct loop *loop, const struct options *o,
-				     struct mask_set *masks, const char *api_key, FILE *record,
-				     bool headless, const struct controller_ui *ui)
+				     struct mask_set *masks, const char *api_key, bool headless)
 {
 	struct controller *c = xcalloc(1, sizeof *c);
 	c->loop = loop;
@@ -753,17 +643,12 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	c->masks = masks;
 	c->api_key = xstrdup(api_key);
 	c->headless = headless;
-	if (ui)
-		c->ui = *ui;
-	headless_init(&c->out, stdout, o->format, stdout_failed, c);
 	c->shown_server = ctl_cleaned(c, o->server);
 	c->shown_conversation_id = ctl_cleaned(c, o->conversation_id);
 	c->transcript = transcript_create();
 	c->stall_timer = loop_timer_create(loop, stall_timer_fired, c);
 	c->catchup_timer = loop_timer_create(loop, catchup_timer_fired, c);
-	c->started_us = clock_now_us();
 	c->connection = SESSION_CONNECTING;
-	c->record = record;
 	struct session_config cfg = {
 		.server_url = o->server,
 		.conversation_id = o->conversation_id,
@@ -775,7 +660,19 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 		.max_retries = o->max_retries >= 0 ? o->max_retries : headless ? 8 : 0,
 		.insecure = o->insecure,
 	};
-	struct session_handlers h = {
+	struct session_handlers h;
+	ctl_session_handlers(c, &h);
+	c->session = session_create(loop, &cfg, &h);
+	/* Headless --send goes over the first synced socket only (cli.md); the TUI falls back to
+	 * REST so that a message typed while the socket is down still goes out. */
+	c->outbox = outbox_create(loop, c->session, !headless, o->server, o->conversation_id, c->api_key,
+				  o->insecure, outbox_error, c);
+	return c;
+}
+
+void ctl_session_handlers(struct controller *c, struct session_handlers *h)
+{
+	*h = (struct session_handlers){
 		.ctx = c,
 		.on_status = session_status_changed,
 		.on_frame = session_frame,
@@ -783,12 +680,12 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 		.on_raw = session_raw,
 		.on_discard_streams = session_discard,
 	};
-	c->session = session_create(loop, &cfg, &h);
-	/* Headless --send goes over the first synced socket only (cli.md); the TUI falls back to
-	 * REST so that a message typed while the socket is down still goes out. */
-	c->outbox = outbox_create(loop, c->session, !headless, o->server, o->conversation_id, c->api_key,
-				  o->insecure, outbox_error, c);
-	return c;
+}
+
+void controller_add_sink(struct controller *c, struct sink sink)
+{
+	assert(c->nsinks < CTL_SINKS_MAX && "a controller has a few sinks");
+	c->sinks[c->nsinks++] = sink;
 }
 
 void controller_start(struct controller *c)
@@ -811,14 +708,14 @@ void controller_destroy(struct controller *c)
 {
 	if (!c)
 		return;
-	ctl_write_stats(c);
-	free(c->unpainted);
 	outbox_destroy(c->outbox);
 	ctl_rest_detach(c);
 	session_destroy(c->session);
-	while (c->filters)
-		filter_close(c, c->filters->item_id);
-	strmap_fini(&c->filter_index);
+	for (size_t i = 0; i < c->nsinks; i++)
+		if (c->sinks[i].ops->destroy)
+			c->sinks[i].ops->destroy(c->sinks[i].ctx);
+	for (size_t i = 0; i < transcript_open_streams(c->transcript); i++)
+		stream_forget(transcript_stream_at(c->transcript, i));
 	buf_fini(&c->delta_san);
 	buf_fini(&c->clean_scratch);
 	buf_fini(&c->delta_out);
@@ -826,9 +723,6 @@ void controller_destroy(struct controller *c)
 	loop_timer_destroy(c->catchup_timer);
 	free(c->last_failure);
 	transcript_destroy(c->transcript);
-	if (c->record)
-		fclose(c->record);
-	ctl_summaries_free(c);
 	free(c->title);
 	free(c->shown_server);
 	free(c->shown_conversation_id);
@@ -864,7 +758,8 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->run_status = c->run_status;
 	st->syncing = !c->caught_up && c->connection == SESSION_SYNCED;
 	st->sync_through_seq = c->has_through_seq ? c->through_seq : -1;
-	st->stalled_streams = stalled_count(c);
-	st->pending_messages = outbox_pending(c->outbox);
+	st->stalled_streams = transcript_stalled_streams(c->transcript);
+	st->pending_messages = outbox_unsent(c->outbox, st->queued,
+					     sizeof st->queued / sizeof *st->queued);
 	st->awaiting_confirmation = c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 }

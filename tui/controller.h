@@ -1,6 +1,7 @@
-/* The controller: wires the session's frames through sanitize → mask into the transcript,
- * tracks the conversation's status, and carries out the user's commands. Both the TUI and
- * the headless mode sit on top of it. */
+/* The controller: wires the session's frames through sanitize → mask into the conversation
+ * model (the transcript and its streams), hands each change to its sinks (sink.h), tracks the
+ * conversation's status, and carries out the user's commands. The TUI and the headless
+ * writer are sinks. */
 #ifndef TETHER_CONTROLLER_H
 #define TETHER_CONTROLLER_H
 
@@ -8,21 +9,10 @@
 #include "net.h"
 #include "model.h"
 #include "keyring.h"
+#include "sink.h"
+#include "outbox.h"
 
 #include <stdio.h>
-
-/* What the interface on top hears from the controller. */
-struct controller_ui {
-	void *ctx;
-	/* The transcript or the status changed: schedule a frame. */
-	void (*changed)(void *ctx);
-	/* The run is over with this exit code (fatal close, gave up, --until reached). */
-	void (*finished)(void *ctx, int exit_code);
-	/* A one-line diagnostic for the user (already sanitized and masked). */
-	void (*notice)(void *ctx, const char *line);
-	/* A message that was to go out after an answer that failed: the user's again. */
-	void (*unsent)(void *ctx, const char *text);
-};
 
 /* Everything a status line shows. Strings stay owned by the controller. */
 struct controller_status {
@@ -41,18 +31,23 @@ struct controller_status {
 	bool syncing;                   /* replaying history on this connection */
 	int64_t sync_through_seq;       /* target of the replay, -1 when none */
 	size_t stalled_streams;
-	size_t pending_messages;        /* typed while the socket was down, not yet sent */
+	size_t pending_messages;        /* the user's messages not sent yet */
+	struct outbox_message queued[3]; /* the oldest of them (up to pending_messages) */
 	bool awaiting_confirmation;
 };
 
 struct controller;
 
 /* Creates the controller for options o on loop. masks holds the local secrets (the API key is
- * added to it); api_key may be NULL; record is the open --record file or NULL (the controller
- * closes it). headless selects the headless writer on stdout. */
+ * added to it); api_key may be NULL. headless selects the headless run (--until, --send over
+ * the socket only, no title); what is written where is up to the sinks added. */
 struct controller *controller_create(struct loop *loop, const struct options *o,
-				     struct mask_set *masks, const char *api_key, FILE *record,
-				     bool headless, const struct controller_ui *ui);
+				     struct mask_set *masks, const char *api_key, bool headless);
+/* Adds a sink (before controller_start); the controller destroys it. */
+void controller_add_sink(struct controller *c, struct sink sink);
+/* A sink's output failed: line (clean, or NULL) is said as a notice, and the run ends with
+ * exit_code. */
+void controller_fail(struct controller *c, const char *line, int exit_code);
 /* Connects (and keeps reconnecting). */
 void controller_start(struct controller *c);
 /* Frees the controller (closing the session). */
@@ -86,9 +81,5 @@ bool controller_set_confirmation_policy(struct controller *c, enum confirmation_
 void controller_quit(struct controller *c, int exit_code);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */
 void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out);
-
-/* The UI painted a frame at now_us: every delta that arrived before it is now on screen
- * (latency instrumentation, written to $TETHER_STATS at exit when set). */
-void controller_frame_painted(struct controller *c, int64_t now_us);
 
 #endif

@@ -59,8 +59,8 @@ static void rest_done(void *ctx, const struct rest_response *r)
 		ctl_add_error_item(c, call->what, buf_cstr(&line));
 		ctl_notice(c, buf_cstr(&line));
 		buf_fini(&line);
-		if (call->then_send && c->ui.unsent)
-			c->ui.unsent(c->ui.ctx, call->then_send);
+		if (call->then_send)
+			CTL_SINKS(c, unsent, call->then_send);
 	} else if (call->then_send) {
 		controller_send(c, call->then_send);
 	} else if (call->then_accept) {

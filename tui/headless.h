@@ -4,6 +4,7 @@
 #define TETHER_HEADLESS_H
 
 #include "options.h"
+#include "controller.h"
 #include <stdio.h>
 
 struct headless {
@@ -47,5 +48,10 @@ void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t
 void headless_text_message(struct headless *h, bool from_user, const char *text, size_t len);
 /* Text mode: one line (a tool summary or a conversation error). */
 void headless_text_line(struct headless *h, const char *line);
+
+/* The headless writer as a sink of controller c: format on out, strings cleaned with masks;
+ * a failed write ends the run through controller_fail. */
+struct sink headless_sink_create(FILE *out, enum output_format format,
+				 const struct mask_set *masks, struct controller *c);
 
 #endif

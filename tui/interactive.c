@@ -6,6 +6,8 @@
 #include "interactive.h"
 #include "status.h"
 #include "terminal.h"
+#include "latency.h"
+#include "recorder.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -101,22 +103,6 @@ static bool blank(const char *s)
 	return s[strspn(s, " \t\n")] == '\0';
 }
 
-/* Keeps the last few messages sent, as they are shown (sanitized and masked: a secret the
- * user pasted is hidden like the server's copy of it will be): the controller's queue is
- * first in, first out, so the last pending_messages of them are the ones still waiting. */
-void tui_remember_sent(struct tui *u, const char *text)
-{
-	if (u->nsent == TUI_QUEUED_KEEP) {
-		free(u->sent[0]);
-		memmove(u->sent, u->sent + 1, (TUI_QUEUED_KEEP - 1) * sizeof *u->sent);
-		u->nsent--;
-	}
-	struct buf shown;
-	buf_init(&shown);
-	controller_clean(u->ctl, text, strlen(text), &shown);
-	u->sent[u->nsent++] = buf_steal(&shown);
-}
-
 /* A message while actions wait for confirmation would run them (see modal.c): it stays in
  * the draft, and the modal offers to answer first or to send it and allow. */
 static bool held_for_confirmation(struct tui *u)
@@ -146,7 +132,6 @@ void tui_submit(struct tui *u)
 			msg = NULL;
 		if (msg) {
 			controller_send(u->ctl, msg);
-			tui_remember_sent(u, msg);
 			viewport_follow(&u->vp);
 		}
 	}
@@ -192,7 +177,7 @@ static void on_frame(void *arg)
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
 	render_clock_painted(&u->clock, now);
-	controller_frame_painted(u->ctl, now);
+	latency_painted(u->latency, now);
 	if (more) {
 		tui_schedule_frame(u);
 		return;
@@ -298,43 +283,6 @@ static void on_signal(void *arg, int signo)
 	}
 }
 
-static void on_changed(void *ctx)
-{
-	tui_schedule_frame(ctx);
-}
-
-static void on_finished(void *ctx, int exit_code)
-{
-	struct tui *u = ctx;
-	if (!u->quitting) {
-		u->quitting = true;
-		u->exit_code = exit_code;
-	}
-	loop_quit(u->loop);
-}
-
-static void on_notice(void *ctx, const char *line)
-{
-	struct tui *u = ctx;
-	free(u->last_error);
-	u->last_error = xstrdup(line);
-	tui_notice(u, "%s", line);
-}
-
-/* Back into the input, before what is there now. */
-static void on_unsent(void *ctx, const char *text)
-{
-	struct tui *u = ctx;
-	char *now = editor_take(&u->input);
-	editor_insert(&u->input, text, strlen(text));
-	if (*now) {
-		editor_insert(&u->input, "\n", 1);
-		editor_insert(&u->input, now, strlen(now));
-	}
-	free(now);
-	tui_schedule_frame(u);
-}
-
 static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->frame_timer);
@@ -346,8 +294,6 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->reason);
 	layout_fini(&u->confirm_layout);
 	paint_fini(&u->paint);
-	for (size_t i = 0; i < u->nsent; i++)
-		free(u->sent[i]);
 	free(u->notice);
 	free(u->last_error);
 	free(u);
@@ -390,11 +336,10 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->frame_timer = loop_timer_create(loop, on_frame, u);
 	u->key_timer = loop_timer_create(loop, on_key_timer, u);
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
-	struct controller_ui ui = {
-		.ctx = u, .changed = on_changed, .finished = on_finished, .notice = on_notice,
-		.unsent = on_unsent,
-	};
-	u->ctl = controller_create(loop, o, masks, api_key, record, false, &ui);
+	u->ctl = controller_create(loop, o, masks, api_key, false);
+	controller_add_sink(u->ctl, tui_sink(u));
+	if (record)
+		controller_add_sink(u->ctl, recorder_create(record, o->record_path, masks, u->ctl));
 	u->t = controller_transcript(u->ctl);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {

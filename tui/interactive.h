@@ -17,8 +17,6 @@ enum tui_mode {
 	TUI_MODE_CONFIRM,           /* the confirmation modal has the keyboard */
 };
 
-enum { TUI_QUEUED_KEEP = 8 };
-
 /* Per-screen-line fingerprints of the last frame, so that a frame rewrites only lines that
  * changed; and the rows that frame showed. */
 struct painter {
@@ -57,13 +55,11 @@ struct tui {
 	struct layout confirm_layout;
 	bool was_awaiting;
 	size_t confirm_signature;   /* which actions wait: a change opens the modal again */
-	/* messages sent, newest last: the last pending_messages of them are still queued */
-	char *sent[TUI_QUEUED_KEEP];
-	size_t nsent;
 	/* a one-line notice above the status line, until notice_until */
 	char *notice;
 	int64_t notice_until;
 	char *last_error;           /* the last notice, printed on stderr when the run ends */
+	struct latency *latency;    /* delta arrival → painted frame (the TUI sink's) */
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
 	bool quitting;
 	int exit_code;
@@ -83,8 +79,9 @@ void tui_ctrl_c(struct tui *u);
 void tui_suspend(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
-/* Keeps a sent message for the queued lines. */
-void tui_remember_sent(struct tui *u, const char *text);
+
+/* The TUI as a sink of its controller: dirty marks, error items, notices, latency. */
+struct sink tui_sink(struct tui *u);
 
 /* Starts a search: the query is typed in the input area; the view is remembered for Esc. */
 void search_start(struct tui *u);

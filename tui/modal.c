@@ -128,9 +128,7 @@ static void choose(struct tui *u, enum choice c)
 	case CH_SEND: {
 		char *draft = editor_take(&u->input);
 		bool started = controller_confirm_and_send(u->ctl, draft);
-		if (started)
-			tui_remember_sent(u, draft);
-		else
+		if (!started)
 			editor_insert(&u->input, draft, strlen(draft));
 		free(draft);
 		answered(u, started, "allowed; the draft goes out once the server took that");

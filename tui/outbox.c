@@ -7,9 +7,12 @@
 /* How long a message waits for the socket before it goes through REST. */
 static const int64_t FALLBACK_AFTER_US = 3 * 1000000;
 
+/* A message not known to be sent yet. */
 struct held {
 	char *text;
+	uint64_t number;            /* submission order */
 	bool in_flight;             /* a REST send is under way */
+	bool failed;                /* the last REST send failed; it waits again */
 };
 
 struct rest_send {
@@ -26,8 +29,13 @@ struct outbox {
 	bool hold;                  /* nothing goes out: actions may wait for confirmation */
 	void (*on_error)(void *ctx, const char *line);
 	void *ctx;
-	struct held *held;
+	struct held *held;          /* not handed to the socket yet, oldest first */
 	size_t nheld;
+	/* handed to the session, oldest first: its queue is first in, first out, so the last
+	 * session_pending_messages of them are not written yet, the others are sent */
+	struct held *handed;
+	size_t nhanded;
+	uint64_t submitted;         /* messages so far: the next one's number */
 	struct loop_timer *fallback;
 	struct rest_send **calls;   /* in flight, so destroy can detach them */
 	struct outbox **status_check; /* the status request in flight: *status_check = NULL detaches */
@@ -44,6 +52,29 @@ static void held_remove(struct outbox *b, const char *text)
 			return;
 		}
 	}
+}
+
+/* Forgets the handed messages the session has written: all but its last pending ones. */
+static void handed_prune(struct outbox *b)
+{
+	size_t pending = session_pending_messages(b->session);
+	if (pending >= b->nhanded)
+		return;
+	size_t sent = b->nhanded - pending;
+	for (size_t i = 0; i < sent; i++)
+		free(b->handed[i].text);
+	memmove(b->handed, b->handed + sent, pending * sizeof *b->handed);
+	b->nhanded = pending;
+}
+
+/* Gives msg to the session (which writes it once synced); text now belongs to handed. */
+static void hand_to_socket(struct outbox *b, struct held msg)
+{
+	handed_prune(b);
+	session_send_user_message(b->session, msg.text);
+	msg.in_flight = msg.failed = false;
+	b->handed = xrealloc(b->handed, (b->nhanded + 1) * sizeof *b->handed);
+	b->handed[b->nhanded++] = msg;
 }
 
 static void call_forget(struct outbox *b, struct rest_send *call)
@@ -70,10 +101,14 @@ static void rest_sent(void *ctx, const struct rest_response *r)
 				held_remove(b, call->text);
 			} else {
 				b->held[i].in_flight = false;
+				b->held[i].failed = true;
 				/* The socket may have come back meanwhile. */
 				if (session_is_live(b->session)) {
-					session_send_user_message(b->session, call->text);
-					held_remove(b, call->text);
+					struct held msg = b->held[i];
+					memmove(b->held + i, b->held + i + 1,
+						(b->nheld - i - 1) * sizeof *b->held);
+					b->nheld--;
+					hand_to_socket(b, msg);
 				} else {
 					loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
 				}
@@ -190,12 +225,13 @@ struct outbox *outbox_create(struct loop *loop, struct session *session, bool re
 
 void outbox_send(struct outbox *b, const char *text)
 {
+	struct held msg = {.text = xstrdup(text), .number = b->submitted++};
 	if (!b->hold && session_is_live(b->session) && b->nheld == 0) {
-		session_send_user_message(b->session, text);
+		hand_to_socket(b, msg);
 		return;
 	}
 	b->held = xrealloc(b->held, (b->nheld + 1) * sizeof *b->held);
-	b->held[b->nheld++] = (struct held){.text = xstrdup(text)};
+	b->held[b->nheld++] = msg;
 	if (b->rest_fallback && !loop_timer_pending(b->fallback))
 		loop_timer_schedule(b->fallback, FALLBACK_AFTER_US);
 }
@@ -224,17 +260,44 @@ void outbox_synced(struct outbox *b)
 			b->held[kept++] = b->held[i];
 			continue;
 		}
-		session_send_user_message(b->session, b->held[i].text);
-		free(b->held[i].text);
+		hand_to_socket(b, b->held[i]);
 	}
 	b->nheld = kept;
 	if (!kept)
 		loop_timer_cancel(b->fallback);
 }
 
-size_t outbox_pending(const struct outbox *b)
+
+static enum outbox_state held_state(const struct outbox *b, const struct held *m)
 {
-	return b->nheld + session_pending_messages(b->session);
+	if (m->in_flight)
+		return OUTBOX_SENDING;
+	if (b->hold)
+		return OUTBOX_HELD;
+	return m->failed ? OUTBOX_FAILED : OUTBOX_QUEUED;
+}
+
+size_t outbox_unsent(const struct outbox *b, struct outbox_message *out, size_t max)
+{
+	/* Of those handed to the session, its queue still holds the newest pending. */
+	size_t pending = session_pending_messages(b->session);
+	size_t i = b->nhanded > pending ? b->nhanded - pending : 0, j = 0, n = 0;
+	/* Both lists are in submission order: merged by number, oldest first. */
+	while (i < b->nhanded || j < b->nheld) {
+		bool take_handed = j == b->nheld ||
+				   (i < b->nhanded && b->handed[i].number < b->held[j].number);
+		struct outbox_message m;
+		if (take_handed) {
+			m = (struct outbox_message){b->handed[i++].text, OUTBOX_SENDING};
+		} else {
+			m = (struct outbox_message){b->held[j].text, held_state(b, &b->held[j])};
+			j++;
+		}
+		if (n < max)
+			out[n] = m;
+		n++;
+	}
+	return n;
 }
 
 void outbox_destroy(struct outbox *b)
@@ -248,6 +311,9 @@ void outbox_destroy(struct outbox *b)
 	for (size_t i = 0; i < b->nheld; i++)
 		free(b->held[i].text);
 	free(b->held);
+	for (size_t i = 0; i < b->nhanded; i++)
+		free(b->handed[i].text);
+	free(b->handed);
 	free(b->calls);
 	loop_timer_destroy(b->fallback);
 	free(b);

@@ -21,8 +21,23 @@ void outbox_synced(struct outbox *b);
 /* hold: nothing goes out, over the socket or REST, until released (the conversation's status
  * is not known yet, or actions wait for confirmation: a message would allow them). */
 void outbox_hold(struct outbox *b, bool hold);
-/* Messages not yet handed to a socket or to REST. */
-size_t outbox_pending(const struct outbox *b);
+/* Where a message not sent yet is. */
+enum outbox_state {
+	OUTBOX_QUEUED,          /* waits for the socket (or the REST fallback) */
+	OUTBOX_HELD,            /* held back: actions wait for confirmation, or a replay runs */
+	OUTBOX_SENDING,         /* handed to the socket or to REST, not written or answered yet */
+	OUTBOX_FAILED,          /* the REST send failed; it waits for the connection again */
+};
+
+/* One message not sent yet, as typed (text stays owned by the outbox). */
+struct outbox_message {
+	const char *text;
+	enum outbox_state state;
+};
+
+/* The messages not sent yet, oldest first: the oldest max of them in out (max may be 0);
+ * returns how many there are. Valid until the outbox changes. */
+size_t outbox_unsent(const struct outbox *b, struct outbox_message *out, size_t max);
 /* Frees the outbox; REST calls still in flight finish into nothing. */
 void outbox_destroy(struct outbox *b);
 

@@ -190,9 +190,10 @@ static bool modal_visible(struct tui *u, const struct controller_status *st)
 	return st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON);
 }
 
-static size_t queued_shown(struct tui *u, const struct controller_status *st)
+/* Messages not sent yet, as the outbox lists them. */
+static size_t queued_shown(const struct controller_status *st)
 {
-	return st->pending_messages < u->nsent ? st->pending_messages : u->nsent;
+	return st->pending_messages;
 }
 
 /* Takes up to want rows for an extra part, always leaving one transcript row. */
@@ -227,7 +228,7 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	}
 	int notice = u->notice ? take(&left, 1) : 0;
 	int marker = !u->vp.follow ? take(&left, 1) : 0;
-	size_t q = queued_shown(u, st);
+	size_t q = queued_shown(st);
 	int queued = q ? take(&left, q > 3 ? 3 : (int)q) : 0;
 	L->transcript = left;
 	int y = left;
@@ -271,17 +272,20 @@ static void paint_marker(struct tui *u, int y)
 
 static void paint_queued(struct tui *u, const struct controller_status *st, int y, int rows)
 {
-	size_t shown = queued_shown(u, st);
-	size_t first = u->nsent - shown;
+	size_t n = st->pending_messages;
+	const struct outbox_message *shown = st->queued;
 	for (int i = 0; i < rows; i++) {
 		struct draw_line l = { .nseg = 0 };
-		struct buf b;
+		struct buf b, clean;
 		buf_init(&b);
-		size_t idx = first + (size_t)i;
-		if (i == rows - 1 && st->pending_messages > (size_t)rows) {
-			buf_printf(&b, "⧗ %zu more queued", st->pending_messages - (size_t)rows + 1);
-		} else if (idx < u->nsent) {
-			const char *s = u->sent[idx];
+		buf_init(&clean);
+		if (i == rows - 1 && n > (size_t)rows) {
+			buf_printf(&b, "⧗ %zu more queued", n - (size_t)rows + 1);
+		} else if ((size_t)i < n && (size_t)i < sizeof st->queued / sizeof *st->queued) {
+			/* As it will show once sent: sanitized and masked (a secret the user pasted
+			 * is hidden like the server's copy of it will be). */
+			controller_clean(u->ctl, shown[i].text, strlen(shown[i].text), &clean);
+			const char *s = buf_cstr(&clean);
 			const char *nl = strchr(s, '\n');
 			buf_puts(&b, "⧗ queued: ");
 			buf_append(&b, s, nl ? (size_t)(nl - s) : strlen(s));
@@ -294,6 +298,7 @@ static void paint_queued(struct tui *u, const struct controller_status *st, int 
 		draw_line_add(&l, buf_cstr(&fitted), fitted.len, dim);
 		draw_line_paint(&u->paint, y + i, &l);
 		buf_fini(&fitted);
+		buf_fini(&clean);
 		buf_fini(&b);
 	}
 }

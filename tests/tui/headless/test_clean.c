@@ -117,25 +117,19 @@ static void test_streaming_property_with_hiders(void **state)
 		buf_clear(&whole);
 		clean_text(m, in.data, in.len, &scratch, &whole);
 
+		/* The controller's streaming clean, fed in random pieces. */
 		buf_clear(&split);
-		struct sanitizer sz;
-		struct mask_stream ms;
-		sanitizer_init(&sz);
-		mask_stream_init(&ms, m);
+		struct clean_stream cs;
+		clean_stream_init(&cs, m);
 		for (size_t pos = 0; pos < in.len;) {
 			size_t n = 1 + rng_below(7);
 			if (n > in.len - pos)
 				n = in.len - pos;
-			buf_clear(&san);
-			sanitizer_feed(&sz, in.data + pos, n, &san);
-			mask_stream_feed(&ms, san.data ? san.data : "", san.len, &split);
+			clean_stream_feed(&cs, in.data + pos, n, &san, &split);
 			pos += n;
 		}
-		buf_clear(&san);
-		sanitizer_flush(&sz, &san);
-		mask_stream_feed(&ms, san.data ? san.data : "", san.len, &split);
-		mask_stream_flush(&ms, &split);
-		mask_stream_fini(&ms);
+		clean_stream_flush(&cs, &san, &split);
+		clean_stream_fini(&cs);
 		const char *w = buf_cstr(&whole), *sp = buf_cstr(&split);
 		if (strstr(w, "sk-ABCDEFGH") || strstr(w, "hunter2") || strstr(sp, "sk-ABCDEFGH") ||
 		    strstr(sp, "hunter2"))
@@ -151,6 +145,31 @@ static void test_streaming_property_with_hiders(void **state)
 	mask_set_destroy(m);
 }
 
+/* A new attempt starts clean: what the old one held back is dropped, not carried over. */
+static void test_clean_stream_reset_drops_what_is_held(void **state)
+{
+	(void)state;
+	struct mask_set *m = mask_set_create();
+	assert_int_equal(mask_set_add(m, SECRET, strlen(SECRET), NULL), 0);
+	struct buf out, scratch;
+	buf_init(&out);
+	buf_init(&scratch);
+	struct clean_stream cs;
+	clean_stream_init(&cs, m);
+	clean_stream_feed(&cs, "a \x1b[3", 5, &scratch, &out);
+	clean_stream_feed(&cs, "x sk-ABC", 8, &scratch, &out);
+	assert_string_equal(buf_cstr(&out), "a  "); /* the escape (ESC [3x) whole, the secret's start held */
+	clean_stream_reset(&cs);
+	buf_clear(&out);
+	clean_stream_feed(&cs, "1m new", 6, &scratch, &out);
+	clean_stream_flush(&cs, &scratch, &out);
+	assert_string_equal(buf_cstr(&out), "1m new");
+	clean_stream_fini(&cs);
+	buf_fini(&out);
+	buf_fini(&scratch);
+	mask_set_destroy(m);
+}
+
 int main(void)
 {
 	setlocale(LC_CTYPE, "C.UTF-8");
@@ -158,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_escape_inside_a_secret_is_caught),
 		cmocka_unit_test(test_hidden_inside_a_secret_is_caught),
 		cmocka_unit_test(test_streaming_property_with_hiders),
+		cmocka_unit_test(test_clean_stream_reset_drops_what_is_held),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,410 @@
+/* The controller through its sink interface: frames go in as the session hands them over
+ * (its callbacks), and a fake sink writes down every change it is told, in order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controller_int.h"
+
+static const char SECRET[] = "sk-tether-unit-secret-77";
+
+/* ------------------------------------------------------------ the fake sink */
+
+struct fake {
+	struct buf log;                 /* one line per call, in order */
+	size_t changed;
+	size_t destroyed;
+};
+
+static void logf_(struct fake *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(struct fake *k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&k->log, fmt, ap);
+	va_end(ap);
+	buf_putc(&k->log, '\n');
+}
+
+static const char *const states[] = {
+	[SINK_STREAM_STARTED] = "started",   [SINK_STREAM_DELTA] = "delta",
+	[SINK_STREAM_RETIRED] = "retired",   [SINK_STREAM_ABORTED] = "aborted",
+	[SINK_STREAM_STALLED] = "stalled",   [SINK_STREAM_DISCARDED] = "discarded",
+};
+
+static void on_stream(void *ctx, const struct sink_stream *s)
+{
+	if (s->state == SINK_STREAM_DELTA)
+		logf_(ctx, "delta %s/%d %s \"%.*s\"", s->item_id, s->attempt,
+		      s->reasoning ? "reasoning" : "text", (int)s->content_len, s->content);
+	else if (s->state == SINK_STREAM_ABORTED)
+		logf_(ctx, "aborted %s/%d %s", s->item_id, s->attempt, s->reason);
+	else
+		logf_(ctx, "%s %s/%d", states[s->state], s->item_id, s->attempt);
+}
+
+static void on_event(void *ctx, const struct frame *f)
+{
+	logf_(ctx, "event %s", f->type == FRAME_DURABLE ? "durable" : "transient");
+}
+
+static void on_item(void *ctx, const struct sink_item *it)
+{
+	logf_(ctx, "item %s %s", it->event->id ? it->event->id : "-",
+	      it->applied == APPLY_RETIRED ? "retired" :
+	      it->applied == APPLY_ADDED ? "added" :
+	      it->applied == APPLY_DUPLICATE ? "duplicate" : "other");
+}
+
+static void on_error(void *ctx, const char *code, const char *detail)
+{
+	logf_(ctx, "error %s: %s", code, detail);
+}
+
+static void on_result(void *ctx, const struct sink_result *r, int *exit_code)
+{
+	logf_(ctx, "result %d streams=%zu durable=%zu", *exit_code, r->stream_count,
+	      r->durable_count);
+}
+
+static void on_finished(void *ctx, int exit_code)
+{
+	logf_(ctx, "finished %d", exit_code);
+}
+
+static void on_changed(void *ctx)
+{
+	((struct fake *)ctx)->changed++;
+}
+
+static void on_destroy(void *ctx)
+{
+	((struct fake *)ctx)->destroyed++;
+}
+
+static const struct sink_ops fake_ops = {
+	.stream = on_stream, .event = on_event,       .item = on_item,
+	.error = on_error,   .result = on_result,     .finished = on_finished,
+	.changed = on_changed, .destroy = on_destroy,
+};
+
+/* ------------------------------------------------------------ the bed */
+
+struct bed {
+	struct loop *loop;
+	struct options o;
+	struct mask_set *masks;
+	struct controller *c;
+	struct session_handlers h;
+	struct fake sink;
+};
+
+static int bed_setup(void **state)
+{
+	struct bed *b = xcalloc(1, sizeof *b);
+	struct buf e;
+	buf_init(&e);
+	b->loop = loop_create(NULL, &e);
+	assert_non_null(b->loop);
+	char *argv[] = {"tether", "--server", "http://127.0.0.1:9", "conv-1", NULL};
+	assert_int_equal(options_parse(4, argv, &b->o, &e), 0);
+	b->o.stream_stall_s = 1;
+	b->masks = mask_set_create();
+	assert_int_equal(mask_set_add(b->masks, SECRET, strlen(SECRET), &e), 0);
+	buf_fini(&e);
+	b->c = controller_create(b->loop, &b->o, b->masks, NULL, false);
+	buf_init(&b->sink.log);
+	controller_add_sink(b->c, (struct sink){.ops = &fake_ops, .ctx = &b->sink});
+	ctl_session_handlers(b->c, &b->h);
+	*state = b;
+	return 0;
+}
+
+static int bed_teardown(void **state)
+{
+	struct bed *b = *state;
+	controller_destroy(b->c);
+	assert_int_equal(b->sink.destroyed, 1);
+	buf_fini(&b->sink.log);
+	mask_set_destroy(b->masks);
+	options_fini(&b->o);
+	loop_destroy(b->loop);
+	free(b);
+	return 0;
+}
+
+/* Hands one frame (JSON as on the wire) to the controller the way the session does. */
+static void feed(struct bed *b, const char *json)
+{
+	struct frame f;
+	struct codec_error err;
+	assert_int_equal(frame_decode(json, strlen(json), &f, &err), 0);
+	b->h.on_raw(b->h.ctx, json, strlen(json));
+	b->h.on_frame(b->h.ctx, &f);
+	frame_fini(&f);
+}
+
+static void delta(struct bed *b, const char *id, int attempt, int order, const char *text)
+{
+	char json[512];
+	snprintf(json, sizeof json,
+		 "{\"type\":\"delta\",\"item_id\":\"%s\",\"attempt\":%d,\"order\":%d,"
+		 "\"kind\":\"text\",\"content\":\"%s\"}", id, attempt, order, text);
+	feed(b, json);
+}
+
+static void started(struct bed *b, const char *id, int attempt)
+{
+	char json[256];
+	snprintf(json, sizeof json, "{\"type\":\"item_started\",\"item_id\":\"%s\",\"attempt\":%d}",
+		 id, attempt);
+	feed(b, json);
+}
+
+static void agent_durable(struct bed *b, int seq, const char *id, const char *text)
+{
+	char json[1024];
+	snprintf(json, sizeof json,
+		 "{\"type\":\"durable\",\"seq\":%d,\"event\":{\"id\":\"%s\",\"timestamp\":"
+		 "\"2026-09-20T14:03:11.512345\",\"source\":\"agent\",\"llm_message\":{\"role\":"
+		 "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]},"
+		 "\"kind\":\"MessageEvent\"}}", seq, id, text);
+	feed(b, json);
+}
+
+/* The log so far, then forgotten. */
+static char *take_log(struct bed *b)
+{
+	char *s = xstrdup(buf_cstr(&b->sink.log));
+	buf_clear(&b->sink.log);
+	return s;
+}
+
+#define ASSERT_LOG(b, want)                                                                \
+	do {                                                                               \
+		char *got_ = take_log(b);                                                  \
+		assert_string_equal(got_, want);                                           \
+		free(got_);                                                                \
+	} while (0)
+
+static struct item_info only_item(struct bed *b)
+{
+	struct transcript *t = controller_transcript(b->c);
+	assert_int_equal(transcript_count(t), 1);
+	struct item_info info;
+	transcript_item(t, 0, &info);
+	return info;
+}
+
+/* ------------------------------------------------------------ the cases */
+
+static void delta_opens_a_stream(void **state)
+{
+	struct bed *b = *state;
+	size_t changed = b->sink.changed;
+	delta(b, "i1", 1, 0, "hello ");
+	delta(b, "i1", 1, 1, "world");
+	ASSERT_LOG(b, "started i1/1\n"
+		      "delta i1/1 text \"hello \"\n"
+		      "delta i1/1 text \"world\"\n");
+	assert_true(b->sink.changed >= changed + 2);
+	struct item_info info = only_item(b);
+	assert_true(info.streaming);
+	assert_int_equal(info.attempt, 1);
+	assert_string_equal(info.text, "hello world");
+}
+
+static void retry_supersedes_and_stale_is_ignored(void **state)
+{
+	struct bed *b = *state;
+	started(b, "i1", 1);
+	delta(b, "i1", 1, 0, "first try");
+	delta(b, "i1", 2, 0, "second");
+	delta(b, "i1", 1, 1, " late");          /* the old attempt: nothing */
+	started(b, "i1", 2);                    /* announced twice: nothing */
+	ASSERT_LOG(b, "started i1/1\n"
+		      "delta i1/1 text \"first try\"\n"
+		      "started i1/2\n"
+		      "delta i1/2 text \"second\"\n");
+	struct item_info info = only_item(b);
+	assert_int_equal(info.attempt, 2);
+	assert_string_equal(info.text, "second");
+	assert_false(info.lossy);
+}
+
+static void durable_retires_in_place(void **state)
+{
+	struct bed *b = *state;
+	agent_durable(b, 0, "u0", "question");
+	started(b, "i1", 1);
+	delta(b, "i1", 1, 0, "abc");
+	agent_durable(b, 1, "i1", "answer");
+	delta(b, "i1", 1, 1, "def");            /* after its durable: nothing */
+	ASSERT_LOG(b, "event durable\n"
+		      "item u0 added\n"
+		      "started i1/1\n"
+		      "delta i1/1 text \"abc\"\n"
+		      "event durable\n"
+		      "retired i1/1\n"
+		      "item i1 retired\n");
+	struct transcript *t = controller_transcript(b->c);
+	assert_int_equal(transcript_count(t), 2);
+	assert_int_equal(transcript_open_streams(t), 0);
+	struct item_info info;
+	transcript_item(t, 1, &info);
+	assert_false(info.streaming);
+	assert_int_equal(info.seq, 1);
+	assert_string_equal(info.text, "answer");
+}
+
+static void abort_drops_the_stream(void **state)
+{
+	struct bed *b = *state;
+	delta(b, "i1", 1, 0, "partial");
+	feed(b, "{\"type\":\"item_aborted\",\"item_id\":\"i1\",\"attempt\":1,\"reason\":\"cancelled\"}");
+	feed(b, "{\"type\":\"item_aborted\",\"item_id\":\"i1\",\"attempt\":1,\"reason\":\"again\"}");
+	delta(b, "i1", 1, 1, "late");
+	ASSERT_LOG(b, "started i1/1\n"
+		      "delta i1/1 text \"partial\"\n"
+		      "aborted i1/1 cancelled\n");
+	assert_int_equal(transcript_count(controller_transcript(b->c)), 0);
+}
+
+static void stall_said_once_per_stall(void **state)
+{
+	struct bed *b = *state;
+	started(b, "quiet", 1);
+	delta(b, "i1", 1, 0, "x");
+	buf_clear(&b->sink.log);
+	struct controller_status st;
+	int64_t now = clock_now_us();
+	ctl_check_stalls(b->c, now + 500000);   /* within the limit */
+	ASSERT_LOG(b, "");
+	ctl_check_stalls(b->c, now + 1500000);
+	ctl_check_stalls(b->c, now + 2500000);  /* still the same stall */
+	/* A stream with no delta yet is not watched. */
+	ASSERT_LOG(b, "stalled i1/1\n");
+	controller_status(b->c, &st);
+	assert_int_equal(st.stalled_streams, 1);
+	delta(b, "i1", 1, 1, "y");              /* a delta ends the stall */
+	controller_status(b->c, &st);
+	assert_int_equal(st.stalled_streams, 0);
+	ctl_check_stalls(b->c, clock_now_us() + 1500000);
+	ASSERT_LOG(b, "delta i1/1 text \"y\"\n"
+		      "stalled i1/1\n");
+}
+
+static void reconnect_discards_every_stream(void **state)
+{
+	struct bed *b = *state;
+	delta(b, "i1", 1, 0, "one");
+	started(b, "i2", 3);
+	buf_clear(&b->sink.log);
+	b->h.on_discard_streams(b->h.ctx);
+	ASSERT_LOG(b, "discarded i2/3\n"
+		      "discarded i1/1\n");
+	assert_int_equal(transcript_open_streams(controller_transcript(b->c)), 0);
+	delta(b, "i1", 1, 1, "late");            /* discarded is retired: nothing opens it */
+	ASSERT_LOG(b, "");
+}
+
+static void result_last(void **state)
+{
+	struct bed *b = *state;
+	started(b, "i1", 1);
+	delta(b, "i2", 1, 0, "two");
+	agent_durable(b, 0, "e0", "hi");
+	buf_clear(&b->sink.log);
+	controller_quit(b->c, 7);
+	controller_quit(b->c, 8);               /* once */
+	delta(b, "i2", 1, 1, "after");          /* nothing after the result */
+	feed(b, "{\"type\":\"error\",\"code\":\"late\",\"detail\":\"x\"}");
+	b->h.on_discard_streams(b->h.ctx);     /* the socket closes: told once already */
+	ctl_check_stalls(b->c, clock_now_us() + 60000000);
+	ASSERT_LOG(b, "discarded i2/1\n"
+		      "discarded i1/1\n"
+		      "result 7 streams=2 durable=1\n"
+		      "finished 7\n");
+}
+
+static void split_secret_never_reaches_a_sink(void **state)
+{
+	struct bed *b = *state;
+	/* The secret in three deltas: each clean holds back what may be a secret's start. */
+	delta(b, "i1", 1, 0, "key: sk-tether-");
+	delta(b, "i1", 1, 1, "unit-secre");
+	delta(b, "i1", 1, 2, "t-77 ok");
+	char *log = take_log(b);
+	assert_null(strstr(log, "unit-secre"));
+	assert_non_null(strstr(log, "ok"));
+	free(log);
+	struct item_info info = only_item(b);
+	assert_null(strstr(info.text, "sk-tether"));
+	assert_non_null(strstr(info.text, "key: "));
+}
+
+static void errors_go_to_the_sinks_cleaned(void **state)
+{
+	struct bed *b = *state;
+	feed(b, "{\"type\":\"error\",\"code\":\"Bad\\u001b[31m\",\"detail\":\"has sk-tether-unit-secret-77\"}");
+	char *log = take_log(b);
+	assert_null(strstr(log, SECRET));
+	assert_null(strchr(log, 0x1b));
+	assert_non_null(strstr(log, "error Bad"));
+	free(log);
+}
+
+/* The outbox's one list: each message not sent yet, in order, with where it is. */
+static void unsent_messages_listed_with_their_state(void **state)
+{
+	struct bed *b = *state;
+	struct controller_status st;
+	controller_status(b->c, &st);
+	assert_int_equal(st.pending_messages, 0);
+	controller_send(b->c, "first");
+	controller_send(b->c, "   ");                  /* blank: no message */
+	controller_send(b->c, "second");
+	controller_send(b->c, "third");
+	controller_send(b->c, "fourth");
+	controller_status(b->c, &st);
+	assert_int_equal(st.pending_messages, 4);
+	assert_string_equal(st.queued[0].text, "first");
+	assert_string_equal(st.queued[2].text, "third"); /* the oldest three */
+	assert_int_equal(st.queued[0].state, OUTBOX_QUEUED); /* the socket is down */
+	/* Actions wait for confirmation: a message would allow them, so all are held. */
+	feed(b, "{\"type\":\"transient\",\"event\":{\"id\":\"s1\",\"source\":\"environment\","
+		"\"key\":\"execution_status\",\"value\":\"waiting_for_confirmation\","
+		"\"kind\":\"ConversationStateUpdateEvent\"}}");
+	controller_status(b->c, &st);
+	assert_int_equal(st.pending_messages, 4);
+	assert_string_equal(st.queued[0].text, "first");
+	assert_int_equal(st.queued[0].state, OUTBOX_HELD);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(delta_opens_a_stream, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(retry_supersedes_and_stale_is_ignored, bed_setup,
+						bed_teardown),
+		cmocka_unit_test_setup_teardown(durable_retires_in_place, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(abort_drops_the_stream, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(stall_said_once_per_stall, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(reconnect_discards_every_stream, bed_setup,
+						bed_teardown),
+		cmocka_unit_test_setup_teardown(result_last, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(split_secret_never_reaches_a_sink, bed_setup,
+						bed_teardown),
+		cmocka_unit_test_setup_teardown(errors_go_to_the_sinks_cleaned, bed_setup,
+						bed_teardown),
+		cmocka_unit_test_setup_teardown(unsent_messages_listed_with_their_state, bed_setup,
+						bed_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

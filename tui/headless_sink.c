@@ -1,0 +1,340 @@
+/* The headless writer as a sink: the controller's changes become cli.md's ndjson lines or
+ * its plain text on stdout. Text mode keeps a tool's summary until its result. */
+#include "headless.h"
+#include "clean.h"
+#include "app.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct headless_sink {
+	struct headless out;
+	enum output_format format;
+	const struct mask_set *masks;
+	struct buf scratch;             /* clean_text's sanitized copy */
+	struct controller *c;
+	/* text mode: tool summaries by tool_call_id until their result */
+	struct pending_summary {
+		char *tool_call_id;
+		char *line;
+	} *summaries;
+	size_t nsummaries;
+};
+
+static const char *const state_names[] = {
+	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
+	[SESSION_SYNCED] = "open",           [SESSION_CLOSED] = "closed",
+	[SESSION_RECONNECTING] = "reconnecting", [SESSION_GAVE_UP] = "gave_up",
+	[SESSION_FAILED] = "closed",
+};
+
+/* ------------------------------------------------------------ text mode */
+
+static void summary_remember(struct headless_sink *h, const char *tool_call_id, const char *line)
+{
+	h->summaries = xrealloc(h->summaries, (h->nsummaries + 1) * sizeof *h->summaries);
+	h->summaries[h->nsummaries].tool_call_id = xstrdup(tool_call_id);
+	h->summaries[h->nsummaries].line = xstrdup(line);
+	h->nsummaries++;
+}
+
+static char *summary_take(struct headless_sink *h, const char *tool_call_id)
+{
+	for (size_t i = 0; i < h->nsummaries; i++) {
+		if (!strcmp(h->summaries[i].tool_call_id, tool_call_id)) {
+			char *line = h->summaries[i].line;
+			free(h->summaries[i].tool_call_id);
+			/* kept in arrival order for summaries_flush */
+			memmove(h->summaries + i, h->summaries + i + 1,
+				(h->nsummaries - i - 1) * sizeof *h->summaries);
+			h->nsummaries--;
+			return line;
+		}
+	}
+	return NULL;
+}
+
+/* Appends text's lines, each indented by four spaces, on lines of their own. */
+static void put_indented(struct buf *line, const char *text, size_t len)
+{
+	size_t start = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != '\n')
+			continue;
+		if (i > start || i < len) {
+			buf_puts(line, "\n    ");
+			buf_append(line, text + start, i - start);
+		}
+		start = i + 1;
+	}
+}
+
+/* "→ exit 2", "→ still running (no new output)", "→ failed: why" … for a tool result. */
+static void put_outcome(struct buf *line, enum tool_outcome outcome, bool has_exit_code,
+			int exit_code, const char *text, size_t text_len)
+{
+	switch (outcome) {
+	case TOOL_REJECTED:
+	case TOOL_BLOCKED:
+		buf_printf(line, "  → %s: %.*s", outcome == TOOL_BLOCKED ? "blocked by hook" : "rejected",
+			   (int)text_len, text ? text : "");
+		return;
+	case TOOL_STILL_RUNNING:
+		buf_puts(line, "  → still running (no new output)");
+		return;
+	case TOOL_TIMED_OUT:
+		buf_puts(line, "  → timed out");
+		return;
+	case TOOL_FAILED:
+		if (has_exit_code)
+			buf_printf(line, "  → exit %d", exit_code);
+		else
+			buf_puts(line, "  → failed");
+		break;
+	default:
+		if (has_exit_code)
+			buf_printf(line, "  → exit %d", exit_code);
+		else
+			buf_puts(line, "  → done");
+		return;
+	}
+	if (!has_exit_code && text_len) {
+		/* The error says why: its first line here, the rest below. */
+		const char *nl = memchr(text, '\n', text_len);
+		size_t first = nl ? (size_t)(nl - text) : text_len;
+		buf_puts(line, ": ");
+		buf_append(line, text, first);
+		if (nl)
+			put_indented(line, nl + 1, text_len - first - 1);
+	}
+}
+
+static void text_mode_event(struct headless_sink *h, const struct item_spec *s, const struct event *e)
+{
+	struct buf line;
+	buf_init(&line);
+	switch (s->kind) {
+	case ITEM_USER:
+	case ITEM_AGENT:
+		headless_text_message(&h->out, s->kind == ITEM_USER, s->text ? s->text : "",
+				      s->text_len);
+		break;
+	case ITEM_TOOL:
+		/* An ACP tool call is emitted again as it progresses: the last emission counts. */
+		if (s->tool_call_id)
+			free(summary_take(h, s->tool_call_id));
+		if (s->text_len)
+			headless_text_message(&h->out, false, s->text, s->text_len);
+		if (e->tool_name && !strcmp(e->tool_name, "terminal"))
+			buf_printf(&line, "$ %s", s->summary ? s->summary : "");
+		else
+			buf_printf(&line, "• %s %s", s->title ? s->title : "tool",
+				   s->summary ? s->summary : "");
+		/* The outcome goes at the end of the first line; the arguments follow it. */
+		if (s->has_result)
+			put_outcome(&line, s->outcome, s->has_exit_code, s->exit_code, NULL, 0);
+		if (s->detail_len)
+			put_indented(&line, s->detail, s->detail_len);
+		if (s->has_result && s->result_len)
+			put_indented(&line, s->result, s->result_len);
+		if (s->tool_call_id && !s->has_result)
+			summary_remember(h, s->tool_call_id, buf_cstr(&line));
+		else
+			headless_text_line(&h->out, buf_cstr(&line));
+		break;
+	case ITEM_TOOL_RESULT: {
+		char *head = s->tool_call_id ? summary_take(h, s->tool_call_id) : NULL;
+		const char *first = head ? head : (s->title ? s->title : "tool");
+		const char *nl = strchr(first, '\n');
+		buf_append(&line, first, nl ? (size_t)(nl - first) : strlen(first));
+		put_outcome(&line, s->outcome, s->has_exit_code, s->exit_code, s->text, s->text_len);
+		if (nl)
+			buf_puts(&line, nl);
+		free(head);
+		headless_text_line(&h->out, buf_cstr(&line));
+		break;
+	}
+	case ITEM_ERROR:
+		buf_printf(&line, "error: %s: %s", s->title ? s->title : "error", s->text ? s->text : "");
+		headless_text_line(&h->out, buf_cstr(&line));
+		break;
+	case ITEM_NOTICE:
+		/* Hooks and kinds this client does not know: their label and fields. */
+		if (e->kind != EVENT_HOOK && e->kind != EVENT_UNKNOWN)
+			break;
+		buf_printf(&line, "· %s", s->title ? s->title : "event");
+		if (s->text_len)
+			put_indented(&line, s->text, s->text_len);
+		headless_text_line(&h->out, buf_cstr(&line));
+		break;
+	default:
+		break;
+	}
+	buf_fini(&line);
+}
+
+static void summaries_free(struct headless_sink *h)
+{
+	for (size_t i = 0; i < h->nsummaries; i++) {
+		free(h->summaries[i].tool_call_id);
+		free(h->summaries[i].line);
+	}
+	free(h->summaries);
+	h->summaries = NULL;
+	h->nsummaries = 0;
+}
+
+/* Prints the tool summaries still waiting for a result ("  → why"), then frees them: a tool
+ * whose result never comes is still on the record. */
+static void summaries_flush(struct headless_sink *h, const char *why)
+{
+	for (size_t i = 0; i < h->nsummaries; i++) {
+		struct buf line;
+		buf_init(&line);
+		const char *head = h->summaries[i].line, *nl = strchr(head, '\n');
+		buf_append(&line, head, nl ? (size_t)(nl - head) : strlen(head));
+		buf_printf(&line, "  → %s%s", why, nl ? nl : "");
+		headless_text_line(&h->out, buf_cstr(&line));
+		buf_fini(&line);
+	}
+	summaries_free(h);
+}
+
+/* ------------------------------------------------------------ the sink */
+
+/* json_rewrite_strings callback: every string of an event crosses the same boundary. */
+static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	struct headless_sink *h = ctx;
+	clean_text(h->masks, s, len, &h->scratch, out);
+}
+
+static void on_connection(void *ctx, const struct session_status *st, const char *reason,
+			  bool repeat)
+{
+	struct headless_sink *h = ctx;
+	if (st->state == SESSION_SYNCED || repeat)
+		return;
+	headless_connection(&h->out, state_names[st->state], st->attempt, st->close_code, reason,
+			    st->state == SESSION_CONNECTING && st->has_after_seq, st->after_seq,
+			    st->state == SESSION_RECONNECTING ? (double)st->retry_in_us / 1e6 : 0);
+	if (h->format == FORMAT_TEXT &&
+	    (st->state == SESSION_CLOSED || st->state == SESSION_RECONNECTING ||
+	     st->state == SESSION_FAILED || st->state == SESSION_GAVE_UP))
+		fprintf(stderr, "tether: connection %s%s%s\n", state_names[st->state],
+			reason ? ": " : "", reason ? reason : "");
+}
+
+static void on_sync(void *ctx, const struct frame *f)
+{
+	struct headless_sink *h = ctx;
+	headless_sync(&h->out, f->has_from_seq, f->from_seq, f->has_through_seq, f->through_seq);
+}
+
+/* The ndjson durable/transient line: the event JSON with every string sanitized and masked. */
+static void on_event(void *ctx, const struct frame *f)
+{
+	struct headless_sink *h = ctx;
+	if (h->format != FORMAT_NDJSON)
+		return;
+	struct buf masked;
+	buf_init(&masked);
+	if (frame_event_rewrite(f, clean_json_string, h, &masked) == 0) {
+		if (f->type == FRAME_DURABLE)
+			headless_durable(&h->out, f->seq, masked.data, masked.len);
+		else
+			headless_transient(&h->out, masked.data, masked.len);
+	}
+	buf_fini(&masked);
+}
+
+static void on_item(void *ctx, const struct sink_item *it)
+{
+	struct headless_sink *h = ctx;
+	if (h->format == FORMAT_TEXT && it->seq >= 0 && it->applied != APPLY_DUPLICATE)
+		text_mode_event(h, it->spec, it->event);
+}
+
+static const char *const stream_states[] = {
+	[SINK_STREAM_STARTED] = "started",   [SINK_STREAM_DELTA] = "delta",
+	[SINK_STREAM_RETIRED] = "retired",   [SINK_STREAM_ABORTED] = "aborted",
+	[SINK_STREAM_STALLED] = "stalled",   [SINK_STREAM_DISCARDED] = "discarded",
+};
+
+static void on_stream(void *ctx, const struct sink_stream *s)
+{
+	struct headless_sink *h = ctx;
+	if (s->state == SINK_STREAM_DELTA && !s->content_len)
+		return; /* all of it held back: nothing to say yet */
+	headless_stream(&h->out, s->item_id, s->attempt, stream_states[s->state],
+			s->state == SINK_STREAM_DELTA ? (s->reasoning ? "reasoning" : "text") : NULL,
+			s->content, s->content_len, s->reason);
+}
+
+static void on_status(void *ctx, const char *execution_status, bool run_ended)
+{
+	struct headless_sink *h = ctx;
+	headless_status(&h->out, execution_status);
+	if (run_ended)
+		summaries_flush(h, "no result (run ended)");
+}
+
+static void on_error(void *ctx, const char *code, const char *detail)
+{
+	struct headless_sink *h = ctx;
+	headless_error(&h->out, code, detail);
+}
+
+static void on_result(void *ctx, const struct sink_result *r, int *exit_code)
+{
+	struct headless_sink *h = ctx;
+	summaries_flush(h, "no result");
+	headless_result(&h->out, *exit_code, r->has_cursor, r->cursor, r->durable_count,
+			r->stream_count, r->reconnects);
+	/* Output that did not reach its reader is a failed run, whatever else happened. */
+	if (h->out.error)
+		*exit_code = h->out.error == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
+}
+
+static void on_destroy(void *ctx)
+{
+	struct headless_sink *h = ctx;
+	summaries_free(h);
+	buf_fini(&h->scratch);
+	free(h);
+}
+
+/* stdout failed: a reader that went away (EPIPE, `| head -1`) ends the run quietly with the
+ * shell's SIGPIPE status; any other failure (a full disk) is said once and is exit 1. */
+static void stdout_failed(void *ctx, int err)
+{
+	struct headless_sink *h = ctx;
+	struct buf m;
+	buf_init(&m);
+	if (err != EPIPE)
+		buf_printf(&m, "cannot write to standard output: %s; the output is incomplete",
+			   strerror(err));
+	controller_fail(h->c, err != EPIPE ? buf_cstr(&m) : NULL,
+			err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME);
+	buf_fini(&m);
+}
+
+static const struct sink_ops headless_sink_ops = {
+	.connection = on_connection, .sync = on_sync,         .event = on_event,
+	.item = on_item,             .stream = on_stream,     .status = on_status,
+	.error = on_error,           .result = on_result,     .destroy = on_destroy,
+};
+
+struct sink headless_sink_create(FILE *out, enum output_format format,
+				 const struct mask_set *masks, struct controller *c)
+{
+	struct headless_sink *h = xcalloc(1, sizeof *h);
+	h->format = format;
+	h->masks = masks;
+	h->c = c;
+	buf_init(&h->scratch);
+	headless_init(&h->out, out, format, stdout_failed, h);
+	return (struct sink){.ops = &headless_sink_ops, .ctx = h};
+}

@@ -1,0 +1,89 @@
+/* Sinks: what the controller tells the faces on top of it. The controller turns frames into
+ * typed changes of the conversation (already sanitized and masked) and hands each to every
+ * sink in the order they were added: the TUI (dirty mark, error items, latency), the
+ * headless writer (ndjson or text on stdout), the recorder (--record). A sink leaves the
+ * operations it does not care about NULL. */
+#ifndef TETHER_SINK_H
+#define TETHER_SINK_H
+
+#include "net.h"
+#include "render.h"
+
+enum sink_stream_state {
+	SINK_STREAM_STARTED,    /* opened, or a higher attempt superseded the open one */
+	SINK_STREAM_DELTA,      /* text arrived (content may be empty: all of it held back) */
+	SINK_STREAM_RETIRED,    /* a durable event took over the stream in place */
+	SINK_STREAM_ABORTED,
+	SINK_STREAM_STALLED,    /* no delta for the stall limit: said once per stall */
+	SINK_STREAM_DISCARDED,  /* dropped: a reconnect, too many open, or the run ended */
+};
+
+/* One change of one stream. */
+struct sink_stream {
+	enum sink_stream_state state;
+	const char *item_id;            /* clean */
+	int attempt;
+	bool reasoning;                 /* delta: of the reasoning, not the text */
+	const char *content;            /* delta: clean text */
+	size_t content_len;
+	const char *reason;             /* aborted: clean, "" when none */
+	const struct frame *frame;      /* delta: the frame as received (order, chunk_id, ...) */
+	int64_t at_us;                  /* delta: when it arrived */
+};
+
+/* A durable or transient event once the model took it. */
+struct sink_item {
+	const struct event *event;
+	const struct item_spec *spec;   /* its item, strings clean */
+	enum apply_result applied;      /* what the transcript did with it */
+	int64_t seq;                    /* -1 for a transient */
+};
+
+/* The end of the run, for the result line. */
+struct sink_result {
+	bool has_cursor;
+	int64_t cursor;
+	size_t durable_count, stream_count;
+	int reconnects;
+};
+
+struct sink_ops {
+	/* The connection's state changed (SESSION_SYNCED included); reason is clean or NULL.
+	 * repeat: a fatal close already told as closed. */
+	void (*connection)(void *ctx, const struct session_status *st, const char *reason,
+			   bool repeat);
+	/* A sync frame. */
+	void (*sync)(void *ctx, const struct frame *f);
+	/* A durable or transient frame as received, before the model takes it. */
+	void (*event)(void *ctx, const struct frame *f);
+	/* The model took an event that makes an item. */
+	void (*item)(void *ctx, const struct sink_item *it);
+	/* A stream changed. */
+	void (*stream)(void *ctx, const struct sink_stream *s);
+	/* The execution status changed (clean); run_ended: idle, finished, paused, error, stuck. */
+	void (*status)(void *ctx, const char *execution_status, bool run_ended);
+	/* A conversation error (an error frame, a frame that could not be read, a failed call). */
+	void (*error)(void *ctx, const char *code, const char *detail);
+	/* A one-line diagnostic for the user (clean). */
+	void (*notice)(void *ctx, const char *line);
+	/* A frame as received (deltas excepted: they come as SINK_STREAM_DELTA). */
+	void (*raw)(void *ctx, const char *json, size_t len);
+	/* A message that was to go out after an answer that failed: the user's again. */
+	void (*unsent)(void *ctx, const char *text);
+	/* Something the status line or the transcript shows changed. */
+	void (*changed)(void *ctx);
+	/* The run is over: the last word of the output. A sink whose output failed sets
+	 * *exit_code to say so. */
+	void (*result)(void *ctx, const struct sink_result *r, int *exit_code);
+	/* The run is over with this exit code (after every result). */
+	void (*finished)(void *ctx, int exit_code);
+	/* Frees the sink (when the controller is destroyed). */
+	void (*destroy)(void *ctx);
+};
+
+struct sink {
+	const struct sink_ops *ops;
+	void *ctx;
+};
+
+#endif
