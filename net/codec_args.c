@@ -34,10 +34,11 @@ static void put_code_block(struct buf *b, const char *text)
 	buf_printf(b, "\n%s\n", fence);
 }
 
-/* A number as a person writes it: integers without a fraction. */
+/* A number as a person writes it: integers without a fraction. The range is checked before
+ * the cast: casting 1e300 or NaN to long long is undefined behaviour. */
 static void put_number(struct buf *b, double d)
 {
-	if (d == (double)(long long)d && d > -1e15 && d < 1e15)
+	if (d > -1e15 && d < 1e15 && d == (double)(long long)d)
 		buf_printf(b, "%lld", (long long)d);
 	else
 		buf_printf(b, "%.15g", d);

@@ -20,24 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int app_exit_for_end(enum session_end end)
-{
-	switch (end) {
-	case SESSION_END_AUTH:
-		return EXIT_AUTH;
-	case SESSION_END_NOT_FOUND:
-		return EXIT_NOT_FOUND;
-	case SESSION_END_BAD_URL:
-		return EXIT_USAGE;
-	case SESSION_END_GAVE_UP:
-		return EXIT_GAVE_UP;
-	case SESSION_END_NONE:
-	case SESSION_END_STOPPED:
-		break;
-	}
-	return EXIT_RUNTIME;
-}
-
 /* Library and debug logging goes to --log (masked), never to the terminal. */
 static FILE *log_file;
 static const struct mask_set *log_masks;

@@ -4,7 +4,7 @@
 #define TETHER_CLEAN_H
 
 #include "keyring.h"
-#include "render.h"
+#include "model.h"
 
 /* Appends in[0..n) to out sanitized and then masked with masks (NULL: sanitized only).
  * scratch holds the sanitized copy and is reused between calls. */

@@ -7,7 +7,7 @@
 #define TETHER_SINK_H
 
 #include "net.h"
-#include "render.h"
+#include "model.h"
 
 enum sink_stream_state {
 	SINK_STREAM_STARTED,    /* opened, or a higher attempt superseded the open one */

@@ -253,6 +253,12 @@ static void test_action_detail_whole(void **state)
 	assert_true(strlen(f.event.action_summary) < 210);
 	buf_fini(&want);
 	frame_fini(&f);
+	/* Numbers beyond long long (and the edge of it) print as numbers; casting them first was
+	 * undefined behaviour that UBSan stops on (fuzz_codec found it). */
+	decode_event("{\"kind\":\"ActionEvent\",\"action\":{\"kind\":\"X\",\"big\":1e300,"
+		     "\"low\":-1e20,\"edge\":9.3e18,\"n\":42}}", &f);
+	assert_string_equal(f.event.action_detail, "big: 1e+300\nlow: -1e+20\nedge: 9.3e+18\nn: 42");
+	frame_fini(&f);
 	/* Nothing to say: absent. */
 	decode_event("{\"kind\":\"ActionEvent\",\"action\":{\"kind\":\"X\",\"flag\":false}}", &f);
 	assert_null(f.event.action_detail);
