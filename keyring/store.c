@@ -1,6 +1,6 @@
 /* The keyring API: session API keys per server and named local secrets, stored in the
  * Secret Service's default collection under two schemas of our own. */
-#include "store_call.h"
+#include "store_int.h"
 
 #include <ctype.h>
 #include <stdio.h>

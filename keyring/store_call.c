@@ -1,6 +1,6 @@
 /* Bounded calls into the Secret Service: the shared connection, a watchdog that cancels a
  * call that takes too long, glib's logging kept off the terminal, and GError → status. */
-#include "store_call.h"
+#include "store_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
