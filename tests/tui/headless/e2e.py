@@ -143,7 +143,9 @@ def test_send_stdin_lines():
     s.stop()
     assert p.returncode == 0, p.stderr
     recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
-    assert [r["content"][0]["text"] for r in recv] == ["line one", "line two", "last"], recv
+    # On failure, everything both sides said: a rare loss must be explainable from the log.
+    assert [r["content"][0]["text"] for r in recv] == ["line one", "line two", "last"], \
+        (recv, out.decode(errors="replace"), err.decode(errors="replace"), s.traffic_lines())
     check_invariants(ndjson(out))
 
 
