@@ -147,15 +147,7 @@ def test_silent_handshake_tui_ctrl_d():
                                                                result), x=160, y=20)
     try:
         assert t.wait_for("no answer to the WebSocket handshake", timeout=10), t.screen()
-        t.keys("C-d")
-        deadline = time.time() + 10
-        while time.time() < deadline and not (os.path.exists(result) and
-                                               open(result).read().strip()):
-            time.sleep(0.1)
-        code = open(result).read().strip() if os.path.exists(result) else "(still running)"
-        err = open(errf).read() if os.path.exists(errf) else ""
-        assert code == "0", (code, err[-2000:])
-        assert "Sanitizer" not in err, err[-2000:]
+        quit_with_ctrl_d(t, result, errf)
     finally:
         t.kill()
         s.stop()
@@ -277,6 +269,19 @@ class Tmux:
 
     def kill(self):
         subprocess.run(self.t + ["kill-server"], capture_output=True)
+
+
+def quit_with_ctrl_d(t, result, errf):
+    """Ctrl-D in the TUI: the shell line that ran it writes its exit code to result; it must
+    be 0 within 10 s, with no sanitizer report on stderr (errf)."""
+    t.keys("C-d")
+    deadline = time.time() + 10
+    while time.time() < deadline and not (os.path.exists(result) and open(result).read().strip()):
+        time.sleep(0.1)
+    code = open(result).read().strip() if os.path.exists(result) else "(still running)"
+    err = open(errf).read() if os.path.exists(errf) else ""
+    assert code == "0", (code, err[-2000:])
+    assert "Sanitizer" not in err, err[-2000:]
 
 
 def test_picked_id_escaped():
@@ -541,15 +546,7 @@ def test_quit_closes_socket_tui():
     try:
         assert t.wait_for("three", timeout=10), t.screen()
         time.sleep(0.5)  # the scenario's last status went out: the server is quiet
-        t.keys("C-d")
-        deadline = time.time() + 10
-        while time.time() < deadline and not (os.path.exists(result) and
-                                               open(result).read().strip()):
-            time.sleep(0.1)
-        code = open(result).read().strip() if os.path.exists(result) else "(still running)"
-        err = open(errf).read() if os.path.exists(errf) else ""
-        assert code == "0", (code, err[-2000:])
-        assert "Sanitizer" not in err, err[-2000:]
+        quit_with_ctrl_d(t, result, errf)
         assert_closed_cleanly(wait_lines(s, lambda l: l.startswith("closed 1 ")))
     finally:
         t.kill()
