@@ -117,3 +117,10 @@ size_t transcript_pending_tools(const struct transcript *t, size_t *idx, size_t 
 		idx[i] = transcript_index(t, t->pending[i]);
 	return t->npending;
 }
+
+size_t transcript_pending_infos(const struct transcript *t, struct item_info *out, size_t max)
+{
+	for (size_t i = 0; i < t->npending && i < max; i++)
+		transcript_item(t, transcript_index(t, t->pending[i]), &out[i]);
+	return t->npending;
+}

@@ -144,6 +144,10 @@ void transcript_set_awaiting_confirmation(struct transcript *t, bool awaiting);
 /* Cards still awaiting a result (for the confirmation prompt); returns the count and fills up
  * to max item indices. */
 size_t transcript_pending_tools(const struct transcript *t, size_t *idx, size_t max);
+struct item_info;
+/* The cards still awaiting a result, oldest first: what a confirmation asks about (the TUI's
+ * modal, headless --on-confirm). Returns the count and fills up to max of them. */
+size_t transcript_pending_infos(const struct transcript *t, struct item_info *out, size_t max);
 /* Reveals streamed text at a steady pace: call once per render tick. Returns true while some
  * slot still has text to reveal (keep ticking). */
 bool transcript_reveal_tick(struct transcript *t);
@@ -167,6 +171,7 @@ struct item_info {
 	const char *title;
 	const char *summary;
 	const char *full_action; /* tool card: every argument of the action, whole */
+	const char *tool_call_id; /* tool card: NULL when it has none */
 	enum tool_outcome outcome;
 	const char *result_text; /* tool card: the result's text, NULL before it came */
 	size_t result_len;

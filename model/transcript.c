@@ -341,6 +341,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 	if (c) {
 		info->summary = c->summary;
 		info->full_action = c->full_action;
+		info->tool_call_id = c->tool_call_id;
 		info->outcome = c->outcome;
 		info->result_text = c->has_result ? (c->result.data ? c->result.data : "") : NULL;
 		info->result_len = c->has_result ? c->result.len : 0;

@@ -48,13 +48,12 @@ static bool offered(struct tui *u, enum choice c)
 /* The pending actions as one text: what is painted, searched by the eye, and copied. */
 static size_t modal_text(struct tui *u, struct buf *out)
 {
-	size_t idx[MODAL_ACTIONS_MAX];
-	size_t n = transcript_pending_tools(u->t, idx, MODAL_ACTIONS_MAX);
+	struct item_info infos[MODAL_ACTIONS_MAX];
+	size_t n = transcript_pending_infos(u->t, infos, MODAL_ACTIONS_MAX);
 	if (n > MODAL_ACTIONS_MAX)
 		n = MODAL_ACTIONS_MAX;
 	for (size_t i = 0; i < n; i++) {
-		struct item_info info;
-		transcript_item(u->t, idx[i], &info);
+		const struct item_info info = infos[i];
 		int risk = info.risk >= 0 && info.risk <= 4 ? info.risk : 0;
 		if (i)
 			buf_puts(out, "\n\n");
