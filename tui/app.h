@@ -13,6 +13,7 @@ enum exit_code {
 	EXIT_NOT_FOUND = 4,
 	EXIT_GAVE_UP = 5,
 	EXIT_RUN_FAILED = 6,
+	EXIT_CONFIRM = 7,       /* headless --on-confirm exit: actions wait for confirmation */
 	EXIT_INTERRUPTED = 130,
 	EXIT_SIGPIPE = 141,     /* stdout's reader went away: what a shell reports for SIGPIPE */
 };

@@ -12,11 +12,15 @@
 #define FIELD(f) offsetof(struct options, f), sizeof(((struct options *)0)->f)
 
 static const char *const formats[] = { "text", "ndjson", NULL };
-static const char *const untils[] = { "idle", "finished", "never", NULL };
+static const char *const untils[] = { "idle", "finished", "never", "synced", NULL };
+static const char *const on_confirms[] = { "exit", "wait", "accept", "reject", NULL };
 
 /* Choice values are enum indexes: the lists follow enum output_format and enum until_mode. */
 _Static_assert(FORMAT_TEXT == 0 && FORMAT_NDJSON == 1, "formats[] follows the enum");
-_Static_assert(UNTIL_IDLE == 0 && UNTIL_FINISHED == 1 && UNTIL_NEVER == 2, "untils[] follows the enum");
+_Static_assert(UNTIL_IDLE == 0 && UNTIL_FINISHED == 1 && UNTIL_NEVER == 2 && UNTIL_SYNCED == 3,
+	       "untils[] follows the enum");
+_Static_assert(ON_CONFIRM_EXIT == 0 && ON_CONFIRM_WAIT == 1 && ON_CONFIRM_ACCEPT == 2 &&
+	       ON_CONFIRM_REJECT == 3, "on_confirms[] follows the enum");
 
 const struct option_spec option_specs[] = {
 	{ "help", 'h', SPEC_COMMAND, SPEC_CLI, 0, 0, CMD_HELP, 0, NULL },
@@ -26,6 +30,8 @@ const struct option_spec option_specs[] = {
 	{ "format", 0, SPEC_CHOICE, SPEC_CLI, FIELD(format), 0, 0, formats },
 	{ "send", 0, SPEC_SEND, SPEC_CLI, 0, 0, 0, 0, NULL },
 	{ "until", 0, SPEC_CHOICE, SPEC_CLI, FIELD(until), 0, 0, untils },
+	{ "on-confirm", 0, SPEC_CHOICE, SPEC_CLI, FIELD(on_confirm), 0, 0, on_confirms },
+	{ "quiet", 'q', SPEC_TRUE, SPEC_CLI, FIELD(quiet), 0, 0, NULL },
 	{ "after-seq", 0, SPEC_INT, SPEC_CLI, FIELD(after_seq), -1, NET_SEQ_MAX, NULL },
 	{ "no-history", 0, SPEC_TRUE, SPEC_CLI, FIELD(no_history), 0, 0, NULL },
 	{ "mask-file", 0, SPEC_MASK_FILE, SPEC_CLI, 0, 0, 0, 0, NULL },

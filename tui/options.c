@@ -21,7 +21,15 @@ static const char usage[] =
 	"      --format text|ndjson  headless output format (default text)\n"
 	"      --send TEXT         send a user message once connected; repeatable (not blank)\n"
 	"      --send -            send each stdin line as a user message\n"
-	"      --until idle|finished|never  headless: when to exit (default idle)\n"
+	"      --until synced|idle|finished|never  headless: when to exit (default idle):\n"
+	"                          synced: at catch-up; idle: when no run is in progress and\n"
+	"                          everything was sent (a running conversation is followed to\n"
+	"                          the end of its run); finished: at the first finished;\n"
+	"                          never: until Ctrl-C\n"
+	"      --on-confirm exit|wait|accept|reject  headless: when actions wait for\n"
+	"                          confirmation, print them, then exit 7 (default), keep\n"
+	"                          waiting, or answer (once per waiting period)\n"
+	"  -q, --quiet             only fatal diagnostics on stderr\n"
 	"      --after-seq N       first resume cursor; -1 = whole history (default)\n"
 	"      --no-history        live traffic only\n"
 	"      --mask-file FILE    extra literal secrets to mask, one per line\n"
@@ -44,7 +52,8 @@ static const char usage[] =
 	"stream_stall; - or _ alike); env TETHER_SERVER, TETHER_OSC52 and NO_COLOR override it;\n"
 	"flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
-	"6 conversation ended in error/stuck, 130 interrupted, 141 stdout's reader went away.\n";
+	"6 conversation ended in error/stuck, 7 waits for confirmation, 130 interrupted,\n"
+	"141 stdout's reader went away.\n";
 
 const char *options_usage(void)
 {

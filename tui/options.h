@@ -18,7 +18,9 @@ enum command {
 };
 
 enum output_format { FORMAT_TEXT, FORMAT_NDJSON };
-enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER };
+enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER, UNTIL_SYNCED };
+/* --on-confirm: what headless does when actions wait for confirmation. */
+enum on_confirm { ON_CONFIRM_EXIT, ON_CONFIRM_WAIT, ON_CONFIRM_ACCEPT, ON_CONFIRM_REJECT };
 
 struct options {
 	enum command command;
@@ -31,6 +33,8 @@ struct options {
 	size_t nsends;
 	bool send_stdin;
 	enum until_mode until;
+	enum on_confirm on_confirm;
+	bool quiet;                 /* -q: only fatal diagnostics on stderr */
 	int64_t after_seq;
 	bool no_history;
 	const char **mask_files;

@@ -90,6 +90,20 @@ static void test_every_option(void **state)
 	assert_int_equal(parse(&o, &err, "--no-history", "--until", "never", "c", NULL), 0);
 	assert_true(o.no_history);
 	assert_int_equal(o.until, UNTIL_NEVER);
+	assert_int_equal(o.on_confirm, ON_CONFIRM_EXIT);
+	assert_false(o.quiet);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--until", "synced", "--on-confirm", "reject", "-q", "c", NULL), 0);
+	assert_int_equal(o.until, UNTIL_SYNCED);
+	assert_int_equal(o.on_confirm, ON_CONFIRM_REJECT);
+	assert_true(o.quiet);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--on-confirm=accept", "--quiet", "c", NULL), 0);
+	assert_int_equal(o.on_confirm, ON_CONFIRM_ACCEPT);
+	assert_true(o.quiet);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--on-confirm", "wait", "c", NULL), 0);
+	assert_int_equal(o.on_confirm, ON_CONFIRM_WAIT);
 	options_fini(&o);
 	buf_fini(&err);
 }
@@ -98,7 +112,8 @@ static void test_usage_errors(void **state)
 {
 	(void)state;
 	static const char *const bad[][4] = {
-		{"--bogus"}, {"--format", "xml"}, {"--until", "soon"}, {"--after-seq", "-2"},
+		{"--bogus"}, {"--format", "xml"}, {"--until", "soon"}, {"--on-confirm", "maybe"},
+		{"--quiet=yes"}, {"--after-seq", "-2"},
 		{"--after-seq", "x"}, {"--ping-interval", "0"}, {"--stall-timeout", "-1"},
 		{"--stall-timeout", "nan"}, {"--max-retries", "-1"}, {"--render-hz", "0"},
 		{"--render-hz", "1000"}, {"--send"}, {"--headless=yes"}, {"a", "b"},
