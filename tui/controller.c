@@ -221,29 +221,100 @@ static bool status_ended_run(enum run_status s)
 	       s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK;
 }
 
+/* cli.md: the current status is the last one received, else idle. */
+static enum run_status current_status(const struct controller *c)
+{
+	return c->run_status == RUN_STATUS_ABSENT ? RUN_STATUS_IDLE : c->run_status;
+}
+
+bool ctl_run_in_progress(const struct controller *c)
+{
+	return !status_ended_run(current_status(c));
+}
+
+/* Whether status s ends the headless run under --until idle or finished. */
+static bool until_reached(const struct controller *c, enum run_status s)
+{
+	if (s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK)
+		return true;
+	if (c->o->until == UNTIL_FINISHED)
+		return s == RUN_STATUS_FINISHED;
+	return status_ended_run(s);
+}
+
+static bool all_sent(const struct controller *c)
+{
+	return outbox_unsent(c->outbox, NULL, 0) == 0 && !c->stdin_open;
+}
+
+void ctl_until_check(struct controller *c)
+{
+	if (!c->headless || c->finished || !c->caught_up_once || c->o->until == UNTIL_NEVER ||
+	    c->o->until == UNTIL_SYNCED)
+		return;
+	enum run_status s = current_status(c);
+	if (c->sent_anything) {
+		/* Only a run seen going on since the first message may end it. */
+		if (!c->busy_since_send || !all_sent(c))
+			return;
+	} else if (c->stdin_open) {
+		return; /* --send -: lines may still come */
+	}
+	if (until_reached(c, s))
+		ctl_finish(c, s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK ? EXIT_RUN_FAILED : EXIT_OK);
+}
+
+/* A status as it arrives. Statuses from history and the connect snapshot decide nothing
+ * here: catch-up looks at the current one. */
 static void check_until(struct controller *c, enum run_status status, bool live)
 {
-	if (!c->headless || c->finished || !live)
+	if (!live)
 		return;
-	bool all_sent = outbox_unsent(c->outbox, NULL, 0) == 0 && !c->stdin_open;
-	if (!all_sent)
-		return;
-	if (status == RUN_STATUS_ERROR || status == RUN_STATUS_STUCK) {
-		if (c->o->until != UNTIL_NEVER)
-			ctl_finish(c, EXIT_RUN_FAILED);
-		return;
-	}
-	bool idle = status == RUN_STATUS_IDLE || status == RUN_STATUS_FINISHED;
-	if (!idle) {
+	if (c->sent_anything && !status_ended_run(status))
 		c->busy_since_send = true;
+	ctl_until_check(c);
+}
+
+/* headless --on-confirm: once per waiting period, the actions that wait go to the sinks, then
+ * the run exits 7, answers through REST, or keeps waiting. */
+static void check_confirmation(struct controller *c)
+{
+	if (!c->headless || c->finished)
+		return;
+	if (c->run_status != RUN_STATUS_WAITING_FOR_CONFIRMATION) {
+		c->confirm_handled = false;
 		return;
 	}
-	if (c->o->until == UNTIL_FINISHED) {
-		if (status == RUN_STATUS_FINISHED)
-			ctl_finish(c, EXIT_OK);
-	} else if (c->o->until == UNTIL_IDLE) {
-		if (!c->sent_anything || c->busy_since_send)
-			ctl_finish(c, EXIT_OK);
+	if (!c->caught_up_once || c->confirm_handled)
+		return;
+	c->confirm_handled = true;
+	struct item_info infos[CTL_ACTIONS_MAX];
+	struct sink_action actions[CTL_ACTIONS_MAX];
+	size_t n = transcript_pending_infos(c->transcript, infos, CTL_ACTIONS_MAX);
+	if (n > CTL_ACTIONS_MAX)
+		n = CTL_ACTIONS_MAX;
+	for (size_t i = 0; i < n; i++)
+		actions[i] = (struct sink_action){
+			.tool_call_id = infos[i].tool_call_id,
+			.tool = infos[i].title ? infos[i].title : "tool",
+			.summary = infos[i].summary ? infos[i].summary : "",
+			.risk = infos[i].risk >= RISK_ABSENT && infos[i].risk <= RISK_HIGH
+					? (enum security_risk)infos[i].risk : RISK_UNKNOWN,
+		};
+	CTL_SINKS(c, confirmation, actions, n);
+	if (c->o->until == UNTIL_SYNCED)
+		return; /* a transcript dump: exits at catch-up as always */
+	switch (c->o->on_confirm) {
+	case ON_CONFIRM_EXIT:
+		if (c->o->until != UNTIL_NEVER)
+			ctl_finish(c, EXIT_CONFIRM);
+		break;
+	case ON_CONFIRM_ACCEPT:
+	case ON_CONFIRM_REJECT:
+		ctl_answer_confirmation(c, c->o->on_confirm == ON_CONFIRM_ACCEPT);
+		break;
+	case ON_CONFIRM_WAIT:
+		break;
 	}
 }
 
@@ -282,6 +353,8 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 		}
 		CTL_SINKS(c, status, c->execution_status, ended);
 		ctl_changed(c);
+		if (live || c->caught_up)
+			check_confirmation(c);
 	}
 	buf_fini(&shown);
 	check_until(c, e->run_status, live);
@@ -295,9 +368,14 @@ static void caught_up(struct controller *c)
 	loop_timer_cancel(c->catchup_timer);
 	gate_outbox(c);
 	ctl_changed(c);
-	/* Catching up with nothing to send is the whole job of `--until idle`. */
-	if (c->headless && c->o->until == UNTIL_IDLE && !c->sent_anything && !c->stdin_open)
+	if (!c->headless || c->finished)
+		return;
+	c->caught_up_once = true;
+	check_confirmation(c);
+	if (c->o->until == UNTIL_SYNCED)
 		ctl_finish(c, EXIT_OK);
+	else
+		ctl_until_check(c);
 }
 
 /* cli.md: without a snapshot, catch-up ends 1 s after the last replayed durable (the server
@@ -364,14 +442,18 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 
 static void on_durable(struct controller *c, const struct frame *f)
 {
+	/* Past through_seq the replay is over (no snapshot came): this one is live. */
+	if (!c->caught_up && (!c->has_through_seq || f->seq > c->through_seq))
+		caught_up(c);
+	if (c->finished)
+		return; /* the run ended at catch-up: this one is after it */
 	c->durable_count++;
 	CTL_SINKS(c, event, f);
-	bool live = c->caught_up;
+	/* What a reconnect replays happened since the last connection: news, not history. */
+	bool live = c->caught_up || c->caught_up_once;
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
 		set_execution_status(c, &f->event, live);
-	if (!c->caught_up && (!c->has_through_seq || f->seq >= c->through_seq))
-		caught_up(c);
 	catchup_rearm(c);
 }
 
@@ -380,10 +462,11 @@ static void on_transient(struct controller *c, const struct frame *f)
 	CTL_SINKS(c, event, f);
 	/* The first transient after sync is the snapshot that ends replay; it never ends a run. */
 	bool live = c->caught_up;
-	caught_up(c);
+	/* The snapshot's status is the current one when catch-up looks at it. */
 	if (f->event.kind == EVENT_STATE_UPDATE)
 		set_execution_status(c, &f->event, live);
-	else
+	caught_up(c);
+	if (f->event.kind != EVENT_STATE_UPDATE)
 		apply_event(c, &f->event, -1);
 }
 
@@ -502,11 +585,8 @@ static void session_frame(void *ctx, const struct frame *f)
 		c->caught_up = false;
 		gate_outbox(c);
 		CTL_SINKS(c, sync, f);
-		/* Nothing to replay: caught up at once. */
-		if (!f->has_through_seq ||
-		    (session_has_cursor(c->session) && session_cursor(c->session) >= f->through_seq) ||
-		    (!f->has_from_seq))
-			caught_up(c);
+		/* cli.md: catch-up ends with the connect snapshot, else 1 s after the last replayed
+		 * durable (or after sync when nothing is replayed). */
 		catchup_rearm(c);
 		ctl_changed(c);
 		break;

@@ -16,7 +16,7 @@ struct ctl_stream {
 	char *shown_id;                 /* item_id sanitized and masked, for output */
 };
 
-enum { CTL_SINKS_MAX = 4 };
+enum { CTL_SINKS_MAX = 4, CTL_ACTIONS_MAX = 64 };
 
 struct controller {
 	struct loop *loop;
@@ -56,6 +56,8 @@ struct controller {
 	/* catch-up and --until */
 	bool synced_once;
 	bool caught_up;                 /* replay of this connection is over */
+	bool caught_up_once;            /* headless: the first catch-up happened */
+	bool confirm_handled;           /* headless: this waiting period was told (and answered) */
 	bool has_through_seq;
 	int64_t through_seq;
 	bool sent_anything;
@@ -96,6 +98,15 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 void ctl_fetch_title(struct controller *c);
 /* Calls still in flight when the controller goes finish into nothing. */
 void ctl_rest_detach(struct controller *c);
+/* Whether the current status shows a run in progress (cli.md: not idle, finished, paused,
+ * error or stuck). */
+bool ctl_run_in_progress(const struct controller *c);
+/* headless --until: ends the run when the current state says so (after catch-up, a live
+ * status, the end of stdin). */
+void ctl_until_check(struct controller *c);
+/* headless --on-confirm accept|reject: answers the actions waiting through REST, telling the
+ * sinks; a failed answer ends the run (exit 1). */
+void ctl_answer_confirmation(struct controller *c, bool accept);
 /* --send -: watches stdin for lines. */
 void ctl_stdin_start(struct controller *c);
 /* The session's callbacks, as controller_create hands them to the session (tests feed

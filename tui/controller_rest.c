@@ -15,6 +15,7 @@ struct rest_call {
 	const char *kind;               /* calls of one kind are coalesced while one is in flight */
 	char *then_send;                /* a message to send once this call succeeded */
 	bool then_accept;               /* accept the pending actions once this call succeeded */
+	bool headless_answer;           /* --on-confirm accept|reject: a failure ends the run */
 	struct rest_call *next;
 };
 
@@ -61,6 +62,8 @@ static void rest_done(void *ctx, const struct rest_response *r)
 		buf_fini(&line);
 		if (call->then_send)
 			CTL_SINKS(c, unsent, call->then_send);
+		if (call->headless_answer)
+			ctl_finish(c, EXIT_RUNTIME); /* the actions would wait for nobody */
 	} else if (call->then_send) {
 		controller_send(c, call->then_send);
 	} else if (call->then_accept) {
@@ -94,11 +97,8 @@ void ctl_rest_detach(struct controller *c)
 
 /* A new call of kind, or NULL while one of that kind is in flight: a burst of Esc is one
  * interrupt, not 200. */
-static struct rest_call *call_begin(struct controller *c, const char *what, const char *kind)
+static struct rest_call *call_new(struct controller *c, const char *what, const char *kind)
 {
-	for (struct rest_call *busy = c->rest_calls; busy; busy = busy->next)
-		if (!strcmp(busy->kind, kind))
-			return NULL;
 	struct rest_call *call = xcalloc(1, sizeof *call);
 	call->c = c;
 	call->what = xstrdup(what);
@@ -106,6 +106,14 @@ static struct rest_call *call_begin(struct controller *c, const char *what, cons
 	call->next = c->rest_calls;
 	c->rest_calls = call;
 	return call;
+}
+
+static struct rest_call *call_begin(struct controller *c, const char *what, const char *kind)
+{
+	for (struct rest_call *busy = c->rest_calls; busy; busy = busy->next)
+		if (!strcmp(busy->kind, kind))
+			return NULL;
+	return call_new(c, what, kind);
 }
 
 /* rc is what the typed call returned: one that did not start fails like one unanswered. */
@@ -161,6 +169,25 @@ static bool confirm_then_send(struct controller *c, bool accept, const char *rea
 								reason, rest_done, call));
 }
 
+void ctl_answer_confirmation(struct controller *c, bool accept)
+{
+	/* Once per waiting period, never coalesced: the server may ask again before the answer
+	 * to the last period came back. */
+	struct rest_call *call = call_new(c, accept ? "confirm" : "reject", answer_kind);
+	struct rest_server srv = server_of(c);
+	call->headless_answer = true;
+	struct item_info infos[CTL_ACTIONS_MAX];
+	const char *ids[CTL_ACTIONS_MAX];
+	size_t n = transcript_pending_infos(c->transcript, infos, CTL_ACTIONS_MAX), nids = 0;
+	for (size_t i = 0; i < n && i < CTL_ACTIONS_MAX; i++)
+		if (infos[i].tool_call_id)
+			ids[nids++] = infos[i].tool_call_id;
+	/* Said as it goes out: the run may end before the server's reply (a failure is fatal). */
+	CTL_SINKS(c, answered, accept, ids, nids);
+	call_started(call, rest_respond_to_confirmation(&srv, c->o->conversation_id, accept, NULL,
+							rest_done, call));
+}
+
 bool controller_confirm(struct controller *c, bool accept, const char *reason)
 {
 	return confirm_then_send(c, accept, reason, NULL);
@@ -196,7 +223,9 @@ void controller_send(struct controller *c, const char *text)
 	if (!text || ctl_blank(text, strlen(text)))
 		return;
 	c->sent_anything = true;
-	c->busy_since_send = false;
+	/* A message sent while a run goes on joins that run: its end is this message's too. */
+	if (!ctl_run_in_progress(c))
+		c->busy_since_send = false;
 	outbox_send(c->outbox, text);
 	ctl_changed(c);
 }

@@ -77,9 +77,8 @@ static void stdin_hangup(void *arg)
 	stdin_consume(c, true);
 	buf_fini(&c->stdin_line);
 	c->stdin_open = false;
-	/* Nothing came: behave as if nothing was to be sent. */
-	if (c->caught_up && !c->sent_anything && c->o->until == UNTIL_IDLE)
-		ctl_finish(c, EXIT_OK);
+	/* Everything was sent, or nothing came (then it is as if nothing was to be sent). */
+	ctl_until_check(c);
 }
 
 void ctl_stdin_start(struct controller *c)

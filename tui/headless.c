@@ -147,6 +147,80 @@ void headless_status(struct headless *h, const char *execution_status)
 	emit(h, &b);
 }
 
+/* The names upstream's SecurityRisk serializes. */
+static const char *const risk_names[] = {
+	[RISK_ABSENT] = NULL, [RISK_UNKNOWN] = "UNKNOWN", [RISK_LOW] = "LOW",
+	[RISK_MEDIUM] = "MEDIUM", [RISK_HIGH] = "HIGH",
+};
+
+void headless_confirmation(struct headless *h, const struct sink_action *actions, size_t n)
+{
+	if (h->ended)
+		return;
+	if (h->format == FORMAT_TEXT) {
+		if (!n)
+			headless_text_line(h, "needs confirmation: actions that are not in this transcript");
+		for (size_t i = 0; i < n; i++) {
+			struct buf line;
+			buf_init(&line);
+			const char *risk = risk_names[actions[i].risk];
+			buf_printf(&line, "needs confirmation: %s %s", actions[i].tool, actions[i].summary);
+			if (risk)
+				buf_printf(&line, " [%s]", risk);
+			headless_text_line(h, buf_cstr(&line));
+			buf_fini(&line);
+		}
+		return;
+	}
+	struct buf b;
+	begin(&b, "confirmation");
+	buf_puts(&b, ",\"actions\":[");
+	for (size_t i = 0; i < n; i++) {
+		const struct sink_action *a = &actions[i];
+		buf_puts(&b, i ? ",{\"tool_call_id\":" : "{\"tool_call_id\":");
+		if (a->tool_call_id)
+			json_append_string(&b, a->tool_call_id, strlen(a->tool_call_id));
+		else
+			buf_puts(&b, "null");
+		field_str(&b, "tool", a->tool, strlen(a->tool));
+		field_str(&b, "summary", a->summary, strlen(a->summary));
+		if (risk_names[a->risk])
+			field_str(&b, "risk", risk_names[a->risk], strlen(risk_names[a->risk]));
+		else
+			buf_puts(&b, ",\"risk\":null");
+		buf_putc(&b, '}');
+	}
+	buf_puts(&b, "]}");
+	emit(h, &b);
+}
+
+void headless_answered(struct headless *h, bool accept, const char *const *ids, size_t n)
+{
+	if (h->ended)
+		return;
+	if (h->format == FORMAT_TEXT) {
+		struct buf line;
+		buf_init(&line);
+		buf_puts(&line, accept ? "accepted" : "rejected");
+		for (size_t i = 0; i < n; i++)
+			buf_printf(&line, "%s%s", i ? ", " : ": ", ids[i]);
+		headless_text_line(h, buf_cstr(&line));
+		buf_fini(&line);
+		return;
+	}
+	struct buf b;
+	begin(&b, "confirmation_answer");
+	field_str(&b, "answer", accept ? "accept" : "reject", 6);
+	buf_puts(&b, ",\"tool_call_ids\":[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_putc(&b, ',');
+		json_append_string(&b, ids[i], strlen(ids[i]));
+	}
+	buf_puts(&b, "]}");
+	emit(h, &b);
+}
+
 void headless_error(struct headless *h, const char *code, const char *detail)
 {
 	if (h->ended)

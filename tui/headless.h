@@ -38,6 +38,12 @@ void headless_stream(struct headless *h, const char *item_id, int attempt, const
 		     const char *kind, const char *content, size_t content_len, const char *reason);
 /* {"type":"status","execution_status":…}. */
 void headless_status(struct headless *h, const char *execution_status);
+/* {"type":"confirmation","actions":[{"tool_call_id","tool","summary","risk"}…]}; text mode:
+ * "needs confirmation: <tool> <summary> [<risk>]" per action. */
+void headless_confirmation(struct headless *h, const struct sink_action *actions, size_t n);
+/* {"type":"confirmation_answer","answer":"accept"|"reject","tool_call_ids":[…]}; text mode:
+ * "accepted: …" or "rejected: …" with the ids answered. */
+void headless_answered(struct headless *h, bool accept, const char *const *ids, size_t n);
 /* {"type":"error","code":…,"detail":…}; text mode: a line on stderr. */
 void headless_error(struct headless *h, const char *code, const char *detail);
 /* {"type":"result","exit_code":…,"cursor":…,"durable":…,"reconnects":…} — always last: every

@@ -287,10 +287,24 @@ static void on_error(void *ctx, const char *code, const char *detail)
 	headless_error(&h->out, code, detail);
 }
 
+static void on_confirmation(void *ctx, const struct sink_action *actions, size_t n)
+{
+	struct headless_sink *h = ctx;
+	headless_confirmation(&h->out, actions, n);
+}
+
+static void on_answered(void *ctx, bool accept, const char *const *ids, size_t n)
+{
+	struct headless_sink *h = ctx;
+	headless_answered(&h->out, accept, ids, n);
+}
+
 static void on_result(void *ctx, const struct sink_result *r, int *exit_code)
 {
 	struct headless_sink *h = ctx;
-	summaries_flush(h, "no result");
+	struct controller_status st;
+	controller_status(h->c, &st);
+	summaries_flush(h, st.awaiting_confirmation ? "waiting for confirmation" : "no result");
 	headless_result(&h->out, *exit_code, r->has_cursor, r->cursor, r->durable_count,
 			r->stream_count, r->reconnects);
 	/* Output that did not reach its reader is a failed run, whatever else happened. */
@@ -325,6 +339,7 @@ static const struct sink_ops headless_sink_ops = {
 	.connection = on_connection, .sync = on_sync,         .event = on_event,
 	.item = on_item,             .stream = on_stream,     .status = on_status,
 	.error = on_error,           .result = on_result,     .destroy = on_destroy,
+	.confirmation = on_confirmation, .answered = on_answered,
 };
 
 struct sink headless_sink_create(FILE *out, enum output_format format,

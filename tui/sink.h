@@ -47,6 +47,14 @@ struct sink_result {
 	int reconnects;
 };
 
+/* One action waiting for confirmation; strings clean, tool_call_id NULL when it has none. */
+struct sink_action {
+	const char *tool_call_id;
+	const char *tool;
+	const char *summary;
+	enum security_risk risk;
+};
+
 struct sink_ops {
 	/* The connection's state changed (SESSION_SYNCED included); reason is clean or NULL.
 	 * repeat: a fatal close already told as closed. */
@@ -62,6 +70,12 @@ struct sink_ops {
 	void (*stream)(void *ctx, const struct sink_stream *s);
 	/* The execution status changed (clean); run_ended: idle, finished, paused, error, stuck. */
 	void (*status)(void *ctx, const char *execution_status, bool run_ended);
+	/* headless: the status became waiting_for_confirmation; these actions wait (none when
+	 * they are not in the transcript). Once per waiting period. */
+	void (*confirmation)(void *ctx, const struct sink_action *actions, size_t n);
+	/* headless --on-confirm accept|reject: this answer goes out for the actions with these
+	 * tool_call_ids (clean). */
+	void (*answered)(void *ctx, bool accept, const char *const *ids, size_t n);
 	/* A conversation error (an error frame, a frame that could not be read, a failed call). */
 	void (*error)(void *ctx, const char *code, const char *detail);
 	/* A one-line diagnostic for the user (clean). */

@@ -986,6 +986,229 @@ def test_tui_picker_keys():
             s.stop()
 
 
+
+# --until and --on-confirm (issue 14): cli.md "Precise semantics".
+
+def timed_run(server, *args, **kw):
+    t0 = time.time()
+    rc, out, err = run(server, *args, **kw)
+    return rc, out, err, time.time() - t0
+
+
+def statuses(lines):
+    return [l["execution_status"] for l in lines if l["type"] == "status"]
+
+
+def has_agent_text(lines, text):
+    return any(l["type"] == "durable" and text in json.dumps(l["event"]) for l in lines)
+
+
+def test_until_idle_follows_a_running_conversation():
+    """Nothing sent: an idle conversation is dumped and left at catch-up; a running one is
+    followed to the first live status that ends its run (was: left at catch-up)."""
+    s = Server("headless_until.scenario", "--set", "start=idle", "--set", "wait=3")
+    rc, out, err, took = timed_run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0 and took < 2.5, (rc, took, err)
+    lines = ndjson(out)
+    assert not has_agent_text(lines, "Run over."), "an idle conversation is left at catch-up"
+    s = Server("headless_until.scenario")
+    rc, out, err, took = timed_run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    check_invariants(lines, s.log())
+    assert has_agent_text(lines, "Run over."), "a running conversation is followed to its end"
+    assert statuses(lines)[-1] == "idle", statuses(lines)
+
+
+def test_until_synced_never_waits():
+    """--until synced: exit 0 at catch-up whatever the status (running here)."""
+    s = Server("headless_until.scenario", "--set", "wait=3")
+    rc, out, err, took = timed_run(s, "--format", "ndjson", "--until", "synced")
+    s.stop()
+    assert rc == 0 and took < 2.5, (rc, took, err)
+    lines = ndjson(out)
+    check_invariants(lines, s.log())
+    assert not has_agent_text(lines, "Run over.")
+    assert "running" in statuses(lines), statuses(lines)
+
+
+def test_until_no_snapshot_catch_up_after_1s():
+    """No connect snapshot: catch-up 1 s after the last replayed durable; the replayed status
+    is the current one (running: followed; idle: left)."""
+    s = Server("headless_until.scenario", "--set", "snapshot=none", "--set", "wait=2.5")
+    rc, out, err, took = timed_run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0 and took >= 2.4, (rc, took, err)
+    assert has_agent_text(ndjson(out), "Run over.")
+    s = Server("headless_until.scenario", "--set", "snapshot=none", "--set", "start=idle",
+               "--set", "wait=4")
+    rc, out, err, took = timed_run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 0 and 0.9 <= took < 3.5, (rc, took, err)
+    assert not has_agent_text(ndjson(out), "Run over.")
+
+
+def test_until_run_ends_stuck_error_paused():
+    """Nothing sent, a running conversation: stuck and error end it with 6, paused with 0
+    (was: exit 0 at catch-up)."""
+    for end, code in (("stuck", 6), ("error", 6), ("paused", 0)):
+        s = Server("headless_until.scenario", "--set", "end=" + end)
+        rc, out, err = run(s, "--format", "ndjson")
+        s.stop()
+        assert rc == code, (end, rc, err)
+        lines = ndjson(out)
+        assert lines[-1]["exit_code"] == code and statuses(lines)[-1] == end, (end, statuses(lines))
+    # Current at catch-up: an error status already there exits 6 at once.
+    s = Server("headless_until.scenario", "--set", "start=error", "--set", "wait=3")
+    rc, out, err = run(s, "--format", "ndjson")
+    s.stop()
+    assert rc == 6, (rc, err)
+
+
+def test_until_finished_nothing_sent():
+    """--until finished, nothing sent: finished current at catch-up exits 0 at once (was: a
+    hang); a running conversation is followed past idle to finished."""
+    s = Server("headless_until.scenario", "--set", "start=finished", "--set", "wait=3",
+               "--set", "snapshot=none")
+    rc, out, err, took = timed_run(s, "--format", "ndjson", "--until", "finished", timeout=20)
+    s.stop()
+    assert rc == 0 and took < 2.5, (rc, took, err)
+    assert not has_agent_text(ndjson(out), "Run over.")
+    s = Server(None, "--scenario", scenario_file("fin.scenario",
+               'message user "go"\nstatus running\nlive:\n  sleep 0.5\n  status idle\n'
+               '  sleep 0.3\n  status running\n  message agent "Really done."\n  status finished\n'))
+    rc, out, err = run(s, "--format", "ndjson", "--until", "finished")
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    assert statuses(lines)[-1] == "finished" and "idle" in statuses(lines), statuses(lines)
+    assert has_agent_text(lines, "Really done.")
+
+
+def test_until_send_paused_ends_run():
+    """--send: the idle of history and snapshot never ends the run; the message's run going
+    running then paused ends it with 0 (was: paused never ended it: a hang)."""
+    s = Server("headless_until_send.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "go", timeout=20)
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    assert has_agent_text(lines, "Working.")
+    assert statuses(lines)[-2:] == ["running", "paused"], statuses(lines)
+
+
+def confirmation_lines(lines):
+    return [l for l in lines if l["type"] == "confirmation"]
+
+
+def test_on_confirm_exit_7():
+    """Default --on-confirm exit: the pending action, masked, then exit 7; text mode says
+    "needs confirmation", never "→ no result"."""
+    mask = os.path.join(TMP, "mask")
+    open(mask, "w").write("hunter7-confirm\n")
+    s = Server("headless_confirm.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--mask-file", mask, "--send", "go")
+    assert rc == 7, (rc, err)
+    assert b"hunter7-confirm" not in out + err
+    lines = ndjson(out)
+    check_invariants(lines)
+    conf = confirmation_lines(lines)
+    assert len(conf) == 1 and len(conf[0]["actions"]) == 1, conf
+    a = conf[0]["actions"][0]
+    assert a["tool"] == "terminal" and a["risk"] == "HIGH" and a["tool_call_id"], a
+    assert a["summary"] == "rm -rf build/<secret-hidden>", a
+    assert lines[-1]["exit_code"] == 7
+    # The same conversation still waits: at catch-up, text mode.
+    rc, out, err = run(s, "--mask-file", mask)
+    s.stop()
+    assert rc == 7, (rc, err)
+    text = out.decode()
+    assert "needs confirmation: terminal rm -rf build/<secret-hidden> [HIGH]" in text, text
+    assert "no result" not in text and "waiting for confirmation" in text, text
+
+
+def test_on_confirm_synced_exits_0():
+    """--until synced exits 0 at catch-up also while actions wait (and says which)."""
+    s = Server("headless_confirm.scenario")
+    rc, _, err = run(s, "--format", "ndjson", "--send", "go")
+    assert rc == 7, (rc, err)
+    rc, out, err = run(s, "--format", "ndjson", "--until", "synced")
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    assert len(confirmation_lines(lines)) == 1 and lines[-1]["exit_code"] == 0
+
+
+def answers(server):
+    return [l for l in server.traffic_lines() if "respond_to_confirmation" in l]
+
+
+def test_on_confirm_accept():
+    """--on-confirm accept: each waiting period answered once through REST, said, and the run
+    followed to its end."""
+    s = Server("headless_confirm.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "go", "--on-confirm", "accept")
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    check_invariants(lines)
+    conf = confirmation_lines(lines)
+    said = [l for l in lines if l["type"] == "confirmation_answer"]
+    assert len(conf) == 2 and len(said) == 2, (conf, said)
+    assert [l["answer"] for l in said] == ["accept", "accept"]
+    assert said[0]["tool_call_ids"] == [conf[0]["actions"][0]["tool_call_id"]], said
+    assert has_agent_text(lines, "Allowed one.") and has_agent_text(lines, "Allowed two.")
+    got = answers(s)
+    assert len(got) == 2 and all('"accept":true' in l for l in got), got
+
+
+def test_on_confirm_reject_text():
+    """--on-confirm reject, text mode: what was rejected is printed; the run goes on."""
+    s = Server("headless_confirm.scenario")
+    rc, out, err = run(s, "--send", "go", "--on-confirm", "reject")
+    s.stop()
+    assert rc == 0, (rc, err)
+    text = out.decode()
+    assert text.count("needs confirmation: terminal") == 2, text
+    assert text.count("\nrejected: ") == 2 and "Rejected two." in text, text
+    got = answers(s)
+    assert len(got) == 2 and all('"accept":false' in l for l in got), got
+
+
+def test_on_confirm_wait():
+    """--on-confirm wait: the actions are printed and tether keeps waiting while another
+    client answers."""
+    import urllib.request
+    s = Server("headless_confirm.scenario")
+    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--on-confirm", "wait",
+                          "--send", "go", "--server", s.url, CONV],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    out = b""
+    for n in (1, 2):
+        deadline = time.time() + 20
+        while out.count(b'"type":"confirmation"') < n and time.time() < deadline:
+            chunk = p.stdout.read()
+            out += chunk or b""
+            if not chunk:
+                time.sleep(0.05)
+        assert out.count(b'"type":"confirmation"') == n, out
+        assert p.poll() is None, "tether must keep waiting"
+        req = urllib.request.Request(
+            s.url + "/api/conversations/%s/events/respond_to_confirmation" % CONV,
+            data=b'{"accept":true}', headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(req, timeout=10).read()
+    rest, err = p.communicate(timeout=20)
+    s.stop()
+    assert p.returncode == 0, (p.returncode, err)
+    lines = ndjson(out + rest)
+    assert len(confirmation_lines(lines)) == 2 and has_agent_text(lines, "Allowed two.")
+    assert not [l for l in lines if l["type"] == "confirmation_answer"]
+
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
