@@ -51,8 +51,9 @@ static void log_line(int level, const char *line)
 
 static void warn_refused(void *ctx, const char *line)
 {
-	(void)ctx;
-	clean_eprintf(NULL, "%s", line);
+	const struct options *o = ctx;
+	if (!o->quiet)
+		clean_eprintf(NULL, "%s", line);
 }
 
 /* Gathers the local secrets: --mask-file entries and the keyring's list. Keyring trouble is
@@ -62,7 +63,7 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 	struct buf err;
 	buf_init(&err);
 	for (size_t i = 0; i < o->nmask_files; i++) {
-		if (mask_set_add_file(masks, o->mask_files[i], &err, warn_refused, NULL) < 0) {
+		if (mask_set_add_file(masks, o->mask_files[i], &err, warn_refused, (void *)o) < 0) {
 			clean_eprintf(NULL, "--mask-file %s: %s", o->mask_files[i], buf_cstr(&err));
 			buf_fini(&err);
 			return -1;
@@ -74,12 +75,12 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 	if (st == KEYRING_OK) {
 		for (size_t i = 0; i < n; i++) {
 			buf_clear(&err);
-			if (mask_set_add(masks, values[i], strlen(values[i]), &err) != 0)
+			if (mask_set_add(masks, values[i], strlen(values[i]), &err) != 0 && !o->quiet)
 				fprintf(stderr, "tether: a keyring secret was not used: %s\n",
 					buf_cstr(&err));
 		}
 		keyring_strings_free(values, n);
-	} else if (st != KEYRING_NOT_FOUND) {
+	} else if (st != KEYRING_NOT_FOUND && !o->quiet) {
 		clean_eprintf(NULL, "%s", buf_cstr(&err));
 	}
 	buf_fini(&err);
@@ -97,7 +98,7 @@ static char *find_api_key(const struct options *o)
 	buf_init(&err);
 	enum keyring_status st = keyring_api_key_get(o->server, &key, &err);
 	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND && st != KEYRING_NO_BUS &&
-	    st != KEYRING_NO_SERVICE)
+	    st != KEYRING_NO_SERVICE && !o->quiet)
 		clean_eprintf(NULL, "%s", buf_cstr(&err));
 	buf_fini(&err);
 	return key;
@@ -140,13 +141,14 @@ static int run_headless(const struct options *o, struct loop *loop, struct mask_
 		.notice = headless_notice, .finished = headless_finished,
 	};
 	r.controller = controller_create(loop, o, masks, api_key, true);
-	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, masks, r.controller));
+	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, o->quiet, masks,
+							       r.controller));
 	if (record)
 		controller_add_sink(r.controller, recorder_create(record, o->record_path, masks,
 								  r.controller));
 	controller_add_sink(r.controller, (struct sink){.ops = &run_ops, .ctx = &r});
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	if (loop_watch_signals(loop, sigs, 3, headless_signal, &r) != 0)
+	if (loop_watch_signals(loop, sigs, 3, headless_signal, &r) != 0 && !o->quiet)
 		fprintf(stderr, "tether: signals are not watched; Ctrl-C ends without a result line\n");
 	controller_start(r.controller);
 	if (!r.done && loop_run(loop) != 0 && !r.done)
@@ -253,7 +255,7 @@ static int run_client(const struct options *given)
 			return EXIT_USAGE;
 	}
 	block_loop_signals();
-	if (o->insecure)
+	if (o->insecure && !o->quiet)
 		fprintf(stderr, "tether: warning: --insecure: TLS certificates are not verified\n");
 
 	/* Opened before anything else, like --log: a record that cannot be written is a usage

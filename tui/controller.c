@@ -23,6 +23,13 @@ void ctl_changed(struct controller *c)
 
 void ctl_notice(struct controller *c, const char *line)
 {
+	if (c->headless && c->o->quiet)
+		return;
+	ctl_fatal_notice(c, line);
+}
+
+void ctl_fatal_notice(struct controller *c, const char *line)
+{
 	struct buf clean;
 	buf_init(&clean);
 	controller_clean(c, line, strlen(line), &clean);
@@ -689,11 +696,11 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 	}
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
 		if (st->end == SESSION_END_AUTH)
-			ctl_notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
+			ctl_fatal_notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
 		else if (st->end == SESSION_END_NOT_FOUND)
-			ctl_notice(c, "conversation not found on this server");
+			ctl_fatal_notice(c, "conversation not found on this server");
 		else if (st->end == SESSION_END_GAVE_UP)
-			ctl_notice(c, "gave up reconnecting (--max-retries exhausted)");
+			ctl_fatal_notice(c, "gave up reconnecting (--max-retries exhausted)");
 		ctl_finish(c, app_exit_for_end(st->end));
 		return;
 	}
@@ -710,7 +717,7 @@ static void outbox_error(void *ctx, const char *line)
 void controller_fail(struct controller *c, const char *line, int exit_code)
 {
 	if (line)
-		ctl_notice(c, line);
+		ctl_fatal_notice(c, line);
 	ctl_finish(c, exit_code);
 }
 

@@ -79,8 +79,10 @@ struct controller {
 
 /* Tells the sinks that what they show changed. */
 void ctl_changed(struct controller *c);
-/* A one-line diagnostic for the user, sanitized and masked. */
+/* A one-line diagnostic for the user, sanitized and masked (none in headless under -q). */
 void ctl_notice(struct controller *c, const char *line);
+/* A diagnostic of what ends the run: said also under -q. */
+void ctl_fatal_notice(struct controller *c, const char *line);
 /* Ends the run once: open streams get their discarded line, then the result. */
 void ctl_finish(struct controller *c, int exit_code);
 /* A conversation error: cleaned, then to the sinks (an error item, an error line). */

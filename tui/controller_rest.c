@@ -58,7 +58,10 @@ static void rest_done(void *ctx, const struct rest_response *r)
 			buf_printf(&line, "%s failed: HTTP %d %.*s", call->what, r->status,
 				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
 		ctl_add_error_item(c, call->what, buf_cstr(&line));
-		ctl_notice(c, buf_cstr(&line));
+		if (call->headless_answer)
+			ctl_fatal_notice(c, buf_cstr(&line));
+		else
+			ctl_notice(c, buf_cstr(&line));
 		buf_fini(&line);
 		if (call->then_send)
 			CTL_SINKS(c, unsent, call->then_send);

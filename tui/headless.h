@@ -56,8 +56,9 @@ void headless_text_message(struct headless *h, bool from_user, const char *text,
 void headless_text_line(struct headless *h, const char *line);
 
 /* The headless writer as a sink of controller c: format on out, strings cleaned with masks;
- * a failed write ends the run through controller_fail. */
-struct sink headless_sink_create(FILE *out, enum output_format format,
+ * a failed write ends the run through controller_fail. quiet: no diagnostics on stderr but
+ * fatal ones. */
+struct sink headless_sink_create(FILE *out, enum output_format format, bool quiet,
 				 const struct mask_set *masks, struct controller *c);
 
 #endif

@@ -15,6 +15,7 @@ struct headless_sink {
 	const struct mask_set *masks;
 	struct buf scratch;             /* clean_text's sanitized copy */
 	struct controller *c;
+	bool quiet;                     /* -q: only fatal diagnostics on stderr */
 	/* text mode: tool summaries by tool_call_id until their result */
 	struct pending_summary {
 		char *tool_call_id;
@@ -220,9 +221,9 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 	headless_connection(&h->out, state_names[st->state], st->attempt, st->close_code, reason,
 			    st->state == SESSION_CONNECTING && st->has_after_seq, st->after_seq,
 			    st->state == SESSION_RECONNECTING ? (double)st->retry_in_us / 1e6 : 0);
-	if (h->format == FORMAT_TEXT &&
-	    (st->state == SESSION_CLOSED || st->state == SESSION_RECONNECTING ||
-	     st->state == SESSION_FAILED || st->state == SESSION_GAVE_UP))
+	bool fatal = st->state == SESSION_FAILED || st->state == SESSION_GAVE_UP;
+	if (h->format == FORMAT_TEXT && (fatal || (!h->quiet && (st->state == SESSION_CLOSED ||
+								  st->state == SESSION_RECONNECTING))))
 		fprintf(stderr, "tether: connection %s%s%s\n", state_names[st->state],
 			reason ? ": " : "", reason ? reason : "");
 }
@@ -284,6 +285,8 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 static void on_error(void *ctx, const char *code, const char *detail)
 {
 	struct headless_sink *h = ctx;
+	if (h->format == FORMAT_TEXT && h->quiet)
+		return; /* text mode says errors on stderr: not fatal ones */
 	headless_error(&h->out, code, detail);
 }
 
@@ -342,11 +345,12 @@ static const struct sink_ops headless_sink_ops = {
 	.confirmation = on_confirmation, .answered = on_answered,
 };
 
-struct sink headless_sink_create(FILE *out, enum output_format format,
+struct sink headless_sink_create(FILE *out, enum output_format format, bool quiet,
 				 const struct mask_set *masks, struct controller *c)
 {
 	struct headless_sink *h = xcalloc(1, sizeof *h);
 	h->format = format;
+	h->quiet = quiet;
 	h->masks = masks;
 	h->c = c;
 	buf_init(&h->scratch);

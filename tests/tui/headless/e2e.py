@@ -1208,6 +1208,16 @@ def test_on_confirm_wait():
     assert not [l for l in lines if l["type"] == "confirmation_answer"]
 
 
+def test_quiet_only_fatal():
+    """-q: notices (a blank --send - line, --insecure) leave stderr empty; a fatal one stays."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--send", "-", "--insecure", stdin=b"hi\n \n")
+    assert rc == 0 and b"blank" in err and b"insecure" in err, (rc, err)
+    rc, out, err = run(s, "-q", "--send", "-", "--insecure", stdin=b"hi\n \n")
+    assert rc == 0 and err == b"", (rc, err)
+    rc, out, err = run(s, "--quiet", conv="00000000-0000-4000-8000-000000000000")
+    s.stop()
+    assert rc == 4 and b"not found" in err, (rc, err)
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
