@@ -1219,6 +1219,7 @@ def test_quiet_only_fatal():
     s.stop()
     assert rc == 4 and b"not found" in err, (rc, err)
 
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
