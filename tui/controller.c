@@ -300,15 +300,21 @@ static void check_confirmation(struct controller *c)
 	size_t n = transcript_pending_infos(c->transcript, infos, CTL_ACTIONS_MAX);
 	if (n > CTL_ACTIONS_MAX)
 		n = CTL_ACTIONS_MAX;
+	/* The model keeps tool_call_ids as received (they match results): cleaned for output. */
+	char *ids[CTL_ACTIONS_MAX];
+	for (size_t i = 0; i < n; i++)
+		ids[i] = ctl_cleaned(c, infos[i].tool_call_id);
 	for (size_t i = 0; i < n; i++)
 		actions[i] = (struct sink_action){
-			.tool_call_id = infos[i].tool_call_id,
+			.tool_call_id = ids[i],
 			.tool = infos[i].title ? infos[i].title : "tool",
 			.summary = infos[i].summary ? infos[i].summary : "",
 			.risk = infos[i].risk >= RISK_ABSENT && infos[i].risk <= RISK_HIGH
 					? (enum security_risk)infos[i].risk : RISK_UNKNOWN,
 		};
 	CTL_SINKS(c, confirmation, actions, n);
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
 	if (c->o->until == UNTIL_SYNCED)
 		return; /* a transcript dump: exits at catch-up as always */
 	switch (c->o->on_confirm) {

@@ -180,13 +180,15 @@ void ctl_answer_confirmation(struct controller *c, bool accept)
 	struct rest_server srv = server_of(c);
 	call->headless_answer = true;
 	struct item_info infos[CTL_ACTIONS_MAX];
-	const char *ids[CTL_ACTIONS_MAX];
+	char *ids[CTL_ACTIONS_MAX];
 	size_t n = transcript_pending_infos(c->transcript, infos, CTL_ACTIONS_MAX), nids = 0;
 	for (size_t i = 0; i < n && i < CTL_ACTIONS_MAX; i++)
 		if (infos[i].tool_call_id)
-			ids[nids++] = infos[i].tool_call_id;
+			ids[nids++] = ctl_cleaned(c, infos[i].tool_call_id);
 	/* Said as it goes out: the run may end before the server's reply (a failure is fatal). */
-	CTL_SINKS(c, answered, accept, ids, nids);
+	CTL_SINKS(c, answered, accept, (const char *const *)ids, nids);
+	for (size_t i = 0; i < nids; i++)
+		free(ids[i]);
 	call_started(call, rest_respond_to_confirmation(&srv, c->o->conversation_id, accept, NULL,
 							rest_done, call));
 }

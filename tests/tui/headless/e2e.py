@@ -1120,7 +1120,13 @@ def test_on_confirm_exit_7():
     assert a["tool"] == "terminal" and a["risk"] == "HIGH" and a["tool_call_id"], a
     assert a["summary"] == "rm -rf build/<secret-hidden>", a
     assert lines[-1]["exit_code"] == 7
-    # The same conversation still waits: at catch-up, text mode.
+    # The same conversation still waits: at catch-up; its tool_call_id as a secret is masked.
+    ids = os.path.join(TMP, "ids")
+    open(ids, "w").write(a["tool_call_id"] + "\n")
+    rc, out, err = run(s, "--format", "ndjson", "--mask-file", ids)
+    assert rc == 7 and a["tool_call_id"].encode() not in out, (rc, err)
+    assert confirmation_lines(ndjson(out))[0]["actions"][0]["tool_call_id"] == "<secret-hidden>"
+    # Text mode.
     rc, out, err = run(s, "--mask-file", mask)
     s.stop()
     assert rc == 7, (rc, err)
