@@ -80,11 +80,44 @@ static void test_failed_write_heard_once(void **state)
 	fclose(f);
 }
 
+/* The confirmation and answer lines, exactly: ids null when absent, risk null when absent,
+ * strings JSON-escaped; text mode one line per action. */
+static void test_confirmation_lines(void **state)
+{
+	(void)state;
+	const struct sink_action actions[] = {
+		{ "call_1", "terminal", "rm -rf \"b\"", RISK_HIGH },
+		{ NULL, "file_editor", "view a.c", RISK_ABSENT },
+	};
+	const char *const ids[] = { "call_1" };
+	for (int fmt = 0; fmt < 2; fmt++) {
+		FILE *f = tmpfile();
+		assert_non_null(f);
+		struct headless h;
+		headless_init(&h, f, fmt ? FORMAT_NDJSON : FORMAT_TEXT, on_error, NULL);
+		headless_confirmation(&h, actions, 2);
+		headless_answered(&h, false, ids, 1);
+		const char *out = contents(f);
+		if (fmt)
+			assert_string_equal(out,
+				"{\"type\":\"confirmation\",\"actions\":["
+				"{\"tool_call_id\":\"call_1\",\"tool\":\"terminal\",\"summary\":\"rm -rf \\\"b\\\"\",\"risk\":\"HIGH\"},"
+				"{\"tool_call_id\":null,\"tool\":\"file_editor\",\"summary\":\"view a.c\",\"risk\":null}]}\n"
+				"{\"type\":\"confirmation_answer\",\"answer\":\"reject\",\"tool_call_ids\":[\"call_1\"]}\n");
+		else
+			assert_string_equal(out, "needs confirmation: terminal rm -rf \"b\" [HIGH]\n\n"
+						 "needs confirmation: file_editor view a.c\n\n"
+						 "rejected: call_1\n");
+		fclose(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nothing_after_result),
 		cmocka_unit_test(test_failed_write_heard_once),
+		cmocka_unit_test(test_confirmation_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
