@@ -126,6 +126,19 @@ static int bed_setup(void **state)
 	return 0;
 }
 
+/* The bed of a headless run (--until idle, nothing to send). */
+static int headless_bed_setup(void **state)
+{
+	bed_setup(state);
+	struct bed *b = *state;
+	controller_destroy(b->c);
+	b->sink.destroyed = 0;
+	b->c = controller_create(b->loop, &b->o, b->masks, NULL, true);
+	controller_add_sink(b->c, (struct sink){.ops = &fake_ops, .ctx = &b->sink});
+	ctl_session_handlers(b->c, &b->h);
+	return 0;
+}
+
 static int bed_teardown(void **state)
 {
 	struct bed *b = *state;
@@ -314,6 +327,44 @@ static void reconnect_discards_every_stream(void **state)
 	ASSERT_LOG(b, "");
 }
 
+static void status_durable(struct bed *b, int seq, const char *status)
+{
+	char json[512];
+	snprintf(json, sizeof json,
+		 "{\"type\":\"durable\",\"seq\":%d,\"event\":{\"id\":\"s%d\",\"source\":"
+		 "\"environment\",\"key\":\"execution_status\",\"value\":\"%s\","
+		 "\"kind\":\"ConversationStateUpdateEvent\"}}", seq, seq, status);
+	feed(b, json);
+}
+
+static void connection(struct bed *b, enum session_state state)
+{
+	struct session_status st = {.state = state, .attempt = 1};
+	b->h.on_status(b->h.ctx, &st);
+}
+
+/* cli.md --until idle, nothing sent: a running conversation is followed past catch-up; what a
+ * reconnect replays happened meanwhile, so its idle ends the run (no snapshot needed). */
+static void until_idle_follows_across_a_reconnect(void **state)
+{
+	struct bed *b = *state;
+	connection(b, SESSION_CONNECTING);
+	feed(b, "{\"type\":\"sync\",\"from_seq\":-1,\"through_seq\":1}");
+	agent_durable(b, 0, "e0", "hi");
+	status_durable(b, 1, "running");
+	feed(b, "{\"type\":\"transient\",\"event\":{\"id\":\"t1\",\"source\":\"environment\","
+		"\"key\":\"execution_status\",\"value\":\"running\","
+		"\"kind\":\"ConversationStateUpdateEvent\"}}");
+	assert_null(strstr(buf_cstr(&b->sink.log), "finished"));
+	connection(b, SESSION_RECONNECTING);
+	connection(b, SESSION_CONNECTING);
+	feed(b, "{\"type\":\"sync\",\"from_seq\":1,\"through_seq\":3}");
+	agent_durable(b, 2, "e2", "done");
+	assert_null(strstr(buf_cstr(&b->sink.log), "finished"));
+	status_durable(b, 3, "idle");
+	assert_non_null(strstr(buf_cstr(&b->sink.log), "result 0 streams=0 durable=4\nfinished 0\n"));
+}
+
 static void result_last(void **state)
 {
 	struct bed *b = *state;
@@ -399,6 +450,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(reconnect_discards_every_stream, bed_setup,
 						bed_teardown),
 		cmocka_unit_test_setup_teardown(result_last, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(until_idle_follows_across_a_reconnect,
+						headless_bed_setup, bed_teardown),
 		cmocka_unit_test_setup_teardown(split_secret_never_reaches_a_sink, bed_setup,
 						bed_teardown),
 		cmocka_unit_test_setup_teardown(errors_go_to_the_sinks_cleaned, bed_setup,
