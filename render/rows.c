@@ -49,7 +49,7 @@ struct item_rows {
 	size_t nrows;                                   /* separator included */
 };
 
-static const char *const risk_labels[] = { NULL, "[UNKNOWN]", "[LOW]", "[MEDIUM]", "[HIGH]" };
+static const char *const risk_labels[] = { NULL, NULL, NULL, "[MEDIUM]", "[HIGH]" };
 
 static struct render_words words;
 static uint64_t layouts_built;
@@ -240,7 +240,8 @@ static void compose_header(struct item_rows *r, const struct item_info *it, int 
 		deco_add(r, STYLE_BOLD, "⚙ ");
 		add_title(r, it->title ? it->title : "tool", width);
 		add_tool_status(r, it);
-		if (it->risk > 0 && it->risk < (int)(sizeof risk_labels / sizeof *risk_labels)) {
+		/* As the web client: UNKNOWN (no analyzer) and LOW are not worth a label. */
+		if (it->risk >= 3 && it->risk < (int)(sizeof risk_labels / sizeof *risk_labels)) {
 			deco_add(r, STYLE_PLAIN, "  ");
 			deco_add(r, STYLE_PLAIN, risk_labels[it->risk]);
 		}

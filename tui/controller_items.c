@@ -67,8 +67,9 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 	memset(spec, 0, sizeof *spec);
 	spec->seq = seq;
 	spec->id = e->id;
-	/* As the web client: UNKNOWN (no analyzer) and LOW are not worth a label. */
-	spec->risk = e->risk >= RISK_MEDIUM ? (int)e->risk : 0;
+	/* The risk as received (a confirmation reports it); the views label only what is worth
+	 * it. */
+	spec->risk = (int)e->risk;
 	const char *title = NULL, *text = e->text, *detail = NULL, *result = NULL;
 	char *composed = NULL;
 	switch (e->kind) {

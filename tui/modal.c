@@ -32,8 +32,8 @@ static const struct {
 	[CH_ASIDE] = { 27, "[Esc] set aside" },
 };
 
-static const char *const risk_names[] = { "", "[UNKNOWN risk] ", "[LOW risk] ",
-					  "[MEDIUM risk] ", "[HIGH risk] " };
+/* As the web client: UNKNOWN (no analyzer) and LOW are not worth a label. */
+static const char *const risk_names[] = { "", "", "", "[MEDIUM risk] ", "[HIGH risk] " };
 
 static const struct look plain = { 0, 0, 0 };
 static const struct look title_look = { A_BOLD | A_REVERSE, PAIR_PENDING, A_BOLD | A_REVERSE };

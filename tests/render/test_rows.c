@@ -75,7 +75,7 @@ static void tool_card_header_follows_the_outcome(void **state)
 		const char *h = item_row_string(t, 0, 0, W, &b);
 		assert_true(contains(h, "⚙ terminal"));
 		assert_true(contains(h, "$ pytest -q"));
-		assert_true(contains(h, "[LOW]"));
+		assert_false(contains(h, "[LOW]")); /* not worth a label */
 		assert_true(contains(h, "… running"));
 		struct item_spec s = spec_of(ITEM_TOOL_RESULT, 1, "obs", "out");
 		s.tool_call_id = "call";

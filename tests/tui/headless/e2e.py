@@ -1164,6 +1164,7 @@ def test_on_confirm_accept():
     said = [l for l in lines if l["type"] == "confirmation_answer"]
     assert len(conf) == 2 and len(said) == 2, (conf, said)
     assert [l["answer"] for l in said] == ["accept", "accept"]
+    assert [c["actions"][0]["risk"] for c in conf] == ["HIGH", "LOW"], conf
     assert said[0]["tool_call_ids"] == [conf[0]["actions"][0]["tool_call_id"]], said
     assert has_agent_text(lines, "Allowed one.") and has_agent_text(lines, "Allowed two.")
     got = answers(s)
