@@ -201,9 +201,33 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 		buf_puts(err, "usage: tether secret add NAME | list | rm NAME");
 		return -1;
 	}
+	static const struct { const char *word; enum command cmd; } controls[] = {
+		{"confirm", CMD_CONFIRM}, {"reject", CMD_REJECT}, {"pause", CMD_PAUSE},
+		{"resume", CMD_RESUME}, {"interrupt", CMD_INTERRUPT},
+	};
+	for (size_t i = 0; i < sizeof controls / sizeof controls[0]; i++) {
+		if (strcmp(c, controls[i].word))
+			continue;
+		if (npos < 2) {
+			buf_printf(err, "usage: tether %s CONVERSATION_ID%s", c,
+				   controls[i].cmd == CMD_REJECT ? " [--reason TEXT]" : "");
+			return -1;
+		}
+		o->command = controls[i].cmd;
+		if (!conversation_id_valid(pos[1])) {
+			char where[32];
+			snprintf(where, sizeof where, "%s: ", c);
+			options_bad_id(where, pos[1], err);
+			return -1;
+		}
+		o->conversation_id = pos[1];
+		if (npos > 2)
+			goto extra;
+		return 0;
+	}
 	o->command = CMD_CLIENT;
-	if (!*c) {
-		buf_puts(err, "the conversation id is empty (tether list shows the ids)");
+	if (!conversation_id_valid(c)) {
+		options_bad_id("", c, err);
 		return -1;
 	}
 	o->conversation_id = c;
@@ -252,6 +276,14 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	if (rc == 0 && o->command == CMD_CLIENT)
 		rc = parse_command(pos, npos, o, err);
 	free(pos);
+	if (rc == 0 && o->reason && o->command != CMD_REJECT) {
+		buf_puts(err, "--reason goes only with tether reject");
+		rc = -1;
+	}
+	if (rc == 0 && o->format == FORMAT_JSON && o->command == CMD_CLIENT) {
+		buf_puts(err, "--format json is for tether list; the client writes text or ndjson");
+		rc = -1;
+	}
 	if (rc == 0 && o->no_history && o->after_seq != -1) {
 		buf_puts(err, "--no-history and --after-seq exclude each other");
 		rc = -1;

@@ -13,17 +13,23 @@ enum command {
 	CMD_SECRET_ADD,
 	CMD_SECRET_LIST,
 	CMD_SECRET_RM,
+	CMD_CONFIRM,        /* tether confirm|reject|pause|resume|interrupt CONVERSATION_ID */
+	CMD_REJECT,
+	CMD_PAUSE,
+	CMD_RESUME,
+	CMD_INTERRUPT,
 	CMD_HELP,
 	CMD_VERSION,
 };
 
-enum output_format { FORMAT_TEXT, FORMAT_NDJSON };
+enum output_format { FORMAT_TEXT, FORMAT_NDJSON, FORMAT_JSON /* tether list only */ };
 enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER };
 
 struct options {
 	enum command command;
 	const char *conversation_id;
 	const char *secret_name;
+	const char *reason;         /* tether reject --reason */
 	const char *server;
 	bool headless;
 	enum output_format format;
@@ -57,6 +63,8 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err);
 void options_load_config(struct options *o, void (*warn)(const char *line));
 /* Frees what options_parse allocated. */
 void options_fini(struct options *o);
+/* True when s is a conversation id: a UUID, hyphenated (8-4-4-4-12) or as 32 hex digits. */
+bool conversation_id_valid(const char *s);
 /* The --help text. */
 const char *options_usage(void);
 
