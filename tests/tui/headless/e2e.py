@@ -1093,6 +1093,60 @@ def test_bad_id_usage():
                                          % CONV.replace("-", "")], (rc, err, rest_lines(s))
 
 
+def test_list_json():
+    """--format json: one JSON array of the ndjson objects; piped text and ndjson keep their
+    forms (no header, the server's timestamps)."""
+    s = Server("list_times.scenario")
+    rc, out, err = tether("list", "--format", "json", "--server", s.url)
+    rc2, nd, _ = tether("list", "--format", "ndjson", "--server", s.url)
+    rc3, text, _ = tether("list", "--server", s.url)
+    s.stop()
+    assert (rc, rc2, rc3) == (0, 0, 0), (rc, rc2, rc3, err)
+    items = json.loads(out)
+    assert isinstance(items, list) and out.endswith(b"]\n"), out
+    objects = ndjson(nd)
+    strip = lambda l: [{k: v for k, v in o.items() if k != "updated_at"} for o in l]
+    assert strip(items) == strip(objects), (items, objects)
+    assert [o["id"] for o in items] == [CONV] + [str(d) * 8 + "-2222-4333-8444-555555555555"
+                                                 for d in (1, 2, 4, 5)], items
+    lines = text.decode().splitlines()
+    assert len(lines) == 5 and lines[0].split("\t")[:3] == [CONV, "Just now", "idle"], lines
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}", l.split("\t")[3])
+               for l in lines), lines
+    rc, out, _ = tether("list", "--format", "json", "--server", "http://127.0.0.1:9")
+    assert rc == 1 and out == b"", (rc, out)
+
+
+def test_list_tty():
+    """tether list with stdout a terminal: a header row, aligned columns, relative times."""
+    s = Server("list_times.scenario")
+    sock = ["tmux", "-L", "tether-listtty-%d" % os.getpid(), "-f", "/dev/null"]
+    errf = os.path.join(TMP, "list-err")
+    try:
+        subprocess.run(sock + ["new-session", "-d", "-x", "120", "-y", "20", "-e", "LANG=C.UTF-8",
+                               "%s list --server %s 2>%s; echo EXIT=$?; sleep 30"
+                               % (TETHER, s.url, errf)], check=True, env=ENV)
+        deadline = time.time() + 20
+        screen = ""
+        while time.time() < deadline and "EXIT=" not in screen:
+            time.sleep(0.1)
+            screen = subprocess.run(sock + ["capture-pane", "-p"], capture_output=True,
+                                    text=True).stdout
+    finally:
+        subprocess.run(sock + ["kill-server"], capture_output=True)
+        s.stop()
+    row = "%-36s  %-8s  %-10s  %s"
+    want = [row % ("ID", "STATUS", "UPDATED", "TITLE"),
+            row % (CONV, "idle", "just now", "Just now"),
+            row % ("11111111-2222-4333-8444-555555555555", "finished", "2 h ago", "Two hours"),
+            row % ("22222222-2222-4333-8444-555555555555", "idle", "yesterday", "Yesterday"),
+            row % ("44444444-2222-4333-8444-555555555555", "running", "3 min ago", "Minutes"),
+            row % ("55555555-2222-4333-8444-555555555555", "paused", "3 days ago", "Days"),
+            "EXIT=0"]
+    got = [l for l in screen.splitlines() if l.strip()]
+    assert got == want, (got, open(errf).read())
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
