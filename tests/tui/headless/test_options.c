@@ -224,6 +224,26 @@ static void test_conversation_ids(void **state)
 	buf_fini(&err);
 }
 
+/* --help names every command. */
+static void test_usage_lists_commands(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"       tether list [--format text|ndjson|json]  the server's conversations\n",
+		"       tether key set|rm [--server URL]       the session API key in the keyring\n",
+		"       tether secret add NAME                 a local secret to mask (value from stdin)\n",
+		"       tether secret list | rm NAME\n",
+		"       tether confirm ID                      accept the actions waiting for confirmation\n",
+		"       tether reject ID [--reason TEXT]       reject them\n",
+		"       tether pause ID                        stop the run after the current step\n",
+		"       tether resume ID                       start a run (one under way is fine)\n",
+		"       tether interrupt ID                    stop the run now\n",
+		"      --reason TEXT       tether reject: why, for the agent\n",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_non_null(strstr(options_usage(), lines[i]));
+}
+
 /* confirm, reject [--reason], pause, resume, interrupt: one id each. */
 static void test_control_commands(void **state)
 {
@@ -419,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_conversation_ids),
 		cmocka_unit_test(test_control_commands),
+		cmocka_unit_test(test_usage_lists_commands),
 		cmocka_unit_test(test_config_file),
 		cmocka_unit_test(test_getopt_forms),
 		cmocka_unit_test(test_config_same_table),
