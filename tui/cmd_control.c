@@ -51,9 +51,19 @@ static void fail(struct control_run *r, const struct rest_response *resp)
 			      r->name, buf_cstr(&url), id);
 		code = EXIT_NOT_FOUND;
 	} else {
-		int n = resp->body_len > 200 ? 200 : (int)resp->body_len;
-		clean_eprintf(r->masks, "%s: %s answered HTTP %d for conversation %s: %.*s", r->name,
-			      buf_cstr(&url), resp->status, id, n, resp->body ? resp->body : "");
+		/* The server's words, on the same line: at most 200 bytes, line breaks as spaces. */
+		struct buf body;
+		buf_init(&body);
+		buf_append(&body, resp->body ? resp->body : "",
+			   resp->body && resp->body_len < 200 ? resp->body_len : resp->body ? 200 : 0);
+		for (size_t k = 0; k < body.len; k++)
+			if (body.data[k] == '\n' || body.data[k] == '\r' || body.data[k] == '\t')
+				body.data[k] = ' ';
+		while (body.len && body.data[body.len - 1] == ' ')
+			body.data[--body.len] = '\0';
+		clean_eprintf(r->masks, "%s: %s answered HTTP %d for conversation %s%s%s", r->name,
+			      buf_cstr(&url), resp->status, id, body.len ? ": " : "", buf_cstr(&body));
+		buf_fini(&body);
 	}
 	buf_fini(&url);
 	finish(r, code);
@@ -75,7 +85,12 @@ static void control_done(void *ctx, const struct rest_response *resp)
 static void start(struct control_run *r, int rc)
 {
 	if (rc != 0) {
-		clean_eprintf(r->masks, "%s: cannot start the request to %s", r->name, r->o->server);
+		struct buf url;
+		buf_init(&url);
+		url_describe(r->o->server, &url);
+		clean_eprintf(r->masks, "%s: cannot start the request to %s about conversation %s",
+			      r->name, buf_cstr(&url), r->o->conversation_id);
+		buf_fini(&url);
 		finish(r, EXIT_RUNTIME);
 	}
 }
@@ -93,11 +108,15 @@ static void status_done(void *ctx, const struct rest_response *resp)
 	size_t n = 0;
 	char *next = NULL;
 	struct codec_error err;
-	if (conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err) != 0 ||
-	    n != 1) {
+	int bad = conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err);
+	if (bad || n != 1) {
+		struct buf url;
+		buf_init(&url);
+		url_describe(r->o->server, &url);
 		clean_eprintf(r->masks, "%s: unexpected answer from %s about conversation %s: %s",
-			      r->name, r->o->server, r->o->conversation_id,
-			      n != 1 ? "not one conversation" : err.message);
+			      r->name, buf_cstr(&url), r->o->conversation_id,
+			      bad ? err.message : "not one conversation");
+		buf_fini(&url);
 		conversation_infos_free(items, n);
 		free(next);
 		finish(r, EXIT_RUNTIME);

@@ -1057,6 +1057,21 @@ def test_control_failures():
     assert ("tether: confirm: %s refused the session API key for conversation %s (HTTP 401); "
             "set it with tether key set or TETHER_SESSION_API_KEY" % (a.url, CONV)) in err, err
     assert not any("wrong-key-123" in l for l in err)
+    # Another status: its code and the server's words (line breaks as spaces), one line; an
+    # answer that does not parse says so.
+    lines = {}
+    for status, cmd in (("500", "pause"), ("200", "confirm")):
+        path = os.path.join(TMP, "front%s.scenario" % status)
+        open(path, "w").write("front status %s\n" % status)
+        f = Server(path)
+        rc, _, err = tether(cmd, "--server", f.url, CONV)
+        f.stop()
+        assert rc == 1, (status, rc, err)
+        lines[status] = ([l for l in err if l.startswith("tether: " + cmd)], f.url)
+    assert lines["500"][0] == ["tether: pause: %s answered HTTP 500 for conversation %s: no"
+                               % (lines["500"][1], CONV)], lines
+    assert lines["200"][0] == ["tether: confirm: unexpected answer from %s about conversation "
+                               "%s: malformed JSON at byte 0 of 3" % (lines["200"][1], CONV)], lines
     rc, _, err = tether("interrupt", "--server", "http://127.0.0.1:9", CONV)
     assert rc == 1, (rc, err)
     assert [l for l in err if "interrupt:" in l] == [
