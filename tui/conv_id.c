@@ -84,6 +84,18 @@ static const char *near_command(const char *word, bool *asked_help)
 	return best;
 }
 
+/* Letters only, one of them beyond a-f: a word (ls, status), not the start of an id. */
+static bool wordlike(const char *s)
+{
+	bool beyond_hex = false;
+	for (; *s; s++) {
+		if (!isalpha((unsigned char)*s))
+			return false;
+		beyond_hex |= !isxdigit((unsigned char)*s);
+	}
+	return beyond_hex;
+}
+
 void options_bad_id(const char *where, const char *word, struct buf *err)
 {
 	if (!*word) {
@@ -92,7 +104,7 @@ void options_bad_id(const char *where, const char *word, struct buf *err)
 	}
 	bool help;
 	const char *near = near_command(word, &help);
-	if (near || help) {
+	if (near || help || wordlike(word)) {
 		buf_printf(err, "%s'%.40s' is neither a command nor a conversation id", where, word);
 		if (near)
 			buf_printf(err, " (did you mean %s?)", near);

@@ -203,8 +203,12 @@ static void test_conversation_ids(void **state)
 			    "confirm?); " COMMANDS},
 		{"Pause", "'Pause' is neither a command nor a conversation id (did you mean pause?); "
 			  COMMANDS},
+		{"ls", "'ls' is neither a command nor a conversation id; " COMMANDS},
+		{"status", "'status' is neither a command nor a conversation id; " COMMANDS},
 		{"conv-1", "'conv-1' is not a conversation id: ids are UUIDs, hyphenated or as 32 hex "
 			   "digits (tether list shows them)"},
+		{"deadbeef", "'deadbeef' is not a conversation id: ids are UUIDs, hyphenated or as 32 "
+			     "hex digits (tether list shows them)"},
 		{"", "the conversation id is empty (tether list shows the ids)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
