@@ -300,13 +300,17 @@ out:
 	return rc;
 }
 
-static int run_list(const struct options *o)
+typedef int (*rest_command_fn)(const struct options *o, loop_log_fn log, const char *api_key,
+			       const struct mask_set *masks);
+
+/* A command that only makes REST calls: list and the controls. */
+static int run_rest_command(const struct options *o, rest_command_fn fn)
 {
 	struct mask_set *masks = mask_set_create();
 	char *api_key = NULL;
 	int rc = EXIT_USAGE;
 	if (load_secrets(o, masks, &api_key) == 0)
-		rc = list_run(o, log_line, api_key, masks);
+		rc = fn(o, log_line, api_key, masks);
 	forget_secrets(masks, api_key);
 	return rc;
 }
@@ -326,7 +330,14 @@ int app_run(const struct options *o)
 		rc = run_client(o);
 		break;
 	case CMD_LIST:
-		rc = run_list(o);
+		rc = run_rest_command(o, list_run);
+		break;
+	case CMD_CONFIRM:
+	case CMD_REJECT:
+	case CMD_PAUSE:
+	case CMD_RESUME:
+	case CMD_INTERRUPT:
+		rc = run_rest_command(o, cmd_control_run);
 		break;
 	default:
 		rc = cmd_keyring_run(o);

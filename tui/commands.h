@@ -1,11 +1,19 @@
-/* The keyring commands of the command line: tether key set|rm, tether secret add|list|rm. */
+/* The one-shot commands of the command line: tether key set|rm, tether secret add|list|rm,
+ * tether confirm|reject|pause|resume|interrupt. */
 #ifndef TETHER_COMMANDS_H
 #define TETHER_COMMANDS_H
 
 #include "options.h"
+#include "net.h"
+#include "keyring.h"
 
 /* Runs the key or secret command in o (values from stdin or a no-echo prompt, never
  * printed); returns the exit code of tui/app.h. */
 int cmd_keyring_run(const struct options *o);
+
+/* Runs the control command in o on its conversation (REST, with api_key; what the server says
+ * is shown sanitized and masked with masks); returns the exit code. */
+int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_key,
+		    const struct mask_set *masks);
 
 #endif

@@ -2,12 +2,15 @@
 #include "clean.h"
 #include "app.h"
 #include "keyring.h"
+#include "reltime.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 struct list_run {
 	struct loop *loop;
@@ -57,37 +60,112 @@ static int exit_for_status(int status)
 	return EXIT_RUNTIME;
 }
 
-static void print_item(const struct options *o, const struct conversation_info *c)
+/* One field on one line: tabs and newlines inside it become spaces. */
+static void put_flat(struct buf *line, const char *f)
+{
+	size_t start = line->len;
+	buf_puts(line, f ? f : "-");
+	for (size_t k = start; k < line->len; k++)
+		if (line->data[k] == '\n' || line->data[k] == '\t')
+			line->data[k] = ' ';
+}
+
+static void put_object(struct buf *line, const struct conversation_info *c)
 {
 	const char *fields[4] = {c->id, c->title, c->execution_status, c->updated_at};
-	struct buf line, clean;
+	static const char *const names[4] = {"id", "title", "status", "updated_at"};
+	buf_putc(line, '{');
+	for (int i = 0; i < 4; i++) {
+		buf_printf(line, "%s\"%s\":", i ? "," : "", names[i]);
+		if (fields[i])
+			json_append_string(line, fields[i], strlen(fields[i]));
+		else
+			buf_puts(line, "null");
+	}
+	buf_putc(line, '}');
+}
+
+/* ndjson: one object per line; text: id, title, status, updated_at separated by tabs. */
+static void print_item(const struct options *o, const struct conversation_info *c)
+{
+	struct buf line;
 	buf_init(&line);
 	if (o->format == FORMAT_NDJSON) {
-		static const char *const names[4] = {"id", "title", "status", "updated_at"};
-		buf_putc(&line, '{');
-		for (int i = 0; i < 4; i++) {
-			buf_printf(&line, "%s\"%s\":", i ? "," : "", names[i]);
-			if (fields[i])
-				json_append_string(&line, fields[i], strlen(fields[i]));
-			else
-				buf_puts(&line, "null");
-		}
-		buf_putc(&line, '}');
+		put_object(&line, c);
 	} else {
+		const char *fields[4] = {c->id, c->title, c->execution_status, c->updated_at};
 		for (int i = 0; i < 4; i++) {
-			const char *f = fields[i] ? fields[i] : "-";
-			buf_init(&clean);
-			buf_puts(&clean, f);
-			/* One conversation per line: tabs and newlines inside fields become spaces. */
-			for (size_t k = 0; k < clean.len; k++)
-				if (clean.data[k] == '\n' || clean.data[k] == '\t')
-					clean.data[k] = ' ';
-			buf_printf(&line, "%s%s", i ? "\t" : "", buf_cstr(&clean));
-			buf_fini(&clean);
+			if (i)
+				buf_putc(&line, '\t');
+			put_flat(&line, fields[i]);
 		}
 	}
 	puts(buf_cstr(&line));
 	buf_fini(&line);
+}
+
+/* --format json: one array of the ndjson objects, an element per line. */
+static void print_array(const struct conversation_info *items, size_t n)
+{
+	struct buf out;
+	buf_init(&out);
+	buf_putc(&out, '[');
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(&out, i ? ",\n" : "\n");
+		put_object(&out, &items[i]);
+	}
+	buf_puts(&out, n ? "\n]" : "]");
+	puts(buf_cstr(&out));
+	buf_fini(&out);
+}
+
+/* In a terminal: a header row, aligned columns, and updated times relative to now. */
+static void print_table(const struct conversation_info *items, size_t n)
+{
+	struct buf *cells = xcalloc(n * 4 + 4, sizeof *cells);
+	static const char *const head[4] = {"ID", "STATUS", "UPDATED", "TITLE"};
+	size_t width[4] = {0};
+	time_t now = time(NULL);
+	for (size_t row = 0; row <= n; row++) {
+		struct buf *cell = cells + row * 4;
+		for (int k = 0; k < 4; k++)
+			buf_init(&cell[k]);
+		if (row == 0) {
+			for (int k = 0; k < 4; k++)
+				buf_puts(&cell[k], head[k]);
+		} else {
+			const struct conversation_info *c = &items[row - 1];
+			put_flat(&cell[0], c->id);
+			put_flat(&cell[1], c->execution_status);
+			if (!c->updated_at || reltime_format(c->updated_at, now, &cell[2]) != 0)
+				put_flat(&cell[2], c->updated_at);
+			put_flat(&cell[3], c->title);
+		}
+		for (int k = 0; k < 4; k++)
+			if (cell[k].len > width[k])
+				width[k] = cell[k].len;
+	}
+	for (size_t row = 0; row <= n; row++) {
+		struct buf *cell = cells + row * 4;
+		printf("%-*s  %-*s  %-*s  %s\n", (int)width[0], buf_cstr(&cell[0]), (int)width[1],
+		       buf_cstr(&cell[1]), (int)width[2], buf_cstr(&cell[2]), buf_cstr(&cell[3]));
+		for (int k = 0; k < 4; k++)
+			buf_fini(&cell[k]);
+	}
+	free(cells);
+}
+
+/* Flushes stdout; on a failed write says why (quietly for a reader that went away) and
+ * returns the exit code, else EXIT_OK. */
+static int flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_OK;
+	int err = errno ? errno : EIO;
+	if (err != EPIPE)
+		clean_eprintf(NULL, "cannot write to standard output: %s", strerror(err));
+	return err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
 }
 
 static void finish(struct list_run *r, int code)
@@ -136,14 +214,11 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		errno = 0;
 		for (size_t i = 0; i < n; i++)
 			print_item(r->o, &items[i]);
-		bool failed = fflush(stdout) != 0 || ferror(stdout);
 		conversation_infos_free(items, n);
-		if (failed) {
-			/* A reader that went away ends it quietly (as SIGPIPE would); else say why. */
-			int err = errno ? errno : EIO;
-			if (err != EPIPE)
-				clean_eprintf(NULL, "cannot write to standard output: %s", strerror(err));
-			finish(r, err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME);
+		/* A reader that went away ends it quietly (as SIGPIPE would). */
+		int rc = flush_stdout();
+		if (rc != EXIT_OK) {
+			finish(r, rc);
 			free(next);
 			return;
 		}
@@ -213,10 +288,21 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 int list_run(const struct options *o, loop_log_fn log, const char *api_key,
 	     const struct mask_set *masks)
 {
-	struct list_run r = {0};
+	/* The table and the array need every page first; plain text and ndjson stream. */
+	bool table = o->format == FORMAT_TEXT && isatty(STDOUT_FILENO);
+	struct list_run r = {.collect = table || o->format == FORMAT_JSON};
 	/* A closed stdout is seen as EPIPE on the write. */
 	signal(SIGPIPE, SIG_IGN);
-	return list_fetch_all(o, log, api_key, masks, &r);
+	int rc = list_fetch_all(o, log, api_key, masks, &r);
+	if (rc == EXIT_OK && r.collect) {
+		if (table)
+			print_table(r.items, r.count);
+		else
+			print_array(r.items, r.count);
+		rc = flush_stdout();
+	}
+	conversation_infos_free(r.items, r.count);
+	return rc;
 }
 
 int list_fetch(const struct options *o, loop_log_fn log, const char *api_key,

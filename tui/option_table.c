@@ -11,12 +11,12 @@
 
 #define FIELD(f) offsetof(struct options, f), sizeof(((struct options *)0)->f)
 
-static const char *const formats[] = { "text", "ndjson", NULL };
+static const char *const formats[] = { "text", "ndjson", "json", NULL };
 static const char *const untils[] = { "idle", "finished", "never", "synced", NULL };
 static const char *const on_confirms[] = { "exit", "wait", "accept", "reject", NULL };
 
 /* Choice values are enum indexes: the lists follow enum output_format and enum until_mode. */
-_Static_assert(FORMAT_TEXT == 0 && FORMAT_NDJSON == 1, "formats[] follows the enum");
+_Static_assert(FORMAT_TEXT == 0 && FORMAT_NDJSON == 1 && FORMAT_JSON == 2, "formats[] follows the enum");
 _Static_assert(UNTIL_IDLE == 0 && UNTIL_FINISHED == 1 && UNTIL_NEVER == 2 && UNTIL_SYNCED == 3,
 	       "untils[] follows the enum");
 _Static_assert(ON_CONFIRM_EXIT == 0 && ON_CONFIRM_WAIT == 1 && ON_CONFIRM_ACCEPT == 2 &&
@@ -41,6 +41,7 @@ const struct option_spec option_specs[] = {
 	{ "render-hz", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(render_hz), 1, 240, NULL },
 	{ "record", 0, SPEC_STRING, SPEC_CLI, FIELD(record_path), 0, 0, NULL },
 	{ "log", 0, SPEC_STRING, SPEC_CLI, FIELD(log_path), 0, 0, NULL },
+	{ "reason", 0, SPEC_STRING, SPEC_CLI, FIELD(reason), 0, 0, NULL },
 	{ "insecure", 0, SPEC_TRUE, SPEC_CLI, FIELD(insecure), 0, 0, NULL },
 	{ "osc52", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(osc52), 0, 0, NULL },
 	{ "color", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(color), 0, 0, NULL },

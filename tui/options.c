@@ -9,16 +9,24 @@
 
 static const char usage[] =
 	"usage: tether [OPTIONS] [CONVERSATION_ID]   interactive (TUI) or headless client\n"
-	"       tether list [--format text|ndjson]     the server's conversations\n"
+	"       tether list [--format text|ndjson|json]  the server's conversations\n"
 	"       tether key set|rm [--server URL]       the session API key in the keyring\n"
 	"       tether secret add NAME                 a local secret to mask (value from stdin)\n"
 	"       tether secret list | rm NAME\n"
+	"       tether confirm ID                      accept the actions waiting for confirmation\n"
+	"       tether reject ID [--reason TEXT]       reject them\n"
+	"       tether pause ID                        stop the run after the current step\n"
+	"       tether resume ID                       start a run (one under way is fine)\n"
+	"       tether interrupt ID                    stop the run now\n"
+	"\n"
+	"A conversation ID is a UUID, hyphenated or as 32 hex digits (tether list shows them).\n"
 	"\n"
 	"options:\n"
 	"  -s, --server URL        agent server (env TETHER_SERVER, default http://127.0.0.1:8000)\n"
 	"      --headless          no TUI; output per --format on stdout\n"
 	"                          (also the default when stdout is not a terminal)\n"
-	"      --format text|ndjson  headless output format (default text)\n"
+	"      --format text|ndjson  headless output format (default text); tether list also\n"
+	"                          takes json (one array); in a terminal its text is a table\n"
 	"      --send TEXT         send a user message once connected; repeatable (not blank)\n"
 	"      --send -            send each stdin line as a user message\n"
 	"      --until synced|idle|finished|never  headless: when to exit (default idle):\n"
@@ -40,6 +48,7 @@ static const char usage[] =
 	"      --render-hz N       render clock of the TUI (default 30)\n"
 	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
 	"      --log FILE          debug log, never the screen (created 0600)\n"
+	"      --reason TEXT       tether reject: why, for the agent\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           the version\n"
@@ -210,9 +219,33 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 		buf_puts(err, "usage: tether secret add NAME | list | rm NAME");
 		return -1;
 	}
+	static const struct { const char *word; enum command cmd; } controls[] = {
+		{"confirm", CMD_CONFIRM}, {"reject", CMD_REJECT}, {"pause", CMD_PAUSE},
+		{"resume", CMD_RESUME}, {"interrupt", CMD_INTERRUPT},
+	};
+	for (size_t i = 0; i < sizeof controls / sizeof controls[0]; i++) {
+		if (strcmp(c, controls[i].word))
+			continue;
+		if (npos < 2) {
+			buf_printf(err, "usage: tether %s CONVERSATION_ID%s", c,
+				   controls[i].cmd == CMD_REJECT ? " [--reason TEXT]" : "");
+			return -1;
+		}
+		o->command = controls[i].cmd;
+		if (!conversation_id_valid(pos[1])) {
+			char where[32];
+			snprintf(where, sizeof where, "%s: ", c);
+			options_bad_id(where, pos[1], err);
+			return -1;
+		}
+		o->conversation_id = pos[1];
+		if (npos > 2)
+			goto extra;
+		return 0;
+	}
 	o->command = CMD_CLIENT;
-	if (!*c) {
-		buf_puts(err, "the conversation id is empty (tether list shows the ids)");
+	if (!conversation_id_valid(c)) {
+		options_bad_id("", c, err);
 		return -1;
 	}
 	o->conversation_id = c;
@@ -261,6 +294,14 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	if (rc == 0 && o->command == CMD_CLIENT)
 		rc = parse_command(pos, npos, o, err);
 	free(pos);
+	if (rc == 0 && o->reason && o->command != CMD_REJECT) {
+		buf_puts(err, "--reason goes only with tether reject");
+		rc = -1;
+	}
+	if (rc == 0 && o->format == FORMAT_JSON && o->command == CMD_CLIENT) {
+		buf_puts(err, "--format json is for tether list; the client writes text or ndjson");
+		rc = -1;
+	}
 	if (rc == 0 && o->no_history && o->after_seq != -1) {
 		buf_puts(err, "--no-history and --after-seq exclude each other");
 		rc = -1;

@@ -13,11 +13,16 @@ enum command {
 	CMD_SECRET_ADD,
 	CMD_SECRET_LIST,
 	CMD_SECRET_RM,
+	CMD_CONFIRM,        /* tether confirm|reject|pause|resume|interrupt CONVERSATION_ID */
+	CMD_REJECT,
+	CMD_PAUSE,
+	CMD_RESUME,
+	CMD_INTERRUPT,
 	CMD_HELP,
 	CMD_VERSION,
 };
 
-enum output_format { FORMAT_TEXT, FORMAT_NDJSON };
+enum output_format { FORMAT_TEXT, FORMAT_NDJSON, FORMAT_JSON /* tether list only */ };
 enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER, UNTIL_SYNCED };
 /* --on-confirm: what headless does when actions wait for confirmation. */
 enum on_confirm { ON_CONFIRM_EXIT, ON_CONFIRM_WAIT, ON_CONFIRM_ACCEPT, ON_CONFIRM_REJECT };
@@ -26,6 +31,7 @@ struct options {
 	enum command command;
 	const char *conversation_id;
 	const char *secret_name;
+	const char *reason;         /* tether reject --reason */
 	const char *server;
 	bool headless;
 	enum output_format format;
@@ -61,6 +67,8 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err);
 void options_load_config(struct options *o, void (*warn)(const char *line));
 /* Frees what options_parse allocated. */
 void options_fini(struct options *o);
+/* True when s is a conversation id: a UUID, hyphenated (8-4-4-4-12) or as 32 hex digits. */
+bool conversation_id_valid(const char *s);
 /* The --help text. */
 const char *options_usage(void);
 

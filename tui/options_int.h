@@ -30,7 +30,7 @@ struct option_spec {
 };
 
 /* The table (its definition must have exactly this many entries). */
-enum { OPTION_NSPECS = 22 };
+enum { OPTION_NSPECS = 23 };
 extern const struct option_spec option_specs[OPTION_NSPECS];
 
 /* Whether the spec takes a value. */
@@ -43,6 +43,9 @@ const struct option_spec *option_find(const char *name, unsigned where);
  * "<shown> <why>" in err, shown being the option as the user wrote it. */
 int option_set(const struct option_spec *s, const char *value, bool copy, const char *shown,
 	       struct options *o, struct buf *err);
+/* Says in err why word, in a conversation id's place, is not one; where prefixes the
+ * message ("" or "pause: "). A word that looks like a command names the commands. */
+void options_bad_id(const char *where, const char *word, struct buf *err);
 /* The config keys, for a message: "server, render_hz, …". */
 void option_list_config_keys(struct buf *out);
 

@@ -112,7 +112,7 @@ static int bed_setup(void **state)
 	buf_init(&e);
 	b->loop = loop_create(NULL, &e);
 	assert_non_null(b->loop);
-	char *argv[] = {"tether", "--server", "http://127.0.0.1:9", "conv-1", NULL};
+	char *argv[] = {"tether", "--server", "http://127.0.0.1:9", "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91", NULL};
 	assert_int_equal(options_parse(4, argv, &b->o, &e), 0);
 	b->o.stream_stall_s = 1;
 	b->masks = mask_set_create();

@@ -1227,6 +1227,182 @@ def test_quiet_only_fatal():
     assert rc == 4 and b"not found" in err, (rc, err)
 
 
+def tether(*args, env=None, timeout=30):
+    """Runs tether with exactly args (no --headless, no id added)."""
+    p = subprocess.run([TETHER] + list(args), capture_output=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL, env=env or ENV)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace").splitlines()
+
+
+def rest_lines(server):
+    return [l for l in server.traffic_lines() if l.startswith("rest ")]
+
+
+def test_confirm_reject_once():
+    """tether confirm|reject answer the pending confirmation once (exit 0, nothing printed);
+    with nothing pending: exit 1 and exactly one line, and no answer is sent."""
+    route = "/api/conversations/" + CONV
+    s = Server("control.scenario")
+    rc, out, err = tether("confirm", "--server", s.url, CONV)
+    assert (rc, out) == (0, b""), (rc, out, err)
+    rc2, out2, err2 = tether("confirm", "--server", s.url, CONV)
+    rc3, _, err3 = tether("reject", "--server", s.url, CONV, "--reason", "too late")
+    s.stop()
+    assert rc2 == 1 and out2 == b"", (rc2, err2)
+    line = "tether: nothing is waiting for confirmation in " + CONV
+    assert line in err2 and rc3 == 1 and line in err3, (err2, err3)
+    assert rest_lines(s) == [
+        "rest GET %s 200" % route,
+        'rest POST %s/events/respond_to_confirmation 200 {"accept":true}' % route,
+        "rest GET %s 200" % route,
+        "rest GET %s 200" % route], rest_lines(s)
+    s = Server("control.scenario")
+    rc, out, err = tether("reject", "--reason", "not now", "--server", s.url, CONV)
+    s.stop()
+    assert (rc, out) == (0, b""), (rc, out, err)
+    assert rest_lines(s)[-1] == ('rest POST %s/events/respond_to_confirmation 200 '
+                                 '{"accept":false,"reason":"not now"}' % route), rest_lines(s)
+
+
+def test_pause_resume_interrupt():
+    """pause, resume (POST …/run) and interrupt exit 0; a 409 (already running) is success for
+    resume."""
+    route = "/api/conversations/" + CONV
+    s = Server("control.scenario")
+    results = []
+    for cmd in ("confirm", "resume", "pause", "resume", "interrupt"):
+        rc, out, err = tether(cmd, "--server", s.url, CONV)
+        results.append((cmd, rc, out))
+    s.stop()
+    assert all(rc == 0 and out == b"" for _, rc, out in results), results
+    assert rest_lines(s)[2:] == [
+        "rest POST %s/run 409" % route, "rest POST %s/pause 200" % route,
+        "rest POST %s/run 200" % route, "rest POST %s/interrupt 200" % route], rest_lines(s)
+
+
+def test_control_failures():
+    """Other failures: 3 for auth, 4 for an unknown conversation, 1 for an unreachable server,
+    each one line naming the server and the conversation."""
+    other = "00000000-0000-4000-8000-000000000000"
+    s = Server("control.scenario")
+    rc, _, err = tether("pause", "--server", s.url, other)
+    s.stop()
+    assert rc == 4, (rc, err)
+    assert "tether: pause: %s has no conversation %s (tether list shows the ids)" % (s.url, other) \
+        in err, err
+    a = Server("headless_auth.scenario")
+    rc, _, err = tether("confirm", "--server", a.url, CONV,
+                        env=dict(ENV, TETHER_SESSION_API_KEY="wrong-key-123"))
+    a.stop()
+    assert rc == 3, (rc, err)
+    assert ("tether: confirm: %s refused the session API key for conversation %s (HTTP 401); "
+            "set it with tether key set or TETHER_SESSION_API_KEY" % (a.url, CONV)) in err, err
+    assert not any("wrong-key-123" in l for l in err)
+    # Another status: its code and the server's words (line breaks as spaces), one line; an
+    # answer that does not parse says so.
+    lines = {}
+    for status, cmd in (("500", "pause"), ("200", "confirm")):
+        path = os.path.join(TMP, "front%s.scenario" % status)
+        open(path, "w").write("front status %s\n" % status)
+        f = Server(path)
+        rc, _, err = tether(cmd, "--server", f.url, CONV)
+        f.stop()
+        assert rc == 1, (status, rc, err)
+        lines[status] = ([l for l in err if l.startswith("tether: " + cmd)], f.url)
+    assert lines["500"][0] == ["tether: pause: %s answered HTTP 500 for conversation %s: no"
+                               % (lines["500"][1], CONV)], lines
+    assert lines["200"][0] == ["tether: confirm: unexpected answer from %s about conversation "
+                               "%s: malformed JSON at byte 0 of 3" % (lines["200"][1], CONV)], lines
+    rc, _, err = tether("interrupt", "--server", "http://127.0.0.1:9", CONV)
+    assert rc == 1, (rc, err)
+    assert [l for l in err if "interrupt:" in l] == [
+        "tether: interrupt: cannot reach http://127.0.0.1:9 about conversation %s: request "
+        "failed: Unable to connect (check --server or TETHER_SERVER)" % CONV], err
+
+
+def test_bad_id_usage():
+    """A word in the id's place that is no UUID is a usage error at once (no connection
+    attempt); a near-miss of a command names the commands."""
+    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt "
+            "(tether --help)")
+    cases = [
+        (["lsit"], "tether: 'lsit' is neither a command nor a conversation id (did you mean "
+                   "list?); " + cmds),
+        (["help"], "tether: 'help' is neither a command nor a conversation id; " + cmds),
+        (["--headless", "conv-1"], "tether: 'conv-1' is not a conversation id: ids are UUIDs, "
+                                   "hyphenated or as 32 hex digits (tether list shows them)"),
+        (["resume", "resmue"], "tether: resume: 'resmue' is neither a command nor a "
+                               "conversation id (did you mean resume?); " + cmds),
+        (["reject", CONV[:-1]], "tether: reject: '%s' is not a conversation id: ids are UUIDs, "
+                                "hyphenated or as 32 hex digits (tether list shows them)" % CONV[:-1]),
+    ]
+    for args, line in cases:
+        start = time.time()
+        rc, out, err = tether("--server", "http://127.0.0.1:9", *args, timeout=20)
+        assert (rc, out, err) == (2, b"", [line]), (args, rc, err)
+        assert time.time() - start < 5, "a usage error must not wait for anything"
+    # 32 hex digits are an id too: it reaches the server.
+    s = Server("control.scenario")
+    rc, _, err = tether("pause", "--server", s.url, CONV.replace("-", ""))
+    s.stop()
+    assert rc == 4 and rest_lines(s) == ["rest POST /api/conversations/%s/pause 404"
+                                         % CONV.replace("-", "")], (rc, err, rest_lines(s))
+
+
+def test_list_json():
+    """--format json: one JSON array of the ndjson objects; piped text and ndjson keep their
+    forms (no header, the server's timestamps)."""
+    s = Server("list_times.scenario")
+    rc, out, err = tether("list", "--format", "json", "--server", s.url)
+    rc2, nd, _ = tether("list", "--format", "ndjson", "--server", s.url)
+    rc3, text, _ = tether("list", "--server", s.url)
+    s.stop()
+    assert (rc, rc2, rc3) == (0, 0, 0), (rc, rc2, rc3, err)
+    items = json.loads(out)
+    assert isinstance(items, list) and out.endswith(b"]\n"), out
+    objects = ndjson(nd)
+    strip = lambda l: [{k: v for k, v in o.items() if k != "updated_at"} for o in l]
+    assert strip(items) == strip(objects), (items, objects)
+    assert [o["id"] for o in items] == [CONV] + [str(d) * 8 + "-2222-4333-8444-555555555555"
+                                                 for d in (1, 2, 4, 5)], items
+    lines = text.decode().splitlines()
+    assert len(lines) == 5 and lines[0].split("\t")[:3] == [CONV, "Just now", "idle"], lines
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}", l.split("\t")[3])
+               for l in lines), lines
+    rc, out, _ = tether("list", "--format", "json", "--server", "http://127.0.0.1:9")
+    assert rc == 1 and out == b"", (rc, out)
+
+
+def test_list_tty():
+    """tether list with stdout a terminal: a header row, aligned columns, relative times."""
+    s = Server("list_times.scenario")
+    sock = ["tmux", "-L", "tether-listtty-%d" % os.getpid(), "-f", "/dev/null"]
+    errf = os.path.join(TMP, "list-err")
+    try:
+        subprocess.run(sock + ["new-session", "-d", "-x", "120", "-y", "20", "-e", "LANG=C.UTF-8",
+                               "%s list --server %s 2>%s; echo EXIT=$?; sleep 30"
+                               % (TETHER, s.url, errf)], check=True, env=ENV)
+        deadline = time.time() + 20
+        screen = ""
+        while time.time() < deadline and "EXIT=" not in screen:
+            time.sleep(0.1)
+            screen = subprocess.run(sock + ["capture-pane", "-p"], capture_output=True,
+                                    text=True).stdout
+    finally:
+        subprocess.run(sock + ["kill-server"], capture_output=True)
+        s.stop()
+    row = "%-36s  %-8s  %-10s  %s"
+    want = [row % ("ID", "STATUS", "UPDATED", "TITLE"),
+            row % (CONV, "idle", "just now", "Just now"),
+            row % ("11111111-2222-4333-8444-555555555555", "finished", "2 h ago", "Two hours"),
+            row % ("22222222-2222-4333-8444-555555555555", "idle", "yesterday", "Yesterday"),
+            row % ("44444444-2222-4333-8444-555555555555", "running", "3 min ago", "Minutes"),
+            row % ("55555555-2222-4333-8444-555555555555", "paused", "3 days ago", "Days"),
+            "EXIT=0"]
+    got = [l for l in screen.splitlines() if l.strip()]
+    assert got == want, (got, open(errf).read())
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))

@@ -12,6 +12,9 @@
 
 #include "options.h"
 
+#define ID "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+#define ID32 "5F2C9B7E1A3D4E8F9B6A0C4D2E7F8A91"
+
 static struct buf *warnings_seen;
 
 static int parse(struct options *o, struct buf *err, const char *first, ...)
@@ -34,9 +37,9 @@ static void test_defaults(void **state)
 	struct buf err;
 	buf_init(&err);
 	unsetenv("TETHER_SERVER");
-	assert_int_equal(parse(&o, &err, "abc-123", NULL), 0);
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
 	assert_int_equal(o.command, CMD_CLIENT);
-	assert_string_equal(o.conversation_id, "abc-123");
+	assert_string_equal(o.conversation_id, ID);
 	assert_string_equal(o.server, "http://127.0.0.1:8000");
 	assert_int_equal(o.format, FORMAT_TEXT);
 	assert_int_equal(o.until, UNTIL_IDLE);
@@ -48,7 +51,7 @@ static void test_defaults(void **state)
 	assert_false(o.headless);
 	options_fini(&o);
 	setenv("TETHER_SERVER", "https://example.test", 1);
-	assert_int_equal(parse(&o, &err, "x", NULL), 0);
+	assert_int_equal(parse(&o, &err, ID32, NULL), 0);
 	assert_string_equal(o.server, "https://example.test");
 	unsetenv("TETHER_SERVER");
 	options_fini(&o);
@@ -66,7 +69,7 @@ static void test_every_option(void **state)
 			       "--after-seq", "41", "--mask-file", "m1", "--mask-file", "m2",
 			       "--ping-interval", "0.5", "--stall-timeout=2.25", "--max-retries", "3",
 			       "--render-hz", "60", "--record", "rec", "--log", "log", "--insecure",
-			       "conv", NULL),
+			       ID, NULL),
 			 0);
 	assert_string_equal(o.server, "http://h:1");
 	assert_true(o.headless);
@@ -85,24 +88,24 @@ static void test_every_option(void **state)
 	assert_string_equal(o.record_path, "rec");
 	assert_string_equal(o.log_path, "log");
 	assert_true(o.insecure);
-	assert_string_equal(o.conversation_id, "conv");
+	assert_string_equal(o.conversation_id, ID);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--no-history", "--until", "never", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--no-history", "--until", "never", ID, NULL), 0);
 	assert_true(o.no_history);
 	assert_int_equal(o.until, UNTIL_NEVER);
 	assert_int_equal(o.on_confirm, ON_CONFIRM_EXIT);
 	assert_false(o.quiet);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--until", "synced", "--on-confirm", "reject", "-q", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--until", "synced", "--on-confirm", "reject", "-q", ID, NULL), 0);
 	assert_int_equal(o.until, UNTIL_SYNCED);
 	assert_int_equal(o.on_confirm, ON_CONFIRM_REJECT);
 	assert_true(o.quiet);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--on-confirm=accept", "--quiet", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--on-confirm=accept", "--quiet", ID, NULL), 0);
 	assert_int_equal(o.on_confirm, ON_CONFIRM_ACCEPT);
 	assert_true(o.quiet);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--on-confirm", "wait", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--on-confirm", "wait", ID, NULL), 0);
 	assert_int_equal(o.on_confirm, ON_CONFIRM_WAIT);
 	options_fini(&o);
 	buf_fini(&err);
@@ -136,7 +139,7 @@ static void test_usage_errors(void **state)
 	struct options o;
 	struct buf err;
 	buf_init(&err);
-	assert_int_equal(parse(&o, &err, "--no-history", "--after-seq", "3", "c", NULL), -1);
+	assert_int_equal(parse(&o, &err, "--no-history", "--after-seq", "3", ID, NULL), -1);
 	options_fini(&o);
 	buf_fini(&err);
 }
@@ -174,8 +177,133 @@ static void test_commands(void **state)
 	assert_int_equal(parse(&o, &err, "-V", NULL), 0);
 	assert_int_equal(o.command, CMD_VERSION);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--", "-dash-id", NULL), 0);
-	assert_string_equal(o.conversation_id, "-dash-id");
+	/* After --, a word with a dash is a word: it is judged as an id, not as an option. */
+	assert_int_equal(parse(&o, &err, "--", "-dash-id", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "'-dash-id' is not a conversation id: ids are UUIDs, "
+			    "hyphenated or as 32 hex digits (tether list shows them)");
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+#define COMMANDS "the commands are list, key, secret, confirm, reject, pause, resume, " \
+		 "interrupt (tether --help)"
+
+/* Ids are UUIDs, hyphenated or 32 hex digits; any other word is a usage error that says so,
+ * and names the commands when it looks like one. */
+static void test_conversation_ids(void **state)
+{
+	(void)state;
+	static const char *const good[] = {
+		ID, ID32, "00000000-0000-0000-0000-000000000000", "abcdefABCDEF0123456789abcdef0123",
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		assert_true(conversation_id_valid(good[i]));
+	}
+	static const char *const bad[] = {
+		"", "conv-1", "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a9", "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91x",
+		"5f2c9b7e1a3d-4e8f-9b6a-0c4d2e7f8a91-", "5f2c9b7e-1a3d-4e8f-9b6a_0c4d2e7f8a91",
+		"g0000000000000000000000000000000", "0000000000000000000000000000000",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_false(conversation_id_valid(bad[i]));
+
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	static const struct { const char *word, *message; } cases[] = {
+		{"lsit", "'lsit' is neither a command nor a conversation id (did you mean list?); "
+			 COMMANDS},
+		{"help", "'help' is neither a command nor a conversation id; " COMMANDS},
+		{"confrim", "'confrim' is neither a command nor a conversation id (did you mean "
+			    "confirm?); " COMMANDS},
+		{"Pause", "'Pause' is neither a command nor a conversation id (did you mean pause?); "
+			  COMMANDS},
+		{"ls", "'ls' is neither a command nor a conversation id; " COMMANDS},
+		{"status", "'status' is neither a command nor a conversation id; " COMMANDS},
+		{"conv-1", "'conv-1' is not a conversation id: ids are UUIDs, hyphenated or as 32 hex "
+			   "digits (tether list shows them)"},
+		{"deadbeef", "'deadbeef' is not a conversation id: ids are UUIDs, hyphenated or as 32 "
+			     "hex digits (tether list shows them)"},
+		{"", "the conversation id is empty (tether list shows the ids)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(parse(&o, &err, cases[i].word, NULL), -1);
+		assert_string_equal(buf_cstr(&err), cases[i].message);
+		options_fini(&o);
+	}
+	/* The same judgement for the id of a subcommand. */
+	assert_int_equal(parse(&o, &err, "pause", "lsit", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "pause: 'lsit' is neither a command nor a conversation "
+			    "id (did you mean list?); " COMMANDS);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "confirm", "abc", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "confirm: 'abc' is not a conversation id: ids are UUIDs, "
+			    "hyphenated or as 32 hex digits (tether list shows them)");
+	options_fini(&o);
+	buf_fini(&err);
+}
+
+/* --help names every command. */
+static void test_usage_lists_commands(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"       tether list [--format text|ndjson|json]  the server's conversations\n",
+		"       tether key set|rm [--server URL]       the session API key in the keyring\n",
+		"       tether secret add NAME                 a local secret to mask (value from stdin)\n",
+		"       tether secret list | rm NAME\n",
+		"       tether confirm ID                      accept the actions waiting for confirmation\n",
+		"       tether reject ID [--reason TEXT]       reject them\n",
+		"       tether pause ID                        stop the run after the current step\n",
+		"       tether resume ID                       start a run (one under way is fine)\n",
+		"       tether interrupt ID                    stop the run now\n",
+		"      --reason TEXT       tether reject: why, for the agent\n",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_non_null(strstr(options_usage(), lines[i]));
+}
+
+/* confirm, reject [--reason], pause, resume, interrupt: one id each. */
+static void test_control_commands(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	static const struct { const char *word; enum command cmd; } words[] = {
+		{"confirm", CMD_CONFIRM}, {"reject", CMD_REJECT}, {"pause", CMD_PAUSE},
+		{"resume", CMD_RESUME}, {"interrupt", CMD_INTERRUPT},
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		assert_int_equal(parse(&o, &err, words[i].word, ID, NULL), 0);
+		assert_int_equal(o.command, words[i].cmd);
+		assert_string_equal(o.conversation_id, ID);
+		options_fini(&o);
+		assert_int_equal(parse(&o, &err, words[i].word, NULL), -1);
+		options_fini(&o);
+		assert_int_equal(parse(&o, &err, words[i].word, ID, ID, NULL), -1);
+		assert_string_equal(buf_cstr(&err), "unexpected argument '" ID "'");
+		options_fini(&o);
+	}
+	assert_int_equal(parse(&o, &err, "pause", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "usage: tether pause CONVERSATION_ID");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "reject", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "usage: tether reject CONVERSATION_ID [--reason TEXT]");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "reject", ID32, "--reason", "not now", NULL), 0);
+	assert_string_equal(o.reason, "not now");
+	assert_string_equal(o.conversation_id, ID32);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "confirm", ID, "--reason", "why", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "--reason goes only with tether reject");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "list", "--format", "json", NULL), 0);
+	assert_int_equal(o.format, FORMAT_JSON);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--format", "json", ID, NULL), -1);
+	assert_string_equal(buf_cstr(&err),
+			    "--format json is for tether list; the client writes text or ndjson");
 	options_fini(&o);
 	buf_fini(&err);
 }
@@ -210,7 +338,7 @@ static void test_config_file(void **state)
 	struct buf err;
 	buf_init(&err);
 	/* Bad lines are skipped with a warning; good ones apply. */
-	assert_int_equal(parse(&o, &err, "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
 	assert_string_equal(o.server, "http://config:1");
 	assert_int_equal(o.render_hz, 12);
 	assert_true(o.osc52);
@@ -219,10 +347,10 @@ static void test_config_file(void **state)
 	options_fini(&o);
 	/* env beats the file, flags beat both */
 	setenv("TETHER_SERVER", "http://env:2", 1);
-	assert_int_equal(parse(&o, &err, "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
 	assert_string_equal(o.server, "http://env:2");
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--server", "http://flag:3", "--render-hz", "5", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--server", "http://flag:3", "--render-hz", "5", ID, NULL), 0);
 	assert_string_equal(o.server, "http://flag:3");
 	assert_int_equal(o.render_hz, 5);
 	options_fini(&o);
@@ -241,18 +369,18 @@ static void test_getopt_forms(void **state)
 	struct buf err;
 	buf_init(&err);
 	unsetenv("TETHER_SERVER");
-	assert_int_equal(parse(&o, &err, "-shttp://glued:1", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "-shttp://glued:1", ID, NULL), 0);
 	assert_string_equal(o.server, "http://glued:1");
-	assert_string_equal(o.conversation_id, "c");
+	assert_string_equal(o.conversation_id, ID);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--server=http://eq:2", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--server=http://eq:2", ID, NULL), 0);
 	assert_string_equal(o.server, "http://eq:2");
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "c", "--server", "http://after:3", NULL), 0);
+	assert_int_equal(parse(&o, &err, ID, "--server", "http://after:3", NULL), 0);
 	assert_string_equal(o.server, "http://after:3");
-	assert_string_equal(o.conversation_id, "c");
+	assert_string_equal(o.conversation_id, ID);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "-s", "http://apart:4", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "-s", "http://apart:4", ID, NULL), 0);
 	assert_string_equal(o.server, "http://apart:4");
 	options_fini(&o);
 	/* -Vs URL: a bundle ending in an option that takes the next word. */
@@ -260,20 +388,20 @@ static void test_getopt_forms(void **state)
 	assert_int_equal(o.command, CMD_VERSION);
 	assert_string_equal(o.server, "http://bundle:5");
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--render=7", "--head", "c", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--render=7", "--head", ID, NULL), 0);
 	assert_int_equal(o.render_hz, 7);
 	assert_true(o.headless);
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--s", "x", "c", NULL), -1);
+	assert_int_equal(parse(&o, &err, "--s", "x", ID, NULL), -1);
 	assert_non_null(strstr(buf_cstr(&err), "ambiguous"));
 	options_fini(&o);
 	assert_int_equal(parse(&o, &err, "-s", NULL), -1);
 	assert_string_equal(buf_cstr(&err), "option --server needs a value");
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "--headless=yes", "c", NULL), -1);
+	assert_int_equal(parse(&o, &err, "--headless=yes", ID, NULL), -1);
 	assert_string_equal(buf_cstr(&err), "option --headless takes no value");
 	options_fini(&o);
-	assert_int_equal(parse(&o, &err, "-x", "c", NULL), -1);
+	assert_int_equal(parse(&o, &err, "-x", ID, NULL), -1);
 	assert_string_equal(buf_cstr(&err), "unknown option -x (see tether --help)");
 	options_fini(&o);
 	buf_fini(&err);
@@ -307,7 +435,7 @@ static void test_config_same_table(void **state)
 	assert_false(o.headless);      /* a command-line-only option is not a config key */
 	options_fini(&o);
 	/* The flag's own message, with the key in the flag's place. */
-	assert_int_equal(parse(&o, &err, "--stall-timeout", "0", "c", NULL), -1);
+	assert_int_equal(parse(&o, &err, "--stall-timeout", "0", ID, NULL), -1);
 	char want[256];
 	snprintf(want, sizeof want, "config %s:2: stall_timeout%s\n", path,
 		 strstr(buf_cstr(&err), " takes"));
@@ -328,6 +456,9 @@ int main(void)
 		cmocka_unit_test(test_every_option),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_conversation_ids),
+		cmocka_unit_test(test_control_commands),
+		cmocka_unit_test(test_usage_lists_commands),
 		cmocka_unit_test(test_config_file),
 		cmocka_unit_test(test_getopt_forms),
 		cmocka_unit_test(test_config_same_table),
