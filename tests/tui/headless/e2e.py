@@ -1113,6 +1113,25 @@ def make_cert(name, subj_alt, days="1"):
     return key, pem
 
 
+def make_expired_cert(name):
+    """A certificate for 127.0.0.1 that expired in 2020 (openssl req cannot back-date; openssl
+    ca signs it with explicit dates)."""
+    d = os.path.join(TMP, name)
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "index.txt"), "w").close()
+    open(os.path.join(d, "serial"), "w").write("01\n")
+    open(os.path.join(d, "ca.cnf"), "w").write(
+        "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial\n"
+        "default_md = sha256\npolicy = p\ncopy_extensions = copy\n[p]\ncommonName = supplied\n")
+    subprocess.run(["openssl", "req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", "x.key",
+                    "-out", "x.csr", "-subj", "/CN=tether-test", "-addext",
+                    "subjectAltName=IP:127.0.0.1"], cwd=d, check=True, capture_output=True)
+    subprocess.run(["openssl", "ca", "-config", "ca.cnf", "-batch", "-selfsign", "-keyfile", "x.key",
+                    "-in", "x.csr", "-out", "x.pem", "-startdate", "20200101000000Z", "-enddate",
+                    "20200102000000Z"], cwd=d, check=True, capture_output=True)
+    return os.path.join(d, "x.key"), os.path.join(d, "x.pem")
+
+
 def tls_server(key, pem):
     p = subprocess.Popen(["openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", pem, "-key", key,
                           "-www"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -1126,7 +1145,7 @@ def tls_server(key, pem):
 def test_msg_tls_in_words():
     """TLS failures in words (was "connect SSL err 1: error:00000001:lib(0)::reason(1)" for
     all of them, retried for a minute): https to a plain-HTTP port, a self-signed certificate,
-    a certificate for another name; each within 1 s."""
+    a certificate for another name, an expired one; each within 1 s."""
     s = Server("headless_chat.scenario")
     url = s.url.replace("http://", "https://")
     rc, out, err, took = timed([TETHER, "--headless", "--server", url, CONV])
@@ -1146,6 +1165,8 @@ def test_msg_tls_in_words():
     cases = [((key, pem), empty, "the server's certificate is self-signed, not trusted here "
               "(--insecure skips the check)"),
              ((okey, opem), opem, "the server's certificate is for another address")]
+    ekey, epem = make_expired_cert("expired")
+    cases.append(((ekey, epem), epem, "the server's certificate has expired"))
     for (k, p), trust, words in cases:
         srv, port = tls_server(k, p)
         try:
