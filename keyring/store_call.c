@@ -102,7 +102,6 @@ enum keyring_status keyring_call_error(struct buf *err, enum keyring_status stat
 	return status;
 }
 
-#define FALLBACK "; using env and --mask-file secrets only"
 
 enum { ANY_CODE = -1 };
 enum detail { DETAIL_NONE, DETAIL_MESSAGE, DETAIL_TIMEOUT };
@@ -117,21 +116,21 @@ static const struct error_rule {
 	const char *text;
 } error_rules[] = {
 	{ g_io_error_quark, G_IO_ERROR_CANCELLED, KEYRING_ERROR, DETAIL_TIMEOUT,
-	  "keyring: the Secret Service did not answer within %s" FALLBACK },
+	  "keyring: the Secret Service did not answer within %s" },
 	{ g_io_error_quark, G_IO_ERROR_TIMED_OUT, KEYRING_ERROR, DETAIL_TIMEOUT,
-	  "keyring: the Secret Service did not answer within %s" FALLBACK },
+	  "keyring: the Secret Service did not answer within %s" },
 	{ g_dbus_error_quark, G_DBUS_ERROR_TIMEOUT, KEYRING_ERROR, DETAIL_TIMEOUT,
-	  "keyring: the Secret Service did not answer within %s" FALLBACK },
+	  "keyring: the Secret Service did not answer within %s" },
 	{ g_dbus_error_quark, G_DBUS_ERROR_NO_REPLY, KEYRING_ERROR, DETAIL_TIMEOUT,
-	  "keyring: the Secret Service did not answer within %s" FALLBACK },
+	  "keyring: the Secret Service did not answer within %s" },
 	{ g_io_error_quark, ANY_CODE, KEYRING_NO_BUS, DETAIL_MESSAGE,
-	  "keyring: cannot reach the D-Bus session bus (%s)" FALLBACK },
+	  "keyring: cannot reach the D-Bus session bus (%s)" },
 	{ g_dbus_error_quark, G_DBUS_ERROR_SERVICE_UNKNOWN, KEYRING_NO_SERVICE, DETAIL_NONE,
-	  "keyring: no Secret Service on the session bus (no gnome-keyring or similar)" FALLBACK },
+	  "keyring: no Secret Service on the session bus (no gnome-keyring or similar)" },
 	{ g_dbus_error_quark, G_DBUS_ERROR_UNKNOWN_METHOD, KEYRING_NO_SERVICE, DETAIL_NONE,
-	  "keyring: the Secret Service has no default collection (no login keyring)" FALLBACK },
+	  "keyring: the Secret Service has no default collection (no login keyring)" },
 	{ g_dbus_error_quark, ANY_CODE, KEYRING_NO_SERVICE, DETAIL_MESSAGE,
-	  "keyring: the Secret Service is not usable (%s)" FALLBACK },
+	  "keyring: the Secret Service is not usable (%s)" },
 	{ secret_error_get_quark, SECRET_ERROR_IS_LOCKED, KEYRING_LOCKED, DETAIL_NONE,
 	  "keyring: the default keyring is locked; unlock it, or use env and --mask-file secrets" },
 };
@@ -161,7 +160,7 @@ enum keyring_status keyring_call_fail(GError *e, struct buf *err)
 	else if (rule->detail == DETAIL_TIMEOUT)
 		snprintf(detail, sizeof detail, "%.1f s", g_atomic_int_get(&timeout_ms) / 1000.0);
 	if (rule->status == KEYRING_NO_BUS && !getenv("DBUS_SESSION_BUS_ADDRESS"))
-		text = "keyring: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset)" FALLBACK;
+		text = "keyring: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset)";
 	g_error_free(e);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"

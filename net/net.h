@@ -279,6 +279,17 @@ enum session_end {
 	SESSION_END_NOT_FOUND,  /* close 4004, or HTTP 404 on the handshake */
 	SESSION_END_BAD_URL,    /* the server URL does not parse */
 	SESSION_END_GAVE_UP,    /* max_retries attempts in a row failed */
+	SESSION_END_UNREACHABLE, /* refused, no such host or TLS failed before any sync */
+};
+
+/* What kind of failure ended a connection before any answer (the words are in the reason
+ * or error text that goes with it). */
+enum net_cause {
+	NET_CAUSE_NONE,
+	NET_CAUSE_REFUSED,      /* nothing listens at the address and port */
+	NET_CAUSE_DNS,          /* the host name does not resolve */
+	NET_CAUSE_TLS,          /* the TLS handshake failed (certificate, or no TLS there) */
+	NET_CAUSE_OTHER,        /* a timeout, a cut, anything else */
 };
 
 /* A change of the session's connection state. */
@@ -291,6 +302,8 @@ struct session_status {
 	int64_t after_seq;      /* the cursor asked for, on CONNECTING */
 	int64_t retry_in_us;    /* on RECONNECTING */
 	enum session_end end;   /* on GAVE_UP, FAILED, and CLOSED after session_stop */
+	int http_status;        /* the handshake's HTTP status when it was refused, else 0 */
+	enum net_cause cause;   /* on CLOSED, FAILED: what kind of failure, before any answer */
 };
 
 struct session_config {
@@ -359,6 +372,7 @@ struct rest_response {
 	const char *body;
 	size_t body_len;
 	const char *error;
+	enum net_cause cause;   /* with error: what kind of failure */
 };
 
 typedef void (*rest_done_fn)(void *ctx, const struct rest_response *r);

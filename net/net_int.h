@@ -93,8 +93,15 @@ void sniff_frame(const char *p, size_t n, struct sniff *out);
 
 struct resolve;
 
-/* A lookup's outcome: the numeric address to connect to, or NULL and a readable reason. */
-typedef void (*resolve_done_fn)(void *ctx, const char *address, const char *error);
+/* A lookup's outcome: the numeric address to connect to, or NULL and a readable reason;
+ * final when the name does not exist (not a timeout or a temporary failure). */
+typedef void (*resolve_done_fn)(void *ctx, const char *address, const char *error, bool final);
+
+/* ------------------------------------------------- failures in words (failure.c) */
+
+/* Appends why a connection failed (lws's error text in[0..len), NULL for none) in words
+ * to out, reading the TLS verify result of wsi (may be NULL), and says what kind it was. */
+enum net_cause net_failure_describe(struct lws *wsi, const char *in, size_t len, struct buf *out);
 
 /* True when host is an IPv4 or IPv6 literal. */
 bool resolve_is_numeric(const char *host);
@@ -139,11 +146,14 @@ struct session {
 	int backoff_level;              /* consecutive connections that made no progress */
 	int attempt;                    /* number of the current or last attempt */
 	char last_failure[256];         /* close reason of the last attempt short of sync */
+	bool ever_synced;               /* some connection of this session reached sync */
+
 
 	/* the current connection */
 	int close_code;
 	char close_reason[256];
 	int http_status;
+	enum net_cause cause;           /* why the attempt failed before any answer */
 	bool auth_pending, ping_pending;
 	bool live_only;                 /* connected without after_seq */
 	bool progressed;                /* delivered a new durable frame */

@@ -151,6 +151,7 @@ static void resolve_poll(void *arg)
 	struct resolve *r = arg;
 	char address[INET6_ADDRSTRLEN] = "";
 	char error[320] = "";
+	bool final = false;
 	resolve_done_fn done = r->done;
 	void *ctx = r->ctx;
 	int64_t elapsed = clock_now_us() - r->started_us;
@@ -169,15 +170,17 @@ static void resolve_poll(void *arg)
 		if (rc == 0 && pick_address(r->cb.ar_result, address, sizeof(address)))
 			cache_store(r->host, address);
 		else if (rc == 0)
-			snprintf(error, sizeof(error), "DNS lookup of %s: no usable address",
-				 r->host);
+			final = snprintf(error, sizeof(error), "DNS lookup of %s: no usable address",
+					 r->host) > 0;
 		else
+			final = rc == EAI_NONAME || rc == EAI_NODATA || rc == EAI_FAIL;
+		if (rc != 0)
 			snprintf(error, sizeof(error), "DNS lookup of %s: %s", r->host,
 				 rc == EAI_SYSTEM ? "system error" : gai_strerror(rc));
 		resolve_free(r);
 	}
 	/* r is gone: done may start another lookup or destroy the loop */
-	done(ctx, error[0] ? NULL : address, error[0] ? error : NULL);
+	done(ctx, error[0] ? NULL : address, error[0] ? error : NULL, final);
 }
 
 /* Starts looking host up without blocking; done runs once, later, from a loop timer. */

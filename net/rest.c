@@ -30,6 +30,7 @@ struct rest_req {
 	int64_t started_us;             /* when the connection was opened */
 	struct buf response;
 	char *error;                    /* set before the deferred failure fires */
+	enum net_cause cause;           /* what kind of failure, once known */
 	rest_done_fn done;
 	void *ctx;
 };
@@ -61,6 +62,7 @@ static void req_finish(struct rest_req *r, int status, const char *error)
 	memset(&resp, 0, sizeof(resp));
 	resp.status = error ? 0 : status;
 	resp.error = error;
+	resp.cause = error ? (r->cause ? r->cause : NET_CAUSE_OTHER) : NET_CAUSE_NONE;
 	if (error)
 		net_log("rest: %s %s: %s", r->method, r->path, error);
 	else
@@ -196,9 +198,18 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 	case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
 		req_finish(r, r->status, NULL);
 		return -1;      /* one request per connection: close it */
-	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-		fail_with_text(r, "request failed", in, len);
+	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: {
+		struct buf why;
+
+		buf_init(&why);
+		r->cause = net_failure_describe(wsi, in, in ? strnlen(in, len) : 0, &why);
+		if (r->cause == NET_CAUSE_OTHER)
+			fail_with_text(r, "request failed", in, len);
+		else
+			req_finish(r, 0, buf_cstr(&why));
+		buf_fini(&why);
 		return 0;
+	}
 	case LWS_CALLBACK_CLIENT_HTTP_REDIRECT: {
 		/* never followed: the API key would go wherever it points */
 		struct buf why;
@@ -259,12 +270,13 @@ static void req_open(struct rest_req *r, const char *address)
 }
 
 /* The lookup of a hostname ended: connect, or fail the request. */
-static void req_resolved(void *ctx, const char *address, const char *error)
+static void req_resolved(void *ctx, const char *address, const char *error, bool final)
 {
 	struct rest_req *r = ctx;
 
 	r->lookup = NULL;
 	if (!address) {
+		r->cause = final ? NET_CAUSE_DNS : NET_CAUSE_OTHER;
 		req_finish(r, 0, error);
 		return;
 	}

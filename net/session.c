@@ -39,6 +39,7 @@ static const char *const end_names[] = {
 	[SESSION_END_NONE] = "-", [SESSION_END_STOPPED] = "stopped",
 	[SESSION_END_AUTH] = "authentication", [SESSION_END_NOT_FOUND] = "not found",
 	[SESSION_END_BAD_URL] = "bad URL", [SESSION_END_GAVE_UP] = "gave up",
+	[SESSION_END_UNREACHABLE] = "unreachable",
 };
 
 /* The --log line of a state change. */
@@ -94,6 +95,8 @@ void session_emit(struct session *s, enum session_state state, enum session_end 
 	if (state == SESSION_CLOSED || state == SESSION_FAILED || state == SESSION_GAVE_UP) {
 		st.close_code = s->close_code;
 		st.reason = s->close_reason[0] ? s->close_reason : NULL;
+		st.http_status = s->http_status != 101 ? s->http_status : 0;
+		st.cause = s->cause;
 	}
 	if (state == SESSION_RECONNECTING)
 		st.attempt = s->failures + 1;
@@ -119,6 +122,10 @@ static enum session_end fatal_end(const struct session *s)
 		return SESSION_END_AUTH;
 	if (s->close_code == 4004 || s->http_status == 404)
 		return SESSION_END_NOT_FOUND;
+	/* A server never reached is not worth a retry: a wrong URL stays wrong. One that was
+	 * reached before (a restart, a network change) is retried as any drop. */
+	if (!s->ever_synced && s->cause != NET_CAUSE_NONE && s->cause != NET_CAUSE_OTHER)
+		return SESSION_END_UNREACHABLE;
 	return SESSION_END_NONE;
 }
 
@@ -307,12 +314,13 @@ static void session_open(struct session *s, const char *address)
 }
 
 /* The lookup of a hostname ended: connect, or fail like a network error (retried). */
-static void session_resolved(void *ctx, const char *address, const char *error)
+static void session_resolved(void *ctx, const char *address, const char *error, bool final)
 {
 	struct session *s = ctx;
 
 	s->lookup = NULL;
 	if (!address) {
+		s->cause = final ? NET_CAUSE_DNS : NET_CAUSE_OTHER;
 		session_set_reason(s, error, strlen(error));
 		session_conn_end(s, NULL, true);
 		return;
@@ -329,6 +337,7 @@ static void session_connect(struct session *s)
 	s->close_code = 0;
 	s->close_reason[0] = '\0';
 	s->http_status = 0;
+	s->cause = NET_CAUSE_NONE;
 	s->auth_pending = s->ping_pending = false;
 	s->oversize = false;
 	s->progressed = false;
@@ -415,7 +424,15 @@ static void on_connection_error(struct session *s, struct lws *wsi, const char *
 		snprintf(why, sizeof(why), "HTTP %d from the WebSocket handshake", s->http_status);
 		session_set_reason(s, why, strlen(why));
 	} else if (in && len) {
-		handshake_reason(s, in, len);
+		struct buf why;
+
+		buf_init(&why);
+		s->cause = net_failure_describe(wsi, in, strnlen(in, len), &why);
+		if (s->cause == NET_CAUSE_OTHER)
+			handshake_reason(s, in, len);
+		else
+			session_set_reason(s, why.data, why.len);
+		buf_fini(&why);
 	} else {
 		session_set_reason(s, "connection failed", strlen("connection failed"));
 	}

@@ -71,6 +71,7 @@ void session_too_large(struct session *s)
 static void on_sync(struct session *s, const struct frame *f)
 {
 	s->phase = PHASE_SYNCED;
+	s->ever_synced = true;
 	s->failures = 0;
 	s->synced_at = clock_now_us();
 	s->sync_through = f->has_through_seq ? f->through_seq : NO_SEQ;

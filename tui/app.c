@@ -58,6 +58,16 @@ static void warn_refused(void *ctx, const char *line)
 
 /* Gathers the local secrets: --mask-file entries and the keyring's list. Keyring trouble is
  * one line on stderr, never fatal. Returns -1 only for an unreadable --mask-file. */
+/* The keyring is mentioned at most once per run (cli.md "Messages"). */
+static void keyring_say(const char *why, const char *then)
+{
+	static bool said;
+	if (said)
+		return;
+	said = true;
+	clean_eprintf(NULL, "%s%s", why, then);
+}
+
 static int load_masks(const struct options *o, struct mask_set *masks)
 {
 	struct buf err;
@@ -80,8 +90,14 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 					buf_cstr(&err));
 		}
 		keyring_strings_free(values, n);
-	} else if (st != KEYRING_NOT_FOUND && !o->quiet) {
-		clean_eprintf(NULL, "%s", buf_cstr(&err));
+	} else if (st != KEYRING_NOT_FOUND && st != KEYRING_NO_BUS && st != KEYRING_NO_SERVICE) {
+		/* a keyring that is there but does not answer may hold secrets: say so */
+		if (!o->quiet)
+			keyring_say(buf_cstr(&err), "; stored secrets are not masked");
+	} else if (st != KEYRING_NOT_FOUND) {
+		/* no keyring, so nothing stored there to mask: only the log hears of it */
+		buf_putc(&err, '\n');
+		log_line(0, buf_cstr(&err));
 	}
 	buf_fini(&err);
 	return 0;
@@ -97,9 +113,9 @@ static char *find_api_key(const struct options *o)
 	struct buf err;
 	buf_init(&err);
 	enum keyring_status st = keyring_api_key_get(o->server, &key, &err);
-	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND && st != KEYRING_NO_BUS &&
-	    st != KEYRING_NO_SERVICE && !o->quiet)
-		clean_eprintf(NULL, "%s", buf_cstr(&err));
+	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND && !o->quiet)
+		keyring_say(buf_cstr(&err), "; no session API key from it (TETHER_SESSION_API_KEY "
+			    "gives one)");
 	buf_fini(&err);
 	return key;
 }

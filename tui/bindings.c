@@ -3,6 +3,7 @@
  * except n/N while browsing search results. A waiting confirmation is a modal (modal.c)
  * that takes every key while open. */
 #include "interactive.h"
+#include "diagnose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -322,7 +323,11 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 	struct controller_status st;
 	controller_status(u->ctl, &st);
 	if (st.execution_status && st.run_status != RUN_STATUS_RUNNING) {
-		tui_notice(u, "nothing to interrupt: the agent is %s", st.execution_status);
+		struct buf words;
+		buf_init(&words);
+		diag_status_words(&words, st.execution_status);
+		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		buf_fini(&words);
 		return;
 	}
 	if (!controller_interrupt(u->ctl))

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "app.h"
 #include "clean.h"
+#include "diagnose.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,29 +30,39 @@ static void finish(struct control_run *r, int code)
 	loop_quit(r->loop);
 }
 
-/* One line naming the command, the server and the conversation, and the cause in words. */
+/* One line naming the command, the server and the conversation, and the cause in words:
+ * diagnose.c words it as everywhere else; another HTTP status adds the server's own words. */
 static void fail(struct control_run *r, const struct rest_response *resp)
 {
-	struct buf url;
+	struct buf url, line, cause;
 	buf_init(&url);
+	buf_init(&line);
+	buf_init(&cause);
 	url_describe(r->o->server, &url);
-	const char *id = r->o->conversation_id;
+	struct diag_about about = {
+		.server = buf_cstr(&url),
+		.conversation_id = r->o->conversation_id,
+		.has_key = r->srv.api_key != NULL,
+	};
 	int code = EXIT_RUNTIME;
-	if (resp->status == 0) {
-		clean_eprintf(r->masks, "%s: cannot reach %s about conversation %s: %s (check "
-			      "--server or TETHER_SERVER)", r->name, buf_cstr(&url), id,
-			      resp->error ? resp->error : "no response");
-	} else if (resp->status == 401 || resp->status == 403) {
-		clean_eprintf(r->masks, "%s: %s refused the session API key for conversation %s "
-			      "(HTTP %d); set it with tether key set or TETHER_SESSION_API_KEY",
-			      r->name, buf_cstr(&url), id, resp->status);
-		code = EXIT_AUTH;
-	} else if (resp->status == 404) {
-		clean_eprintf(r->masks, "%s: %s has no conversation %s (tether list shows the ids)",
-			      r->name, buf_cstr(&url), id);
+	if (resp->status == 404) {
+		diag_not_found(&line, &about);
 		code = EXIT_NOT_FOUND;
+	} else if (resp->status == 0 || resp->status == 401 || resp->status == 403) {
+		if (resp->error)
+			clean_text(r->masks, resp->error, strlen(resp->error), &cause, &line);
+		struct buf why;
+		buf_init(&why);
+		buf_puts(&why, buf_cstr(&line));
+		buf_clear(&line);
+		diag_rest_failure(&line, &about, resp, buf_cstr(&why));
+		buf_fini(&why);
+		if (resp->status == 401 || resp->status == 403)
+			code = EXIT_AUTH;
 	} else {
 		/* The server's words, on the same line: at most 200 bytes, line breaks as spaces. */
+		buf_printf(&line, "the server at %s answered HTTP %d for conversation %s", about.server,
+			   resp->status, about.conversation_id);
 		struct buf body;
 		buf_init(&body);
 		buf_append(&body, resp->body ? resp->body : "",
@@ -61,10 +72,13 @@ static void fail(struct control_run *r, const struct rest_response *resp)
 				body.data[k] = ' ';
 		while (body.len && body.data[body.len - 1] == ' ')
 			body.data[--body.len] = '\0';
-		clean_eprintf(r->masks, "%s: %s answered HTTP %d for conversation %s%s%s", r->name,
-			      buf_cstr(&url), resp->status, id, body.len ? ": " : "", buf_cstr(&body));
+		if (body.len)
+			buf_printf(&line, ": %s", buf_cstr(&body));
 		buf_fini(&body);
 	}
+	clean_eprintf(r->masks, "%s: %s", r->name, buf_cstr(&line));
+	buf_fini(&cause);
+	buf_fini(&line);
 	buf_fini(&url);
 	finish(r, code);
 }

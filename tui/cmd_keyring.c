@@ -137,10 +137,10 @@ static int value_get(const char *prompt, struct value *v)
 	return 0;
 }
 
-/* Says why a keyring call failed; frees err. */
-static int keyring_failed(struct buf *err)
+/* Says why a keyring call failed and what did not happen (then, "" for nothing); frees err. */
+static int keyring_failed(struct buf *err, const char *then)
 {
-	clean_eprintf(NULL, "%s", buf_cstr(err));
+	clean_eprintf(NULL, "%s%s", buf_cstr(err), then);
 	buf_fini(err);
 	return EXIT_RUNTIME;
 }
@@ -182,7 +182,7 @@ static int key_set(const struct options *o)
 	struct buf err;
 	buf_init(&err);
 	rc = keyring_api_key_set(o->server, v.data, &err) == KEYRING_OK ? EXIT_OK
-									 : keyring_failed(&err);
+									 : keyring_failed(&err, "; the key was not stored");
 	buf_fini(&err);
 	value_free(&v);
 	if (rc == EXIT_OK)
@@ -195,7 +195,7 @@ static int key_rm(const struct options *o)
 	struct buf err;
 	buf_init(&err);
 	if (keyring_api_key_rm(o->server, &err) != KEYRING_OK)
-		return keyring_failed(&err);
+		return keyring_failed(&err, "; nothing was removed");
 	buf_fini(&err);
 	clean_eprintf(NULL, "removed the session API key for %s", o->server);
 	return EXIT_OK;
@@ -222,7 +222,7 @@ static int secret_add(const struct options *o)
 		rc = EXIT_USAGE;
 	} else {
 		rc = keyring_secret_add(o->secret_name, v.data, &err) == KEYRING_OK
-			     ? EXIT_OK : keyring_failed(&err);
+			     ? EXIT_OK : keyring_failed(&err, "; the secret was not stored");
 	}
 	buf_fini(&err);
 	mask_set_destroy(check);
@@ -240,7 +240,7 @@ static int secret_list(const struct options *o)
 	struct buf err;
 	buf_init(&err);
 	if (keyring_secret_list(false, &names, &n, &err) != KEYRING_OK)
-		return keyring_failed(&err);
+		return keyring_failed(&err, "");
 	buf_fini(&err);
 	struct buf shown;
 	buf_init(&shown);
@@ -272,7 +272,7 @@ static int secret_rm(const struct options *o)
 	struct buf err;
 	buf_init(&err);
 	if (keyring_secret_rm(o->secret_name, &err) != KEYRING_OK)
-		return keyring_failed(&err);
+		return keyring_failed(&err, "; nothing was removed");
 	buf_fini(&err);
 	clean_eprintf(NULL, "removed secret %s", o->secret_name);
 	return EXIT_OK;

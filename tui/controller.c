@@ -656,6 +656,52 @@ static void session_discard(void *ctx)
 	ctl_changed(c);
 }
 
+struct diag_about ctl_about(const struct controller *c)
+{
+	return (struct diag_about){
+		.server = c->shown_server ? c->shown_server : "",
+		.conversation_id = c->shown_conversation_id,
+		.has_key = c->api_key != NULL,
+	};
+}
+
+/* The session will not connect again: say why once, in words, and end the run. */
+static void session_ended(struct controller *c, const struct session_status *st)
+{
+	struct diag_about about = ctl_about(c);
+	struct buf line, why;
+	/* A 404 on the socket: REST tells a server without the socket from a wrong id. */
+	if (st->end == SESSION_END_NOT_FOUND && st->http_status == 404 && c->o->conversation_id) {
+		ctl_check_socket(c);
+		return;
+	}
+	buf_init(&line);
+	buf_init(&why);
+	if (st->reason)
+		controller_clean(c, st->reason, strlen(st->reason), &why);
+	switch (st->end) {
+	case SESSION_END_AUTH:
+		diag_auth(&line, &about);
+		break;
+	case SESSION_END_NOT_FOUND:
+		diag_not_found(&line, &about);
+		break;
+	case SESSION_END_GAVE_UP:
+		diag_gave_up(&line, &about, st->attempt, c->last_failure);
+		break;
+	case SESSION_END_UNREACHABLE:
+		diag_unreachable(&line, &about, st->cause, buf_cstr(&why));
+		break;
+	default:
+		buf_printf(&line, "the connection to %s ended: %s", about.server,
+			   why.len ? buf_cstr(&why) : "no reason given");
+		break;
+	}
+	controller_fail(c, buf_cstr(&line), app_exit_for_end(st->end));
+	buf_fini(&line);
+	buf_fini(&why);
+}
+
 static void session_status_changed(void *ctx, const struct session_status *st)
 {
 	struct controller *c = ctx;
@@ -701,13 +747,7 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		buf_fini(&reason);
 	}
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED) {
-		if (st->end == SESSION_END_AUTH)
-			ctl_fatal_notice(c, "authentication failed: check the session API key (env TETHER_SESSION_API_KEY or tether key set)");
-		else if (st->end == SESSION_END_NOT_FOUND)
-			ctl_fatal_notice(c, "conversation not found on this server");
-		else if (st->end == SESSION_END_GAVE_UP)
-			ctl_fatal_notice(c, "gave up reconnecting (--max-retries exhausted)");
-		ctl_finish(c, app_exit_for_end(st->end));
+		session_ended(c, st);
 		return;
 	}
 	ctl_changed(c);
@@ -787,7 +827,7 @@ void controller_start(struct controller *c)
 		controller_send(c, c->o->sends[i]);
 	if (c->o->send_stdin)
 		ctl_stdin_start(c);
-	if (!c->headless && c->o->conversation_id)
+	if (c->o->conversation_id)
 		ctl_fetch_title(c);
 	session_start(c->session);
 }

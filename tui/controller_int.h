@@ -5,6 +5,7 @@
 #define TETHER_CONTROLLER_INT_H
 
 #include "controller.h"
+#include "diagnose.h"
 #include "outbox.h"
 #include "clean.h"
 #include "sink.h"
@@ -96,8 +97,14 @@ bool ctl_status_is(const char *s, const char *v);
 /* Fills spec from an event (strings cleaned into store); false for events with no item. */
 bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 		       struct item_spec *spec, struct buf *store);
-/* Fetches the conversation's title for the status line (once; failures become error items). */
+/* Asks REST for the conversation once at the start: its title for the status line, and a
+ * refused key found before the socket's auth timeout (then the run ends). */
 void ctl_fetch_title(struct controller *c);
+/* Asks REST for the conversation after the socket's HTTP 404, then ends the run: a server
+ * without the session socket, or the conversation not found. */
+void ctl_check_socket(struct controller *c);
+/* Who the controller's diagnostics are about (its clean server URL and conversation id). */
+struct diag_about ctl_about(const struct controller *c);
 /* Calls still in flight when the controller goes finish into nothing. */
 void ctl_rest_detach(struct controller *c);
 /* Whether the current status shows a run in progress (cli.md: not idle, finished, paused,

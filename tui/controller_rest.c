@@ -1,6 +1,7 @@
 /* The user's controls: REST calls about the conversation, and sending messages. */
 #include "controller_int.h"
 #include "app.h"
+#include "diagnose.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,64 @@ static void call_free(struct rest_call *call)
 
 /* Allowing, rejecting and changing the policy are one kind: the first answer in flight wins. */
 static const char answer_kind[] = "confirmation answer";
+/* The conversation lookup after the socket's 404. */
+static const char socket_check_kind[] = "socket check";
+
+static void socket_check_done(struct controller *c, const struct rest_response *r);
+
+/* What the user asked for, in words, for "could not …". */
+static const char *call_words(const char *what)
+{
+	static const struct {
+		const char *what, *words;
+	} words[] = {
+		{ "pause", "pause the agent" },
+		{ "interrupt", "interrupt the agent" },
+		{ "confirm", "allow the waiting actions" },
+		{ "reject", "reject the waiting actions" },
+		{ "confirmation policy", "change the confirmation policy" },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (!strcmp(words[i].what, what))
+			return words[i].words;
+	return what;
+}
+
+/* A call answered with an error or not at all: a refused key ends the run at once, whatever
+ * the call (the socket would only find out later, or wait for an auth timeout); the title
+ * is cosmetic and fails silently; anything else is one error item. */
+static void call_failed(struct controller *c, struct rest_call *call, const struct rest_response *r)
+{
+	struct diag_about about = ctl_about(c);
+	struct buf line;
+	if (c->finished)
+		return;
+	buf_init(&line);
+	if (r->status == 401 || r->status == 403) {
+		diag_auth(&line, &about);
+		controller_fail(c, buf_cstr(&line), EXIT_AUTH);
+	} else if (!strcmp(call->what, "title")) {
+		/* nothing: the status line shows the id instead */
+	} else if (!strcmp(call->kind, answer_kind) && call->then_accept &&
+		   (r->status == 404 || r->status == 405)) {
+		buf_printf(&line, "this server cannot change the confirmation policy (HTTP %d); "
+			   "the actions still wait", r->status);
+		ctl_add_error_item(c, call->what, buf_cstr(&line));
+	} else {
+		buf_printf(&line, "could not %s: ", call_words(call->what));
+		if (r->status == 0)
+			buf_puts(&line, r->error ? r->error : "no answer from the server");
+		else
+			buf_printf(&line, "the server answered HTTP %d %.*s", r->status,
+				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
+		/* --on-confirm's answer failed: the actions would wait for nobody (exit 1). */
+		if (call->headless_answer)
+			controller_fail(c, buf_cstr(&line), EXIT_RUNTIME);
+		else
+			ctl_add_error_item(c, call->what, buf_cstr(&line));
+	}
+	buf_fini(&line);
+}
 
 static void rest_done(void *ctx, const struct rest_response *r)
 {
@@ -43,30 +102,12 @@ static void rest_done(void *ctx, const struct rest_response *r)
 			break;
 		}
 	}
-	if (r->status < 200 || r->status >= 300) {
-		struct buf line;
-		buf_init(&line);
-		if (r->status == 0)
-			buf_printf(&line, "%s failed: %s", call->what, r->error ? r->error : "no response");
-		else if (!strcmp(call->kind, answer_kind) && call->then_accept &&
-			 (r->status == 404 || r->status == 405))
-			buf_printf(&line, "%s: this server cannot change it (HTTP %d); the actions still wait",
-				   call->what, r->status);
-		else if (r->status == 401 || r->status == 403)
-			buf_printf(&line, "%s failed: not authorized (HTTP %d)", call->what, r->status);
-		else
-			buf_printf(&line, "%s failed: HTTP %d %.*s", call->what, r->status,
-				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
-		ctl_add_error_item(c, call->what, buf_cstr(&line));
-		if (call->headless_answer)
-			ctl_fatal_notice(c, buf_cstr(&line));
-		else
-			ctl_notice(c, buf_cstr(&line));
-		buf_fini(&line);
+	if (call->kind == socket_check_kind) {
+		socket_check_done(c, r);
+	} else if (r->status < 200 || r->status >= 300) {
+		call_failed(c, call, r);
 		if (call->then_send)
 			CTL_SINKS(c, unsent, call->then_send);
-		if (call->headless_answer)
-			ctl_finish(c, EXIT_RUNTIME); /* the actions would wait for nobody */
 	} else if (call->then_send) {
 		controller_send(c, call->then_send);
 	} else if (call->then_accept) {
@@ -134,6 +175,36 @@ static struct rest_server server_of(const struct controller *c)
 	return (struct rest_server){
 		.loop = c->loop, .url = c->o->server, .api_key = c->api_key, .insecure = c->o->insecure,
 	};
+}
+
+/* The answer to the conversation lookup after the socket's 404: the conversation is there
+ * (a server without the session socket) or it is not. */
+static void socket_check_done(struct controller *c, const struct rest_response *r)
+{
+	struct diag_about about = ctl_about(c);
+	struct buf line;
+	if (c->finished)
+		return;
+	buf_init(&line);
+	if (r->status == 200) {
+		diag_no_session_socket(&line, &about);
+		controller_fail(c, buf_cstr(&line), EXIT_RUNTIME);
+	} else if (r->status == 401 || r->status == 403) {
+		diag_auth(&line, &about);
+		controller_fail(c, buf_cstr(&line), EXIT_AUTH);
+	} else {
+		diag_not_found(&line, &about);
+		controller_fail(c, buf_cstr(&line), EXIT_NOT_FOUND);
+	}
+	buf_fini(&line);
+}
+
+void ctl_check_socket(struct controller *c)
+{
+	struct rest_call *call = call_begin(c, "socket check", socket_check_kind);
+	struct rest_server srv = server_of(c);
+	if (call)
+		call_started(call, rest_get_conversation(&srv, c->o->conversation_id, rest_done, call));
 }
 
 void ctl_fetch_title(struct controller *c)

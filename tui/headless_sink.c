@@ -22,6 +22,7 @@ struct headless_sink {
 		char *line;
 	} *summaries;
 	size_t nsummaries;
+	char *closed_why;               /* text mode: the last close's reason, said at the retry */
 };
 
 static const char *const state_names[] = {
@@ -221,11 +222,18 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 	headless_connection(&h->out, state_names[st->state], st->attempt, st->close_code, reason,
 			    st->state == SESSION_CONNECTING && st->has_after_seq, st->after_seq,
 			    st->state == SESSION_RECONNECTING ? (double)st->retry_in_us / 1e6 : 0);
-	bool fatal = st->state == SESSION_FAILED || st->state == SESSION_GAVE_UP;
-	if (h->format == FORMAT_TEXT && (fatal || (!h->quiet && (st->state == SESSION_CLOSED ||
-								  st->state == SESSION_RECONNECTING))))
-		fprintf(stderr, "tether: connection %s%s%s\n", state_names[st->state],
-			reason ? ": " : "", reason ? reason : "");
+	if (h->format != FORMAT_TEXT)
+		return;
+	/* One line per drop, at the retry; a drop that ends the run is said once, by the
+	 * controller's notice. */
+	if (st->state == SESSION_CLOSED) {
+		free(h->closed_why);
+		h->closed_why = reason ? xstrdup(reason) : NULL;
+	} else if (st->state == SESSION_RECONNECTING && !h->quiet) {
+		fprintf(stderr, "tether: connection lost%s%s; reconnecting in %.1f s (attempt %d)\n",
+			h->closed_why ? ": " : "", h->closed_why ? h->closed_why : "",
+			(double)st->retry_in_us / 1e6, st->attempt);
+	}
 }
 
 static void on_sync(void *ctx, const struct frame *f)
@@ -319,6 +327,7 @@ static void on_destroy(void *ctx)
 {
 	struct headless_sink *h = ctx;
 	summaries_free(h);
+	free(h->closed_why);
 	buf_fini(&h->scratch);
 	free(h);
 }

@@ -1,5 +1,6 @@
 #include "list.h"
 #include "clean.h"
+#include "diagnose.h"
 #include "app.h"
 #include "keyring.h"
 #include "reltime.h"
@@ -187,10 +188,12 @@ static void page_done(void *ctx, const struct rest_response *resp)
 {
 	struct list_run *r = ctx;
 	if (resp->status != 200) {
-		if (resp->status == 0)
-			fprintf(stderr, "tether: list: %s\n", resp->error ? resp->error : "no response");
-		else
-			fprintf(stderr, "tether: list: HTTP %d from the server\n", resp->status);
+		struct diag_about about = {.server = r->o->server, .has_key = r->api_key != NULL};
+		struct buf line;
+		buf_init(&line);
+		diag_rest_failure(&line, &about, resp, resp->error);
+		clean_eprintf(r->masks, "%s", buf_cstr(&line));
+		buf_fini(&line);
 		finish(r, resp->status == 0 ? EXIT_RUNTIME : exit_for_status(resp->status));
 		return;
 	}

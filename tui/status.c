@@ -122,7 +122,9 @@ static void connection_segment(const struct controller_status *st, int64_t now_u
 		break;
 	case SESSION_FAILED:
 	default:
-		snprintf(full, sizeof full, "connection failed (%d)", st->last_close_code);
+		/* what failed in words, not a close code alone (the notice says the rest) */
+		snprintf(full, sizeof full, "connection failed%s%s", st->last_failure ? ": " : "",
+			 st->last_failure ? st->last_failure : "");
 		snprintf(brief, sizeof brief, "failed");
 		break;
 	}

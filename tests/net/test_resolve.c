@@ -24,7 +24,7 @@ struct watch {
 	struct loop_timer *tick;
 	int ticks;
 	int64_t last_tick_us, max_gap_us;
-	int connecting, closed, gave_up, other;
+	int connecting, closed, gave_up, other;    /* gave_up: stopped for good, either way */
 	char reason[200];
 };
 
@@ -53,6 +53,7 @@ static void on_status(void *ctx, const struct session_status *st)
 		snprintf(w->reason, sizeof(w->reason), "%s", st->reason ? st->reason : "");
 		break;
 	case SESSION_GAVE_UP:
+	case SESSION_FAILED:    /* a name that does not exist is not retried */
 		w->gave_up++;
 		loop_quit(w->loop);
 		break;
@@ -163,10 +164,11 @@ struct lookup_result {
 	char error[200];
 };
 
-static void on_resolved(void *ctx, const char *address, const char *error)
+static void on_resolved(void *ctx, const char *address, const char *error, bool final)
 {
 	struct lookup_result *res = ctx;
 
+	(void)final;
 	res->calls++;
 	snprintf(res->address, sizeof(res->address), "%s", address ? address : "");
 	snprintf(res->error, sizeof(res->error), "%s", error ? error : "");

@@ -21,6 +21,7 @@ struct result {
 	int calls;
 	int status;
 	char error[200];
+	enum net_cause cause;
 };
 
 static void on_done(void *ctx, const struct rest_response *r)
@@ -29,6 +30,7 @@ static void on_done(void *ctx, const struct rest_response *r)
 
 	res->calls++;
 	res->status = r->status;
+	res->cause = r->cause;
 	snprintf(res->error, sizeof(res->error), "%s", r->error ? r->error : "");
 	loop_quit(res->loop);
 }
@@ -103,7 +105,8 @@ static void test_closed_port_fails_fast(void **state)
 	assert_int_equal(loop_run(res.loop), 0);
 	assert_int_equal(res.calls, 1);
 	assert_int_equal(res.status, 0);
-	assert_non_null(strstr(res.error, "request failed"));
+	assert_string_equal(res.error, "connection refused (no server is listening there)");
+	assert_int_equal(res.cause, NET_CAUSE_REFUSED);
 	loop_destroy(res.loop);
 }
 

@@ -1,0 +1,74 @@
+/* Failures in words: one sentence each, the same in the TUI and headless. */
+#include "diagnose.h"
+
+#include <string.h>
+
+static const char next_server[] = "; choose another server with --server URL or TETHER_SERVER";
+static const char next_key[] = "; set the key with tether key set or TETHER_SESSION_API_KEY";
+
+void diag_auth(struct buf *out, const struct diag_about *a)
+{
+	buf_printf(out, "authentication failed at %s: %s%s", a->server,
+		   a->has_key ? "the server refused the session API key"
+			      : "the server wants a session API key and none was given",
+		   next_key);
+}
+
+void diag_unreachable(struct buf *out, const struct diag_about *a, enum net_cause cause,
+		      const char *cause_text)
+{
+	buf_printf(out, "cannot reach the server at %s: %s", a->server,
+		   cause_text && *cause_text ? cause_text : "no answer");
+	if (cause == NET_CAUSE_REFUSED || cause == NET_CAUSE_DNS)
+		buf_puts(out, next_server);
+}
+
+void diag_rest_failure(struct buf *out, const struct diag_about *a, const struct rest_response *r,
+		       const char *cause_text)
+{
+	if (r->status == 401 || r->status == 403) {
+		diag_auth(out, a);
+		return;
+	}
+	if (r->status == 0) {
+		if (r->cause == NET_CAUSE_REFUSED || r->cause == NET_CAUSE_DNS ||
+		    r->cause == NET_CAUSE_TLS)
+			diag_unreachable(out, a, r->cause, cause_text);
+		else
+			buf_printf(out, "no answer from the server at %s: %s", a->server,
+				   cause_text && *cause_text ? cause_text : "no response");
+		return;
+	}
+	buf_printf(out, "the server at %s answered HTTP %d", a->server, r->status);
+	if (r->status == 404)
+		buf_puts(out, " (not found: is it an OpenHands agent server?)");
+	else if (r->status >= 500)
+		buf_puts(out, " (a server error)");
+}
+
+void diag_not_found(struct buf *out, const struct diag_about *a)
+{
+	buf_printf(out, "conversation %s not found at %s; tether list shows the conversations there",
+		   a->conversation_id ? a->conversation_id : "?", a->server);
+}
+
+void diag_no_session_socket(struct buf *out, const struct diag_about *a)
+{
+	buf_printf(out, "the server at %s has conversation %s but no session socket "
+		   "(HTTP 404 on /sockets/session): tether needs OpenHands agent-server 1.47 or later",
+		   a->server, a->conversation_id ? a->conversation_id : "?");
+}
+
+void diag_gave_up(struct buf *out, const struct diag_about *a, int attempts, const char *why)
+{
+	buf_printf(out, "gave up reconnecting to %s after %d failed attempt%s in a row "
+		   "(--max-retries)", a->server, attempts, attempts == 1 ? "" : "s");
+	if (why && *why)
+		buf_printf(out, ": %s", why);
+}
+
+void diag_status_words(struct buf *out, const char *s)
+{
+	for (; *s; s++)
+		buf_append(out, *s == '_' ? " " : s, 1);
+}
