@@ -279,7 +279,6 @@ enum session_end {
 	SESSION_END_NOT_FOUND,  /* close 4004, or HTTP 404 on the handshake */
 	SESSION_END_BAD_URL,    /* the server URL does not parse */
 	SESSION_END_GAVE_UP,    /* max_retries attempts in a row failed */
-	SESSION_END_UNREACHABLE, /* refused, no such host or TLS failed before any sync */
 };
 
 /* What kind of failure ended a connection before any answer (the words are in the reason

@@ -39,7 +39,6 @@ static const char *const end_names[] = {
 	[SESSION_END_NONE] = "-", [SESSION_END_STOPPED] = "stopped",
 	[SESSION_END_AUTH] = "authentication", [SESSION_END_NOT_FOUND] = "not found",
 	[SESSION_END_BAD_URL] = "bad URL", [SESSION_END_GAVE_UP] = "gave up",
-	[SESSION_END_UNREACHABLE] = "unreachable",
 };
 
 /* The --log line of a state change. */
@@ -122,10 +121,6 @@ static enum session_end fatal_end(const struct session *s)
 		return SESSION_END_AUTH;
 	if (s->close_code == 4004 || s->http_status == 404)
 		return SESSION_END_NOT_FOUND;
-	/* A server never reached is not worth a retry: a wrong URL stays wrong. One that was
-	 * reached before (a restart, a network change) is retried as any drop. */
-	if (!s->ever_synced && s->cause != NET_CAUSE_NONE && s->cause != NET_CAUSE_OTHER)
-		return SESSION_END_UNREACHABLE;
 	return SESSION_END_NONE;
 }
 

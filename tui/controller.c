@@ -689,9 +689,6 @@ static void session_ended(struct controller *c, const struct session_status *st)
 	case SESSION_END_GAVE_UP:
 		diag_gave_up(&line, &about, st->attempt, c->last_failure);
 		break;
-	case SESSION_END_UNREACHABLE:
-		diag_unreachable(&line, &about, st->cause, buf_cstr(&why));
-		break;
 	default:
 		buf_printf(&line, "the connection to %s ended: %s", about.server,
 			   why.len ? buf_cstr(&why) : "no reason given");
@@ -700,6 +697,27 @@ static void session_ended(struct controller *c, const struct session_status *st)
 	controller_fail(c, buf_cstr(&line), app_exit_for_end(st->end));
 	buf_fini(&line);
 	buf_fini(&why);
+}
+
+/* A server not reached yet (refused, no such host, TLS) is said at once, in words, with the
+ * next step — once: cli.md counts the first connect as an attempt, so tether keeps trying
+ * (a server still starting is met when it listens) and gives up with exit 5. */
+static void unreachable_said(struct controller *c, const struct session_status *st)
+{
+	if (c->unreachable_said || (st->cause != NET_CAUSE_REFUSED && st->cause != NET_CAUSE_DNS &&
+				    st->cause != NET_CAUSE_TLS))
+		return;
+	c->unreachable_said = true;
+	struct diag_about about = ctl_about(c);
+	struct buf line, why;
+	buf_init(&line);
+	buf_init(&why);
+	if (st->reason)
+		controller_clean(c, st->reason, strlen(st->reason), &why);
+	diag_unreachable(&line, &about, st->cause, buf_cstr(&why));
+	ctl_notice(c, buf_cstr(&line));
+	buf_fini(&why);
+	buf_fini(&line);
 }
 
 static void session_status_changed(void *ctx, const struct session_status *st)
@@ -750,6 +768,8 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 		session_ended(c, st);
 		return;
 	}
+	if (st->state == SESSION_CLOSED && !c->synced_once)
+		unreachable_said(c, st);
 	ctl_changed(c);
 }
 

@@ -12,7 +12,6 @@ int app_exit_for_end(enum session_end end)
 		return EXIT_USAGE;
 	case SESSION_END_GAVE_UP:
 		return EXIT_GAVE_UP;
-	case SESSION_END_UNREACHABLE:
 	case SESSION_END_NONE:
 	case SESSION_END_STOPPED:
 		break;

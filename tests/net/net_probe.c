@@ -77,7 +77,6 @@ static int end_code(enum session_end end)
 	static const int codes[] = {
 		[SESSION_END_NONE] = 0, [SESSION_END_STOPPED] = 0, [SESSION_END_AUTH] = 3,
 		[SESSION_END_NOT_FOUND] = 4, [SESSION_END_BAD_URL] = 2, [SESSION_END_GAVE_UP] = 5,
-		[SESSION_END_UNREACHABLE] = 1,
 	};
 	return codes[end];
 }

@@ -1456,6 +1456,20 @@ def tui_timed(url, *args, env_extra=()):
     return int(open(rcf).read()), open(errf, errors="replace").read().splitlines(), took
 
 
+def unreachable_run(url, env=None):
+    """A headless run that gives up after its first attempt: (rc, stderr lines, seconds). The
+    cause is said at the first failure; the give-up line follows (cli.md: the first connect is
+    an attempt like any other, exit 5)."""
+    rc, out, err, took = timed([TETHER, "--headless", "--max-retries", "1", "--server", url, CONV],
+                               env=env)
+    return rc, err, took
+
+
+def gave_up_line(url, why):
+    return ("tether: gave up reconnecting to %s after 1 failed attempt in a row (--max-retries): %s"
+            % (url, why))
+
+
 def test_msg_server_down():
     """tether list, the picker and a headless run against a closed port: the URL, the cause and
     how to choose another server (was "list: request failed: Unable to connect", and 8
@@ -1464,18 +1478,48 @@ def test_msg_server_down():
     want = "tether: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
     rc, out, err, took = timed([TETHER, "list", "--server", url])
     assert (rc, err) == (1, [want]) and took < 1.0, (rc, err, took)
-    rc, out, err, took = timed([TETHER, "--headless", "--server", url, CONV])
-    assert (rc, err) == (1, [want]) and took < 1.0, (rc, err, took)
+    rc, err, took = unreachable_run(url)
+    why = "connection refused (no server is listening there)"
+    assert (rc, err) == (5, [want, gave_up_line(url, why)]) and took < 1.0, (rc, err, took)
     rc, err, took = tui_timed(url)
     assert (rc, err) == (1, [want]), (rc, err, took)
 
 
+def test_msg_server_starting_is_met():
+    """tether started before its server (a CI job, a container coming up): the refusal is
+    said within 1 s, once, and tether keeps trying until the server listens (cli.md: the first
+    connect counts as an attempt), then does its job and exits 0."""
+    url = closed_port_url()
+    port = int(url.rsplit(":", 1)[1])
+    errf = tempfile.TemporaryFile(dir=TMP)
+    t0 = time.monotonic()
+    p = subprocess.Popen([TETHER, "--headless", "--until", "synced", "--server", url, CONV],
+                         stdout=subprocess.PIPE, stderr=errf, env=ENV)
+    said = None
+    while time.monotonic() - t0 < 3 and said is None:
+        errf.seek(0)
+        if b"cannot reach the server" in errf.read():
+            said = time.monotonic() - t0
+        time.sleep(0.02)
+    s = Server("headless_chat.scenario", "--port", str(port))
+    try:
+        out, _ = p.communicate(timeout=30)
+    finally:
+        s.stop()
+    errf.seek(0)
+    err = errf.read().decode().splitlines()
+    assert said is not None and said < 1.0, (said, err)
+    assert p.returncode == 0, (p.returncode, err)
+    assert sum("cannot reach the server" in l for l in err) == 1, err
+    assert b"All **42** tests pass." in out, out
+
+
 def test_msg_dns_failure_at_once():
-    """A name that does not exist: said once, and not retried for a minute."""
+    """A name that does not exist: said in words at the first failure."""
     url = "http://nonexistent.invalid:8000"
-    rc, out, err, took = timed([TETHER, "--headless", "--server", url, CONV])
-    assert rc == 1 and took < 1.0, (rc, err, took)
-    assert len(err) == 1 and err[0].startswith(
+    rc, err, took = unreachable_run(url)
+    assert rc == 5 and took < 1.0, (rc, err, took)
+    assert len(err) == 2 and err[0].startswith(
         "tether: cannot reach the server at %s: DNS lookup of nonexistent.invalid: " % url) \
         and err[0].endswith(NEXT_SERVER), err
 
@@ -1565,12 +1609,12 @@ def test_msg_tls_in_words():
     a certificate for another name, an expired one; each within 1 s."""
     s = Server("headless_chat.scenario")
     url = s.url.replace("http://", "https://")
-    rc, out, err, took = timed([TETHER, "--headless", "--server", url, CONV])
+    rc, err, took = unreachable_run(url)
     rc2, out2, err2, _ = timed([TETHER, "list", "--server", url])
     s.stop()
     want = ("tether: cannot reach the server at %s: TLS handshake failed: the server does not "
             "speak TLS there (a plain-HTTP server is reached with http:// or ws://)" % url)
-    assert (rc, err) == (1, [want]) and took < 1.0, (rc, err, took)
+    assert (rc, err[:1]) == (5, [want]) and len(err) == 2 and took < 1.0, (rc, err, took)
     assert (rc2, err2) == (1, [want]), (rc2, err2)
     if subprocess.run(["sh", "-c", "command -v openssl"], capture_output=True).returncode:
         print("openssl missing: certificate cases skipped")
@@ -1588,13 +1632,12 @@ def test_msg_tls_in_words():
         srv, port = tls_server(k, p)
         try:
             url = "https://127.0.0.1:%d" % port
-            rc, out, err, took = timed([TETHER, "--headless", "--server", url, CONV],
-                                       env=dict(ENV, SSL_CERT_FILE=trust))
+            rc, err, took = unreachable_run(url, env=dict(ENV, SSL_CERT_FILE=trust))
         finally:
             srv.terminate()
             srv.wait(10)
-        assert (rc, err) == (1, ["tether: cannot reach the server at %s: TLS handshake failed: %s"
-                                 % (url, words)]) and took < 1.0, (rc, err, took)
+        assert (rc, err[:1]) == (5, ["tether: cannot reach the server at %s: TLS handshake failed: "
+                                     "%s" % (url, words)]) and took < 1.0, (rc, err, took)
 
 
 def test_msg_gave_up_in_words():
