@@ -146,6 +146,18 @@ void ctl_finish(struct controller *c, int exit_code)
 	if (c->finished)
 		return;
 	c->finished = true;
+	/* A script must know what --send did not deliver (the TUI's input still shows it). */
+	size_t unsent = outbox_unsent(c->outbox, NULL, 0);
+	if (c->headless && unsent) {
+		struct buf m;
+		buf_init(&m);
+		buf_printf(&m, "--send: %zu message%s not sent%s", unsent, unsent == 1 ? " was" : "s were",
+			   c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION
+				   ? " (actions wait for confirmation, and a message would allow them)"
+				   : "");
+		ctl_fatal_notice(c, buf_cstr(&m));
+		buf_fini(&m);
+	}
 	/* A close frame, not an abandoned socket: loop_run waits a bounded time for it. */
 	session_stop(c->session);
 	/* Every started stream ends in exactly one terminal line, also when the run ends first;
@@ -331,13 +343,12 @@ static void check_confirmation(struct controller *c)
 	}
 }
 
-/* The TUI holds typed messages back while actions wait for confirmation (a message would
- * allow them: see modal.c) and while a connection replays, when the status is not known
- * yet. Headless --send keeps cli.md's "on the first connection that reaches sync". */
+/* Messages are held back while actions wait for confirmation (a message would allow them:
+ * see modal.c) and while a connection replays, when the status is not known yet — headless
+ * --send too: it still goes out on the first connection that reaches sync (cli.md), once its
+ * catch-up has shown that no action waits, or once --on-confirm answered. */
 static void gate_outbox(struct controller *c)
 {
-	if (c->headless)
-		return;
 	bool replaying = c->connection == SESSION_SYNCED && !c->caught_up;
 	outbox_hold(c->outbox, replaying || c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 }

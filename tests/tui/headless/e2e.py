@@ -1156,6 +1156,29 @@ def answers(server):
     return [l for l in server.traffic_lines() if "respond_to_confirmation" in l]
 
 
+def test_send_waits_for_confirmation_first():
+    """--send to a conversation whose actions already wait: the message is held (sent, it would
+    allow them), --on-confirm exit says so and exits 7 without sending it; accept answers
+    first and only then sends it."""
+    s = Server("headless_confirm.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--send", "go")
+    assert rc == 7, (rc, err)
+    rc, out, err = run(s, "--format", "ndjson", "--send", "second")
+    texts = [json.loads(l.split(" ", 2)[2])["content"][0]["text"]
+             for l in s.traffic_lines() if l.startswith("recv ")]
+    assert rc == 7 and texts == ["go"], (rc, texts, err)
+    assert ("tether: --send: 1 message was not sent (actions wait for confirmation, and a message "
+            "would allow them)") in err.decode().splitlines(), err
+    assert ndjson(out)[-1]["exit_code"] == 7
+    rc, out, err = run(s, "--format", "ndjson", "--send", "third", "--on-confirm", "accept")
+    s.stop()
+    assert rc == 0, (rc, err)
+    traffic = s.traffic_lines()
+    first_answer = next(i for i, l in enumerate(traffic) if "respond_to_confirmation" in l)
+    third = next(i for i, l in enumerate(traffic) if l.startswith("recv ") and '"third"' in l)
+    assert first_answer < third, traffic
+
+
 def test_on_confirm_accept():
     """--on-confirm accept: each waiting period answered once through REST, said, and the run
     followed to its end."""
