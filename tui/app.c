@@ -5,6 +5,7 @@
 #include "latency.h"
 #include "recorder.h"
 #include "clean.h"
+#include "diagnose.h"
 #include "list.h"
 #include "picker.h"
 #include "tui.h"
@@ -113,9 +114,15 @@ static char *find_api_key(const struct options *o)
 	struct buf err;
 	buf_init(&err);
 	enum keyring_status st = keyring_api_key_get(o->server, &key, &err);
-	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND && !o->quiet)
-		keyring_say(buf_cstr(&err), "; no session API key from it (TETHER_SESSION_API_KEY "
-			    "gives one)");
+	/* Said only if the server turns out to want a key (cli.md: the keyring is mentioned
+	 * only when it was needed and could not serve). */
+	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND) {
+		struct buf shown;
+		buf_init(&shown);
+		sanitize_text(buf_cstr(&err), err.len, &shown);
+		diag_set_keyring_trouble(buf_cstr(&shown));
+		buf_fini(&shown);
+	}
 	buf_fini(&err);
 	return key;
 }

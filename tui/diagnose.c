@@ -1,17 +1,28 @@
 /* Failures in words: one sentence each, the same in the TUI and headless. */
 #include "diagnose.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char next_server[] = "; choose another server with --server URL or TETHER_SERVER";
 static const char next_key[] = "; set the key with tether key set or TETHER_SESSION_API_KEY";
 
+/* One process, one run: set once at start-up, read by the one failure that needs it. */
+static char keyring_trouble[256];
+
+void diag_set_keyring_trouble(const char *why)
+{
+	snprintf(keyring_trouble, sizeof keyring_trouble, "%s", why ? why : "");
+}
+
 void diag_auth(struct buf *out, const struct diag_about *a)
 {
-	buf_printf(out, "authentication failed at %s: %s%s", a->server,
+	buf_printf(out, "authentication failed at %s: %s", a->server,
 		   a->has_key ? "the server refused the session API key"
-			      : "the server wants a session API key and none was given",
-		   next_key);
+			      : "the server wants a session API key and none was given");
+	if (!a->has_key && keyring_trouble[0])
+		buf_printf(out, " (%s)", keyring_trouble);
+	buf_puts(out, next_key);
 }
 
 void diag_unreachable(struct buf *out, const struct diag_about *a, enum net_cause cause,

@@ -18,6 +18,9 @@ struct diag_about {
  * is the clean error text of r (NULL when r has a status). */
 void diag_rest_failure(struct buf *out, const struct diag_about *a, const struct rest_response *r,
 		       const char *cause_text);
+/* Remembers why the keyring could not give a session API key (why: clean), for an
+ * authentication failure to say: the keyring matters only when the server wants a key. */
+void diag_set_keyring_trouble(const char *why);
 /* Appends an authentication failure (HTTP 401/403, close 4001) with the next step. */
 void diag_auth(struct buf *out, const struct diag_about *a);
 /* Appends the server not reached: cause_text is the clean reason, cause its kind. */

@@ -1677,16 +1677,25 @@ def test_msg_gave_up_in_words():
 
 
 def test_msg_keyring_only_when_needed():
-    """Without a D-Bus session bus: no keyring line when TETHER_SESSION_API_KEY gives the key,
-    one when the key was looked up there, and tether key set says the key was not stored."""
+    """Without a D-Bus session bus: no keyring line unless the server wants a key (then the
+    authentication failure says why the keyring gave none), and tether key set says the key
+    was not stored."""
     url = closed_port_url()
     nobus = {k: v for k, v in ENV.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
     down = "tether: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
     rc, out, err, _ = timed([TETHER, "list", "--server", url], env=dict(nobus, TETHER_SESSION_API_KEY="k-123"))
     assert (rc, err) == (1, [down]), (rc, err)
+    # The key was looked up and not found, but this server never asked for one: no line.
     rc, out, err, _ = timed([TETHER, "list", "--server", url], env=nobus)
-    assert (rc, err) == (1, ["tether: keyring: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset); "
-                             "no session API key from it (TETHER_SESSION_API_KEY gives one)", down]), (rc, err)
+    assert (rc, err) == (1, [down]), (rc, err)
+    # A server that wants a key: the failure says why the keyring gave none, once.
+    s = Server("headless_auth.scenario")
+    rc, out, err, _ = timed([TETHER, "--headless", "--server", s.url, CONV], env=nobus)
+    s.stop()
+    assert (rc, err) == (3, ["tether: authentication failed at %s: the server wants a session API "
+                             "key and none was given (keyring: no D-Bus session bus "
+                             "(DBUS_SESSION_BUS_ADDRESS unset)); set the key with tether key set or "
+                             "TETHER_SESSION_API_KEY" % s.url]), (rc, err)
     rc, out, err, _ = timed([TETHER, "key", "set", "--server", url], env=nobus, stdin=b"key-abc-123\n")
     assert (rc, err) == (1, ["tether: keyring: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset); "
                              "the key was not stored"]), (rc, err)
