@@ -153,17 +153,10 @@ static void status_done(void *ctx, const struct rest_response *resp)
 int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_key,
 		    const struct mask_set *masks)
 {
-	if (app_check_server(o->server) != 0)
-		return EXIT_USAGE;
-	struct buf err;
-	buf_init(&err);
-	struct loop *loop = loop_create(log, &err);
-	if (!loop) {
-		clean_eprintf(masks, "cannot create the event loop: %s", buf_cstr(&err));
-		buf_fini(&err);
-		return EXIT_RUNTIME;
-	}
-	buf_fini(&err);
+	int exit_code;
+	struct loop *loop = command_loop(o, log, masks, &exit_code);
+	if (!loop)
+		return exit_code;
 	struct control_run r = {
 		.loop = loop, .o = o, .masks = masks, .name = names[o->command],
 		.exit_code = EXIT_RUNTIME,

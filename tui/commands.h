@@ -7,6 +7,11 @@
 #include "net.h"
 #include "keyring.h"
 
+/* The event loop of a one-shot REST command: NULL (and *exit_code set, the reason said on
+ * stderr) when o's server URL is unusable or the loop cannot be made. */
+struct loop *command_loop(const struct options *o, loop_log_fn log, const struct mask_set *masks,
+			  int *exit_code);
+
 /* Runs the key or secret command in o (values from stdin or a no-echo prompt, never
  * printed); returns the exit code of tui/app.h. */
 int cmd_keyring_run(const struct options *o);

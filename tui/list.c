@@ -1,4 +1,5 @@
 #include "list.h"
+#include "commands.h"
 #include "clean.h"
 #include "diagnose.h"
 #include "app.h"
@@ -263,17 +264,10 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 			  const struct mask_set *masks, struct list_run *out)
 {
 	out->masks = masks;
-	if (app_check_server(o->server) != 0)
-		return EXIT_USAGE;
-	struct buf err;
-	buf_init(&err);
-	struct loop *loop = loop_create(log, &err);
-	if (!loop) {
-		fprintf(stderr, "tether: cannot create the event loop: %s\n", buf_cstr(&err));
-		buf_fini(&err);
-		return EXIT_RUNTIME;
-	}
-	buf_fini(&err);
+	int exit_code;
+	struct loop *loop = command_loop(o, log, masks, &exit_code);
+	if (!loop)
+		return exit_code;
 	out->loop = loop;
 	out->o = o;
 	out->api_key = api_key;
