@@ -328,8 +328,9 @@ struct session_handlers {
 	/* A frame that could not be decoded, or a durable seq skipped as too large (protocol.md
 	 * §7.3, code "frame_too_large", seq set). The connection carries on. */
 	void (*on_bad_frame)(void *ctx, const char *code, const char *detail, int64_t seq);
-	/* Every received text message, before decoding (for --record). */
-	void (*on_raw)(void *ctx, const char *json, size_t len);
+	/* Every received text message as received (for --record), with its decoded frame, or
+	 * NULL when it did not decode; called before on_frame or on_bad_frame. */
+	void (*on_raw)(void *ctx, const char *json, size_t len, const struct frame *f);
 	/* All open streams are void: called before each new connection attempt's frames. */
 	void (*on_discard_streams)(void *ctx);
 };

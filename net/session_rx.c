@@ -101,9 +101,10 @@ static void on_message(struct session *s, const char *json, size_t len)
 	struct codec_error err;
 	struct frame f;
 
+	int rc = frame_decode(json, len, &f, &err);
 	if (s->h.on_raw)
-		s->h.on_raw(s->h.ctx, json, len);
-	if (frame_decode(json, len, &f, &err)) {
+		s->h.on_raw(s->h.ctx, json, len, rc == 0 ? &f : NULL);
+	if (rc) {
 		net_log("session: a frame did not decode: %s", err.message);
 		if (s->h.on_bad_frame)
 			s->h.on_bad_frame(s->h.ctx, "decode_error", err.message, -1);

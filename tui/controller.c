@@ -652,12 +652,12 @@ static void session_bad_frame(void *ctx, const char *code, const char *detail, i
 }
 
 /* A frame as received, for the recorder; deltas come to it as stream changes instead. */
-static void session_raw(void *ctx, const char *json, size_t len)
+static void session_raw(void *ctx, const char *json, size_t len, const struct frame *f)
 {
 	struct controller *c = ctx;
-	if (c->finished)
+	if (c->finished || (f && f->type == FRAME_DELTA))
 		return;
-	CTL_SINKS(c, raw, json, len);
+	CTL_SINKS(c, raw, json, len, f);
 }
 
 static void session_discard(void *ctx)

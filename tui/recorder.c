@@ -62,22 +62,16 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 		r->connection_number++;
 }
 
-/* Every received frame but deltas: masking each delta frame alone would let a secret split
- * across two deltas into the file (#15720); on_stream records them as the stream's clean
- * gives them. */
-static void on_raw(void *ctx, const char *json, size_t len)
+/* Every received frame but deltas (the controller keeps those back: masking each delta
+ * frame alone would let a secret split across two deltas into the file, #15720); on_stream
+ * records them as the stream's clean gives them. */
+static void on_raw(void *ctx, const char *json, size_t len, const struct frame *f)
 {
 	struct recorder *r = ctx;
+	struct codec_error err;
+	(void)f;
 	if (!r->f)
 		return;
-	struct frame f;
-	struct codec_error err;
-	if (frame_decode(json, len, &f, &err) == 0) {
-		bool delta = f.type == FRAME_DELTA;
-		frame_fini(&f);
-		if (delta)
-			return;
-	}
 	struct buf masked;
 	buf_init(&masked);
 	if (json_rewrite_strings(json, len, clean_json_string, r, &masked, &err) == 0) {

@@ -80,8 +80,9 @@ struct sink_ops {
 	void (*error)(void *ctx, const char *code, const char *detail);
 	/* A one-line diagnostic for the user (clean). */
 	void (*notice)(void *ctx, const char *line);
-	/* A frame as received (deltas excepted: they come as SINK_STREAM_DELTA). */
-	void (*raw)(void *ctx, const char *json, size_t len);
+	/* A frame as received, with its decoded form (NULL when it did not decode); deltas
+	 * excepted: they come as SINK_STREAM_DELTA. */
+	void (*raw)(void *ctx, const char *json, size_t len, const struct frame *f);
 	/* A message that was to go out after an answer that failed: the user's again. */
 	void (*unsent)(void *ctx, const char *text);
 	/* Something the status line or the transcript shows changed. */

@@ -179,10 +179,11 @@ static void on_bad_frame(void *ctx, const char *code, const char *detail, int64_
 	printf("bad %s %lld %s\n", code, (long long)seq, detail ? detail : "");
 }
 
-static void on_raw(void *ctx, const char *json, size_t len)
+static void on_raw(void *ctx, const char *json, size_t len, const struct frame *f)
 {
 	(void)ctx;
 	(void)json;
+	(void)f;
 	P.last_rx = clock_now_us();
 	if (P.raw)
 		printf("raw %zu t=%.3f\n", len, now_s());

@@ -158,7 +158,7 @@ static void feed(struct bed *b, const char *json)
 	struct frame f;
 	struct codec_error err;
 	assert_int_equal(frame_decode(json, strlen(json), &f, &err), 0);
-	b->h.on_raw(b->h.ctx, json, strlen(json));
+	b->h.on_raw(b->h.ctx, json, strlen(json), &f);
 	b->h.on_frame(b->h.ctx, &f);
 	frame_fini(&f);
 }
