@@ -34,10 +34,11 @@ static void finish(struct control_run *r, int code)
  * diagnose.c words it as everywhere else; another HTTP status adds the server's own words. */
 static void fail(struct control_run *r, const struct rest_response *resp)
 {
-	struct buf url, line, cause;
+	struct buf url, line, cause, scratch;
 	buf_init(&url);
 	buf_init(&line);
 	buf_init(&cause);
+	buf_init(&scratch);
 	url_describe(r->o->server, &url);
 	struct diag_about about = {
 		.server = buf_cstr(&url),
@@ -50,13 +51,8 @@ static void fail(struct control_run *r, const struct rest_response *resp)
 		code = EXIT_NOT_FOUND;
 	} else if (resp->status == 0 || resp->status == 401 || resp->status == 403) {
 		if (resp->error)
-			clean_text(r->masks, resp->error, strlen(resp->error), &cause, &line);
-		struct buf why;
-		buf_init(&why);
-		buf_puts(&why, buf_cstr(&line));
-		buf_clear(&line);
-		diag_rest_failure(&line, &about, resp, buf_cstr(&why));
-		buf_fini(&why);
+			clean_text(r->masks, resp->error, strlen(resp->error), &scratch, &cause);
+		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
 		if (resp->status == 401 || resp->status == 403)
 			code = EXIT_AUTH;
 	} else {
@@ -77,6 +73,7 @@ static void fail(struct control_run *r, const struct rest_response *resp)
 		buf_fini(&body);
 	}
 	clean_eprintf(r->masks, "%s: %s", r->name, buf_cstr(&line));
+	buf_fini(&scratch);
 	buf_fini(&cause);
 	buf_fini(&line);
 	buf_fini(&url);

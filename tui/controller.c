@@ -87,10 +87,9 @@ static void stream_begin(struct controller *c, struct item *slot, enum apply_res
 	struct ctl_stream *cs = transcript_slot_data(slot);
 	if (!cs) {
 		cs = xcalloc(1, sizeof *cs);
-		const char *id = transcript_slot_id(slot);
 		struct buf shown;
 		buf_init(&shown);
-		controller_clean(c, id, strlen(id), &shown);
+		stream_shown_id(c, slot, &shown);
 		cs->shown_id = buf_steal(&shown);
 		for (int k = 0; k < 2; k++)
 			clean_stream_init(&cs->clean[k], c->masks);
