@@ -15,6 +15,7 @@ struct binding {
 	unsigned mods;
 	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
 	action_fn fn;
+	const char *help;        /* what the key does, for the keys overlay */
 };
 
 static bool matches(const struct binding *b, const struct key_event *ev)
@@ -110,23 +111,23 @@ static void act_suspend(struct tui *u, struct editor *e, const struct key_event 
 
 /* Keys that work the same in every mode. */
 static const struct binding global_bindings[] = {
-	{ KEYS_PGUP, 0, 0, act_page_up },
-	{ KEYS_PGDN, 0, 0, act_page_down },
-	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, act_page_up },
-	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, act_page_down },
-	{ KEYS_UP, KEYS_MOD_ALT, 0, act_line_up },
-	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_line_down },
-	{ KEYS_UP, KEYS_MOD_SHIFT, 0, act_line_up },
-	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, act_line_down },
-	{ KEYS_UP, KEYS_MOD_CTRL, 0, act_line_up },
-	{ KEYS_DOWN, KEYS_MOD_CTRL, 0, act_line_down },
-	{ KEYS_HOME, KEYS_MOD_CTRL, 0, act_top },
-	{ KEYS_END, KEYS_MOD_CTRL, 0, act_bottom },
-	{ KEYS_HOME, KEYS_MOD_ALT, 0, act_top },
-	{ KEYS_END, KEYS_MOD_ALT, 0, act_bottom },
-	{ KEYS_CTRL, 0, 'l', act_repaint },
-	{ KEYS_CTRL, 0, 'z', act_suspend },
-	{ KEYS_TAB, 0, 0, act_toggle_reasoning },
+	{ KEYS_PGUP, 0, 0, act_page_up, "scroll up a page" },
+	{ KEYS_PGDN, 0, 0, act_page_down, "scroll down a page" },
+	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, act_page_up, "scroll up a page" },
+	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, act_page_down, "scroll down a page" },
+	{ KEYS_UP, KEYS_MOD_ALT, 0, act_line_up, "scroll up a line" },
+	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_line_down, "scroll down a line" },
+	{ KEYS_UP, KEYS_MOD_SHIFT, 0, act_line_up, "scroll up a line" },
+	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, act_line_down, "scroll down a line" },
+	{ KEYS_UP, KEYS_MOD_CTRL, 0, act_line_up, "scroll up a line" },
+	{ KEYS_DOWN, KEYS_MOD_CTRL, 0, act_line_down, "scroll down a line" },
+	{ KEYS_HOME, KEYS_MOD_CTRL, 0, act_top, "go to the top of the conversation" },
+	{ KEYS_END, KEYS_MOD_CTRL, 0, act_bottom, "go to the newest and follow it" },
+	{ KEYS_HOME, KEYS_MOD_ALT, 0, act_top, "go to the top of the conversation" },
+	{ KEYS_END, KEYS_MOD_ALT, 0, act_bottom, "go to the newest and follow it" },
+	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
+	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
+	{ KEYS_TAB, 0, 0, act_toggle_reasoning, "show or hide the reasoning in view" },
 };
 
 /* ------------------------------------------------------------------ editing */
@@ -163,28 +164,28 @@ static void act_insert_char(struct tui *u, struct editor *e, const struct key_ev
 
 /* Emacs motions and kills, in whichever editor is active. */
 static const struct binding edit_bindings[] = {
-	{ KEYS_CTRL, 0, 'a', act_line_start },
-	{ KEYS_CTRL, 0, 'e', act_line_end },
-	{ KEYS_CTRL, 0, 'b', act_left },
-	{ KEYS_CTRL, 0, 'f', act_right },
-	{ KEYS_CTRL, 0, 'w', act_kill_word },
-	{ KEYS_CTRL, 0, 'u', act_kill_start },
-	{ KEYS_CTRL, 0, 'k', act_kill_end },
-	{ KEYS_CTRL, 0, 'y', act_yank },
-	{ KEYS_CTRL, 0, 'd', act_delete },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'b', act_word_left },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'f', act_word_right },
-	{ KEYS_LEFT, 0, 0, act_left },
-	{ KEYS_RIGHT, 0, 0, act_right },
-	{ KEYS_LEFT, KEYS_MOD_CTRL, 0, act_word_left },
-	{ KEYS_RIGHT, KEYS_MOD_CTRL, 0, act_word_right },
-	{ KEYS_LEFT, KEYS_MOD_ALT, 0, act_word_left },
-	{ KEYS_RIGHT, KEYS_MOD_ALT, 0, act_word_right },
-	{ KEYS_HOME, 0, 0, act_line_start },
-	{ KEYS_END, 0, 0, act_line_end },
-	{ KEYS_BACKSPACE, 0, 0, act_backspace },
-	{ KEYS_BACKSPACE, KEYS_MOD_ALT, 0, act_kill_word },
-	{ KEYS_DELETE, 0, 0, act_delete },
+	{ KEYS_CTRL, 0, 'a', act_line_start, "start of the line" },
+	{ KEYS_CTRL, 0, 'e', act_line_end, "end of the line" },
+	{ KEYS_CTRL, 0, 'b', act_left, "left a character" },
+	{ KEYS_CTRL, 0, 'f', act_right, "right a character" },
+	{ KEYS_CTRL, 0, 'w', act_kill_word, "delete the word before the cursor" },
+	{ KEYS_CTRL, 0, 'u', act_kill_start, "delete to the start of the line" },
+	{ KEYS_CTRL, 0, 'k', act_kill_end, "delete to the end of the line" },
+	{ KEYS_CTRL, 0, 'y', act_yank, "paste what was deleted last" },
+	{ KEYS_CTRL, 0, 'd', act_delete, "delete the character under the cursor" },
+	{ KEYS_CHAR, KEYS_MOD_ALT, 'b', act_word_left, "left a word" },
+	{ KEYS_CHAR, KEYS_MOD_ALT, 'f', act_word_right, "right a word" },
+	{ KEYS_LEFT, 0, 0, act_left, "left a character" },
+	{ KEYS_RIGHT, 0, 0, act_right, "right a character" },
+	{ KEYS_LEFT, KEYS_MOD_CTRL, 0, act_word_left, "left a word" },
+	{ KEYS_RIGHT, KEYS_MOD_CTRL, 0, act_word_right, "right a word" },
+	{ KEYS_LEFT, KEYS_MOD_ALT, 0, act_word_left, "left a word" },
+	{ KEYS_RIGHT, KEYS_MOD_ALT, 0, act_word_right, "right a word" },
+	{ KEYS_HOME, 0, 0, act_line_start, "start of the line" },
+	{ KEYS_END, 0, 0, act_line_end, "end of the line" },
+	{ KEYS_BACKSPACE, 0, 0, act_backspace, "delete the character before the cursor" },
+	{ KEYS_BACKSPACE, KEYS_MOD_ALT, 0, act_kill_word, "delete the word before the cursor" },
+	{ KEYS_DELETE, 0, 0, act_delete, "delete the character under the cursor" },
 };
 
 /* Typing, pasting and editing; false for keys that are none of these. */
@@ -259,24 +260,24 @@ static void act_search_done(struct tui *u, struct editor *e, const struct key_ev
 }
 
 static const struct binding search_edit_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_search_browse },
-	{ KEYS_ESC, 0, 0, act_search_cancel },
-	{ KEYS_CTRL, 0, 'r', act_search_older },
-	{ KEYS_CTRL, 0, 's', act_search_newer },
-	{ KEYS_UP, 0, 0, act_search_older },
-	{ KEYS_DOWN, 0, 0, act_search_newer },
+	{ KEYS_ENTER, 0, 0, act_search_browse, "stop typing, browse the matches" },
+	{ KEYS_ESC, 0, 0, act_search_cancel, "leave search, back where you were" },
+	{ KEYS_CTRL, 0, 'r', act_search_older, "the older match" },
+	{ KEYS_CTRL, 0, 's', act_search_newer, "the newer match" },
+	{ KEYS_UP, 0, 0, act_search_older, "the older match" },
+	{ KEYS_DOWN, 0, 0, act_search_newer, "the newer match" },
 };
 
 static const struct binding search_browse_bindings[] = {
-	{ KEYS_CHAR, 0, 'n', act_search_older },
-	{ KEYS_CHAR, 0, 'N', act_search_newer },
-	{ KEYS_CTRL, 0, 'r', act_search_older },
-	{ KEYS_CTRL, 0, 's', act_search_newer },
-	{ KEYS_UP, 0, 0, act_search_older },
-	{ KEYS_DOWN, 0, 0, act_search_newer },
-	{ KEYS_CHAR, 0, '/', act_search_edit },
-	{ KEYS_ESC, 0, 0, act_search_cancel },
-	{ KEYS_ENTER, 0, 0, act_search_done },
+	{ KEYS_CHAR, 0, 'n', act_search_older, "the older match" },
+	{ KEYS_CHAR, 0, 'N', act_search_newer, "the newer match" },
+	{ KEYS_CTRL, 0, 'r', act_search_older, "the older match" },
+	{ KEYS_CTRL, 0, 's', act_search_newer, "the newer match" },
+	{ KEYS_UP, 0, 0, act_search_older, "the older match" },
+	{ KEYS_DOWN, 0, 0, act_search_newer, "the newer match" },
+	{ KEYS_CHAR, 0, '/', act_search_edit, "edit the search" },
+	{ KEYS_ESC, 0, 0, act_search_cancel, "leave search, back where you were" },
+	{ KEYS_ENTER, 0, 0, act_search_done, "stay at this match" },
 };
 
 /* ------------------------------------------------------------ confirmation */
@@ -294,8 +295,8 @@ static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_
 }
 
 static const struct binding reason_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_reason_send },
-	{ KEYS_ESC, 0, 0, act_reason_cancel },
+	{ KEYS_ENTER, 0, 0, act_reason_send, "reject with this reason" },
+	{ KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation" },
 };
 
 static void act_confirm_open(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -374,18 +375,18 @@ static void act_end(struct tui *u, struct editor *e, const struct key_event *ev)
 }
 
 static const struct binding input_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_send },
-	{ KEYS_ESC, 0, 0, act_interrupt },
-	{ KEYS_CTRL, 0, 'd', act_eof },
-	{ KEYS_CTRL, 0, 'o', act_confirm_open },
-	{ KEYS_CTRL, 0, 'r', act_search_start },
-	{ KEYS_CTRL, 0, 's', act_search_start },
-	{ KEYS_CTRL, 0, 'p', act_up },
-	{ KEYS_CTRL, 0, 'n', act_down },
-	{ KEYS_UP, 0, 0, act_up },
-	{ KEYS_DOWN, 0, 0, act_down },
-	{ KEYS_HOME, 0, 0, act_home },
-	{ KEYS_END, 0, 0, act_end },
+	{ KEYS_ENTER, 0, 0, act_send, "send the message (a line break: Ctrl-J or Alt-Enter)" },
+	{ KEYS_ESC, 0, 0, act_interrupt, "interrupt the agent while it runs" },
+	{ KEYS_CTRL, 0, 'd', act_eof, "quit (on an empty prompt)" },
+	{ KEYS_CTRL, 0, 'o', act_confirm_open, "open the waiting confirmation" },
+	{ KEYS_CTRL, 0, 'r', act_search_start, "search the conversation" },
+	{ KEYS_CTRL, 0, 's', act_search_start, "search the conversation" },
+	{ KEYS_CTRL, 0, 'p', act_up, "the previous message you sent (or up a line)" },
+	{ KEYS_CTRL, 0, 'n', act_down, "the next message you sent (or down a line)" },
+	{ KEYS_UP, 0, 0, act_up, "the previous message you sent (or up a line)" },
+	{ KEYS_DOWN, 0, 0, act_down, "the next message you sent (or down a line)" },
+	{ KEYS_HOME, 0, 0, act_home, "the top (empty prompt) or start of the line" },
+	{ KEYS_END, 0, 0, act_end, "the newest (empty prompt) or end of the line" },
 };
 
 void bindings_handle(struct tui *u, const struct key_event *ev)
