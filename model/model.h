@@ -43,6 +43,7 @@ struct item_spec {
 	const char *summary;        /* one-line action summary */
 	const char *full_action;    /* every argument of the action, whole (the confirmation) */
 	const char *tool_call_id;
+	const char *timestamp;      /* the event's ISO 8601 timestamp as sent, NULL when none */
 	enum tool_outcome outcome;  /* ITEM_TOOL_RESULT */
 	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
 	bool has_exit_code;
@@ -169,6 +170,7 @@ struct item_info {
 	size_t reasoning_len;
 	size_t reasoning_lines; /* logical lines of reasoning */
 	const char *title;
+	const char *timestamp;  /* ISO 8601 as the event had it, NULL when none (local items) */
 	const char *summary;
 	const char *full_action; /* tool card: every argument of the action, whole */
 	const char *tool_call_id; /* tool card: NULL when it has none */

@@ -59,6 +59,7 @@ struct item {
 	struct buf text;
 	struct buf reasoning;
 	char *title;
+	char *timestamp;                /* ISO 8601 as the event had it, NULL when none */
 	size_t reasoning_lines;         /* logical lines of reasoning */
 	uint64_t version;               /* bumps on any change to the item's rows */
 	uint64_t text_epoch;            /* bumps when text changed other than by growing */

@@ -25,6 +25,7 @@ static void item_free(struct transcript *t, struct item *it)
 	buf_fini(&it->reasoning);
 	free(it->id);
 	free(it->title);
+	free(it->timestamp);
 	if (it->card) {
 		buf_fini(&it->card->result);
 		buf_fini(&it->card->detail);
@@ -231,6 +232,8 @@ void item_fill(struct transcript *t, struct item *it, const struct item_spec *sp
 	it->reasoning_lines = it->reasoning.len
 		? 1 + count_newlines(it->reasoning.data, it->reasoning.len) : 0;
 	set_string(&it->title, spec->title);
+	if (spec->timestamp)
+		set_string(&it->timestamp, spec->timestamp);
 	if (it->card || spec_has_card(spec))
 		card_fill(item_card(it), spec);
 	if (it->stream) {
@@ -332,6 +335,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		.reasoning_len = it->reasoning.len,
 		.reasoning_lines = it->reasoning_lines,
 		.title = it->title,
+		.timestamp = it->timestamp,
 		.detail = "",
 		.streaming = streaming,
 		.reasoning_expanded = it->reasoning_expanded,

@@ -61,12 +61,22 @@ static bool acp_ended(const struct event *e)
 	return e->is_error || is_kind(e->tool_status, "completed") || is_kind(e->tool_status, "failed");
 }
 
+/* The event's timestamp when it looks like one (ISO 8601 digits and separators, at most 40
+ * bytes): it is shown and sent back to the server in queries, so nothing else gets through. */
+static const char *plausible_timestamp(const char *s)
+{
+	if (!s || !*s || strlen(s) > 40 || s[strspn(s, "0123456789-:T.+Z")])
+		return NULL;
+	return s;
+}
+
 bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 			  struct item_spec *spec, struct buf *store)
 {
 	memset(spec, 0, sizeof *spec);
 	spec->seq = seq;
 	spec->id = e->id;
+	spec->timestamp = plausible_timestamp(e->timestamp);
 	/* The risk as received (a confirmation reports it); the views label only what is worth
 	 * it. */
 	spec->risk = (int)e->risk;
