@@ -114,6 +114,7 @@ struct transcript {
 	void (*view_free)(void *);      /* frees an item's view cache */
 	size_t (*view_bytes)(const void *); /* bytes of an item's view cache */
 	bool paging;                    /* adding a REST page: its cards are history, not pending */
+	int64_t newest_seq;             /* the highest seq ever taken, -1 before any */
 };
 
 /* Marks item changed: its rows and the transcript's generation. */
