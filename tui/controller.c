@@ -433,6 +433,7 @@ static void headless_forget(struct controller *c)
 /* The event into the model; an open stream it retires is told retired first. */
 static void apply_event(struct controller *c, const struct event *e, int64_t seq)
 {
+	headless_forget(c); /* what came before was written */
 	struct item_spec spec;
 	struct buf store;
 	buf_init(&store);
@@ -470,7 +471,6 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 		struct sink_item it = {.event = e, .spec = &spec, .applied = r, .seq = seq};
 		CTL_SINKS(c, item, &it);
 		ctl_changed(c);
-		headless_forget(c);
 	}
 	buf_fini(&store);
 }
