@@ -95,6 +95,7 @@ struct transcript {
 	struct item **items;            /* display order */
 	size_t count, cap;
 	uint64_t arrivals;              /* key_minor counter */
+	int64_t newest_seq;             /* the highest seq ever taken, -1 before any */
 	uint64_t next_uid;
 	uint64_t generation;
 	uint64_t lines_added;           /* logical lines of output ever added (viewport new_below) */
@@ -114,7 +115,7 @@ struct transcript {
 	void (*view_free)(void *);      /* frees an item's view cache */
 	size_t (*view_bytes)(const void *); /* bytes of an item's view cache */
 	bool paging;                    /* adding a REST page: its cards are history, not pending */
-	int64_t newest_seq;             /* the highest seq ever taken, -1 before any */
+	struct idmap quiet_seqs;        /* seqs of durables shown as no item (transcript_note_seq) */
 };
 
 /* Marks item changed: its rows and the transcript's generation. */
