@@ -88,6 +88,8 @@ struct item *idmap_get(const struct idmap *m, uint64_t key);
 void idmap_put(struct idmap *m, uint64_t key, struct item *it);
 /* Removes key when it maps to it. */
 void idmap_del(struct idmap *m, uint64_t key, const struct item *it);
+/* Copies every key into out (room for m->count); returns how many. */
+size_t idmap_keys(const struct idmap *m, uint64_t *out);
 
 #define TRANSCRIPT_RETIRED_RING 256
 

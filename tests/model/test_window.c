@@ -355,6 +355,7 @@ struct p_event {
 	enum item_kind kind;
 	char id[16], text[16], call[16];
 	int pair;                       /* card: its result's seq; result: its card's (-1: none) */
+	bool quiet;                     /* makes no item (a state update): only noted */
 };
 
 /* How often each thing happened: a run that never paged, trimmed or paired proves nothing. */
@@ -403,8 +404,11 @@ static void p_make_log(struct psim *p)
 			snprintf(e->call, sizeof e->call, "k%d", i);
 			if (nopen < P_LOG && prnd(p, 10))
 				open_cards[nopen++] = i;
+		} else if (r < 50) {
+			e->kind = ITEM_NOTICE;
+			e->quiet = true;
 		} else {
-			e->kind = r < 55 ? ITEM_USER : ITEM_AGENT;
+			e->kind = r < 62 ? ITEM_USER : ITEM_AGENT;
 		}
 	}
 }
@@ -424,32 +428,31 @@ static struct item_spec p_spec(const struct psim *p, int seq, bool with_seq)
 static void p_socket(struct psim *p, int seq)
 {
 	struct item_spec s = p_spec(p, seq, true);
-	transcript_add_event(p->t, &s);
+	if (p->log[seq].quiet)
+		transcript_note_seq(p->t, seq);
+	else
+		transcript_add_event(p->t, &s);
 	p->loaded[seq] = true;
 	if (seq > p->cursor)
 		p->cursor = seq;
 }
 
-static int p_newly(const struct psim *p, int lo, int hi)
-{
-	int n = 0;
-	for (int s = lo; s <= hi; s++)
-		n += !p->loaded[s];
-	return n;
-}
-
 /* A REST page next to anchor, k events, sometimes asked inclusively (the anchor and its
  * equal-timestamp neighbours on the far side come first). */
+/* A REST page next to anchor, k events, sometimes asked inclusively (the anchor and its
+ * equal-timestamp neighbours on the far side come first). Placed as the TUI does: events
+ * that make no item split the page into runs; each is noted at its seq, and the next run
+ * goes next to it. */
 static void p_page(struct psim *p, int anchor, bool before, int k)
 {
-	struct item_spec specs[64];
+	int seqs[64];
 	size_t n = 0;
 	int extra = prnd(p, 4) == 0 ? (int)prnd(p, 3) : -1;
 	if (extra >= 0) {
 		for (int j = extra; j >= 0; j--) {
 			int s = before ? anchor + j : anchor - j;
 			if (s >= 0 && s < p->nlog)
-				specs[n++] = p_spec(p, s, false);
+				seqs[n++] = s;
 		}
 	}
 	int lo = before ? anchor - k : anchor + 1, hi = before ? anchor - 1 : anchor + k;
@@ -458,9 +461,34 @@ static void p_page(struct psim *p, int anchor, bool before, int k)
 	if (hi > p->nlog - 1)
 		hi = p->nlog - 1;
 	for (int j = 0; j <= hi - lo; j++)
-		specs[n++] = p_spec(p, before ? hi - j : lo + j, false);
-	int want = hi >= lo ? p_newly(p, lo, hi) : 0;
-	size_t added = transcript_add_page(p->t, anchor, before, specs, n);
+		seqs[n++] = before ? hi - j : lo + j;
+	int want = 0;
+	for (int s = lo; s <= hi; s++)
+		want += !p->loaded[s] && !p->log[s].quiet;
+	/* The driver knows order and ids only: seqs count from the anchor once it is passed. */
+	struct item_spec run[64];
+	size_t nrun = 0, added = 0;
+	bool past = extra < 0;
+	int64_t from = anchor, at = anchor;
+	for (size_t i = 0; i < n; i++) {
+		const struct p_event *e = &p->log[seqs[i]];
+		if (!past) {
+			if (!e->quiet)
+				run[nrun++] = p_spec(p, seqs[i], false);
+			past = seqs[i] == anchor;
+			continue;
+		}
+		at += before ? -1 : 1;
+		if (!e->quiet) {
+			run[nrun++] = p_spec(p, seqs[i], false);
+			continue;
+		}
+		added += transcript_add_page(p->t, from, before, run, nrun);
+		nrun = 0;
+		transcript_note_seq(p->t, at);
+		from = at;
+	}
+	added += transcript_add_page(p->t, from, before, run, nrun);
 	p_stats[before ? 0 : 1] += added > 0;
 	p_stats[6] += extra >= 0 && added > 0;
 	assert_int_equal(added, (size_t)want);
@@ -536,16 +564,33 @@ static void p_trim(struct psim *p)
 	free(waiting);
 	if (dropped == 0)
 		return;
-	/* What is loaded now is what is left. */
+	/* What is loaded now is what is left, and the noted seqs that no dropped event lies
+	 * beside (between the kept items around them). */
+	static bool was[P_LOG], own[P_LOG];
+	memcpy(was, p->loaded, sizeof was);
 	memset(p->loaded, 0, sizeof p->loaded);
+	memset(own, 0, sizeof own);
 	for (size_t i = 0; i < transcript_count(t); i++) {
 		struct item_info in = info_of(t, i);
 		if (in.seq < 0)
 			continue;
-		p->loaded[in.seq] = true;
+		p->loaded[in.seq] = own[in.seq] = true;
 		int pair = p->log[in.seq].pair;
 		if (in.kind == ITEM_TOOL && in.result_text && pair >= 0)
 			p->loaded[pair] = true;
+	}
+	for (int q = 0; q < p->nlog; q++) {
+		if (!was[q] || !p->log[q].quiet)
+			continue;
+		int lo = q - 1, hi = q + 1;
+		while (lo >= 0 && !own[lo])
+			lo--;
+		while (hi < p->nlog && !own[hi])
+			hi++;
+		bool beside_dropped = false;
+		for (int d = lo + 1; d < hi; d++)
+			beside_dropped |= was[d] && !p->log[d].quiet && !p->loaded[d];
+		p->loaded[q] = !beside_dropped;
 	}
 }
 
@@ -600,7 +645,7 @@ static void p_check(const struct psim *p)
 	int64_t prev = -1;
 	int nloaded = 0, seen = 0;
 	for (int s = 0; s < p->nlog; s++)
-		nloaded += p->loaded[s];
+		nloaded += p->loaded[s] && !p->log[s].quiet;
 	for (size_t i = 0; i < transcript_count(t); i++) {
 		struct item_info in = info_of(t, i);
 		if (in.streaming) {
@@ -637,7 +682,7 @@ static void p_check(const struct psim *p)
 	}
 	assert_int_equal(seen, nloaded);
 	for (int s = 0; s < p->nlog; s++)
-		assert_int_equal(transcript_find_seq(t, s) >= 0, p->loaded[s]);
+		assert_int_equal(transcript_find_seq(t, s) >= 0, p->loaded[s] && !p->log[s].quiet);
 }
 
 static void p_run(uint64_t seed, int steps)
@@ -694,6 +739,31 @@ static void property_window_against_a_model_of_the_log(void **state)
 		p_run(seeds[i], 1500);
 }
 
+/* Seqs of events that make no item are loaded history, not gaps; a trim that opens a gap
+ * around them forgets them (they come again with the gap's page), and keeps the others. */
+static void noted_seqs_are_no_gap_until_trimmed_away(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	load(t, 0, 1);
+	transcript_note_seq(t, 2);
+	load(t, 3, 4);
+	transcript_note_seq(t, 5);
+	load(t, 6, 7);
+	transcript_note_seq(t, 8);
+	load(t, 9, 10);
+	for (size_t i = 0; i < transcript_count(t); i++)
+		assert_int_equal(transcript_missing_before(t, i), 0);
+	/* Keep seqs 6..10: 0..4 go, the noted 2 with them, and the noted 5 too (nothing kept
+	 * above it); the noted 8 sits between kept 7 and 9: it stays. */
+	assert_int_equal(transcript_trim(t, 4, 7, 0, 0), 4);
+	assert_int_equal(info_of(t, 0).seq, 6);
+	assert_int_equal(transcript_missing_before(t, 0), 6);
+	for (size_t i = 1; i < transcript_count(t); i++)
+		assert_int_equal(transcript_missing_before(t, i), 0);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -710,6 +780,7 @@ int main(void)
 		cmocka_unit_test(trim_keeps_open_streams_and_waiting_cards),
 		cmocka_unit_test(dropped_card_pairs_again_when_fetched),
 		cmocka_unit_test(retired_stream_takes_its_seqs_place),
+		cmocka_unit_test(noted_seqs_are_no_gap_until_trimmed_away),
 		cmocka_unit_test(property_window_against_a_model_of_the_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
