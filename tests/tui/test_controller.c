@@ -477,7 +477,7 @@ static void headless_holds_a_tail_and_waiting_cards(void **state)
 	assert_int_equal(transcript_find_id(t, "a0"), 0);
 	assert_int_equal(transcript_find_id(t, "m1"), -1);
 	assert_true(transcript_find_id(t, "m500") >= 0);
-	take_log(b);
+	free(take_log(b));
 	result_durable(b, 501, "o501", "call0");
 	ASSERT_LOG(b, "event durable\nitem o501 other\n");
 	struct item_info card;
