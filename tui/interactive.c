@@ -98,6 +98,20 @@ void tui_suspend(struct tui *u)
 	tui_invalidate(u);
 }
 
+void tui_reconnect(struct tui *u)
+{
+	if (controller_reconnect_now(u->ctl)) {
+		tui_notice(u, "reconnecting now…");
+		return;
+	}
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (st.connection == SESSION_SYNCED)
+		tui_notice(u, "already connected: nothing to reconnect");
+	else
+		tui_notice(u, "already connecting…");
+}
+
 static bool blank(const char *s)
 {
 	return s[strspn(s, " \t\n")] == '\0';
@@ -161,6 +175,19 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 	u->confirm_signature = signature;
 }
 
+/* After the frame's doupdate: the title, a bell, a notification, straight to the terminal. */
+static void call_back(struct tui *u, const struct controller_status *st, int64_t now)
+{
+	struct attention_calls calls;
+	attention_observe(&u->attention, st, now, &calls);
+	if (calls.set_title)
+		terminal_set_title(calls.title);
+	if (calls.bell)
+		terminal_bell();
+	if (calls.notify)
+		terminal_notify(u->o->notify == NOTIFY_OSC777, calls.notify_title, calls.notify_body);
+}
+
 static void on_frame(void *arg)
 {
 	struct tui *u = arg;
@@ -176,6 +203,7 @@ static void on_frame(void *arg)
 	controller_status(u->ctl, &st);
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
+	call_back(u, &st, now);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
 	if (more) {
@@ -318,6 +346,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	editor_init(&u->reason);
 	layout_init(&u->confirm_layout);
 	u->confirm_choice = -1;
+	attention_init(&u->attention, o->bell, o->bell_after_s, o->notify);
 	struct buf err;
 	buf_init(&err);
 	if (terminal_open(o->color, &err) != 0) {
