@@ -100,10 +100,9 @@ void tui_suspend(struct tui *u)
 
 void tui_reconnect(struct tui *u)
 {
-	if (controller_reconnect_now(u->ctl)) {
-		tui_notice(u, "reconnecting now…");
+	/* The status line says "connecting" at once: a notice would outlive it. */
+	if (controller_reconnect_now(u->ctl))
 		return;
-	}
 	struct controller_status st;
 	controller_status(u->ctl, &st);
 	if (st.connection == SESSION_SYNCED)

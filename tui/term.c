@@ -23,7 +23,8 @@ static struct {
 	volatile sig_atomic_t active;
 	bool colors;
 	bool atexit_set;
-	char paste_on[64];          /* bracketed paste on, the title pushed */
+	char paste_on[32];
+	bool suspended;             /* given back for a suspend: the title was popped */
 	char restore[256];          /* title popped, bracketed paste off, attributes off, cursor
 				     * on, main screen */
 	size_t restore_len;
@@ -101,14 +102,19 @@ static bool title_pushes(void)
 	return term.title_on[0] == '\033' && term.title_on[1] == ']';
 }
 
+static void push_title(void)
+{
+	if (title_pushes())
+		write_all(term.out_fd, "\033[22;0t", strlen("\033[22;0t"));
+}
+
 /* Terminals whose terminfo lacks BE/BD still take xterm's private mode, and the others
  * ignore it. */
 static void prepare_sequences(void)
 {
 	const char *on = cap("BE"), *off = cap("BD");
 	prepare_title();
-	snprintf(term.paste_on, sizeof term.paste_on, "%s%s", on ? on : "\033[?2004h",
-		 title_pushes() ? "\033[22;0t" : "");
+	snprintf(term.paste_on, sizeof term.paste_on, "%s", on ? on : "\033[?2004h");
 	term.restore_len = 0;
 	if (title_pushes())
 		restore_append("\033[23;0t");
@@ -280,6 +286,7 @@ int terminal_open(bool color, struct buf *err)
 		term.atexit_set = atexit(restore_at_exit) == 0;
 	/* Straight to the terminal: nothing of ncurses is pending before its first refresh. */
 	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	push_title();
 	term.active = 1;
 	return 0;
 }
@@ -296,6 +303,7 @@ void terminal_close(void)
 	delscreen(term.screen);
 	term.screen = NULL;
 	term.title_len = 0;
+	term.suspended = false;
 	if (term.tty)
 		fclose(term.tty);
 	term.tty = NULL;
@@ -317,6 +325,7 @@ void terminal_suspend(void)
 		return;
 	endwin();
 	write_all(term.out_fd, term.restore, term.restore_len);
+	term.suspended = true;
 }
 
 void terminal_resume(void)
@@ -325,6 +334,11 @@ void terminal_resume(void)
 		return;
 	reset_prog_mode();
 	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	/* Pushed once per pop: a SIGCONT without our suspend (a stop from outside) pushes
+	 * nothing, but the title is set again in case the shell changed it meanwhile. */
+	if (term.suspended)
+		push_title();
+	term.suspended = false;
 	write_all(term.out_fd, term.title, term.title_len);
 	clearok(curscr, TRUE);
 	refresh();
