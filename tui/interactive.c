@@ -215,6 +215,9 @@ static void on_frame(void *arg)
 		if (next < 0 || left < next)
 			next = left;
 	}
+	/* The spinner turns at most at the render clock (render_hz below its own pace). */
+	if (next >= 0 && next < u->clock.period_us)
+		next = u->clock.period_us;
 	if (next >= 0)
 		loop_timer_schedule(u->frame_timer, next);
 }

@@ -118,6 +118,8 @@ static void prepare_sequences(void)
 	term.restore_len = 0;
 	if (title_pushes())
 		restore_append("\033[23;0t");
+	else if (term.title_on[0])
+		restore_append(cap("dsl")); /* a real status line: cleared, there is no pop */
 	restore_append(off ? off : "\033[?2004l");
 	restore_append(cap("sgr0"));
 	restore_append(cap("cnorm"));
