@@ -82,6 +82,11 @@ no_sanitizer_report
 
 # A crash gives the title back too (the fatal-signal path writes the same restore bytes).
 T kill-server
+# the old server is gone before the new one starts (else it may answer, exiting)
+for _ in $(seq 100); do
+	T list-sessions 2>&1 | grep -q "no server running" && break
+	sleep 0.05
+done
 start_tether 100 24 "$CONV"
 T new-window -t main:1 'exec sleep 600'
 wait_title "tether: Fix the tests — idle" || fail "title '$(title)' after a restart"
