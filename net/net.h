@@ -356,6 +356,10 @@ bool session_is_live(const struct session *s);
 /* Why the last attempt that did not reach sync ended (as received: neither sanitized nor
  * masked), or NULL when the last attempt synced or none ended yet. */
 const char *session_last_failure(const struct session *s);
+/* While waiting to reconnect (after a drop), starts the next attempt now instead of when the
+ * backoff ends; it asks for after_seq from the cursor like every reconnect. False (nothing
+ * done) while connected or connecting, and once stopped or failed. */
+bool session_reconnect_now(struct session *s);
 /* Closes the connection with a close frame (1000) and stops reconnecting; on_status hears
  * CLOSED with end SESSION_END_STOPPED once it is closed. lws 4.1.6 ends the TCP connection
  * right after the frame, without waiting for the server's close. */

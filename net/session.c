@@ -646,6 +646,16 @@ const char *session_last_failure(const struct session *s)
 	return s->last_failure[0] ? s->last_failure : NULL;
 }
 
+/* Cuts the wait between attempts short: connects now, from the cursor as any reconnect. */
+bool session_reconnect_now(struct session *s)
+{
+	if (!s->loop || !s->running || s->phase != PHASE_IDLE)
+		return false;
+	loop_timer_cancel(s->retry_timer);
+	session_connect(s);
+	return true;
+}
+
 /* Closes the connection normally and stops reconnecting. */
 void session_stop(struct session *s)
 {

@@ -109,6 +109,12 @@ static void act_suspend(struct tui *u, struct editor *e, const struct key_event 
 	tui_suspend(u);
 }
 
+static void act_reconnect(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_reconnect(u);
+}
+
 /* Keys that work the same in every mode. */
 static const struct binding global_bindings[] = {
 	{ KEYS_PGUP, 0, 0, act_page_up, "scroll up a page" },
@@ -128,6 +134,7 @@ static const struct binding global_bindings[] = {
 	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
 	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
 	{ KEYS_TAB, 0, 0, act_toggle_reasoning, "show or hide the reasoning in view" },
+	{ KEYS_F5, 0, 0, act_reconnect, "reconnect now (while waiting to reconnect)" },
 };
 
 /* ------------------------------------------------------------------ editing */

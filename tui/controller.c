@@ -365,6 +365,10 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 	if (!ctl_status_is(c->execution_status, buf_cstr(&shown))) {
 		free(c->execution_status);
 		c->execution_status = buf_steal(&shown);
+		if (e->run_status != RUN_STATUS_RUNNING)
+			c->running_since_us = 0;
+		else if (c->run_status != RUN_STATUS_RUNNING)
+			c->running_since_us = clock_now_us();
 		c->run_status = e->run_status;
 		transcript_set_awaiting_confirmation(c->transcript,
 						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
@@ -759,6 +763,18 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 	}
 	if (st->state == SESSION_CLOSED || st->state == SESSION_FAILED)
 		c->last_close_code = st->close_code;
+	if (st->state == SESSION_CLOSED && st->end != SESSION_END_STOPPED) {
+		/* the status line says why it is reconnecting */
+		struct buf drop;
+		buf_init(&drop);
+		if (st->close_code)
+			buf_printf(&drop, "close %d%s", st->close_code, st->reason ? ": " : "");
+		if (st->reason)
+			controller_clean(c, st->reason, strlen(st->reason), &drop);
+		free(c->last_drop);
+		c->last_drop = drop.len ? buf_steal(&drop) : NULL;
+		buf_fini(&drop);
+	}
 	if (st->state == SESSION_RECONNECTING)
 		c->retry_at_us = clock_now_us() + st->retry_in_us;
 	if (st->state == SESSION_CLOSED || st->state == SESSION_SYNCED) {
@@ -902,6 +918,7 @@ void controller_destroy(struct controller *c)
 	loop_timer_destroy(c->stall_timer);
 	loop_timer_destroy(c->catchup_timer);
 	free(c->last_failure);
+	free(c->last_drop);
 	transcript_destroy(c->transcript);
 	free(c->title);
 	free(c->shown_server);
@@ -942,4 +959,12 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->pending_messages = outbox_unsent(c->outbox, st->queued,
 					     sizeof st->queued / sizeof *st->queued);
 	st->awaiting_confirmation = c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
+	st->caught_up = c->caught_up;
+	st->running_since_us = c->running_since_us;
+	st->last_drop = c->last_drop;
+}
+
+bool controller_reconnect_now(struct controller *c)
+{
+	return session_reconnect_now(c->session);
 }

@@ -34,6 +34,9 @@ struct controller_status {
 	size_t pending_messages;        /* the user's messages not sent yet */
 	struct outbox_message queued[3]; /* the oldest of them (up to pending_messages) */
 	bool awaiting_confirmation;
+	bool caught_up;                 /* the run status is current (not history being replayed) */
+	int64_t running_since_us;       /* monotonic time the run was last seen to start, 0 if not running */
+	const char *last_drop;          /* why the last connection ended (clean), or NULL */
 };
 
 struct controller;
@@ -77,6 +80,8 @@ bool controller_confirm_and_send(struct controller *c, const char *text);
  * once the server took the new policy (it does not run them by itself). */
 bool controller_set_confirmation_policy(struct controller *c, enum confirmation_policy policy,
 					bool then_accept);
+/* Reconnects now instead of waiting out the backoff; false when no reconnect is waiting. */
+bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */

@@ -53,6 +53,8 @@ struct controller {
 	size_t durable_count;
 	size_t stream_count;
 	size_t running_tools;           /* actions without a result: silence is a tool at work */
+	int64_t running_since_us;       /* when the status last became running, 0 when not running */
+	char *last_drop;                /* why the last connection ended, sanitized and masked */
 
 	/* catch-up and --until */
 	bool synced_once;

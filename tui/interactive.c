@@ -98,6 +98,19 @@ void tui_suspend(struct tui *u)
 	tui_invalidate(u);
 }
 
+void tui_reconnect(struct tui *u)
+{
+	/* The status line says "connecting" at once: a notice would outlive it. */
+	if (controller_reconnect_now(u->ctl))
+		return;
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (st.connection == SESSION_SYNCED)
+		tui_notice(u, "already connected: nothing to reconnect");
+	else
+		tui_notice(u, "already connecting…");
+}
+
 static bool blank(const char *s)
 {
 	return s[strspn(s, " \t\n")] == '\0';
@@ -161,6 +174,19 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 	u->confirm_signature = signature;
 }
 
+/* After the frame's doupdate: the title, a bell, a notification, straight to the terminal. */
+static void call_back(struct tui *u, const struct controller_status *st, int64_t now)
+{
+	struct attention_calls calls;
+	attention_observe(&u->attention, st, now, &calls);
+	if (calls.set_title)
+		terminal_set_title(calls.title);
+	if (calls.bell)
+		terminal_bell();
+	if (calls.notify)
+		terminal_notify(u->o->notify == NOTIFY_OSC777, calls.notify_title, calls.notify_body);
+}
+
 static void on_frame(void *arg)
 {
 	struct tui *u = arg;
@@ -176,6 +202,7 @@ static void on_frame(void *arg)
 	controller_status(u->ctl, &st);
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
+	call_back(u, &st, now);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
 	if (more) {
@@ -188,6 +215,9 @@ static void on_frame(void *arg)
 		if (next < 0 || left < next)
 			next = left;
 	}
+	/* The spinner turns at most at the render clock (render_hz below its own pace). */
+	if (next >= 0 && next < u->clock.period_us)
+		next = u->clock.period_us;
 	if (next >= 0)
 		loop_timer_schedule(u->frame_timer, next);
 }
@@ -318,6 +348,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	editor_init(&u->reason);
 	layout_init(&u->confirm_layout);
 	u->confirm_choice = -1;
+	attention_init(&u->attention, o->bell, o->bell_after_s, o->notify);
 	struct buf err;
 	buf_init(&err);
 	if (terminal_open(o->color, &err) != 0) {

@@ -4,6 +4,7 @@
 #ifndef TETHER_INTERACTIVE_H
 #define TETHER_INTERACTIVE_H
 
+#include "attention.h"
 #include "controller.h"
 #include "editor.h"
 #include "keys.h"
@@ -63,6 +64,7 @@ struct tui {
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
 	bool quitting;
 	int exit_code;
+	struct attention attention; /* title, bell and notifications */
 };
 
 /* Asks for a frame at the next render clock boundary. */
@@ -77,6 +79,8 @@ void tui_quit(struct tui *u, int exit_code);
 void tui_ctrl_c(struct tui *u);
 /* Gives the terminal back and stops (Ctrl-Z, SIGTSTP); takes it again on SIGCONT. */
 void tui_suspend(struct tui *u);
+/* Reconnects now when a reconnect is waiting (F5, /reconnect), else says why not. */
+void tui_reconnect(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
 

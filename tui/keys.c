@@ -51,6 +51,7 @@ static const struct {
 	{ "kHOM", KEYS_HOME, KEYS_MOD_SHIFT }, { "kEND", KEYS_END, KEYS_MOD_SHIFT },
 	{ "kPRV", KEYS_PGUP, KEYS_MOD_SHIFT }, { "kNXT", KEYS_PGDN, KEYS_MOD_SHIFT },
 	{ "kDC", KEYS_DELETE, KEYS_MOD_SHIFT },
+	{ "kf5", KEYS_F5, 0 },
 };
 
 /* xterm's modified keys: terminfo names them kLFT3 (Alt-Left), kLFT5 (Ctrl-Left) and so on. */
@@ -190,6 +191,7 @@ static bool tilde_key(unsigned long p, enum keys_kind *kind)
 	case 3: *kind = KEYS_DELETE; return true;
 	case 5: *kind = KEYS_PGUP; return true;
 	case 6: *kind = KEYS_PGDN; return true;
+	case 15: *kind = KEYS_F5; return true;
 	default: return false;
 	}
 }

@@ -27,6 +27,7 @@ enum keys_kind {
 	KEYS_PGDN,
 	KEYS_ESC,
 	KEYS_PASTE,         /* text/len: the whole bracketed paste, CR and CRLF turned into LF */
+	KEYS_F5,
 };
 
 enum keys_mods {

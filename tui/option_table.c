@@ -14,6 +14,7 @@
 static const char *const formats[] = { "text", "ndjson", "json", NULL };
 static const char *const untils[] = { "idle", "finished", "never", "synced", NULL };
 static const char *const on_confirms[] = { "exit", "wait", "accept", "reject", NULL };
+static const char *const notifies[] = { "off", "osc9", "osc777", NULL };
 
 /* Choice values are enum indexes: the lists follow enum output_format and enum until_mode. */
 _Static_assert(FORMAT_TEXT == 0 && FORMAT_NDJSON == 1 && FORMAT_JSON == 2, "formats[] follows the enum");
@@ -21,6 +22,7 @@ _Static_assert(UNTIL_IDLE == 0 && UNTIL_FINISHED == 1 && UNTIL_NEVER == 2 && UNT
 	       "untils[] follows the enum");
 _Static_assert(ON_CONFIRM_EXIT == 0 && ON_CONFIRM_WAIT == 1 && ON_CONFIRM_ACCEPT == 2 &&
 	       ON_CONFIRM_REJECT == 3, "on_confirms[] follows the enum");
+_Static_assert(NOTIFY_OFF == 0 && NOTIFY_OSC9 == 1 && NOTIFY_OSC777 == 2, "notifies[] follows the enum");
 
 const struct option_spec option_specs[] = {
 	{ "help", 'h', SPEC_COMMAND, SPEC_CLI, 0, 0, CMD_HELP, 0, NULL },
@@ -46,6 +48,9 @@ const struct option_spec option_specs[] = {
 	{ "osc52", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(osc52), 0, 0, NULL },
 	{ "color", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(color), 0, 0, NULL },
 	{ "stream-stall", 0, SPEC_SECONDS, SPEC_CONFIG, FIELD(stream_stall_s), 0, 0, NULL },
+	{ "bell", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(bell), 0, 0, NULL },
+	{ "bell-after", 0, SPEC_INT, SPEC_CONFIG, FIELD(bell_after_s), 0, 86400, NULL },
+	{ "notify", 0, SPEC_CHOICE, SPEC_CONFIG, FIELD(notify), 0, 0, notifies },
 };
 
 bool option_takes_value(const struct option_spec *s)

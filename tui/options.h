@@ -27,6 +27,9 @@ enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER, UNTIL_SYNCED };
 /* --on-confirm: what headless does when actions wait for confirmation. */
 enum on_confirm { ON_CONFIRM_EXIT, ON_CONFIRM_WAIT, ON_CONFIRM_ACCEPT, ON_CONFIRM_REJECT };
 
+/* notify =: a desktop notification through the terminal's escape sequence, or none. */
+enum notify_mode { NOTIFY_OFF, NOTIFY_OSC9, NOTIFY_OSC777 };
+
 struct options {
 	enum command command;
 	const char *conversation_id;
@@ -56,6 +59,9 @@ struct options {
 	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
 	double stream_stall_s;      /* no delta for this long marks a streaming item stalled */
+	bool bell;                  /* ring when a confirmation is asked and a long run ends */
+	int bell_after_s;           /* a run ending rings only after running this long */
+	enum notify_mode notify;    /* desktop notifications through the terminal */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

@@ -255,8 +255,8 @@ static void paint_marker(struct tui *u, int y)
 	buf_init(&b);
 	if (u->vp.new_below) {
 		buf_puts(&b, " ↓ ");
-		status_put_count(&b, (int64_t)u->vp.new_below);
-		buf_puts(&b, " new below — End to jump ");
+		status_put_new_below(&b, u->vp.new_below);
+		buf_puts(&b, " — End to jump ");
 	} else {
 		buf_puts(&b, " ↓ more below — End to jump ");
 	}
@@ -308,7 +308,8 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 	struct buf b;
 	buf_init(&b);
 	buf_putc(&b, ' ');
-	status_format(st, now, COLS - 1, &b);
+	/* Other modes show their own keys where the user types. */
+	status_format(st, now, COLS - 1, u->mode == TUI_MODE_INPUT ? STATUS_KEY_HINT : 0, &b);
 	struct draw_line l = { .nseg = 0, .fill = true, .fill_look = status_look };
 	draw_line_add(&l, buf_cstr(&b), b.len, status_look);
 	draw_line_paint(&u->paint, y, &l);

@@ -86,6 +86,12 @@ static void cmd_quit(struct tui *u, const char *arg)
 
 static void cmd_help(struct tui *u, const char *arg);
 
+static void cmd_reconnect(struct tui *u, const char *arg)
+{
+	(void)arg;
+	tui_reconnect(u);
+}
+
 struct slash_command {
 	const char *name;
 	const char *usage;
@@ -99,6 +105,7 @@ static const struct slash_command commands[] = {
 	{ "reject", "/reject [reason]      reject the actions awaiting confirmation", cmd_reject },
 	{ "copy", "/copy [code|action]   copy the last agent message (its last code block; the action awaiting confirmation, whole)",
 	  cmd_copy },
+	{ "reconnect", "/reconnect            reconnect now instead of waiting (also F5)", cmd_reconnect },
 	{ "help", "/help                 this help", cmd_help },
 	{ "quit", "/quit                 leave tether", cmd_quit },
 };

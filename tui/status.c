@@ -4,13 +4,27 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { STATUS_SEGMENTS = 7, STATUS_SEGMENT_BYTES = 256 };
+enum { STATUS_SEGMENTS = 9, STATUS_SEGMENT_BYTES = 256 };
 
-/* One part of the line; a lower rank is kept longer when the width runs out. */
+/* The words of the status line, said once: every width uses these and only drops parts. */
+static const char word_connecting[] = "connecting";
+static const char word_live[] = "live";
+static const char word_syncing[] = "syncing";
+static const char word_reconnecting[] = "reconnecting";
+static const char word_offline[] = "offline";
+static const char hint_reconnect[] = "F5 reconnects";
+static const char hint_answer[] = "Ctrl-O to answer";
+static const char hint_interrupt[] = "Esc interrupts";
+/* Braille dots turning: one column each in every font that has them. */
+static const char *const spinner[] = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏" };
+enum { SPINNER_FRAMES = 10, SPINNER_STEP_US = 100000 };
+
+/* One part of the line; a higher rank is dropped first when the width runs out. An attached
+ * part continues the one before it in parentheses instead of after a separator. */
 struct segment {
 	int rank;
-	char full[STATUS_SEGMENT_BYTES];
-	char brief[STATUS_SEGMENT_BYTES];
+	bool attached;
+	char text[STATUS_SEGMENT_BYTES];
 };
 
 static const char separator[] = " · ";
@@ -52,190 +66,302 @@ void status_put_fitted(struct buf *out, const char *s, size_t n, int width)
 	buf_puts(out, "…");
 }
 
+void status_put_new_below(struct buf *out, size_t n)
+{
+	status_put_count(out, (int64_t)n);
+	buf_puts(out, n == 1 ? " new line below" : " new lines below");
+}
+
 static int64_t seconds_left(const struct controller_status *st, int64_t now_us)
 {
 	int64_t left = st->retry_at_us - now_us;
 	return left <= 0 ? 0 : (left + 999999) / 1000000;
 }
 
-static void set(struct segment *s, int rank, const char *full, const char *brief)
+/* The run status is the server's current one: live and past the replay. */
+static bool agent_current(const struct controller_status *st)
 {
-	s->rank = rank;
-	snprintf(s->full, sizeof s->full, "%s", full);
-	snprintf(s->brief, sizeof s->brief, "%s", brief ? brief : full);
+	return st->connection == SESSION_SYNCED && !st->syncing && st->caught_up;
 }
 
-static void connection_segment(const struct controller_status *st, int64_t now_us,
-			       struct segment *s)
+const char *status_connection_word(const struct controller_status *st)
 {
-	char full[STATUS_SEGMENT_BYTES], brief[STATUS_SEGMENT_BYTES];
 	switch (st->connection) {
 	case SESSION_CONNECTING:
-		if (st->attempt > 1 && st->last_failure)
-			snprintf(full, sizeof full, "connecting (attempt %d; last: %s)", st->attempt,
-				 st->last_failure);
-		else if (st->attempt > 1)
-			snprintf(full, sizeof full, "connecting (attempt %d)", st->attempt);
-		else
-			snprintf(full, sizeof full, "connecting…");
-		snprintf(brief, sizeof brief, "conn…");
-		break;
 	case SESSION_OPEN:
-		snprintf(full, sizeof full, "connected, waiting for sync");
-		snprintf(brief, sizeof brief, "open");
-		break;
+		return word_connecting;
+	case SESSION_SYNCED:
+		return st->syncing ? word_syncing : word_live;
+	case SESSION_RECONNECTING:
+		return word_reconnecting;
+	case SESSION_CLOSED:
+	case SESSION_GAVE_UP:
+	case SESSION_FAILED:
+	default:
+		return word_offline;
+	}
+}
+
+const char *status_agent_word(const struct controller_status *st)
+{
+	if (st->awaiting_confirmation)
+		return "needs confirmation";
+	switch (st->run_status) {
+	case RUN_STATUS_ABSENT:
+		return NULL;
+	case RUN_STATUS_IDLE:
+		return "idle";
+	case RUN_STATUS_RUNNING:
+		return "running";
+	case RUN_STATUS_PAUSED:
+		return "paused";
+	case RUN_STATUS_FINISHED:
+		return "finished";
+	case RUN_STATUS_ERROR:
+		return "error";
+	case RUN_STATUS_STUCK:
+		return "stuck";
+	case RUN_STATUS_DELETING:
+		return "deleting";
+	case RUN_STATUS_WAITING_FOR_CONFIRMATION:
+		return "needs confirmation";
+	case RUN_STATUS_UNKNOWN:
+	default:
+		return st->execution_status && *st->execution_status ? st->execution_status : NULL;
+	}
+}
+
+const char *status_title_state(const struct controller_status *st)
+{
+	const char *agent = status_agent_word(st);
+	if (agent_current(st) && agent)
+		return agent;
+	return status_connection_word(st);
+}
+
+const char *status_hint(const struct controller_status *st)
+{
+	if (st->connection == SESSION_RECONNECTING || st->connection == SESSION_CLOSED)
+		return hint_reconnect;
+	if (!agent_current(st))
+		return NULL;
+	if (st->awaiting_confirmation)
+		return hint_answer;
+	if (st->run_status == RUN_STATUS_RUNNING)
+		return hint_interrupt;
+	return NULL;
+}
+
+static struct segment *add(struct segment *segs, size_t *n, int rank, bool attached)
+{
+	struct segment *s = &segs[(*n)++];
+	s->rank = rank;
+	s->attached = attached;
+	s->text[0] = '\0';
+	return s;
+}
+
+/* "0:42", "1:05:09" */
+static void put_elapsed(char *out, size_t size, int64_t us)
+{
+	long long s = us > 0 ? (long long)(us / 1000000) : 0;
+	if (s >= 3600)
+		snprintf(out, size, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(out, size, "%lld:%02lld", s / 60, s % 60);
+}
+
+static void connection_segments(const struct controller_status *st, int64_t now_us,
+				struct segment *segs, size_t *n)
+{
+	struct segment *s = add(segs, n, 0, false);
+	const char *why = st->last_drop ? st->last_drop : st->last_failure;
+	switch (st->connection) {
 	case SESSION_SYNCED:
 		if (st->syncing) {
 			struct buf b;
 			buf_init(&b);
-			buf_puts(&b, "syncing ");
+			buf_printf(&b, "%s ", word_syncing);
 			status_put_count(&b, st->has_cursor && st->cursor > 0 ? st->cursor : 0);
 			if (st->sync_through_seq >= 0) {
 				buf_putc(&b, '/');
 				status_put_count(&b, st->sync_through_seq);
 			}
-			snprintf(full, sizeof full, "%s", buf_cstr(&b));
-			snprintf(brief, sizeof brief, "%s", buf_cstr(&b) + strlen("syncing "));
+			snprintf(s->text, sizeof s->text, "%s", buf_cstr(&b));
 			buf_fini(&b);
 		} else {
-			snprintf(full, sizeof full, "connected");
-			snprintf(brief, sizeof brief, "live");
+			snprintf(s->text, sizeof s->text, "%s", word_live);
 		}
-		break;
-	case SESSION_CLOSED:
-		if (st->last_close_code)
-			snprintf(full, sizeof full, "disconnected (%d)", st->last_close_code);
-		else
-			snprintf(full, sizeof full, "disconnected");
-		snprintf(brief, sizeof brief, "down");
-		break;
+		return;
 	case SESSION_RECONNECTING:
-		snprintf(full, sizeof full, "reconnecting in %llds (attempt %d)%s%s",
-			 (long long)seconds_left(st, now_us), st->attempt + 1,
-			 st->last_failure ? ": " : "", st->last_failure ? st->last_failure : "");
-		snprintf(brief, sizeof brief, "retry %llds", (long long)seconds_left(st, now_us));
+		snprintf(s->text, sizeof s->text, "%s in %llds", word_reconnecting,
+			 (long long)seconds_left(st, now_us));
 		break;
+	case SESSION_CONNECTING:
+	case SESSION_OPEN:
+		snprintf(s->text, sizeof s->text, "%s", word_connecting);
+		if (st->attempt <= 1)
+			return;
+		s = add(segs, n, 4, true);
+		if (st->last_failure)
+			snprintf(s->text, sizeof s->text, "attempt %d; last: %s", st->attempt,
+				 st->last_failure);
+		else
+			snprintf(s->text, sizeof s->text, "attempt %d", st->attempt);
+		return;
 	case SESSION_GAVE_UP:
-		snprintf(full, sizeof full, "gave up reconnecting%s%s", st->last_failure ? ": " : "",
-			 st->last_failure ? st->last_failure : "");
-		snprintf(brief, sizeof brief, "gave up");
-		break;
+		snprintf(s->text, sizeof s->text, "%s", word_offline);
+		s = add(segs, n, 4, true);
+		snprintf(s->text, sizeof s->text, "gave up%s%s", why ? ": " : "", why ? why : "");
+		return;
+	case SESSION_CLOSED:
 	case SESSION_FAILED:
 	default:
-		/* what failed in words, not a close code alone (the notice says the rest) */
-		snprintf(full, sizeof full, "connection failed%s%s", st->last_failure ? ": " : "",
-			 st->last_failure ? st->last_failure : "");
-		snprintf(brief, sizeof brief, "failed");
+		snprintf(s->text, sizeof s->text, "%s", word_offline);
 		break;
 	}
-	set(s, 0, full, brief);
+	if (why) {
+		s = add(segs, n, 4, true);
+		snprintf(s->text, sizeof s->text, "%s", why);
+	}
+}
+
+static void agent_segment(const struct controller_status *st, int64_t now_us,
+			  struct segment *segs, size_t *n)
+{
+	const char *word = status_agent_word(st);
+	if (!word)
+		return;
+	if (!agent_current(st)) {
+		/* not news: what it was when the connection was last live */
+		snprintf(add(segs, n, 5, false)->text, STATUS_SEGMENT_BYTES, "last: %s", word);
+		return;
+	}
+	struct segment *s = add(segs, n, 1, false);
+	if (st->run_status == RUN_STATUS_RUNNING && !st->awaiting_confirmation) {
+		char elapsed[32] = "";
+		if (st->running_since_us > 0 && now_us >= st->running_since_us)
+			put_elapsed(elapsed, sizeof elapsed, now_us - st->running_since_us);
+		int64_t step = now_us / SPINNER_STEP_US;
+		snprintf(s->text, sizeof s->text, "%s %s%s%s", spinner[step % SPINNER_FRAMES], word,
+			 *elapsed ? " " : "", elapsed);
+		return;
+	}
+	snprintf(s->text, sizeof s->text, "%s", word);
+	for (char *p = s->text; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+}
+
+/* The host (and port) of a server URL: the scheme and path say nothing new here. */
+static void put_host(char *out, size_t size, const char *url)
+{
+	const char *h = strstr(url, "://");
+	h = h ? h + 3 : url;
+	const char *at = strchr(h, '@');
+	const char *end = h + strcspn(h, "/?#");
+	if (at && at < end)
+		h = at + 1;
+	snprintf(out, size, "%.*s", (int)(end - h), h);
 }
 
 /* Fills segs in display order; returns how many. */
 static size_t segments(const struct controller_status *st, int64_t now_us, int width,
-		       struct segment *segs)
+		       unsigned flags, struct segment *segs)
 {
 	size_t n = 0;
-	char tmp[STATUS_SEGMENT_BYTES];
+	connection_segments(st, now_us, segs, &n);
+	agent_segment(st, now_us, segs, &n);
+	if (st->stalled_streams)
+		snprintf(add(segs, &n, 2, false)->text, STATUS_SEGMENT_BYTES, "⚠ %zu stream%s stalled",
+			 st->stalled_streams, st->stalled_streams == 1 ? "" : "s");
+	if (st->pending_messages)
+		snprintf(add(segs, &n, 2, false)->text, STATUS_SEGMENT_BYTES, "%zu queued",
+			 st->pending_messages);
+	const char *hint = (flags & STATUS_KEY_HINT) ? status_hint(st) : NULL;
+	if (hint)
+		snprintf(add(segs, &n, 3, false)->text, STATUS_SEGMENT_BYTES, "%s", hint);
 	const char *name = st->title && *st->title ? st->title : st->conversation_id;
 	if (name && *name) {
 		struct buf b;
 		buf_init(&b);
 		status_put_fitted(&b, name, strlen(name), width / 3 > 12 ? width / 3 : 12);
-		struct buf s;
-		buf_init(&s);
-		status_put_fitted(&s, name, strlen(name), 12);
-		set(&segs[n++], 3, buf_cstr(&b), buf_cstr(&s));
+		snprintf(add(segs, &n, 6, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
 		buf_fini(&b);
-		buf_fini(&s);
 	}
-	connection_segment(st, now_us, &segs[n++]);
-	if (st->stalled_streams) {
-		if (st->stalled_streams > 1)
-			snprintf(tmp, sizeof tmp, "⚠ %zu stalled", st->stalled_streams);
-		else
-			snprintf(tmp, sizeof tmp, "⚠ stalled");
-		set(&segs[n++], 1, tmp, "⚠");
-	}
-	if (st->pending_messages) {
-		snprintf(tmp, sizeof tmp, "%zu queued", st->pending_messages);
-		char brief[32];
-		snprintf(brief, sizeof brief, "%zuq", st->pending_messages);
-		set(&segs[n++], 1, tmp, brief);
-	}
-	if (st->awaiting_confirmation) {
-		set(&segs[n++], 1, "awaiting confirmation (Ctrl-O)", "confirm? ^O");
-	} else if (st->execution_status && *st->execution_status) {
-		snprintf(tmp, sizeof tmp, "%s", st->execution_status);
-		for (char *p = tmp; *p; p++)
-			if (*p == '_')
-				*p = ' ';
-		set(&segs[n++], 2, tmp, NULL);
-	}
+	if (st->server && *st->server)
+		put_host(add(segs, &n, 7, false)->text, STATUS_SEGMENT_BYTES, st->server);
 	if (st->has_cursor && st->cursor >= 0) {
 		struct buf b;
 		buf_init(&b);
 		buf_puts(&b, "seq ");
 		status_put_count(&b, st->cursor);
-		set(&segs[n++], 4, buf_cstr(&b), NULL);
+		snprintf(add(segs, &n, 8, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
 		buf_fini(&b);
 	}
-	if (st->server && *st->server)
-		set(&segs[n++], 5, st->server, NULL);
 	return n;
 }
 
-static int total_width(const struct segment *segs, const bool *keep, size_t n, bool brief)
+static void compose(const struct segment *segs, const bool *keep, size_t n, struct buf *out)
 {
-	int w = 0, parts = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, parts = 0; i < n; i++) {
 		if (!keep[i])
 			continue;
-		const char *s = brief ? segs[i].brief : segs[i].full;
-		w += text_width(s, strlen(s));
-		parts++;
+		if (segs[i].attached) {
+			buf_printf(out, " (%s)", segs[i].text);
+			continue;
+		}
+		if (parts++)
+			buf_puts(out, separator);
+		buf_puts(out, segs[i].text);
 	}
-	return w + (parts > 1 ? (parts - 1) * 3 : 0);
+}
+
+static int composed_width(const struct segment *segs, const bool *keep, size_t n)
+{
+	struct buf b;
+	buf_init(&b);
+	compose(segs, keep, n, &b);
+	int w = text_width(b.data ? b.data : "", b.len);
+	buf_fini(&b);
+	return w;
 }
 
 void status_format(const struct controller_status *st, int64_t now_us, int width,
-		   struct buf *out)
+		   unsigned flags, struct buf *out)
 {
 	struct segment segs[STATUS_SEGMENTS];
 	bool keep[STATUS_SEGMENTS];
-	size_t n = segments(st, now_us, width, segs);
+	size_t n = segments(st, now_us, width, flags, segs);
 	for (size_t i = 0; i < n; i++)
 		keep[i] = true;
-	bool brief = false;
-	while (total_width(segs, keep, n, false) > width) {
+	while (composed_width(segs, keep, n) > width) {
 		size_t drop = n;
 		for (size_t i = 0; i < n; i++)
 			if (keep[i] && segs[i].rank > 1 && (drop == n || segs[i].rank >= segs[drop].rank))
 				drop = i;
-		if (drop == n) {
-			brief = true;
+		if (drop == n)
 			break;
-		}
 		keep[drop] = false;
 	}
 	struct buf line;
 	buf_init(&line);
-	for (size_t i = 0, parts = 0; i < n; i++) {
-		if (!keep[i])
-			continue;
-		if (parts++)
-			buf_puts(&line, separator);
-		buf_puts(&line, brief ? segs[i].brief : segs[i].full);
-	}
+	compose(segs, keep, n, &line);
 	status_put_fitted(out, buf_cstr(&line), line.len, width);
 	buf_fini(&line);
 }
 
 int64_t status_next_change(const struct controller_status *st, int64_t now_us)
 {
-	if (st->connection != SESSION_RECONNECTING || st->retry_at_us <= now_us)
-		return -1;
-	int64_t left = st->retry_at_us - now_us;
-	int64_t into = left % 1000000;
-	return into ? into : 1000000;
+	int64_t next = -1;
+	if (st->connection == SESSION_RECONNECTING && st->retry_at_us > now_us) {
+		int64_t into = (st->retry_at_us - now_us) % 1000000;
+		next = into ? into : 1000000;
+	}
+	if (agent_current(st) && st->run_status == RUN_STATUS_RUNNING && !st->awaiting_confirmation) {
+		int64_t spin = SPINNER_STEP_US - now_us % SPINNER_STEP_US;
+		if (next < 0 || spin < next)
+			next = spin;
+	}
+	return next;
 }

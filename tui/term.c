@@ -24,8 +24,13 @@ static struct {
 	bool colors;
 	bool atexit_set;
 	char paste_on[32];
-	char restore[256];          /* bracketed paste off, attributes off, cursor on, main screen */
+	bool suspended;             /* given back for a suspend: the title was popped */
+	char restore[256];          /* title popped, bracketed paste off, attributes off, cursor
+				     * on, main screen */
 	size_t restore_len;
+	char title_on[64], title_off[16]; /* how this terminal sets its title; empty: it cannot */
+	char title[TERMINAL_TITLE_BYTES + 96]; /* the title as last set, to set it again on resume */
+	size_t title_len;
 } term = { .in_fd = -1, .out_fd = -1 };
 
 static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT };
@@ -58,13 +63,63 @@ static void restore_append(const char *s)
 	}
 }
 
+bool terminal_title_xterm_like(const char *t)
+{
+	static const char *const families[] = {
+		"xterm", "rxvt", "urxvt", "screen", "tmux", "alacritty", "foot", "kitty", "wezterm",
+		"vte", "gnome", "konsole", "iterm", "contour", "ghostty", "st-",
+	};
+	if (!t)
+		return false;
+	for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+		if (!strncmp(t, families[i], strlen(families[i])))
+			return true;
+	return !strcmp(t, "st");
+}
+
+/* The title through the terminal's own status-line capability (tsl/fsl), else xterm's
+ * OSC 2 where TERM names a terminal of that family; pushed and popped (CSI 22;0t / 23;0t)
+ * where it is an OSC, so the one from before comes back. */
+static void prepare_title(void)
+{
+	const char *tsl = cap("tsl"), *fsl = cap("fsl");
+	term.title_on[0] = term.title_off[0] = '\0';
+	if (tsl && fsl && strlen(fsl) < sizeof term.title_off) {
+		const char *on = tiparm(tsl, 0);
+		if (on && strlen(on) < sizeof term.title_on) {
+			snprintf(term.title_on, sizeof term.title_on, "%s", on);
+			snprintf(term.title_off, sizeof term.title_off, "%s", fsl);
+		}
+	}
+	if (!term.title_on[0] && terminal_title_xterm_like(getenv("TERM"))) {
+		snprintf(term.title_on, sizeof term.title_on, "\033]2;");
+		snprintf(term.title_off, sizeof term.title_off, "\a");
+	}
+}
+
+static bool title_pushes(void)
+{
+	return term.title_on[0] == '\033' && term.title_on[1] == ']';
+}
+
+static void push_title(void)
+{
+	if (title_pushes())
+		write_all(term.out_fd, "\033[22;0t", strlen("\033[22;0t"));
+}
+
 /* Terminals whose terminfo lacks BE/BD still take xterm's private mode, and the others
  * ignore it. */
 static void prepare_sequences(void)
 {
 	const char *on = cap("BE"), *off = cap("BD");
+	prepare_title();
 	snprintf(term.paste_on, sizeof term.paste_on, "%s", on ? on : "\033[?2004h");
 	term.restore_len = 0;
+	if (title_pushes())
+		restore_append("\033[23;0t");
+	else if (term.title_on[0])
+		restore_append(cap("dsl")); /* a real status line: cleared, there is no pop */
 	restore_append(off ? off : "\033[?2004l");
 	restore_append(cap("sgr0"));
 	restore_append(cap("cnorm"));
@@ -233,6 +288,7 @@ int terminal_open(bool color, struct buf *err)
 		term.atexit_set = atexit(restore_at_exit) == 0;
 	/* Straight to the terminal: nothing of ncurses is pending before its first refresh. */
 	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	push_title();
 	term.active = 1;
 	return 0;
 }
@@ -248,6 +304,8 @@ void terminal_close(void)
 		tcsetattr(term.out_fd, TCSANOW, &term.saved);
 	delscreen(term.screen);
 	term.screen = NULL;
+	term.title_len = 0;
+	term.suspended = false;
 	if (term.tty)
 		fclose(term.tty);
 	term.tty = NULL;
@@ -269,6 +327,7 @@ void terminal_suspend(void)
 		return;
 	endwin();
 	write_all(term.out_fd, term.restore, term.restore_len);
+	term.suspended = true;
 }
 
 void terminal_resume(void)
@@ -277,6 +336,12 @@ void terminal_resume(void)
 		return;
 	reset_prog_mode();
 	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	/* Pushed once per pop: a SIGCONT without our suspend (a stop from outside) pushes
+	 * nothing, but the title is set again in case the shell changed it meanwhile. */
+	if (term.suspended)
+		push_title();
+	term.suspended = false;
+	write_all(term.out_fd, term.title, term.title_len);
 	clearok(curscr, TRUE);
 	refresh();
 }
@@ -305,4 +370,100 @@ int terminal_write_raw(const char *s, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/* Appends s without control characters (C0, DEL, C1) — nothing in it can end or start an
+ * escape sequence — at most max bytes, cut at a character boundary; bad is replaced by
+ * replacement (0 for none). */
+static void put_inert(struct buf *out, const char *s, size_t max, char bad, char replacement)
+{
+	size_t start = out->len;
+	for (size_t at = 0, n = strlen(s); at < n;) {
+		uint32_t cp;
+		size_t len = utf8_next(s + at, n - at, &cp);
+		if (!len)
+			break;
+		if (out->len - start + len > max)
+			break;
+		bool control = cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == UTF8_INVALID;
+		if (!control && bad && cp == (uint32_t)(unsigned char)bad) {
+			if (replacement)
+				buf_putc(out, replacement);
+		} else if (!control) {
+			buf_append(out, s + at, len);
+		}
+		at += len;
+	}
+}
+
+void terminal_title_bytes(const char *on, const char *off, const char *title, struct buf *out)
+{
+	buf_puts(out, on);
+	put_inert(out, title, TERMINAL_TITLE_BYTES, 0, 0);
+	buf_puts(out, off);
+}
+
+void terminal_notify_bytes(bool osc777, bool tmux, const char *title, const char *body,
+			   struct buf *out)
+{
+	struct buf seq;
+	buf_init(&seq);
+	if (osc777) {
+		buf_puts(&seq, "\033]777;notify;");
+		put_inert(&seq, title, TERMINAL_TITLE_BYTES, ';', ',');
+		buf_putc(&seq, ';');
+	} else {
+		buf_puts(&seq, "\033]9;");
+		put_inert(&seq, title, TERMINAL_TITLE_BYTES, 0, 0);
+		buf_puts(&seq, ": ");
+	}
+	put_inert(&seq, body, TERMINAL_TITLE_BYTES, 0, 0);
+	buf_putc(&seq, '\a');
+	if (!tmux) {
+		buf_append(out, seq.data, seq.len);
+	} else {
+		/* tmux passes it on to the terminal outside only with allow-passthrough on; else
+		 * it drops the whole DCS, which does no harm. */
+		buf_puts(out, "\033Ptmux;");
+		for (size_t i = 0; i < seq.len; i++) {
+			if (seq.data[i] == '\033')
+				buf_putc(out, '\033');
+			buf_putc(out, seq.data[i]);
+		}
+		buf_puts(out, "\033\\");
+	}
+	buf_fini(&seq);
+}
+
+void terminal_set_title(const char *title)
+{
+	if (!term.active || !term.title_on[0])
+		return;
+	struct buf b;
+	buf_init(&b);
+	terminal_title_bytes(term.title_on, term.title_off, title, &b);
+	if (b.len < sizeof term.title) {
+		memcpy(term.title, b.data, b.len);
+		term.title_len = b.len;
+		write_all(term.out_fd, b.data, b.len);
+	}
+	buf_fini(&b);
+}
+
+void terminal_bell(void)
+{
+	if (term.active)
+		write_all(term.out_fd, "\a", 1);
+}
+
+void terminal_notify(bool osc777, const char *title, const char *body)
+{
+	if (!term.active)
+		return;
+	const char *tmux = getenv("TMUX");
+	struct buf b;
+	buf_init(&b);
+	terminal_notify_bytes(osc777, tmux && *tmux, title, body, &b);
+	write_all(term.out_fd, b.data, b.len);
+	buf_fini(&b);
 }

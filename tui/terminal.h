@@ -27,4 +27,22 @@ void terminal_resize(void);
 /* Writes bytes straight to the terminal, between frames (OSC 52). Returns 0 or -1. */
 int terminal_write_raw(const char *s, size_t n);
 
+/* Longest title or notification text kept (bytes, cut at a character). */
+enum { TERMINAL_TITLE_BYTES = 200 };
+/* Sets the terminal's title (control characters left out); nothing when the terminal has no
+ * title. The title from before tether is put back on every way out and on suspend. */
+void terminal_set_title(const char *title);
+/* Rings the terminal's bell (BEL). */
+void terminal_bell(void);
+/* A desktop notification through the terminal: OSC 777 (rxvt, foot…) when osc777, else
+ * OSC 9 (iTerm2, kitty…); inside tmux wrapped for passthrough. */
+void terminal_notify(bool osc777, const char *title, const char *body);
+/* The bytes of terminal_set_title between on and off (exposed for tests). */
+void terminal_title_bytes(const char *on, const char *off, const char *title, struct buf *out);
+/* The bytes of terminal_notify (exposed for tests). */
+void terminal_notify_bytes(bool osc777, bool tmux, const char *title, const char *body,
+			   struct buf *out);
+/* True when TERM names a terminal of xterm's family (or tmux, screen) that takes OSC 2. */
+bool terminal_title_xterm_like(const char *term_name);
+
 #endif

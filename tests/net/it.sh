@@ -463,5 +463,30 @@ case_no_history() {
 	expect_count '^durable ' 0
 }
 
+# session_reconnect_now: each wait of a growing backoff is cut short (0.1 s in), every
+# attempt resumes from the cursor (after_seq of the last durable), and while live it does
+# nothing.
+case_reconnect_now() {
+	cat >"$T/reconnect.scenario" <<'SCENARIO'
+message user "one"
+message agent "two"
+message agent "three"
+conn 1 close 1011 "restarting" at=live
+conn 2-5 close 1011 "restarting" at=open
+SCENARIO
+	start_fixture "$T/reconnect.scenario"
+	session --reconnect-now --max-retries 0 --exit-after 3
+	expect_rc 0
+	expect_count '^conn ' 6 "$T/traffic"
+	expect_count '^conn [2-6] after_seq=2 ' 5 "$T/traffic"
+	# waits of about 0.5+1+2+4 s without it: the six connections took far less
+	awk '$1 == "status" && $2 == "synced" { sub("t=", "", $8); t = $8 } END { exit !(t < 2.5) }' \
+		"$T/out" || fail "the reconnects waited out the backoff: $(grep '^status synced' "$T/out")"
+	expect_count '^reconnect_now 1 ' 4
+	# live: nothing to cut short
+	tail -n 2 "$T/out" | grep -q '^reconnect_now 0 ' || fail "reconnect_now while live did something"
+	expect_count '^status synced' 2
+}
+
 "case_$CASE"
 echo "ok $CASE"

@@ -5,7 +5,7 @@
  *             [--stall-timeout S] [--ping-interval S] [--after-seq N] [--no-history]
  *             [--max-message BYTES] [--insecure] [--send TEXT]... [--log FILE]
  *             [--until-seq N] [--until-syncs N] [--stop-after-syncs N] [--exit-after S]
- *             [--raw]
+ *             [--raw] [--reconnect-now]
  *   net_probe --server URL --rest METHOD PATH [--body JSON] [--key-env VAR]
  *
  * Lines (t= is seconds since start, monotonic):
@@ -17,6 +17,7 @@
  *   bad <code> <seq> <detail>           raw <bytes>            (raw only with --raw)
  *   rest <status> <body> | rest error <text>
  *   exit <code> cursor=<N> open_streams=<n> last_rx=<s>
+ *   reconnect_now <1|0> t=<s>            (--reconnect-now: 0.1 s into each wait, and once live)
  * The key comes from an environment variable so that it is on no command line. */
 #include <getopt.h>
 #include <signal.h>
@@ -39,6 +40,8 @@ struct probe {
 	int until_syncs;
 	int stop_after_syncs;
 	bool stopped;
+	bool reconnect_now;
+	struct loop_timer *reconnect_timer;
 	int syncs;
 	bool raw;
 	int exit_code;
@@ -94,6 +97,9 @@ static void on_status(void *ctx, const struct session_status *st)
 	       end_code(st->end), now_s(), st->reason ? st->reason : "");
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED)
 		finish(end_code(st->end));
+	/* as a user would: a moment into the wait (and once live, where it must do nothing) */
+	if (P.reconnect_now && (st->state == SESSION_RECONNECTING || st->state == SESSION_SYNCED))
+		loop_timer_schedule(P.reconnect_timer, 100000);
 	/* after session_stop: linger to show that nothing reconnects */
 	if (st->state == SESSION_CLOSED && P.stopped)
 		loop_timer_schedule(P.exit_timer, 700000);
@@ -214,6 +220,13 @@ static void on_rest(void *ctx, const struct rest_response *r)
 	}
 }
 
+static void on_reconnect_timer(void *arg)
+{
+	(void)arg;
+	bool started = session_reconnect_now(P.session);
+	printf("reconnect_now %d t=%.3f\n", started, now_s());
+}
+
 static void on_exit_timer(void *arg)
 {
 	(void)arg;
@@ -255,6 +268,7 @@ int main(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'R' },
 		{ "rest", required_argument, NULL, 'H' },
 		{ "body", required_argument, NULL, 'b' },
+		{ "reconnect-now", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_config cfg = { .after_seq = -1, .ping_interval_s = 20,
@@ -292,6 +306,7 @@ int main(int argc, char **argv)
 			rest_path = argv[optind++];
 			break;
 		case 'b': body = optarg; break;
+		case 'N': P.reconnect_now = true; break;
 		default: usage();
 		}
 	}
@@ -307,6 +322,7 @@ int main(int argc, char **argv)
 	}
 	loop_watch_signals(P.loop, signals, 2, on_signal, NULL);
 	P.exit_timer = loop_timer_create(P.loop, on_exit_timer, NULL);
+	P.reconnect_timer = loop_timer_create(P.loop, on_reconnect_timer, NULL);
 	if (exit_after > 0)
 		loop_timer_schedule(P.exit_timer, (int64_t)(exit_after * 1e6));
 	if (rest_method) {
@@ -333,6 +349,7 @@ int main(int argc, char **argv)
 	       P.last_rx ? (double)(P.last_rx - P.t0) / 1e6 : -1.0);
 	session_destroy(P.session);
 	loop_timer_destroy(P.exit_timer);
+	loop_timer_destroy(P.reconnect_timer);
 	loop_destroy(P.loop);
 	while (P.nstreams)
 		free(P.streams[--P.nstreams]);

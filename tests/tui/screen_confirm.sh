@@ -34,7 +34,7 @@ screen | grep -qF "reason:" && fail "typed n started a rejection"
 # Esc sets it aside; the status line still says a confirmation is pending.
 T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside"
-screen | grep -qF "awaiting confirmation" || fail "the status line does not say a confirmation waits"
+screen | grep -qF "needs confirmation · Ctrl-O to answer" || fail "the status line does not say a confirmation waits and how to answer"
 # Search and /copy action reach the whole command, its tail included.
 T send-keys -t main C-r
 wait_for "search:" || fail "Ctrl-R did not start a search"

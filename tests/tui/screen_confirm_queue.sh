@@ -9,7 +9,8 @@ user_messages() { grep -cE '^recv [0-9]+ \{"role":"user"|^rest POST [^ ]*/events
 
 start_fixture "$DATA/tui_confirm_reconnect.scenario"
 start_tether 80 24 "$CONV"
-wait_for "waiting for sync" 15 || fail "the second connection did not hang before sync"
+wait_traffic '^conn 2 ' 15 && wait_for " connecting ·" 5 ||
+	fail "the second connection did not hang before sync"
 T send-keys -t main -l "my queued message"
 T send-keys -t main Enter
 wait_for "queued: my queued message" || fail "the message was not queued"

@@ -19,12 +19,12 @@ rest POST "/api/conversations/$CONV/run"
 # Wait until the whole flood arrived: the marker counts at least its 500 lines and stops.
 n=0
 for _ in $(seq 600); do
-	n=$(screen | sed -n 's/.*↓ \([0-9,]*\) new below.*/\1/p' | tr -d ,)
+	n=$(screen | sed -n 's/.*↓ \([0-9,]*\) new lines below.*/\1/p' | tr -d ,)
 	[ -n "$n" ] && [ "$n" -ge 500 ] && break
 	sleep 0.1
 done
 [ -n "$n" ] && [ "$n" -ge 500 ] || fail "the marker did not count the new lines (got '$n')"
-after=$(screen | sed -n '1,/new below/p' | sed '$d')
+after=$(screen | sed -n '1,/new lines\? below/p' | sed '$d')
 [ "$before" = "$after" ] || {
 	diff <(echo "$before") <(echo "$after") >&2
 	fail "the view moved while output streamed below"
@@ -33,7 +33,7 @@ screen | grep -qF "flood line" && fail "streamed lines were drawn into the scrol
 
 T send-keys -t main End
 wait_for "End of the flood." || fail "End did not jump to the bottom"
-screen | grep -qF "new below" && fail "the marker stayed after End"
+screen | grep -qE "new lines? below" && fail "the marker stayed after End"
 screen | grep -qF "flood line 500" || fail "the last streamed line is not above the end"
 no_sanitizer_report
 echo ok

@@ -169,6 +169,20 @@ static void test_sequences_and_modifiers(void **state)
 	keys_fini(&k);
 }
 
+/* F5 (reconnect now) as xterm and tmux send it, also with a modifier. */
+static void test_f5(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[15~\033[15;5~");
+	assert_int_equal(g.n, 2);
+	assert_key(&g, 0, KEYS_F5, 0);
+	assert_key(&g, 1, KEYS_F5, KEYS_MOD_CTRL);
+	keys_fini(&k);
+}
+
 static void test_terminal_sequences_win(void **state)
 {
 	(void)state;
@@ -420,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_escape_prefix_is_alt),
 		cmocka_unit_test(test_lone_escape_after_the_wait),
 		cmocka_unit_test(test_sequences_and_modifiers),
+		cmocka_unit_test(test_f5),
 		cmocka_unit_test(test_terminal_sequences_win),
 		cmocka_unit_test(test_unknown_sequences_are_not_typing),
 		cmocka_unit_test(test_split_reads),

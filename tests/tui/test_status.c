@@ -17,23 +17,31 @@ static const int64_t NOW = 1000000000;
 static void base_status(struct controller_status *st)
 {
 	memset(st, 0, sizeof *st);
-	st->server = "http://127.0.0.1:8000";
+	st->server = "http://127.0.0.1:8000/base/path";
 	st->conversation_id = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91";
 	st->title = "Fix the flaky test";
 	st->connection = SESSION_SYNCED;
+	st->caught_up = true;
 	st->attempt = 1;
 	st->has_cursor = true;
 	st->cursor = 41;
 	st->execution_status = "running";
+	st->run_status = RUN_STATUS_RUNNING;
+	st->running_since_us = NOW - 42000000;
 	st->sync_through_seq = -1;
+}
+
+static char *format_at(const struct controller_status *st, int64_t now, int width, unsigned flags)
+{
+	struct buf b;
+	buf_init(&b);
+	status_format(st, now, width, flags, &b);
+	return buf_steal(&b);
 }
 
 static char *format(const struct controller_status *st, int width)
 {
-	struct buf b;
-	buf_init(&b);
-	status_format(st, NOW, width, &b);
-	return buf_steal(&b);
+	return format_at(st, NOW, width, STATUS_KEY_HINT);
 }
 
 static void assert_contains(const char *s, const char *part)
@@ -44,6 +52,14 @@ static void assert_contains(const char *s, const char *part)
 	assert_non_null(hit);
 }
 
+static void assert_lacks(const char *s, const char *part)
+{
+	const char *hit = strstr(s, part);
+	if (hit)
+		print_error("\"%s\" contains \"%s\"\n", s, part);
+	assert_null(hit);
+}
+
 static void test_connected_line(void **state)
 {
 	(void)state;
@@ -51,10 +67,14 @@ static void test_connected_line(void **state)
 	base_status(&st);
 	char *s = format(&st, 200);
 	assert_contains(s, "Fix the flaky test");
-	assert_contains(s, "connected");
-	assert_contains(s, "running");
+	assert_contains(s, "live");
+	assert_contains(s, "running 0:42");
+	assert_contains(s, "Esc interrupts");
 	assert_contains(s, "seq 41");
-	assert_contains(s, "http://127.0.0.1:8000");
+	/* the host is enough: no scheme, no path */
+	assert_contains(s, "127.0.0.1:8000");
+	assert_lacks(s, "http://");
+	assert_lacks(s, "/base/path");
 	free(s);
 }
 
@@ -64,10 +84,17 @@ static void test_reconnect_countdown(void **state)
 	struct controller_status st;
 	base_status(&st);
 	st.connection = SESSION_RECONNECTING;
+	st.caught_up = false;
 	st.attempt = 1;
 	st.retry_at_us = NOW + 2300000;
+	st.last_drop = "close 1011: server restarting";
 	char *s = format(&st, 200);
-	assert_contains(s, "reconnecting in 3s (attempt 2)");
+	assert_contains(s, "reconnecting in 3s (close 1011: server restarting)");
+	assert_contains(s, "F5 reconnects");
+	/* not current while down: what it was, without a running timer or Esc */
+	assert_contains(s, "last: running");
+	assert_lacks(s, "running 0:");
+	assert_lacks(s, "Esc interrupts");
 	free(s);
 	/* The line changes when the countdown shows 2 s: 0.3 s from now, then each second. */
 	assert_int_equal(status_next_change(&st, NOW), 300000);
@@ -75,7 +102,28 @@ static void test_reconnect_countdown(void **state)
 	st.retry_at_us = NOW - 1;
 	assert_int_equal(status_next_change(&st, NOW), -1);
 	st.connection = SESSION_SYNCED;
+	st.caught_up = true;
+	st.run_status = RUN_STATUS_IDLE;
+	st.execution_status = "idle";
 	assert_int_equal(status_next_change(&st, NOW), -1);
+}
+
+static void test_offline_is_not_idle(void **state)
+{
+	(void)state;
+	struct controller_status st;
+	base_status(&st);
+	st.run_status = RUN_STATUS_IDLE;
+	st.execution_status = "idle";
+	st.connection = SESSION_CLOSED;
+	st.caught_up = false;
+	st.last_close_code = 1011;
+	st.last_drop = "close 1011: bye";
+	char *s = format(&st, 200);
+	assert_contains(s, "offline (close 1011: bye)");
+	assert_contains(s, "last: idle");
+	assert_lacks(s, "live");
+	free(s);
 }
 
 static void test_sync_progress(void **state)
@@ -84,10 +132,12 @@ static void test_sync_progress(void **state)
 	struct controller_status st;
 	base_status(&st);
 	st.syncing = true;
+	st.caught_up = false;
 	st.cursor = 1200;
 	st.sync_through_seq = 5000;
 	char *s = format(&st, 200);
 	assert_contains(s, "syncing 1,200/5,000");
+	assert_contains(s, "last: running");
 	free(s);
 }
 
@@ -98,36 +148,114 @@ static void test_stalls_queue_and_confirmation(void **state)
 	base_status(&st);
 	st.stalled_streams = 1;
 	st.pending_messages = 2;
+	st.run_status = RUN_STATUS_WAITING_FOR_CONFIRMATION;
+	st.execution_status = "waiting_for_confirmation";
 	st.awaiting_confirmation = true;
 	char *s = format(&st, 200);
-	assert_contains(s, "⚠ stalled");
+	assert_contains(s, "⚠ 1 stream stalled");
 	assert_contains(s, "2 queued");
-	assert_contains(s, "awaiting confirmation");
+	assert_contains(s, "needs confirmation");
+	assert_contains(s, "Ctrl-O to answer");
 	free(s);
-	st.connection = SESSION_CLOSED;
-	st.last_close_code = 1011;
+	/* the modal or another prompt has the keyboard: it shows its own keys */
+	s = format_at(&st, NOW, 200, 0);
+	assert_lacks(s, "Ctrl-O");
+	free(s);
+	st.stalled_streams = 2;
 	s = format(&st, 200);
-	assert_contains(s, "disconnected (1011)");
+	assert_contains(s, "⚠ 2 streams stalled");
 	free(s);
 }
 
-/* Narrow lines drop the title, seq and server before the connection state. */
-static void test_narrow_keeps_state(void **state)
+/* One vocabulary: at every width the line is made of parts of the widest line (dropped, never
+ * reworded), and the state words stay. */
+static void test_same_words_at_every_width(void **state)
+{
+	(void)state;
+	static const int widths[] = { 120, 80, 50, 30 };
+	struct controller_status st;
+	for (int scene = 0; scene < 5; scene++) {
+		base_status(&st);
+		const char *words[2] = { "live", "running 0:42" };
+		st.pending_messages = 3;
+		st.stalled_streams = 2;
+		if (scene == 1) {
+			st.run_status = RUN_STATUS_WAITING_FOR_CONFIRMATION;
+			st.awaiting_confirmation = true;
+			words[1] = "needs confirmation";
+		} else if (scene == 2) {
+			st.connection = SESSION_RECONNECTING;
+			st.caught_up = false;
+			st.retry_at_us = NOW + 8000000;
+			st.last_drop = "close 1011: server restarting";
+			words[0] = "reconnecting in 8s";
+			words[1] = NULL;
+		} else if (scene == 3) {
+			st.connection = SESSION_CONNECTING;
+			st.caught_up = false;
+			st.attempt = 3;
+			st.last_failure = "connection refused";
+			words[0] = "connecting";
+			words[1] = NULL;
+		} else if (scene == 4) {
+			st.run_status = RUN_STATUS_IDLE;
+			st.execution_status = "idle";
+			words[1] = "idle";
+		}
+		char *wide = format(&st, 400);
+		for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+			char *s = format(&st, widths[w]);
+			assert_true(text_width(s, strlen(s)) <= widths[w]);
+			assert_contains(s, words[0]);
+			if (words[1] && widths[w] >= 30)
+				assert_contains(s, words[1]);
+			/* every whole part is a part of the wide line */
+			char *save = NULL;
+			for (char *part = strtok_r(s, "·", &save); part; part = strtok_r(NULL, "·", &save)) {
+				size_t n = strlen(part);
+				while (n && part[n - 1] == ' ')
+					part[--n] = '\0';
+				while (*part == ' ')
+					part++;
+				if (n >= 3 && !strcmp(part + strlen(part) - 3, "…"))
+					continue; /* the last part, cut to fit */
+				/* a spinner turns between frames, not between widths */
+				assert_contains(wide, part);
+			}
+			free(s);
+		}
+		for (const char *old = "conn…\0down\0confirm?\0retry\0open\0disconnected\0"; *old;
+		     old += strlen(old) + 1)
+			assert_lacks(wide, old);
+		free(wide);
+	}
+}
+
+/* The timer counts, the spinner turns at the render clock, and an idle line never asks to be
+ * painted again. */
+static void test_running_timer_advances(void **state)
 {
 	(void)state;
 	struct controller_status st;
 	base_status(&st);
-	st.connection = SESSION_RECONNECTING;
-	st.retry_at_us = NOW + 3000000;
-	st.stalled_streams = 1;
-	char *s = format(&st, 50);
-	assert_contains(s, "reconnecting in 3s");
-	assert_contains(s, "⚠ stalled");
-	assert_null(strstr(s, "http://"));
-	free(s);
-	s = format(&st, 20);
-	assert_contains(s, "retry 3s");
-	free(s);
+	st.running_since_us = NOW;
+	char *a = format_at(&st, NOW, 200, STATUS_KEY_HINT);
+	char *b = format_at(&st, NOW + 100000, 200, STATUS_KEY_HINT);
+	char *c = format_at(&st, NOW + 65000000, 200, STATUS_KEY_HINT);
+	char *d = format_at(&st, NOW + 3725000000LL, 200, STATUS_KEY_HINT);
+	assert_contains(a, "running 0:00");
+	assert_true(strcmp(a, b) != 0); /* the spinner moved */
+	assert_contains(c, "running 1:05");
+	assert_contains(d, "running 1:02:05");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	int64_t next = status_next_change(&st, NOW + 30000);
+	assert_true(next > 0 && next <= 100000);
+	st.run_status = RUN_STATUS_PAUSED;
+	st.execution_status = "paused";
+	assert_int_equal(status_next_change(&st, NOW), -1);
 }
 
 static void test_always_fits(void **state)
@@ -138,6 +266,7 @@ static void test_always_fits(void **state)
 	st.title = "一个很长的对话标题，用来测试宽字符的截断";
 	st.stalled_streams = 3;
 	st.pending_messages = 12;
+	st.last_drop = "close 1011: 一个很长的对话标题，用来测试宽字符的截断";
 	for (int c = SESSION_CONNECTING; c <= SESSION_FAILED; c++) {
 		st.connection = (enum session_state)c;
 		st.retry_at_us = NOW + 5000000;
@@ -147,6 +276,22 @@ static void test_always_fits(void **state)
 			free(s);
 		}
 	}
+}
+
+static void test_new_below_words(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b);
+	status_put_new_below(&b, 1);
+	assert_string_equal(buf_cstr(&b), "1 new line below");
+	buf_clear(&b);
+	status_put_new_below(&b, 23);
+	assert_string_equal(buf_cstr(&b), "23 new lines below");
+	buf_clear(&b);
+	status_put_new_below(&b, 1234);
+	assert_string_equal(buf_cstr(&b), "1,234 new lines below");
+	buf_fini(&b);
 }
 
 static void test_counts_and_fitting(void **state)
@@ -183,7 +328,10 @@ int main(void)
 		cmocka_unit_test(test_reconnect_countdown),
 		cmocka_unit_test(test_sync_progress),
 		cmocka_unit_test(test_stalls_queue_and_confirmation),
-		cmocka_unit_test(test_narrow_keeps_state),
+		cmocka_unit_test(test_offline_is_not_idle),
+		cmocka_unit_test(test_same_words_at_every_width),
+		cmocka_unit_test(test_running_timer_advances),
+		cmocka_unit_test(test_new_below_words),
 		cmocka_unit_test(test_always_fits),
 		cmocka_unit_test(test_counts_and_fitting),
 	};

@@ -552,10 +552,15 @@ def test_server_strings_masked():
         while time.time() < deadline and "END-OF-SCRIPT" not in screen:
             time.sleep(0.2)
             screen = subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
-        status_line = [l for l in screen.splitlines() if "connected" in l]
+        status_line = [l for l in screen.splitlines() if " live · " in l]
         assert status_line and "Title <secret-hidden> red2J end" in status_line[0], screen
         assert "running <secret-hidden>" in status_line[0] and "[31m" not in screen, screen
         assert "hunter2" not in screen and "[2J" not in screen, screen
+        # the terminal title carries the same clean title (and nothing that could end it)
+        title = subprocess.run(tmux + ["display", "-p", "#{pane_title}"], capture_output=True,
+                               text=True).stdout
+        assert title.startswith("tether: Title <secret-hidden>"), title
+        assert "hunter2" not in title and "pwned" not in title, title
     finally:
         subprocess.run(tmux + ["kill-server"], capture_output=True)
         s.stop()

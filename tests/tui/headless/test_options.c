@@ -360,6 +360,40 @@ static void test_config_file(void **state)
 	buf_fini(&err);
 }
 
+/* The attention keys: on by default with a 10 s threshold and no notifications; each read
+ * from the config file with its checks. */
+static void test_config_attention_keys(void **state)
+{
+	(void)state;
+	char path[128];
+	unsetenv("TETHER_SERVER");
+	write_config(path, sizeof path, "# nothing\n");
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
+	assert_true(o.bell);
+	assert_int_equal(o.bell_after_s, 10);
+	assert_int_equal(o.notify, NOTIFY_OFF);
+	options_fini(&o);
+	unlink(path);
+	write_config(path, sizeof path, "bell = off\nbell_after = 0\nnotify = osc777\n");
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
+	assert_false(o.bell);
+	assert_int_equal(o.bell_after_s, 0);
+	assert_int_equal(o.notify, NOTIFY_OSC777);
+	options_fini(&o);
+	unlink(path);
+	write_config(path, sizeof path, "notify = osc9\nbell-after = 90\n");
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
+	assert_int_equal(o.notify, NOTIFY_OSC9);
+	assert_int_equal(o.bell_after_s, 90);
+	options_fini(&o);
+	unlink(path);
+	unsetenv("XDG_CONFIG_HOME");
+	buf_fini(&err);
+}
+
 /* getopt_long's forms: -sURL, -s URL, --server=URL, --server URL, bundled short flags,
  * unambiguous abbreviations; an ambiguous one is refused naming the candidates. */
 static void test_getopt_forms(void **state)
@@ -441,7 +475,8 @@ static void test_config_same_table(void **state)
 		 strstr(buf_cstr(&err), " takes"));
 	assert_non_null(strstr(buf_cstr(&warnings), want));
 	assert_non_null(strstr(buf_cstr(&warnings), ":5: unknown key (known: server, ping_interval, "
-				"stall_timeout, render_hz, osc52, color, stream_stall)"));
+				"stall_timeout, render_hz, osc52, color, stream_stall, bell, "
+				"bell_after, notify)"));
 	options_fini(&o);
 	unsetenv("XDG_CONFIG_HOME");
 	unlink(path);
@@ -462,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_config_file),
 		cmocka_unit_test(test_getopt_forms),
 		cmocka_unit_test(test_config_same_table),
+		cmocka_unit_test(test_config_attention_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,82 @@
+#include "attention.h"
+#include "status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void attention_init(struct attention *a, bool bell, int bell_after_s, enum notify_mode notify)
+{
+	memset(a, 0, sizeof *a);
+	a->bell = bell;
+	a->bell_after_us = (int64_t)(bell_after_s > 0 ? bell_after_s : 0) * 1000000;
+	a->notify = notify;
+	a->last = RUN_STATUS_ABSENT;
+}
+
+/* The conversation's name: its title, else the start of its id. */
+static void put_name(char *out, size_t size, const struct controller_status *st)
+{
+	if (st->title && *st->title)
+		snprintf(out, size, "%s", st->title);
+	else if (st->conversation_id && *st->conversation_id)
+		snprintf(out, size, "%.8s", st->conversation_id);
+	else
+		out[0] = '\0';
+}
+
+static bool ends_run(enum run_status s)
+{
+	return s == RUN_STATUS_IDLE || s == RUN_STATUS_FINISHED || s == RUN_STATUS_ERROR ||
+	       s == RUN_STATUS_STUCK;
+}
+
+static void call_back(struct attention *a, const struct controller_status *st, const char *what,
+		      struct attention_calls *out)
+{
+	out->bell = a->bell;
+	if (a->notify == NOTIFY_OFF)
+		return;
+	char name[ATTENTION_TEXT_BYTES / 2];
+	put_name(name, sizeof name, st);
+	out->notify = true;
+	snprintf(out->notify_title, sizeof out->notify_title, "tether%s%s", *name ? ": " : "", name);
+	snprintf(out->notify_body, sizeof out->notify_body, "%s", what);
+}
+
+void attention_observe(struct attention *a, const struct controller_status *st, int64_t now_us,
+		       struct attention_calls *out)
+{
+	memset(out, 0, sizeof *out);
+	char name[ATTENTION_TEXT_BYTES / 2];
+	put_name(name, sizeof name, st);
+	char title[ATTENTION_TEXT_BYTES];
+	snprintf(title, sizeof title, "tether%s%s — %s", *name ? ": " : "", name,
+		 status_title_state(st));
+	if (strcmp(title, a->title) != 0) {
+		snprintf(a->title, sizeof a->title, "%s", title);
+		out->set_title = true;
+		snprintf(out->title, sizeof out->title, "%s", title);
+	}
+	/* Only a current status decides; a reconnect's catch-up then shows what changed away. */
+	if (!st->caught_up || st->connection != SESSION_SYNCED || st->syncing)
+		return;
+	enum run_status now = st->run_status;
+	bool awaiting = st->awaiting_confirmation;
+	if (!a->primed) {
+		a->primed = true;
+	} else if (awaiting && !a->last_awaiting) {
+		call_back(a, st, "needs confirmation", out);
+	} else if (a->last == RUN_STATUS_RUNNING && ends_run(now) &&
+		   now_us - a->running_since_us >= a->bell_after_us) {
+		char what[ATTENTION_TEXT_BYTES / 2];
+		int64_t s = (now_us - a->running_since_us) / 1000000;
+		snprintf(what, sizeof what, "%s after running %lld:%02lld", status_agent_word(st),
+			 (long long)(s / 60), (long long)(s % 60));
+		call_back(a, st, what, out);
+	}
+	if (now == RUN_STATUS_RUNNING)
+		a->running_since_us = st->running_since_us ? st->running_since_us
+				    : a->last == RUN_STATUS_RUNNING ? a->running_since_us : now_us;
+	a->last = now;
+	a->last_awaiting = awaiting;
+}
