@@ -8,6 +8,8 @@
 #include "terminal.h"
 #include "latency.h"
 #include "recorder.h"
+#include "history_file.h"
+#include "external_editor.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -28,7 +30,8 @@ enum {
 
 void tui_schedule_frame(struct tui *u)
 {
-	if (u->quitting)
+	/* While $EDITOR has the terminal nothing is painted; its end repaints everything. */
+	if (u->quitting || external_editor_running(u))
 		return;
 	int64_t delay = render_clock_mark(&u->clock, clock_now_us());
 	if (delay >= 0)
@@ -124,6 +127,8 @@ void tui_submit(struct tui *u)
 	if (!slash && !blank(draft) && held_for_confirmation(u))
 		return;
 	char *text = editor_take(&u->input);
+	if (!blank(text))
+		tui_history_save(u, text);
 	if (!blank(text)) {
 		const char *msg = text;
 		if (text[0] == '/' && text[1] == '/')
@@ -167,6 +172,10 @@ static void on_frame(void *arg)
 	if (u->quitting)
 		return;
 	int64_t now = clock_now_us();
+	if (external_editor_running(u)) {
+		render_clock_painted(&u->clock, now);
+		return;
+	}
 	if (u->notice && now >= u->notice_until) {
 		free(u->notice);
 		u->notice = NULL;
@@ -207,6 +216,8 @@ static void on_input_hangup(void *arg)
 /* Reads what the terminal has, a block at a time and at most INPUT_TURN_BYTES per loop turn,
  * so that signals, the network and frames keep their turns during a long paste. Returns the
  * bytes read. */
+static void on_input(void *arg);
+
 static size_t read_input(struct tui *u)
 {
 	int fd = terminal_input_fd();
@@ -233,6 +244,18 @@ static size_t read_input(struct tui *u)
 	return total;
 }
 
+void tui_input_pause(struct tui *u, bool pause)
+{
+	if (pause) {
+		loop_unwatch_fd(u->loop, terminal_input_fd());
+		loop_timer_cancel(u->key_timer);
+	} else if (loop_watch_fd(u->loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
+		free(u->last_error);
+		u->last_error = xstrdup("cannot watch the terminal for input");
+		tui_quit(u, 1);
+	}
+}
+
 static void on_input(void *arg)
 {
 	struct tui *u = arg;
@@ -257,6 +280,8 @@ static void on_key_timer(void *arg)
 static void on_signal(void *arg, int signo)
 {
 	struct tui *u = arg;
+	if (external_editor_signal(u, signo))
+		return;
 	switch (signo) {
 	case SIGWINCH:
 		terminal_resize();
@@ -296,6 +321,7 @@ static void tui_free(struct tui *u)
 	paint_fini(&u->paint);
 	free(u->notice);
 	free(u->last_error);
+	free(u->history_path);
 	free(u);
 }
 
@@ -341,6 +367,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	if (record)
 		controller_add_sink(u->ctl, recorder_create(record, o->record_path, masks, u->ctl));
 	u->t = controller_transcript(u->ctl);
+	tui_history_load(u);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
 		u->exit_code = 1;
@@ -356,6 +383,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
 			u->exit_code = 1;
 	}
+	external_editor_fini(u);
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	controller_destroy(u->ctl);

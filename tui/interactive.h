@@ -63,6 +63,10 @@ struct tui {
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
 	bool quitting;
 	int exit_code;
+	/* the editor (issue 15 point 7) */
+	char *history_path;         /* the input history's file; NULL when not kept */
+	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
+	bool ctrl_x;                /* Ctrl-X was pressed: Ctrl-E opens $EDITOR */
 };
 
 /* Asks for a frame at the next render clock boundary. */
@@ -79,6 +83,8 @@ void tui_ctrl_c(struct tui *u);
 void tui_suspend(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
+/* Stops reading keys (the terminal belongs to a child), or starts again. */
+void tui_input_pause(struct tui *u, bool pause);
 
 /* The TUI as a sink of its controller: dirty marks, error items, notices, latency. */
 struct sink tui_sink(struct tui *u);
