@@ -346,24 +346,50 @@ bool external_editor_signal(struct tui *u, int signo)
 	}
 }
 
-void external_editor_fini(struct tui *u)
+static bool hangup_pending(void)
+{
+	sigset_t pending;
+	return sigpending(&pending) == 0 &&
+	       (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGHUP) == 1);
+}
+
+char *external_editor_fini(struct tui *u)
 {
 	struct external_editor *x = u->ext_editor;
 	if (!x)
-		return;
+		return NULL;
 	u->ext_editor = NULL;
 	if (x->pidfd >= 0)
 		loop_unwatch_fd(u->loop, x->pidfd);
-	kill(x->pid, SIGHUP);
-	int status;
-	for (int waited = 0; waitpid(x->pid, &status, WNOHANG) == 0; waited += 10000) {
-		if (waited >= HANGUP_WAIT_US) {
+	/* Quitting on a signal (the terminal hung up, a kill) hangs the editor up too. Any
+	 * other end (the server gone) waits for the user to finish, and keeps the file. */
+	bool hangup = u->exit_code >= 128;
+	int status = 0, waited = 0;
+	pid_t r;
+	while ((r = waitpid(x->pid, &status, WNOHANG)) == 0) {
+		if (!hangup && hangup_pending())
+			hangup = true;
+		if (hangup && waited == 0)
+			kill(x->pid, SIGHUP);
+		if (hangup && waited >= HANGUP_WAIT_US) {
 			kill(x->pid, SIGKILL);
-			waitpid(x->pid, &status, 0);
+			r = waitpid(x->pid, &status, 0);
 			break;
 		}
 		usleep(10000);
+		if (hangup)
+			waited += 10000;
+	}
+	char *kept = NULL;
+	struct stat st;
+	if (!hangup && r == x->pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    stat(x->path, &st) == 0 && st.st_size > 0) {
+		kept = x->path;
+		x->path = NULL;
+		free(x->dir);
+		x->dir = NULL;
 	}
 	remove_files(x);
 	editor_free(x);
+	return kept;
 }

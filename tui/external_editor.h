@@ -17,7 +17,9 @@ bool external_editor_running(const struct tui *u);
 /* A signal while the editor runs; true when it was handled here (the TUI must not act on it:
  * Ctrl-C and Ctrl-Z are the editor's, a resize is taken when the editor is done). */
 bool external_editor_signal(struct tui *u, int signo);
-/* Ends a running editor (tether is quitting), removes its file and frees the state. */
-void external_editor_fini(struct tui *u);
+/* tether is quitting while the editor runs: on a signal the editor is hung up, otherwise it
+ * is waited for. Returns the path of the file kept when it exited successfully (to print
+ * once the terminal is restored; the caller frees it), else NULL with the file removed. */
+char *external_editor_fini(struct tui *u);
 
 #endif

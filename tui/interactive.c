@@ -383,13 +383,16 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
 			u->exit_code = 1;
 	}
-	external_editor_fini(u);
+	char *kept_draft = external_editor_fini(u);
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	controller_destroy(u->ctl);
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);
+	if (kept_draft)
+		fprintf(stderr, "tether: the message you were editing is kept in %s\n", kept_draft);
+	free(kept_draft);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;

@@ -128,5 +128,28 @@ T send-keys -t main C-u C-d
 wait_exit || fail "Ctrl-D did not quit"
 [ "$RC" = 0 ] || fail "exit status $RC"
 ls "$WORK/run" | grep -q . && fail "files left in XDG_RUNTIME_DIR: $(ls "$WORK/run")"
+
+# The server goes away for good while the editor is open: tether waits for the user to
+# finish, then exits and says where the message is kept.
+T kill-session -t main
+start_tether 80 24 --max-retries 1 "$CONV"
+wait_for " · connected · " || fail "tether did not start again"
+mode read
+T send-keys -t main -l "words not yet sent"
+T send-keys -t main C-x C-e
+wait_for "STUB EDITOR: type a line" 5 || fail "the editor did not open"
+kill "$SRV"
+wait "$SRV" 2>/dev/null
+SRV=
+sleep 4
+[ -e "$WORK/rc" ] && fail "tether quit under the editor"
+T send-keys -t main -l "and the end of them"
+T send-keys -t main Enter
+wait_exit 10 || fail "tether did not exit once the editor was done"
+[ "$RC" = 5 ] || fail "exit status $RC, not 5 (gave up)"
+kept=$(sed -n 's/^tether: the message you were editing is kept in //p' "$WORK/stderr")
+[ -n "$kept" ] || fail "no line saying where the message is kept"
+[ "$(cat "$kept")" = "$(printf 'words not yet sent\nand the end of them')" ] ||
+	fail "the kept file does not hold the message: $(cat "$kept")"
 no_sanitizer_report
 echo ok
