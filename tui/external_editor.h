@@ -8,7 +8,7 @@
 
 struct tui;
 
-enum { EXTERNAL_EDITOR_MAX_BYTES = 1024 * 1024 };  /* more read back is cut, with a notice */
+enum { EXTERNAL_EDITOR_MAX_BYTES = 8 << 20 };  /* more read back is cut, with a notice */
 
 /* Opens the editor on the input's draft; the draft comes back when it exits successfully. */
 void external_editor_open(struct tui *u);

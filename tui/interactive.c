@@ -127,9 +127,8 @@ void tui_submit(struct tui *u)
 	if (!slash && !blank(draft) && held_for_confirmation(u))
 		return;
 	char *text = editor_take(&u->input);
-	if (!blank(text))
-		tui_history_save(u, text);
 	if (!blank(text)) {
+		tui_history_save(u, text);
 		const char *msg = text;
 		if (text[0] == '/' && text[1] == '/')
 			msg = text + 1;
@@ -213,11 +212,11 @@ static void on_input_hangup(void *arg)
 	tui_quit(arg, 128 + SIGHUP);
 }
 
+static void on_input(void *arg);
+
 /* Reads what the terminal has, a block at a time and at most INPUT_TURN_BYTES per loop turn,
  * so that signals, the network and frames keep their turns during a long paste. Returns the
  * bytes read. */
-static void on_input(void *arg);
-
 static size_t read_input(struct tui *u)
 {
 	int fd = terminal_input_fd();

@@ -96,7 +96,7 @@ static void cmd_clear(struct tui *u, const char *arg)
 {
 	(void)arg;
 	editor_clear(&u->input);
-	tui_notice(u, "the input is empty (Ctrl-U twice empties a long draft; Ctrl-Y brings it back)");
+	tui_notice(u, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
 }
 
 static void cmd_help(struct tui *u, const char *arg);

@@ -23,7 +23,7 @@ read)
 fail) printf 'junk\n' >>"$1"; exit 3 ;;
 controls) printf 'red \033[31mtext\033[0m and a bell\007 \302\233x\n' >"$1" ;;
 missing) exec "$W/no-such-editor" "$1" ;;
-huge) head -c 2000000 /dev/zero | tr '\0' 'z' >"$1" ;;
+huge) head -c 9000000 /dev/zero | tr '\0' 'z' >"$1" ;;
 esac
 EOF
 chmod +x "$WORK/stub-editor"
@@ -95,7 +95,7 @@ mode huge
 T send-keys -t main C-u C-u
 T send-keys -t main -l "/edit"
 T send-keys -t main Enter
-wait_for "only its first 1 MiB is in the draft" 10 || fail "a huge file was not capped with a notice"
+wait_for "only its first 8 MiB is in the draft" 10 || fail "a huge file was not capped with a notice"
 T send-keys -t main C-u C-u
 wait_gone "zzzz" 5 || fail "the huge draft was not cleared"
 
@@ -115,6 +115,15 @@ wait_for "  pasted line 200" 5 || fail "Ctrl-Y did not bring the draft back"
 T send-keys -t main Enter
 wait_traffic '^recv 1 .*"pasted line 1(\\n|\\u000a)pasted line 2(\\n|\\u000a).*pasted line 200"' ||
 	fail "the restored draft did not go out whole"
+
+# /clear typed before a draft empties it, and nothing is sent.
+T send-keys -t main -l "a draft to drop"
+T send-keys -t main C-a
+T send-keys -t main -l "/clear "
+T send-keys -t main Enter
+wait_for "input emptied" 5 || fail "/clear said nothing"
+screen | grep -qF "a draft to drop" && fail "/clear left the draft"
+grep -q 'a draft to drop' "$WORK/traffic" && fail "/clear sent the draft"
 
 # The cursor moves by grapheme cluster.
 T send-keys -t main -l "कि"
