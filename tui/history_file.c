@@ -270,6 +270,13 @@ static int replace_file(const char *path, const struct buf *text, struct buf *er
 
 int history_file_append(const char *path, const char *entry, struct buf *err)
 {
+	struct buf line;
+	buf_init(&line);
+	history_line_encode(entry, strlen(entry), &line);
+	size_t len = line.len;
+	buf_fini(&line);
+	if (len > HISTORY_FILE_MAX_ENTRY)
+		return 0;
 	char **entries;
 	size_t count;
 	if (history_file_load(path, &entries, &count, err) < 0)

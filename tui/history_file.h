@@ -9,6 +9,8 @@
 enum {
 	HISTORY_FILE_MAX_ENTRIES = 1000,
 	HISTORY_FILE_MAX_BYTES = 1024 * 1024,   /* the file's size, escapes included */
+	HISTORY_FILE_MAX_ENTRY = 128 * 1024,    /* a longer entry is not stored: it would push
+						 * out most of the others */
 };
 
 struct tui;
@@ -25,7 +27,8 @@ int history_file_path(const char *server, struct buf *path, struct buf *err);
  * in err when the file cannot be read (then no entries). */
 long history_file_load(const char *path, char ***entries, size_t *count, struct buf *err);
 /* Adds entry to the file as the newest (merged with what another run wrote meanwhile),
- * keeping the bounds; creates the directories 0700. Returns 0, or -1 with why in err. */
+ * keeping the bounds; creates the directories 0700. An entry longer than
+ * HISTORY_FILE_MAX_ENTRY once escaped is left out. Returns 0, or -1 with why in err. */
 int history_file_append(const char *path, const char *entry, struct buf *err);
 /* Frees what history_file_load returned. */
 void history_entries_free(char **entries, size_t count);

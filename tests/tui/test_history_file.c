@@ -194,20 +194,28 @@ static void test_bounds(void **state)
 	assert_string_equal(entries[0], "entry 501");
 	assert_string_equal(entries[n - 1], "newest");
 	history_entries_free(entries, n);
-	/* Big entries: the file stays within its bytes. */
-	char *big = malloc(300 * 1024 + 1);
-	memset(big, 'b', 300 * 1024);
-	big[300 * 1024] = '\0';
-	for (int i = 0; i < 5; i++) {
+	/* An entry too big to keep is left out; the others stay. */
+	char *big = malloc(HISTORY_FILE_MAX_ENTRY + 2);
+	memset(big, 'b', HISTORY_FILE_MAX_ENTRY + 1);
+	big[HISTORY_FILE_MAX_ENTRY + 1] = '\0';
+	assert_int_equal(history_file_append(path, big, &err), 0);
+	assert_int_equal(history_file_load(path, &entries, &n, &err), 0);
+	assert_int_equal(n, HISTORY_FILE_MAX_ENTRIES);
+	assert_string_equal(entries[n - 1], "newest");
+	history_entries_free(entries, n);
+	/* Big entries: the file stays within its bytes, the oldest going first. */
+	big[HISTORY_FILE_MAX_ENTRY - 10] = '\0';
+	for (int i = 0; i < 10; i++) {
 		big[0] = (char)('0' + i);
 		assert_int_equal(history_file_append(path, big, &err), 0);
 	}
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size <= HISTORY_FILE_MAX_BYTES);
+	assert_true(st.st_size > HISTORY_FILE_MAX_BYTES - HISTORY_FILE_MAX_ENTRY);
 	assert_int_equal(history_file_load(path, &entries, &n, &err), 0);
-	assert_int_equal(n, 3);
-	assert_int_equal(entries[2][0], '4');
+	assert_int_equal(entries[n - 1][0], '9');
+	assert_int_equal(entries[0][0], (int)('0' + 10 - n));
 	history_entries_free(entries, n);
 	free(big);
 	buf_fini(&text);
