@@ -380,7 +380,7 @@ static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *
 {
 	(void)e, (void)ev;
 	u->ctrl_x = true;
-	tui_notice(u, "Ctrl-X: Ctrl-E writes the draft in $VISUAL or $EDITOR");
+	tui_notice(u, "Ctrl-X: Ctrl-E edits the draft in $EDITOR");
 }
 
 static const struct binding input_bindings[] = {

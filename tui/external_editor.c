@@ -201,24 +201,24 @@ static int read_back(const char *path, struct buf *out, bool *cut)
 static void take_back(struct tui *u, struct external_editor *x, int status)
 {
 	if (WIFSIGNALED(status)) {
-		tui_notice(u, "the editor was ended by signal %d; draft kept", WTERMSIG(status));
+		tui_notice(u, "draft kept: the editor was ended by signal %d", WTERMSIG(status));
 		return;
 	}
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (code == 127) {
-		tui_notice(u, "cannot run the editor \"%s\"; draft kept (set $VISUAL or $EDITOR)",
+		tui_notice(u, "draft kept: cannot run the editor \"%s\" (set $VISUAL or $EDITOR)",
 			   x->command);
 		return;
 	}
 	if (code != 0) {
-		tui_notice(u, "the editor exited with status %d; draft kept", code);
+		tui_notice(u, "draft kept: the editor exited with status %d", code);
 		return;
 	}
 	struct buf text;
 	buf_init(&text);
 	bool cut = false;
 	if (read_back(x->path, &text, &cut) != 0) {
-		tui_notice(u, "cannot read the edited draft (%s); draft kept", strerror(errno));
+		tui_notice(u, "draft kept: cannot read the edited file (%s)", strerror(errno));
 	} else {
 		/* As a paste: controls and invalid UTF-8 do not reach the draft. */
 		editor_clear(&u->input);

@@ -39,7 +39,7 @@ wait_traffic '^conn 1 ' || fail "no connection"
 mode append
 T send-keys -t main -l "draft one"
 T send-keys -t main C-x
-wait_for "Ctrl-E writes the draft in" 5 || fail "Ctrl-X did not say what comes next"
+wait_for "Ctrl-E edits the draft in" 5 || fail "Ctrl-X did not say what comes next"
 T send-keys -t main C-e
 wait_for "  appended by the stub editor" 5 || fail "the edited text did not come back"
 screen | grep -qF "> draft one" || fail "the draft's first line is lost"
@@ -71,13 +71,13 @@ grep -q '^conn 2 ' "$WORK/traffic" && fail "the connection was lost while the ed
 # A failing editor leaves the draft as it was, and says so.
 mode fail
 T send-keys -t main C-x C-e
-wait_for "the editor exited with status 3; draft kept" 5 || fail "no notice of the failure"
+wait_for "draft kept: the editor exited with status 3" 5 || fail "no notice of the failure"
 screen | grep -qF "junk" && fail "a failed edit changed the draft"
 screen | grep -qF "  typed in the editor" || fail "the draft was lost"
 # So does one that cannot be run (sh's 127, as for an $EDITOR naming no program).
 mode missing
 T send-keys -t main C-x C-e
-wait_for "cannot run the editor" 5 || fail "a missing editor was not reported"
+wait_for "draft kept: cannot run the editor" 5 || fail "a missing editor was not reported"
 screen | grep -qF "  typed in the editor" || fail "the draft was lost"
 
 # Empty the input: Ctrl-U at the start of the last line takes everything.
