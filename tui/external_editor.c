@@ -200,6 +200,10 @@ static int read_back(const char *path, struct buf *out, bool *cut)
 
 static void take_back(struct tui *u, struct external_editor *x, int status)
 {
+	if (status == -1) {
+		tui_notice(u, "draft kept: the editor's exit status is lost (%s)", strerror(ECHILD));
+		return;
+	}
 	if (WIFSIGNALED(status)) {
 		tui_notice(u, "draft kept: the editor was ended by signal %d", WTERMSIG(status));
 		return;
@@ -247,7 +251,7 @@ static void check_child(void *arg)
 		return;
 	}
 	if (r < 0)
-		status = 0x7f00; /* not ours to wait for any more: treated as a failed editor */
+		status = -1; /* not ours to wait for any more */
 	if (x->pidfd >= 0)
 		loop_unwatch_fd(u->loop, x->pidfd);
 	u->ext_editor = NULL;
