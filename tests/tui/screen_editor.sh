@@ -31,7 +31,9 @@ export VISUAL= EDITOR="$WORK/stub-editor"
 mode() { echo "$1" >"$WORK/mode"; }
 
 start_fixture "$DATA/tui_chat.scenario"
-start_tether 80 24 "$CONV"
+# Pings every half second and a short stall timeout: a loop that stopped while the editor
+# is open would lose the connection.
+start_tether 80 24 --ping-interval 0.5 --stall-timeout 1.5 "$CONV"
 wait_for "Ready for your messages." || fail "the history did not show"
 wait_traffic '^conn 1 ' || fail "no connection"
 
@@ -60,7 +62,7 @@ T send-keys -t main -l "second draft"
 T send-keys -t main C-x C-e
 wait_for "STUB EDITOR: type a line" 5 || fail "the editor did not get the terminal"
 T resize-window -t main -x 70 -y 20
-sleep 0.6
+sleep 3
 screen | grep -qF "Chat screen test" && fail "tether painted over the editor"
 T send-keys -t main -l "typed in the editor"
 T send-keys -t main Enter
