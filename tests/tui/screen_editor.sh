@@ -163,4 +163,23 @@ kept=$(sed -n 's/^tether: the message you were editing is kept in //p' "$WORK/st
 [ "$(cat "$kept")" = "$(printf 'words not yet sent\nand the end of them')" ] ||
 	fail "the kept file does not hold the message: $(cat "$kept")"
 no_sanitizer_report
+
+# SIGTERM while the editor is open: the editor is hung up, its file removed, tether exits.
+T kill-session -t main
+start_fixture "$DATA/tui_chat.scenario"
+start_tether 80 24 "$CONV"
+wait_for "Ready for your messages." || fail "tether did not start a third time"
+mode read
+T send-keys -t main -l "to be hung up"
+T send-keys -t main C-x C-e
+wait_for "STUB EDITOR: type a line" 5 || fail "the editor did not open"
+read -r _ path <"$WORK/seen"
+[ -e "$path" ] || fail "no draft file while the editor runs"
+kill -TERM "$(cat "$WORK/pid")"
+wait_exit 10 || fail "SIGTERM did not end tether while the editor ran"
+[ "$RC" = 143 ] || fail "exit status $RC after SIGTERM"
+[ -e "$path" ] && fail "the draft file was left behind after SIGTERM"
+pgrep -f "$WORK/stub-editor" >/dev/null && fail "the editor outlived tether"
+grep -q "kept in" "$WORK/stderr" && fail "a hung-up editor's file was said to be kept"
+no_sanitizer_report
 echo ok

@@ -41,6 +41,30 @@ T send-keys -t main Up Up
 wait_for "> remember me with <secret-hidden> inside" 5 ||
 	fail "Up did not bring the older message back (masked)"
 
+# A damaged line is skipped with a notice; the rest still comes back.
+T send-keys -t main C-u C-u C-d
+wait_exit || fail "Ctrl-D did not quit"
+printf 'broken \\q escape\n' >>"$file"
+T kill-session -t main
+start_tether 80 24 "$CONV"
+wait_for "input history: 1 damaged line skipped" 10 || fail "a damaged line was not reported"
+T send-keys -t main Up
+wait_for "> first line" 5 || fail "the good entries did not come back"
+# A file that cannot be read: a notice, and the run keeps no history (the file is left).
+T send-keys -t main C-u C-u C-d
+wait_exit || fail "Ctrl-D did not quit"
+mv "$file" "$file.saved"
+mkdir "$file"
+T kill-session -t main
+start_tether 80 24 "$CONV"
+wait_for "input history is not kept this run" 10 || fail "an unreadable history file was not reported"
+T send-keys -t main -l "while unreadable"
+T send-keys -t main Enter
+wait_traffic '^recv [0-9]+ .*while unreadable' || fail "the message was not sent"
+[ -d "$file" ] || fail "the unreadable history was replaced"
+rmdir "$file"
+mv "$file.saved" "$file"
+
 # history = off: nothing is loaded, nothing written.
 T send-keys -t main C-u C-u C-d
 wait_exit || fail "Ctrl-D did not quit"
