@@ -441,6 +441,11 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 		external_editor_open(u);
 		return;
 	}
+	if (after_ctrl_x) {
+		/* Another key: the hint that Ctrl-X gave is no longer true. */
+		free(u->notice);
+		u->notice = NULL;
+	}
 	if (DISPATCH(global_bindings, u, &u->input, ev) ||
 	    DISPATCH(input_bindings, u, &u->input, ev))
 		return;

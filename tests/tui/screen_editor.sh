@@ -37,6 +37,14 @@ start_tether 80 24 --ping-interval 0.5 --stall-timeout 1.5 "$CONV"
 wait_for "Ready for your messages." || fail "the history did not show"
 wait_traffic '^conn 1 ' || fail "no connection"
 
+# Ctrl-X and another key: the key does its usual job and the hint goes.
+T send-keys -t main C-x
+wait_for "Ctrl-E edits the draft in" 5 || fail "Ctrl-X did not say what comes next"
+T send-keys -t main -l "q"
+wait_for "> q" 5 || fail "the key after Ctrl-X was lost"
+wait_gone "Ctrl-E edits the draft in" 2 || fail "the Ctrl-X hint stayed after another key"
+T send-keys -t main BSpace
+
 # Round trip: the draft goes to the editor, comes back with its line, and is not sent.
 mode append
 T send-keys -t main -l "draft one"
