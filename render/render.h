@@ -15,8 +15,8 @@
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* Columns a code point takes, as ncurses (wcwidth) draws it: 0, 1 or 2. Controls give 0. */
 int cp_width(uint32_t cp);
-/* Bytes of the grapheme cluster starting at s[0..n) (base plus combining marks, ZWJ
- * sequences, variation selectors) and its width in *width. */
+/* Bytes of the grapheme cluster starting at s[0..n) (base plus combining and spacing marks,
+ * ZWJ sequences, flag pairs, Indic conjuncts, variation selectors) and its width in *width. */
 size_t grapheme_next(const char *s, size_t n, int *width);
 /* Columns of a whole UTF-8 string. */
 int text_width(const char *s, size_t n);

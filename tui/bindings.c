@@ -4,6 +4,7 @@
  * that takes every key while open. */
 #include "interactive.h"
 #include "diagnose.h"
+#include "external_editor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,7 @@ static const struct binding edit_bindings[] = {
 	{ KEYS_CTRL, 0, 'b', act_left, "left a character" },
 	{ KEYS_CTRL, 0, 'f', act_right, "right a character" },
 	{ KEYS_CTRL, 0, 'w', act_kill_word, "delete the word before the cursor" },
-	{ KEYS_CTRL, 0, 'u', act_kill_start, "delete to the start of the line" },
+	{ KEYS_CTRL, 0, 'u', act_kill_start, "delete to the start of the line; at its start, all the input" },
 	{ KEYS_CTRL, 0, 'k', act_kill_end, "delete to the end of the line" },
 	{ KEYS_CTRL, 0, 'y', act_yank, "paste what was deleted last" },
 	{ KEYS_CTRL, 0, 'd', act_delete, "delete the character under the cursor" },
@@ -381,6 +382,14 @@ static void act_end(struct tui *u, struct editor *e, const struct key_event *ev)
 		editor_line_end(e);
 }
 
+/* The first key of Ctrl-X Ctrl-E (readline's and zsh's key for the same). */
+static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->ctrl_x = true;
+	tui_notice(u, "Ctrl-X: Ctrl-E edits the draft in $EDITOR");
+}
+
 static const struct binding input_bindings[] = {
 	{ KEYS_ENTER, 0, 0, act_send, "send the message (a line break: Ctrl-J or Alt-Enter)" },
 	{ KEYS_ESC, 0, 0, act_interrupt, "interrupt the agent while it runs" },
@@ -394,10 +403,13 @@ static const struct binding input_bindings[] = {
 	{ KEYS_DOWN, 0, 0, act_down, "the next message you sent (or down a line)" },
 	{ KEYS_HOME, 0, 0, act_home, "the top (empty prompt) or start of the line" },
 	{ KEYS_END, 0, 0, act_end, "the newest (empty prompt) or end of the line" },
+	{ KEYS_CTRL, 0, 'x', act_ctrl_x, "then Ctrl-E: write the draft in $VISUAL or $EDITOR" },
 };
 
 void bindings_handle(struct tui *u, const struct key_event *ev)
 {
+	bool after_ctrl_x = u->ctrl_x;
+	u->ctrl_x = false;
 	if (ev->kind == KEYS_CTRL && ev->cp == 'c' && !ev->mods) {
 		tui_ctrl_c(u);
 		return;
@@ -431,6 +443,15 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 	case TUI_MODE_SEARCH_BROWSE:
 	default:
 		break;
+	}
+	if (after_ctrl_x && ev->kind == KEYS_CTRL && ev->cp == 'e' && !ev->mods) {
+		external_editor_open(u);
+		return;
+	}
+	if (after_ctrl_x) {
+		/* Another key: the hint that Ctrl-X gave is no longer true. */
+		free(u->notice);
+		u->notice = NULL;
 	}
 	if (DISPATCH(global_bindings, u, &u->input, ev) ||
 	    DISPATCH(input_bindings, u, &u->input, ev))

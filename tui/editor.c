@@ -13,6 +13,7 @@ void editor_init(struct editor *e)
 	buf_init(&e->killed);
 	e->goal_col = -1;
 	e->rows_width = -1;
+	e->line_kill_version = UINT64_MAX;
 }
 
 void editor_fini(struct editor *e)
@@ -247,12 +248,31 @@ void editor_kill_word_back(struct editor *e)
 		p--;
 	while (p > 0 && !is_space(e->text.data[p - 1]))
 		p--;
-	kill_range(e, p, e->cursor);
+	kill_range(e, boundary_before(e, p), e->cursor);
 }
 
+/* At a line's start the whole draft goes: a second Ctrl-U empties a pasted page. Right after
+ * a Ctrl-U that took the line's text, what is killed is the draft as it was before both, so
+ * one Ctrl-Y brings all of it back. */
 void editor_kill_line_start(struct editor *e)
 {
-	kill_range(e, line_start(e, e->cursor), e->cursor);
+	size_t start = line_start(e, e->cursor);
+	if (start < e->cursor) {
+		kill_range(e, start, e->cursor);
+		e->line_kill_version = e->version;
+		return;
+	}
+	if (e->text.len == 0)
+		return;
+	struct buf all;
+	buf_init(&all);
+	buf_append(&all, e->text.data, e->cursor);
+	if (e->line_kill_version == e->version)
+		buf_append(&all, e->killed.data, e->killed.len);
+	buf_append(&all, e->text.data + e->cursor, e->text.len - e->cursor);
+	splice(e, 0, e->text.len, NULL, 0);
+	buf_fini(&e->killed);
+	e->killed = all;
 }
 
 void editor_kill_line_end(struct editor *e)
@@ -429,10 +449,12 @@ bool editor_history_next(struct editor *e)
 	return true;
 }
 
-static void remember(struct editor *e, const char *s)
+void editor_history_add(struct editor *e, const char *s)
 {
-	if (!*s || (e->nhistory && strcmp(e->history[e->nhistory - 1], s) == 0))
+	if (!*s || (e->nhistory && strcmp(e->history[e->nhistory - 1], s) == 0)) {
+		e->history_pos = e->nhistory;
 		return;
+	}
 	if (e->nhistory == EDITOR_HISTORY_MAX) {
 		free(e->history[0]);
 		memmove(e->history, e->history + 1, (e->nhistory - 1) * sizeof *e->history);
@@ -443,13 +465,13 @@ static void remember(struct editor *e, const char *s)
 		e->history = xrealloc(e->history, e->history_cap * sizeof *e->history);
 	}
 	e->history[e->nhistory++] = xstrdup(s);
+	e->history_pos = e->nhistory;
 }
 
 char *editor_take(struct editor *e)
 {
 	char *s = buf_steal(&e->text);
-	remember(e, s);
-	e->history_pos = e->nhistory;
+	editor_history_add(e, s);
 	free(e->draft);
 	e->draft = NULL;
 	e->cursor = 0;

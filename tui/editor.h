@@ -22,6 +22,7 @@ struct editor {
 	int goal_col;               /* column kept across vertical moves; -1 when none */
 	uint64_t version;           /* changes with every edit or cursor move */
 	uint64_t text_version;      /* changes with every edit of the text */
+	uint64_t line_kill_version; /* version right after a Ctrl-U that took a line's text */
 	/* wrapped rows, cached per (text_version, width) */
 	struct editor_row *rows;
 	size_t nrows, rows_cap;
@@ -57,7 +58,8 @@ void editor_word_left(struct editor *e);
 void editor_word_right(struct editor *e);
 /* Kills back to the previous whitespace (Ctrl-W). */
 void editor_kill_word_back(struct editor *e);
-/* Kills from the line start to the cursor (Ctrl-U). */
+/* Kills from the line start to the cursor (Ctrl-U); at a line's start, the whole draft (so
+ * two presses clear it all, and one Ctrl-Y puts it back). */
 void editor_kill_line_start(struct editor *e);
 /* Kills to the line end, or the line break when at the end (Ctrl-K). */
 void editor_kill_line_end(struct editor *e);
@@ -71,6 +73,9 @@ bool editor_move_down(struct editor *e, int width);
  * false when there is none. */
 bool editor_history_prev(struct editor *e);
 bool editor_history_next(struct editor *e);
+/* Adds s as the newest history entry (bounded; the newest is not repeated) and stops any
+ * browsing there. */
+void editor_history_add(struct editor *e, const char *s);
 /* Hands the text to the caller (to free), records it in history and empties the editor. */
 char *editor_take(struct editor *e);
 /* Empties the editor without recording anything. */

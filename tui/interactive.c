@@ -8,6 +8,8 @@
 #include "terminal.h"
 #include "latency.h"
 #include "recorder.h"
+#include "history_file.h"
+#include "external_editor.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -28,7 +30,8 @@ enum {
 
 void tui_schedule_frame(struct tui *u)
 {
-	if (u->quitting)
+	/* While $EDITOR has the terminal nothing is painted; its end repaints everything. */
+	if (u->quitting || external_editor_running(u))
 		return;
 	int64_t delay = render_clock_mark(&u->clock, clock_now_us());
 	if (delay >= 0)
@@ -138,6 +141,7 @@ void tui_submit(struct tui *u)
 		return;
 	char *text = editor_take(&u->input);
 	if (!blank(text)) {
+		tui_history_save(u, text);
 		const char *msg = text;
 		if (text[0] == '/' && text[1] == '/')
 			msg = text + 1;
@@ -193,6 +197,10 @@ static void on_frame(void *arg)
 	if (u->quitting)
 		return;
 	int64_t now = clock_now_us();
+	if (external_editor_running(u)) {
+		render_clock_painted(&u->clock, now);
+		return;
+	}
 	if (u->notice && now >= u->notice_until) {
 		free(u->notice);
 		u->notice = NULL;
@@ -234,6 +242,8 @@ static void on_input_hangup(void *arg)
 	tui_quit(arg, 128 + SIGHUP);
 }
 
+static void on_input(void *arg);
+
 /* Reads what the terminal has, a block at a time and at most INPUT_TURN_BYTES per loop turn,
  * so that signals, the network and frames keep their turns during a long paste. Returns the
  * bytes read. */
@@ -263,6 +273,18 @@ static size_t read_input(struct tui *u)
 	return total;
 }
 
+void tui_input_pause(struct tui *u, bool pause)
+{
+	if (pause) {
+		loop_unwatch_fd(u->loop, terminal_input_fd());
+		loop_timer_cancel(u->key_timer);
+	} else if (loop_watch_fd(u->loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
+		free(u->last_error);
+		u->last_error = xstrdup("cannot watch the terminal for input");
+		tui_quit(u, 1);
+	}
+}
+
 static void on_input(void *arg)
 {
 	struct tui *u = arg;
@@ -287,6 +309,8 @@ static void on_key_timer(void *arg)
 static void on_signal(void *arg, int signo)
 {
 	struct tui *u = arg;
+	if (external_editor_signal(u, signo))
+		return;
 	switch (signo) {
 	case SIGWINCH:
 		terminal_resize();
@@ -326,6 +350,7 @@ static void tui_free(struct tui *u)
 	paint_fini(&u->paint);
 	free(u->notice);
 	free(u->last_error);
+	free(u->history_path);
 	free(u);
 }
 
@@ -372,6 +397,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	if (record)
 		controller_add_sink(u->ctl, recorder_create(record, o->record_path, masks, u->ctl));
 	u->t = controller_transcript(u->ctl);
+	tui_history_load(u);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
 		u->exit_code = 1;
@@ -387,12 +413,16 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
 			u->exit_code = 1;
 	}
+	char *kept_draft = external_editor_fini(u);
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	controller_destroy(u->ctl);
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);
+	if (kept_draft)
+		fprintf(stderr, "tether: the message you were editing is kept in %s\n", kept_draft);
+	free(kept_draft);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;

@@ -65,6 +65,10 @@ struct tui {
 	bool quitting;
 	int exit_code;
 	struct attention attention; /* title, bell and notifications */
+	/* the editor (issue 15 point 7) */
+	char *history_path;         /* the input history's file; NULL when not kept */
+	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
+	bool ctrl_x;                /* Ctrl-X was pressed: Ctrl-E opens $EDITOR */
 };
 
 /* Asks for a frame at the next render clock boundary. */
@@ -83,6 +87,8 @@ void tui_suspend(struct tui *u);
 void tui_reconnect(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
+/* Stops reading keys (the terminal belongs to a child), or starts again. */
+void tui_input_pause(struct tui *u, bool pause);
 
 /* The TUI as a sink of its controller: dirty marks, error items, notices, latency. */
 struct sink tui_sink(struct tui *u);

@@ -62,6 +62,7 @@ struct options {
 	bool bell;                  /* ring when a confirmation is asked and a long run ends */
 	int bell_after_s;           /* a run ending rings only after running this long */
 	enum notify_mode notify;    /* desktop notifications through the terminal */
+	bool history;               /* the TUI keeps the input history in $XDG_STATE_HOME/tether */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

@@ -1,6 +1,7 @@
 /* slash: the slash commands of the input line, and /copy. */
 #include "interactive.h"
 #include "terminal.h"
+#include "external_editor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,6 +85,20 @@ static void cmd_quit(struct tui *u, const char *arg)
 	tui_quit(u, 0);
 }
 
+/* The rest of the line, if any, is the draft the editor starts with. */
+static void cmd_edit(struct tui *u, const char *arg)
+{
+	editor_set(&u->input, arg, strlen(arg));
+	external_editor_open(u);
+}
+
+static void cmd_clear(struct tui *u, const char *arg)
+{
+	(void)arg;
+	editor_clear(&u->input);
+	tui_notice(u, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
+}
+
 static void cmd_help(struct tui *u, const char *arg);
 
 static void cmd_reconnect(struct tui *u, const char *arg)
@@ -108,6 +123,8 @@ static const struct slash_command commands[] = {
 	{ "reconnect", "/reconnect            reconnect now instead of waiting (also F5)", cmd_reconnect },
 	{ "help", "/help                 this help", cmd_help },
 	{ "quit", "/quit                 leave tether", cmd_quit },
+	{ "edit", "/edit [text]          write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)", cmd_edit },
+	{ "clear", "/clear                empty the input (also Ctrl-U twice)", cmd_clear },
 };
 
 static const char keys_help[] =

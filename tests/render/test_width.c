@@ -87,6 +87,14 @@ static void test_grapheme_clusters(void **state)
 		{ "\xf0\x9f\x87\xba\xf0\x9f\x87\xb8\xf0\x9f\x87\xab\xf0\x9f\x87\xb7", 8, 2, 4 },
 		{ "\n\xcc\x81", 1, 0, 0 },                                /* controls take nothing */
 		{ "\xcc\x81" "a", 2, 0, 1 },                               /* a lone mark */
+		/* कि: a consonant and its spacing vowel sign, one cluster of 1+1 columns */
+		{ "\xe0\xa4\x95\xe0\xa4\xbfx", 6, 2, 3 },
+		/* क्षa: consonant, virama, consonant — one conjunct (1+0+1) */
+		{ "\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7" "a", 9, 2, 3 },
+		/* a virama before a letter of another script joins nothing */
+		{ "\xe0\xa4\x95\xe0\xa5\x8d" "a", 6, 1, 2 },
+		/* Thai SARA AM (a SpacingMark though not Mc) stays with its consonant */
+		{ "\xe0\xb8\x81\xe0\xb8\xb3x", 6, 2, 3 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct cluster_case *c = &cases[i];

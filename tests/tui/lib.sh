@@ -94,6 +94,7 @@ start_tether() {
 	T -f /dev/null new-session -d -s main -x "$cols" -y "$rows" \
 		-e LANG=C.UTF-8 -e LC_ALL=C.UTF-8 -e HOME="$WORK/home" \
 		-e XDG_CONFIG_HOME="$WORK/config" -e XDG_RUNTIME_DIR="$WORK/run" \
+		-e XDG_STATE_HOME="$WORK/state" \
 		-e TETHER_OSC52= -e NO_COLOR= -e TETHER_SESSION_API_KEY= "$WORK/run.sh" ||
 		fail "tmux did not start"
 	T set -g remain-on-exit on

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,11 +329,137 @@ static void test_huge_paste(void **state)
 	free(paste);
 }
 
+/* The cursor steps over whole clusters: a consonant with its vowel sign (कि), a conjunct
+ * (क्ष), a flag, a ZWJ family, a letter with a combining mark. Typing after Left lands before
+ * the cluster, never inside it (issue 15: `कि`, Left, `X` gave `कXि`). */
+static void test_cursor_moves_by_grapheme_cluster(void **state)
+{
+	(void)state;
+	static const char *const clusters[] = {
+		"\xe0\xa4\x95\xe0\xa4\xbf",                                     /* कि */
+		"\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7",                         /* क्ष */
+		"\xf0\x9f\x87\xba\xf0\x9f\x87\xb8",                             /* 🇺🇸 */
+		"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7", /* 👨‍👩‍👧 */
+		"e\xcc\x81",                                                    /* é, decomposed */
+	};
+	for (size_t i = 0; i < sizeof clusters / sizeof *clusters; i++) {
+		const char *c = clusters[i];
+		char want[64];
+		struct editor e;
+		editor_init(&e);
+		type(&e, c);
+		editor_left(&e);
+		assert_int_equal(e.cursor, 0);
+		type(&e, "X");
+		snprintf(want, sizeof want, "X%s", c);
+		assert_string_equal(editor_text(&e), want);
+		editor_right(&e);
+		assert_int_equal(e.cursor, strlen(want));
+		/* Backspace and Delete take the whole cluster too. */
+		editor_backspace(&e);
+		assert_string_equal(editor_text(&e), "X");
+		editor_set(&e, c, strlen(c));
+		type(&e, c);
+		editor_line_start(&e);
+		editor_delete(&e);
+		assert_string_equal(editor_text(&e), c);
+		/* Ctrl-W after "a " + cluster kills the cluster whole. */
+		editor_set(&e, "a ", 2);
+		type(&e, c);
+		editor_kill_word_back(&e);
+		assert_string_equal(editor_text(&e), "a ");
+		editor_fini(&e);
+	}
+}
+
+/* Ctrl-W never cuts a cluster that starts with a space and a combining mark. */
+static void test_kill_word_keeps_clusters_whole(void **state)
+{
+	(void)state;
+	struct editor e;
+	editor_init(&e);
+	type(&e, "ab \xcc\x81x");        /* "ab", then a space carrying U+0301, then x */
+	editor_kill_word_back(&e);
+	assert_string_equal(editor_text(&e), "ab");
+	editor_fini(&e);
+}
+
+/* Clear-all: Ctrl-U takes the line's text; at a line's start, the whole draft. After a
+ * 200-line paste two presses empty the input and one Ctrl-Y brings every line back. */
+static void test_ctrl_u_twice_clears_all(void **state)
+{
+	(void)state;
+	struct buf paste;
+	buf_init(&paste);
+	for (int i = 1; i <= 200; i++)
+		buf_printf(&paste, "line %d%s", i, i < 200 ? "\n" : "");
+	struct editor e;
+	editor_init(&e);
+	editor_insert(&e, paste.data, paste.len);
+	editor_kill_line_start(&e);
+	assert_int_equal(e.text.len, paste.len - strlen("line 200"));
+	editor_kill_line_start(&e);
+	assert_true(editor_empty(&e));
+	editor_yank(&e);
+	assert_string_equal(editor_text(&e), paste.data);
+	/* From the middle of a line: the line's head, then everything (head included once). */
+	editor_set(&e, "one\ntwo three", strlen("one\ntwo three"));
+	editor_left(&e);
+	editor_left(&e);
+	editor_kill_line_start(&e);
+	assert_string_equal(editor_text(&e), "one\nee");
+	editor_kill_line_start(&e);
+	assert_true(editor_empty(&e));
+	editor_yank(&e);
+	assert_string_equal(editor_text(&e), "one\ntwo three");
+	/* At a line's start with nothing killed just before: the draft as it is. */
+	editor_set(&e, "a\nb", 3);
+	editor_line_start(&e);
+	editor_kill_line_start(&e);
+	assert_true(editor_empty(&e));
+	editor_yank(&e);
+	assert_string_equal(editor_text(&e), "a\nb");
+	/* An empty input stays empty and keeps what was killed. */
+	editor_clear(&e);
+	editor_kill_line_start(&e);
+	editor_yank(&e);
+	assert_string_equal(editor_text(&e), "a\nb");
+	editor_fini(&e);
+	buf_fini(&paste);
+}
+
+/* Entries loaded from the history file come back with Up, newest first, and do not repeat. */
+static void test_history_add(void **state)
+{
+	(void)state;
+	struct editor e;
+	editor_init(&e);
+	editor_history_add(&e, "first");
+	editor_history_add(&e, "two\nlines");
+	editor_history_add(&e, "two\nlines");
+	editor_history_add(&e, "");
+	assert_int_equal(e.nhistory, 2);
+	type(&e, "draft");
+	assert_true(editor_history_prev(&e));
+	assert_string_equal(editor_text(&e), "two\nlines");
+	assert_true(editor_history_prev(&e));
+	assert_string_equal(editor_text(&e), "first");
+	assert_false(editor_history_prev(&e));
+	assert_true(editor_history_next(&e));
+	assert_true(editor_history_next(&e));
+	assert_string_equal(editor_text(&e), "draft");
+	editor_fini(&e);
+}
+
 int main(void)
 {
 	/* widths are wcwidth()'s, which needs a UTF-8 locale */
 	setlocale(LC_ALL, "C.UTF-8");
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cursor_moves_by_grapheme_cluster),
+		cmocka_unit_test(test_kill_word_keeps_clusters_whole),
+		cmocka_unit_test(test_ctrl_u_twice_clears_all),
+		cmocka_unit_test(test_history_add),
 		cmocka_unit_test(test_insert_and_text),
 		cmocka_unit_test(test_insert_filters_controls),
 		cmocka_unit_test(test_backspace_takes_whole_grapheme),

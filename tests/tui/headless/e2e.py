@@ -11,6 +11,7 @@ CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
 TMP = tempfile.mkdtemp(prefix="tether-e2e-")
 ENV = dict(os.environ, LANG="C.UTF-8")
 ENV.pop("TETHER_SESSION_API_KEY", None)
+ENV["XDG_STATE_HOME"] = os.path.join(TMP, "state")  # the TUI's input history stays here
 
 
 class Server:

@@ -476,7 +476,7 @@ static void test_config_same_table(void **state)
 	assert_non_null(strstr(buf_cstr(&warnings), want));
 	assert_non_null(strstr(buf_cstr(&warnings), ":5: unknown key (known: server, ping_interval, "
 				"stall_timeout, render_hz, osc52, color, stream_stall, bell, "
-				"bell_after, notify)"));
+				"bell_after, notify, history)"));
 	options_fini(&o);
 	unsetenv("XDG_CONFIG_HOME");
 	unlink(path);
