@@ -177,7 +177,7 @@ static void test_fence_state_carries(void **state)
 	layout_update(&l, src, sizeof(src) - 1, 20, STREAM);
 	assert_int_equal(l.settled_md_state, 0);
 	layout_dump(&l, &d);
-	assert_string_equal(d.data, "  {KD:}\n  {K:code}\n  {K:# still code}\n{BH:heading}");
+	assert_string_equal(d.data, "  {D:──────────────────}\n  {K:code}\n  {K:# still code}\n{BH:heading}");
 	buf_fini(&d);
 	layout_fini(&l);
 }

@@ -91,24 +91,57 @@ static void test_inline_code(void **state)
 	EXPECT_LAYOUT("back\\slash\\", 40, MD, "back\\slash\\");
 }
 
+/* The dump of a code block's top rule at width: "  {D:── label ───…}". */
+static const char *top_rule(const char *label, int width)
+{
+	static char out[8][512];
+	static int next;
+	char *o = out[next++ % 8];
+	int cols = width - 2;
+	size_t k = (size_t)sprintf(o, "  {D:");
+	if (*label) {
+		k += (size_t)sprintf(o + k, "\xe2\x94\x80\xe2\x94\x80 %s ", label);
+		cols -= 4 + (int)strlen(label);
+	}
+	for (int i = 0; i < cols; i++)
+		k += (size_t)sprintf(o + k, "\xe2\x94\x80");
+	sprintf(o + k, "}");
+	return o;
+}
+
+static void expect_fmt(const char *src, int width, const char *fmt, const char *a, const char *b)
+{
+	char want[1024];
+	snprintf(want, sizeof want, fmt, a, b);
+	EXPECT_LAYOUT(src, width, MD, want);
+}
+
 static void test_code_fences(void **state)
 {
 	(void)state;
-	/* the opening fence becomes a dim label row, the closing fence goes */
-	EXPECT_LAYOUT("```python\nprint(1)\n```\nafter", 20, MD,
-		      "  {KD:python}\n  {K:print(1)}\nafter");
-	EXPECT_LAYOUT("```\nx\n```", 20, MD, "  {KD:}\n  {K:x}");
-	EXPECT_LAYOUT("~~~ sh \n**x** `y` # z\n~~~", 40, MD, "  {KD:sh}\n  {K:**x** `y` # z}");
+	/* the opening fence becomes the block's top rule labelled with the language, the
+	 * closing fence goes */
+	expect_fmt("```python\nprint(1)\n```\nafter", 20, "%s\n  {K:print(1)}\nafter",
+		   top_rule("python", 20), "");
+	expect_fmt("```\nx\n```", 20, "%s\n  {K:x}", top_rule("", 20), "");
+	/* only the info string's first word is the label */
+	expect_fmt("~~~ sh extra\n**x** `y` # z\n~~~", 40, "%s\n  {K:**x** `y` # z}",
+		   top_rule("sh", 40), "");
 	/* a closing fence is the same character, at least as long */
-	EXPECT_LAYOUT("~~~~\n```\n~~~\n~~~~~\nout", 20, MD, "  {KD:}\n  {K:```}\n  {K:~~~}\nout");
+	expect_fmt("~~~~\n```\n~~~\n~~~~~\nout", 20, "%s\n  {K:```}\n  {K:~~~}\nout",
+		   top_rule("", 20), "");
 	/* the fence's own indent is not part of the code */
-	EXPECT_LAYOUT("  ```\n  indented\n    more\n  ```", 20, MD,
-		      "  {KD:}\n  {K:indented}\n  {K:  more}");
-	EXPECT_LAYOUT("```\nunterminated\n# not heading\n- no", 20, MD,
-		      "  {KD:}\n  {K:unterminated}\n  {K:# not heading}\n  {K:- no}");
+	expect_fmt("  ```\n  indented\n    more\n  ```", 20, "%s\n  {K:indented}\n  {K:  more}",
+		   top_rule("", 20), "");
+	expect_fmt("```\nunterminated\n# not heading\n- no", 20,
+		   "%s\n  {K:unterminated}\n  {K:# not heading}\n  {K:- no}", top_rule("", 20), "");
 	/* long lines wrap and keep the indent; blank code lines keep their style */
-	EXPECT_LAYOUT("```\naaaa bbbb cccc\n\n\tx\n```", 8, MD,
-		      "  {KD:}\n  {K:aaaa}\n  {K:bbbb}\n  {K:cccc}\n  {K:}\n  {K:    x}");
+	expect_fmt("```\naaaa bbbb cccc\n\n\tx\n```", 8,
+		   "%s\n  {K:aaaa}\n  {K:bbbb}\n  {K:cccc}\n  {K:}\n  {K:    x}", top_rule("", 8), "");
+	/* a label too long for the row wraps rather than overflowing */
+	EXPECT_LAYOUT("```averyveryverylonglanguagename\nx\n```", 12, MD,
+		      "  {D:\xe2\x94\x80\xe2\x94\x80}\n  {D:averyveryv}\n  {D:erylonglan}\n"
+		      "  {D:guagename}\n  {K:x}");
 }
 
 static void test_rules(void **state)
@@ -185,9 +218,12 @@ static void test_streaming_line_complete_shows_literal(void **state)
 	EXPECT_LAYOUT("2 * 3", 40, STREAM, "2 * 3");
 	EXPECT_LAYOUT("a_b", 40, STREAM, "a_b");
 	/* a fence is a fence at once; inside one, a growing closing fence is not shown */
-	EXPECT_LAYOUT("```", 40, STREAM, "  {KD:}");
-	EXPECT_LAYOUT("```py\nx\n``", 40, STREAM, "  {KD:py}\n  {K:x}");
-	EXPECT_LAYOUT("```py\nx\n``", 40, MD, "  {KD:py}\n  {K:x}\n  {K:``}");
+	char want[512];
+	EXPECT_LAYOUT("```", 40, STREAM, top_rule("", 40));
+	snprintf(want, sizeof want, "%s\n  {K:x}", top_rule("py", 40));
+	EXPECT_LAYOUT("```py\nx\n``", 40, STREAM, want);
+	snprintf(want, sizeof want, "%s\n  {K:x}\n  {K:``}", top_rule("py", 40));
+	EXPECT_LAYOUT("```py\nx\n``", 40, MD, want);
 }
 
 int main(void)
