@@ -137,6 +137,7 @@ struct walk {
 	struct block b;
 	int md;
 	bool reflow, streaming;
+	bool line_done;             /* the line being laid out has its '\n' */
 };
 
 static void settle(struct walk *w, size_t src)
@@ -340,10 +341,12 @@ static size_t shown_lines(const struct block *b)
 	return b->nlines - (b->nlines > 0 && b->lines[b->nlines - 1].hidden);
 }
 
-/* Opens a block at the line starting at off: what is before it is laid out for good. */
+/* Opens a block at the line starting at off: what is before it is laid out for good, when
+ * that line is complete (an unfinished one may still end the block before differently). */
 static void block_open(struct walk *w, enum block_kind kind, size_t off)
 {
-	settle(w, off);
+	if (w->line_done)
+		settle(w, off);
 	w->b.kind = kind;
 	w->b.nlines = 0;
 	w->b.bytes = 0;
@@ -656,6 +659,7 @@ void layout_update(struct layout *l, const char *src, size_t len, int width, uns
 	while (pos < len) {
 		const char *nl = memchr(src + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - src) : len;
+		w.line_done = nl != NULL;
 		lay_line(&w, pos, end - pos, !nl && w.streaming);
 		if (!nl)
 			break;

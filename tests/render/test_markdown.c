@@ -226,6 +226,143 @@ static void test_streaming_line_complete_shows_literal(void **state)
 	EXPECT_LAYOUT("```py\nx\n``", 40, MD, want);
 }
 
+#define FLOW (LAYOUT_MARKDOWN | LAYOUT_REFLOW)
+#define FLOW_STREAM (LAYOUT_MARKDOWN | LAYOUT_REFLOW | LAYOUT_STREAMING)
+
+static void test_reflow(void **state)
+{
+	(void)state;
+	static const char para[] = "A paragraph with\nsoft breaks that\nreflow to the width.";
+	/* the same paragraph at two widths: rows filled, not ragged at the source's breaks */
+	EXPECT_LAYOUT(para, 30, FLOW, "A paragraph with soft breaks\nthat reflow to the width.");
+	EXPECT_LAYOUT(para, 14, FLOW, "A paragraph\nwith soft\nbreaks that\nreflow to the\nwidth.");
+	/* without LAYOUT_REFLOW (what the user typed) every line break stays */
+	EXPECT_LAYOUT(para, 30, MD, "A paragraph with\nsoft breaks that\nreflow to the width.");
+	/* hard breaks: two blanks or a backslash at the end; a blank line ends the paragraph */
+	EXPECT_LAYOUT("one  \ntwo\\\nthree\nfour\n\nnext", 40, FLOW, "one\ntwo\nthree four\n\nnext");
+	/* a backslash ending the paragraph is text */
+	EXPECT_LAYOUT("end\\", 40, FLOW, "end\\");
+	/* emphasis may span the soft break */
+	EXPECT_LAYOUT("**bold\nacross** x", 40, FLOW, "{B:bold across} x");
+	/* list items and quotes keep their structure, their continuation lines join them */
+	EXPECT_LAYOUT("- item one\n  goes on\n- item two", 40, FLOW,
+		      "\xe2\x80\xa2 item one goes on\n\xe2\x80\xa2 item two");
+	EXPECT_LAYOUT("- item one\n  goes on", 12, FLOW, "\xe2\x80\xa2 item one\n  goes on");
+	EXPECT_LAYOUT("> quoted\n> more", 40, FLOW, "{Q:\xe2\x94\x82 quoted more}");
+	/* headings, rules and fences end a paragraph */
+	EXPECT_LAYOUT("para\n# Head\npara", 40, FLOW, "para\n{BH:Head}\npara");
+	EXPECT_LAYOUT("para\n```\ncode\n```", 40, FLOW, "para\n  {D:\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80}\n  {K:code}");
+	/* while streaming, the paragraph grows at its end: the next line joins the last row */
+	EXPECT_LAYOUT("one two\nthr", 40, FLOW_STREAM, "one two thr");
+}
+
+#define BAR_SEP "{D: \xe2\x94\x82 }"
+#define H "\xe2\x94\x80"
+
+static void test_tables(void **state)
+{
+	(void)state;
+	/* aligned columns by display width (CJK and emoji take two), a rule under the header,
+	 * each column aligned as its delimiter says */
+	EXPECT_LAYOUT("| Name | Qty | Note |\n|:-----|----:|:----:|\n| apple | 3 | red |\n"
+		      "| \xe6\x97\xa5\xe6\x9c\xac | 12 | \xf0\x9f\x9a\x80 |", 40, MD,
+		      "{B:Name} " BAR_SEP "{B:Qty}" BAR_SEP "{B:Note}\n"
+		      "{D:" H H H H H H "\xe2\x94\xbc" H H H H H "\xe2\x94\xbc" H H H H H "}\n"
+		      "apple" BAR_SEP "  3" BAR_SEP "red\n"
+		      "\xe6\x97\xa5\xe6\x9c\xac " BAR_SEP " 12" BAR_SEP " \xf0\x9f\x9a\x80");
+	/* too wide: the narrow column keeps its width, the wide one wraps its cells */
+	EXPECT_LAYOUT("| Name | Description |\n|---|---|\n| apple | a round fruit that grows on trees |\n"
+		      "| kiwi | small |", 24, MD,
+		      "{B:Name} " BAR_SEP "{B:Description}\n"
+		      "{D:" H H H H H H "\xe2\x94\xbc" H H H H H H H H H H H H H H H H H "}\n"
+		      "apple" BAR_SEP "a round fruit\n"
+		      "     " BAR_SEP "that grows on\n"
+		      "     " BAR_SEP "trees\n"
+		      "kiwi " BAR_SEP "small");
+	/* too narrow for columns: each row as "header: value" lines */
+	EXPECT_LAYOUT("| Name | Description | X |\n|---|---|---|\n| apple | a fruit | y |\n"
+		      "| kiwi | small | z |", 12, MD,
+		      "{B:Name}: apple\n{B:Description}:\n  a fruit\n{B:X}: y\n\n"
+		      "{B:Name}: kiwi\n{B:Description}:\n  small\n{B:X}: z");
+	/* inline markdown in cells, escaped pipes, missing and extra cells */
+	EXPECT_LAYOUT("a | b\n--|--\n**x** \\| y | `c` | extra\nonly", 40, MD,
+		      "{B:a}    " BAR_SEP "{B:b}\n"
+		      "{D:" H H H H H H "\xe2\x94\xbc" H H "}\n"
+		      "{B:x} | y" BAR_SEP "{C:c}\n"
+		      "only " BAR_SEP);
+	/* no delimiter row: not a table */
+	EXPECT_LAYOUT("| a | b |\n| c | d |", 40, MD, "| a | b |\n| c | d |");
+	/* a blank line or another block ends the table */
+	EXPECT_LAYOUT("|a|\n|-|\n|b|\n\ntext", 40, MD, "{B:a}\n{D:" H "}\nb\n\ntext");
+	/* streaming: a lone header line waits for its delimiter row, a growing row is not
+	 * shown, so columns never jump while a row grows */
+	EXPECT_LAYOUT("| Name | Qty |", 40, STREAM, "");
+	EXPECT_LAYOUT("| Name | Qty |\n|--", 40, STREAM, "");
+	EXPECT_LAYOUT("| Name | Qty |\n|---|---|\n| apple | 3", 40, STREAM,
+		      "{B:Name}" BAR_SEP "{B:Qty}\n{D:" H H H H H "\xe2\x94\xbc" H H H H "}");
+	EXPECT_LAYOUT("| Name | Qty |\n", 40, MD, "| Name | Qty |");
+	/* at every width the rows fit (check_layout checks each row's width) */
+	for (int w = 1; w < 40; w++) {
+		struct layout l;
+		layout_init(&l);
+		static const char t[] = "| \xe6\x97\xa5\xe6\x9c\xac | b | c | d |\n|-|-|-|-|\n"
+					"| long cell text here | \xf0\x9f\x9a\x80\xf0\x9f\x9a\x80 | x | y |";
+		layout_update(&l, t, sizeof(t) - 1, w, MD);
+		CHECK_LAYOUT(&l);
+		layout_fini(&l);
+	}
+}
+
+static void test_links(void **state)
+{
+	(void)state;
+	/* the text, underlined, with a number; the URL in a dim footnote under the paragraph */
+	EXPECT_LAYOUT("See [the docs](https://example.com/docs) and [x](http://a.b/(c)).\nNext.", 60,
+		      FLOW,
+		      "See {L:the docs}{D:[1]} and {L:x}{D:[2]}. Next.\n"
+		      "{D:[1] https://example.com/docs}\n{D:[2] http://a.b/(c)}");
+	/* numbers go on through the message */
+	EXPECT_LAYOUT("[a](u1)\n\n[b](<u2> \"title\")", 40, FLOW,
+		      "{L:a}{D:[1]}\n{D:[1] u1}\n\n{L:b}{D:[2]}\n{D:[2] u2}");
+	/* a link that is its own URL needs no footnote; autolinks and bare URLs stay as they are */
+	EXPECT_LAYOUT("[https://e.com](https://e.com) <https://a.b> https://c.d", 60, MD,
+		      "{L:https://e.com} <https://a.b> https://c.d");
+	/* not links */
+	EXPECT_LAYOUT("- [ ] task [x] and [a] (b) `[c](d)`", 60, MD,
+		      "\xe2\x80\xa2 [ ] task [x] and [a] (b) {C:[c](d)}");
+	/* a control character in a URL never reaches the screen */
+	EXPECT_LAYOUT("[t](http://e\x1b]8;;x\x07vil)", 60, MD,
+		      "{L:t}{D:[1]}\n{D:[1] http://e\xef\xbf\xbd]8;;x\xef\xbf\xbdvil}");
+	/* streaming: the destination being typed is hidden, the text already a link; the
+	 * brackets of what may still become a link are hidden */
+	EXPECT_LAYOUT("See [the docs](https://exa", 40, STREAM, "See {L:the docs}");
+	EXPECT_LAYOUT("See [the docs", 40, STREAM, "See the docs");
+	EXPECT_LAYOUT("See [the docs]", 40, STREAM, "See the docs");
+	EXPECT_LAYOUT("See [the docs] more", 40, STREAM, "See [the docs] more");
+	EXPECT_LAYOUT("See [the docs", 40, MD, "See [the docs");
+	/* links in tables and headings get footnotes too */
+	EXPECT_LAYOUT("# [T](u)", 40, MD, "{BHL:T}{BHD:[1]}\n{D:[1] u}");
+}
+
+static void test_strike(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("~~old~~ new", 40, MD, "{S:old} new");
+	EXPECT_LAYOUT("**~~both~~**", 40, MD, "{BS:both}");
+	/* one tilde, three, or blanks inside the run: text */
+	EXPECT_LAYOUT("~one~ a ~~~x ~~ y ~~", 40, MD, "~one~ a ~~~x ~~ y ~~");
+	EXPECT_LAYOUT("~~open", 40, MD, "~~open");
+	/* streaming: hidden while it may still close */
+	EXPECT_LAYOUT("~~open", 40, STREAM, "open");
+	EXPECT_LAYOUT("a ~", 40, STREAM, "a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +376,10 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_streaming_never_shows_markers),
 		cmocka_unit_test(test_streaming_line_complete_shows_literal),
+		cmocka_unit_test(test_reflow),
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_links),
+		cmocka_unit_test(test_strike),
 	};
 	return cmocka_run_group_tests(tests, text_test_setup, NULL);
 }
