@@ -94,19 +94,20 @@ static void test_inline_code(void **state)
 /* The dump of a code block's top rule at width: "  {D:── label ───…}". */
 static const char *top_rule(const char *label, int width)
 {
-	static char out[8][512];
+	static struct buf out[8];
 	static int next;
-	char *o = out[next++ % 8];
+	struct buf *o = &out[next++ % 8];
+	buf_clear(o);
+	buf_puts(o, "  {D:");
 	int cols = width - 2;
-	size_t k = (size_t)sprintf(o, "  {D:");
 	if (*label) {
-		k += (size_t)sprintf(o + k, "\xe2\x94\x80\xe2\x94\x80 %s ", label);
+		buf_printf(o, "\xe2\x94\x80\xe2\x94\x80 %s ", label);
 		cols -= 4 + (int)strlen(label);
 	}
 	for (int i = 0; i < cols; i++)
-		k += (size_t)sprintf(o + k, "\xe2\x94\x80");
-	sprintf(o + k, "}");
-	return o;
+		buf_puts(o, "\xe2\x94\x80");
+	buf_puts(o, "}");
+	return o->data;
 }
 
 static void expect_fmt(const char *src, int width, const char *fmt, const char *a, const char *b)
