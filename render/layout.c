@@ -32,7 +32,11 @@
 /* An open paragraph this long is laid out for good at its next line end (a hard break):
  * what is laid out again while a stream grows stays bounded. */
 #define BLOCK_MAX_BYTES 4096
+/* A table ends at this many rows or bytes (what follows is laid out as text), and a header
+ * of more columns is not a table: a stream's table costs little to lay out again. */
 #define TABLE_MAX_ROWS 200
+#define TABLE_MAX_BYTES (16 * BLOCK_MAX_BYTES)
+#define TABLE_MAX_COLS 64
 /* PAD must cover NEST_MAX + ORDINAL_DIGITS + 2 */
 
 static const char BAR[] = "\xe2\x94\x82 ";      /* "│ " */
@@ -474,7 +478,7 @@ static bool para_takes(struct walk *w, size_t off, size_t n, bool growing)
 	if (b->table_head && shown_lines(b) == 1) {
 		int ncols = table_cells(w->src + b->lines[0].a, b->lines[0].b - b->lines[0].a);
 		char *align = xcalloc((size_t)ncols + 1, 1);
-		if (!growing && table_delimiter(s, n, ncols, align)) {
+		if (!growing && ncols <= TABLE_MAX_COLS && table_delimiter(s, n, ncols, align)) {
 			b->kind = BLOCK_TABLE;
 			b->nlines = 1;
 			b->lines[0].hard = false;
@@ -587,7 +591,8 @@ static void lay_block(struct walk *w, size_t off, size_t n, bool growing)
 /* Whether a line continues the open table: a row (a growing one is not shown yet). */
 static bool table_takes(struct walk *w, size_t off, size_t n, bool growing)
 {
-	if (!growing && (ends_table(w->src + off, n) || w->b.nlines >= TABLE_MAX_ROWS))
+	if (!growing && (ends_table(w->src + off, n) || w->b.nlines >= TABLE_MAX_ROWS ||
+			 w->b.bytes >= TABLE_MAX_BYTES))
 		return false;
 	block_add(w, off, off + n, growing, growing);
 	return true;
