@@ -308,6 +308,37 @@ static void test_tables(void **state)
 	EXPECT_LAYOUT("| Name | Qty |\n|---|---|\n| apple | 3", 40, STREAM,
 		      "{B:Name}" BAR_SEP "{B:Qty}\n{D:" H H H H H "\xe2\x94\xbc" H H H H "}");
 	EXPECT_LAYOUT("| Name | Qty |\n", 40, MD, "| Name | Qty |");
+	/* a header of more than 64 columns is text; a table ends after 200 rows: what a stream
+	 * lays out again stays bounded */
+	struct buf big;
+	buf_init(&big);
+	for (int k = 0; k < 65; k++)
+		buf_puts(&big, "|h");
+	buf_puts(&big, "|\n");
+	for (int k = 0; k < 65; k++)
+		buf_puts(&big, "|-");
+	buf_puts(&big, "|");
+	struct layout bl;
+	layout_init(&bl);
+	layout_update(&bl, big.data, big.len, 400, MD);
+	struct buf rowtext;
+	buf_init(&rowtext);
+	row_text(&bl, 0, &rowtext);
+	assert_memory_equal(rowtext.data, "|h|h|h", 6);
+	buf_clear(&big);
+	buf_puts(&big, "|h|\n|-|\n");
+	for (int k = 0; k < 201; k++)
+		buf_printf(&big, "|r%d|\n", k);
+	layout_reset(&bl);
+	layout_update(&bl, big.data, big.len, 40, MD);
+	/* 200 rows, the header's included: r198 is the table's last, r199 text */
+	row_text(&bl, bl.nrows - 2, &rowtext);
+	assert_string_equal(rowtext.data, "|r199|");
+	row_text(&bl, bl.nrows - 3, &rowtext);
+	assert_string_equal(rowtext.data, "r198");
+	layout_fini(&bl);
+	buf_fini(&rowtext);
+	buf_fini(&big);
 	/* at every width the rows fit (check_layout checks each row's width) */
 	for (int w = 1; w < 40; w++) {
 		struct layout l;
