@@ -84,9 +84,10 @@ void layout_fini(struct layout *l);
 /* Forgets everything laid out (the source changed in a way other than growing). */
 void layout_reset(struct layout *l);
 /* Lays src[0..len) out at width columns (at least 1). When width and flags are those of the
- * previous call and src only grew since then, only the tail from the last settled line is
- * laid out again. Long words break at grapheme boundaries; a wide character never straddles
- * the edge; an unterminated code fence is code until it closes; markers never show raw. */
+ * previous call and src only grew since then, only the tail from the last settled line (the
+ * start of a paragraph or table still open) is laid out again, with the result of a fresh
+ * layout. Long words break at grapheme boundaries; a wide character never straddles the
+ * edge; an unterminated code fence is code until it closes; markers never show raw. */
 void layout_update(struct layout *l, const char *src, size_t len, int width, unsigned flags);
 
 /* -------------------------------------------------------- transcript rows */
