@@ -188,7 +188,8 @@ struct pick_probe {
 	const struct mask_set *masks;
 	/* the answer of the last try */
 	struct loop *loop;
-	bool done;
+	int input_fd;
+	bool done, cancelled;
 	int status;
 	enum net_cause cause;
 	struct buf error;
@@ -198,7 +199,8 @@ static void probe_done(void *ctx, const struct rest_response *r)
 {
 	struct pick_probe *p = ctx;
 	p->done = true;
-	loop_quit(p->loop);
+	if (p->loop)
+		loop_quit(p->loop);
 	p->status = r->status;
 	p->cause = r->cause;
 	buf_clear(&p->error);
@@ -210,9 +212,31 @@ static void probe_done(void *ctx, const struct rest_response *r)
 	}
 }
 
+/* Keys while the picker waits: a lone Esc or a Ctrl-C stops waiting (an arrow's escape
+ * sequence does not); the rest is dropped. */
+static void probe_input(void *arg)
+{
+	struct pick_probe *p = arg;
+	char in[256];
+	ssize_t n = read(p->input_fd, in, sizeof in);
+	if (n < 0)
+		return;
+	if (n == 0 || (n == 1 && in[0] == 0x1b) || memchr(in, 0x03, (size_t)n)) {
+		p->cancelled = true;
+		loop_quit(p->loop);
+	}
+}
+
+static void probe_hangup(void *arg)
+{
+	struct pick_probe *p = arg;
+	p->cancelled = true;
+	loop_quit(p->loop);
+}
+
 /* The picker's Enter: GET the conversation, so that a 404 (or an unreachable server, or a
  * refused key) is said in the picker, which stays, instead of ending tether. */
-static int try_open(void *ctx, const char *id, struct buf *why)
+static int try_open(void *ctx, const char *id, int input_fd, struct buf *why)
 {
 	struct pick_probe *p = ctx;
 	struct buf err, url;
@@ -223,8 +247,9 @@ static int try_open(void *ctx, const char *id, struct buf *why)
 				    .has_key = p->api_key != NULL };
 	struct loop *loop = loop_create(log_line, &err);
 	int rc = -1;
-	p->done = false;
+	p->done = p->cancelled = false;
 	p->loop = loop;
+	p->input_fd = input_fd;
 	if (!loop) {
 		buf_printf(why, "cannot create the event loop: %s", buf_cstr(&err));
 		goto out;
@@ -235,9 +260,15 @@ static int try_open(void *ctx, const char *id, struct buf *why)
 		buf_printf(why, "cannot start the request to %s about conversation %s",
 			   about.server, id);
 	} else {
+		bool watched = loop_watch_fd(loop, input_fd, probe_input, probe_hangup, p) == 0;
 		if (!p->done)
 			loop_run(loop);
-		if (p->status >= 200 && p->status < 300) {
+		if (watched)
+			loop_unwatch_fd(loop, input_fd);
+		if (!p->done && p->cancelled) {
+			buf_printf(why, "stopped waiting for the server at %s to answer about "
+				   "conversation %s", about.server, id);
+		} else if (p->status >= 200 && p->status < 300) {
 			rc = 0;
 		} else if (p->status == 404) {
 			buf_printf(why, "conversation %s is not on this server (HTTP 404): pick "
@@ -251,6 +282,7 @@ static int try_open(void *ctx, const char *id, struct buf *why)
 				   about.server, p->status, id);
 		}
 	}
+	p->loop = NULL;
 	loop_destroy(loop);
 out:
 	buf_fini(&err);

@@ -280,11 +280,11 @@ static void pick(struct picker *p)
 		p->done = true;
 		return;
 	}
-	set_error(p, "opening…");
+	set_error(p, "opening… (Esc to stop waiting)");
 	draw(p);
 	struct buf why;
 	buf_init(&why);
-	if (p->try_open(p->ctx, p->items[i].id, &why) == 0) {
+	if (p->try_open(p->ctx, p->items[i].id, terminal_input_fd(), &why) == 0) {
 		p->chosen = (long)i;
 		p->done = true;
 		set_error(p, NULL);

@@ -4,8 +4,9 @@
 
 #include "net.h"
 
-/* Tries to open conversation id (the picker's Enter): 0, or -1 with why in words in why. */
-typedef int (*picker_open_fn)(void *ctx, const char *id, struct buf *why);
+/* Tries to open conversation id (the picker's Enter): 0, or -1 with why in words in why.
+ * While it waits, a lone Esc or a Ctrl-C read from input_fd (the terminal) gives up. */
+typedef int (*picker_open_fn)(void *ctx, const char *id, int input_fd, struct buf *why);
 
 /* Shows items full-screen on the TUI's terminal, keys and drawing, until the user picks one
  * that try_open (NULL: any) opens (*chosen its index) or quits (*chosen -1); a pick that
