@@ -300,6 +300,7 @@ static int pick_conversation(const struct options *o, const struct mask_set *mas
 	if (rc != EXIT_OK)
 		return rc;
 	if (n == 0) {
+		conversation_infos_free(items, n);
 		struct buf url;
 		buf_init(&url);
 		url_describe(o->server, &url);
