@@ -53,12 +53,35 @@ static int error_rows(const struct picker *p)
 	return n < ERROR_ROWS ? n : ERROR_ROWS;
 }
 
-/* Rows of the list: the screen less the title, filter, detail (or error) and help lines. */
+/* Where things go: a full screen has the title, the filter, the list, the detail (or the
+ * error) and the help; a short one keeps the filter, the list and one bottom line (the
+ * error, else the help); a tiny one only the list. -1: not shown. */
+struct geometry {
+	int title_y, filter_y, list_y, list_rows, detail_y, detail_rows, help_y;
+};
+
+static struct geometry geometry(const struct picker *p)
+{
+	struct geometry g = { -1, -1, 0, LINES, -1, 0, -1 };
+	int er = error_rows(p) > 1 ? error_rows(p) : 1;
+	if (LINES >= 7) {
+		g = (struct geometry){ 0, 1, 2, LINES - 3 - er, LINES - 1 - er, er, LINES - 1 };
+	} else if (LINES >= 3) {
+		g = (struct geometry){ -1, 0, 1, LINES - 2, -1, 0, LINES - 1 };
+		if (p->error_text.len) {
+			g.detail_y = LINES - 1;
+			g.detail_rows = 1;
+			g.help_y = -1;
+		}
+	}
+	if (g.list_rows < 1)
+		g.list_rows = 1;
+	return g;
+}
+
 static size_t page_rows(const struct picker *p)
 {
-	int below = 2 + (error_rows(p) > 1 ? error_rows(p) - 1 : 0);
-	int rows = LINES - 2 - below;
-	return rows > 1 ? (size_t)rows : 1;
+	return (size_t)geometry(p).list_rows;
 }
 
 /* A field made safe and flat: sanitized (server text never reaches the terminal raw), one
@@ -176,10 +199,10 @@ static void draw_row(const struct picker *p, int y, const struct conversation_in
 }
 
 /* Under the list: why the last pick failed, or the selected conversation's full id. */
-static void draw_detail(struct picker *p, int y)
+static void draw_detail(struct picker *p, int y, int rows)
 {
 	if (p->error_text.len) {
-		for (int r = 0; r < error_rows(p); r++) {
+		for (int r = 0; r < error_rows(p) && r < rows; r++) {
 			const struct row *row = &p->error.rows[r];
 			int x = 0;
 			for (uint32_t k = 0; k < row->span_count; k++) {
@@ -206,39 +229,45 @@ static void draw(struct picker *p)
 	erase();
 	if (p->error_text.len)
 		layout_update(&p->error, p->error_text.data, p->error_text.len, COLS, 0);
-	static const char head[] = "Pick a conversation on ";
-	int x = draw_text(0, 0, COLS, head, strlen(head), &bold);
+	struct geometry g = geometry(p);
 	struct buf clean;
 	buf_init(&clean);
-	flat(p->server, &clean);
-	draw_text(0, x, COLS, clean.data, clean.len, &bold);
-	static const char flabel[] = "Filter: ";
-	x = draw_text(1, 0, COLS, flabel, strlen(flabel), &dim);
-	if (p->filter.len) {
-		flat(p->filter.data, &clean);
-		x = draw_text(1, x, COLS, clean.data, clean.len, &plain);
-		draw_text(1, x, COLS, " ", 1, &reverse);
-	} else {
-		static const char hint[] = "type to filter by title or id";
-		draw_text(1, x, COLS, hint, strlen(hint), &dim);
+	if (g.title_y >= 0) {
+		static const char head[] = "Pick a conversation on ";
+		int x = draw_text(g.title_y, 0, COLS, head, strlen(head), &bold);
+		flat(p->server, &clean);
+		draw_text(g.title_y, x, COLS, clean.data, clean.len, &bold);
 	}
-	size_t rows = page_rows(p);
+	if (g.filter_y >= 0) {
+		static const char flabel[] = "Filter: ";
+		int x = draw_text(g.filter_y, 0, COLS, flabel, strlen(flabel), &dim);
+		if (p->filter.len) {
+			flat(p->filter.data, &clean);
+			x = draw_text(g.filter_y, x, COLS, clean.data, clean.len, &plain);
+			draw_text(g.filter_y, x, COLS, " ", 1, &reverse);
+		} else {
+			static const char hint[] = "type to filter by title or id";
+			draw_text(g.filter_y, x, COLS, hint, strlen(hint), &dim);
+		}
+	}
 	if (!p->nshown) {
 		flat(p->filter.data, &clean);
 		struct buf line;
 		buf_init(&line);
 		buf_printf(&line, "No conversation matches \"%s\" (Backspace or Ctrl-U to edit the "
 			   "filter)", buf_cstr(&clean));
-		draw_text(2, 0, COLS, line.data, line.len, &plain);
+		draw_text(g.list_y, 0, COLS, line.data, line.len, &plain);
 		buf_fini(&line);
 	}
-	for (size_t r = 0; r < rows && p->top + r < p->nshown; r++)
-		draw_row(p, (int)r + 2, &p->items[p->shown[p->top + r]], p->top + r == p->sel);
+	for (int r = 0; r < g.list_rows && p->top + (size_t)r < p->nshown; r++)
+		draw_row(p, g.list_y + r, &p->items[p->shown[p->top + (size_t)r]],
+			 p->top + (size_t)r == p->sel);
 	buf_fini(&clean);
-	int below = 1 + (error_rows(p) > 1 ? error_rows(p) : 1);
-	draw_detail(p, LINES - below);
+	if (g.detail_y >= 0)
+		draw_detail(p, g.detail_y, g.detail_rows);
 	static const char help[] = "Esc quit  Enter open  ↑/↓ move  type to filter";
-	draw_text(LINES - 1, 0, COLS, help, strlen(help), &dim);
+	if (g.help_y >= 0)
+		draw_text(g.help_y, 0, COLS, help, strlen(help), &dim);
 	refresh();
 }
 

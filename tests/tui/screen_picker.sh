@@ -47,6 +47,16 @@ grep -qF "Pick a conversation" <<<"$s" || fail "the picker did not stay after a 
 [ -e "$WORK/rc" ] && fail "tether exited after a 404"
 kill -0 "$(cat "$WORK/pid")" || fail "tether died"
 
+# A short terminal keeps what matters: the filter, the list, and the error on the last line.
+T resize-window -t main -x 40 -y 4
+sleep 0.3
+s=$(screen)
+[ "$(sed -n 1p <<<"$s")" = "Filter: gone" ] || fail "a short picker does not start with its filter"
+sed -n 2p <<<"$s" | grep -qF "0badc0de  Gone on the" || fail "a short picker lost its list"
+sed -n 4p <<<"$s" | grep -qxF "conversation" || fail "a short picker lost the error"
+T resize-window -t main -x 100 -y 20
+sleep 0.3
+
 # Another pick opens.
 T send-keys -t main C-u
 T send-keys -t main -l "staging"
