@@ -201,6 +201,10 @@ static void draw_row(const struct picker *p, int y, const struct conversation_in
 /* Under the list: why the last pick failed, or the selected conversation's full id. */
 static void draw_detail(struct picker *p, int y, int rows)
 {
+	if (p->error_text.len && rows == 1) { /* a short screen: as much as one line holds */
+		draw_text(y, 0, COLS, p->error_text.data, p->error_text.len, &bold);
+		return;
+	}
 	if (p->error_text.len) {
 		for (int r = 0; r < error_rows(p) && r < rows; r++) {
 			const struct row *row = &p->error.rows[r];

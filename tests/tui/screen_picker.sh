@@ -53,7 +53,7 @@ sleep 0.3
 s=$(screen)
 [ "$(sed -n 1p <<<"$s")" = "Filter: gone" ] || fail "a short picker does not start with its filter"
 sed -n 2p <<<"$s" | grep -qF "0badc0de  Gone on the" || fail "a short picker lost its list"
-sed -n 4p <<<"$s" | grep -qxF "conversation" || fail "a short picker lost the error"
+sed -n 4p <<<"$s" | grep -qF "conversation 0badc0de-0000" || fail "a short picker lost the error"
 T resize-window -t main -x 100 -y 20
 sleep 0.3
 
