@@ -25,6 +25,11 @@ grep -qxF "Read the docs[1] and skip keep this." <<<"$s" || fail "the link or st
 grep -qxF "[1] https://example.com/docs" <<<"$s" || fail "the link's URL is not in a footnote"
 grep -qF "~~" <<<"$s" && fail "strike markers on screen"
 grep -qE "^  ── python ─+$" <<<"$s" || fail "the fence language is not the code block's label"
+# Attributes as tmux holds them: the link underlined (SGR 4), the struck words dimmed (SGR 2:
+# curses has no strikethrough).
+e=$(T capture-pane -p -e -t main | grep -aF "Read ")
+grep -qF $'\e[4mthe docs' <<<"$e" || fail "the link text is not underlined: $(cat -v <<<"$e")"
+grep -qF $'\e[2mskip' <<<"$e" || fail "the struck text is not dimmed: $(cat -v <<<"$e")"
 grep -qF '```' <<<"$s" && fail "fence markers on screen"
 
 # Narrower: the same paragraph reflows to the new width.
