@@ -502,9 +502,10 @@ static bool para_takes(struct walk *w, size_t off, size_t n, bool growing)
 		block_add(w, off, off + n, growing, true);
 		return true;
 	}
+	/* a line starting with '|' is a table's row, or looks like one: never joined */
 	if (j == n || (depth != b->depth && depth != 0) || fence_marks(s, n) ||
 	    is_heading(s, j, n, 0, &hashes) || is_rule(s, j, n, &only) ||
-	    list_marker(s, j, n, &ordered) > 0)
+	    list_marker(s, j, n, &ordered) > 0 || s[j] == '|')
 		return false;
 	block_add(w, off + j, off + n, growing, false);
 	return true;

@@ -259,6 +259,12 @@ static void test_reflow(void **state)
 		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
 		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
 		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80}\n  {K:code}");
+	/* pipe rows are never joined: not a table (a quote's), each keeps its row; a table
+	 * indented under a list item is still a table */
+	EXPECT_LAYOUT("> | a | b |\n> |---|---|\n> | c | d |", 40, FLOW,
+		      "{Q:\xe2\x94\x82 | a | b |}\n{Q:\xe2\x94\x82 |---|---|}\n{Q:\xe2\x94\x82 | c | d |}");
+	EXPECT_LAYOUT("- item\n  | a |\n  |---|\n  | c |", 40, FLOW,
+		      "\xe2\x80\xa2 item\n{B:a}\n{D:\xe2\x94\x80}\nc");
 	/* while streaming, the paragraph grows at its end: the next line joins the last row */
 	EXPECT_LAYOUT("one two\nthr", 40, FLOW_STREAM, "one two thr");
 }
