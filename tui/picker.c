@@ -223,8 +223,13 @@ static void draw_detail(struct picker *p, int y, int rows)
 	int x = draw_text(y, 0, COLS, label, strlen(label), &dim);
 	x = draw_field(p, y, x, COLS - x, c->id, &plain);
 	if (c->updated_at && COLS - x > 12) {
+		/* the row says how long ago; here the date and minute, "2026-12-03 08:33" */
+		char when[17];
+		snprintf(when, sizeof when, "%s", c->updated_at);
+		if (strlen(when) == 16 && when[10] == 'T')
+			when[10] = ' ';
 		x = draw_text(y, x, COLS, "  updated ", 10, &dim);
-		draw_field(p, y, x, COLS - x, c->updated_at, &dim);
+		draw_field(p, y, x, COLS - x, when, &dim);
 	}
 }
 

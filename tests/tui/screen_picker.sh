@@ -16,7 +16,8 @@ row "7e57ab1e  Refactor the parser" | grep -qF "2 h ago" || fail "no relative ti
 row "cafe0001  Write release notes" | grep -qF "3 days ago" || fail "no relative time (3 days ago)"
 grep -qE "20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T" <<<"$(grep -F "ago" <<<"$s")" &&
 	fail "raw ISO timestamps on the rows"
-grep -qF "id 5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91" <<<"$s" || fail "the selected row's full id is not shown"
+grep -qE "^id 5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91  updated 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]$" <<<"$s" ||
+	fail "the selected row's full id and time are not shown"
 T send-keys -t main Down
 wait_for "id 0badc0de-0000-4000-8000-000000000404" 5 || fail "the full id does not follow the selection"
 
