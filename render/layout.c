@@ -504,8 +504,12 @@ static bool para_takes(struct walk *w, size_t off, size_t n, bool growing)
 	}
 	/* a line starting with '|' is a table's row, or looks like one: never joined */
 	if (j == n || (depth != b->depth && depth != 0) || fence_marks(s, n) ||
-	    is_heading(s, j, n, 0, &hashes) || is_rule(s, j, n, &only) ||
-	    list_marker(s, j, n, &ordered) > 0 || s[j] == '|')
+	    is_heading(s, j, n, 0, &hashes) || is_rule(s, j, n, &only) || s[j] == '|')
+		return false;
+	/* a list item ends the paragraph; in prose, a number and a dot only when it is 1
+	 * ("since\n2024. We") */
+	if (list_marker(s, j, n, &ordered) > 0 &&
+	    (!ordered || b->item || (s[j] == '1' && !(s[j + 1] >= '0' && s[j + 1] <= '9'))))
 		return false;
 	block_add(w, off + j, off + n, growing, false);
 	return true;

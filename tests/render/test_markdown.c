@@ -259,6 +259,9 @@ static void test_reflow(void **state)
 		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
 		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
 		      "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80}\n  {K:code}");
+	/* only "1." starts a list inside prose; after an item, any number does */
+	EXPECT_LAYOUT("in\n2024. we", 40, FLOW, "in 2024. we");
+	EXPECT_LAYOUT("steps:\n1. a\n2. b", 40, FLOW, "steps:\n1. a\n2. b");
 	/* pipe rows are never joined: not a table (a quote's), each keeps its row; a table
 	 * indented under a list item is still a table */
 	EXPECT_LAYOUT("> | a | b |\n> |---|---|\n> | c | d |", 40, FLOW,
