@@ -481,7 +481,8 @@ static bool para_takes(struct walk *w, size_t off, size_t n, bool growing)
 		if (!growing && ncols <= TABLE_MAX_COLS && table_delimiter(s, n, ncols, align)) {
 			b->kind = BLOCK_TABLE;
 			b->nlines = 1;
-			b->lines[0].hard = false;
+			b->lines[0].hard = false; /* a header row breaks nothing: all of it is cells */
+			b->lines[0].b = b->lines[0].end;
 			b->ncols = ncols;
 			b->align = align;
 			return true;

@@ -51,7 +51,7 @@ static int split_cells(const char *s, size_t n, struct cell *out, int max, bool 
 	int count = 0;
 	size_t a = i;
 	for (size_t p = i; p <= e; p++) {
-		if (p < e && s[p] == '\\') {
+		if (p + 1 < e && s[p] == '\\') { /* an escaped character, '|' included */
 			p++;
 			continue;
 		}

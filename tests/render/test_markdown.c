@@ -306,6 +306,9 @@ static void test_tables(void **state)
 		      "{D:" H H H H H H "\xe2\x94\xbc" H H "}\n"
 		      "{B:x} | y" BAR_SEP "{C:c}\n"
 		      "only " BAR_SEP);
+	/* a header's trailing backslash is a cell's text, not a hard break */
+	EXPECT_LAYOUT("a | b\\\n--|--", 40, MD,
+		      "{B:a}" BAR_SEP "{B:b\\}\n{D:" H H "\xe2\x94\xbc" H H H "}");
 	/* no delimiter row: not a table */
 	EXPECT_LAYOUT("| a | b |\n| c | d |", 40, MD, "| a | b |\n| c | d |");
 	/* a blank line or another block ends the table */
