@@ -234,7 +234,10 @@ static size_t scan_link(struct line_buf *lb, const char *s, size_t i, size_t n, 
 	if (s[p + 1] != '(')
 		return i + 1;
 	size_t r = link_dest_end(s, p + 2, n);
-	if (r == n && !growing)
+	/* a destination still being typed is a URL: once a blank comes without a ')', what
+	 * follows is text, not hidden for the rest of the paragraph */
+	if (r == n && (!growing || memchr(s + p + 2, ' ', n - p - 2) ||
+		       memchr(s + p + 2, '\t', n - p - 2)))
 		return i + 1;
 	add_mark(lb, MARK_LINK_OPEN, i, i + 1);
 	*close_at = p;

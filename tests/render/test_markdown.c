@@ -386,6 +386,7 @@ static void test_links(void **state)
 	/* streaming: the destination being typed is hidden, the text already a link; the
 	 * brackets of what may still become a link are hidden */
 	EXPECT_LAYOUT("See [the docs](https://exa", 40, STREAM, "See {L:the docs}");
+	EXPECT_LAYOUT("See [a](b c and more", 40, STREAM, "See [a](b c and more");
 	EXPECT_LAYOUT("See [the docs", 40, STREAM, "See the docs");
 	EXPECT_LAYOUT("See [the docs]", 40, STREAM, "See the docs");
 	EXPECT_LAYOUT("See [the docs] more", 40, STREAM, "See [the docs] more");
