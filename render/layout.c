@@ -29,6 +29,7 @@
 #define QUOTE_MAX 4
 #define NEST_MAX 32
 #define ORDINAL_DIGITS 9
+/* PAD must cover NEST_MAX + ORDINAL_DIGITS + 2 */
 /* An open paragraph this long is laid out for good at its next line end (a hard break):
  * what is laid out again while a stream grows stays bounded. */
 #define BLOCK_MAX_BYTES 4096
@@ -37,7 +38,6 @@
 #define TABLE_MAX_ROWS 200
 #define TABLE_MAX_BYTES (16 * BLOCK_MAX_BYTES)
 #define TABLE_MAX_COLS 64
-/* PAD must cover NEST_MAX + ORDINAL_DIGITS + 2 */
 
 static const char BAR[] = "\xe2\x94\x82 ";      /* "│ " */
 static const char BULLET[] = "\xe2\x80\xa2 ";   /* "• " */
