@@ -268,6 +268,26 @@ static void test_reflow(void **state)
 		      "{Q:\xe2\x94\x82 | a | b |}\n{Q:\xe2\x94\x82 |---|---|}\n{Q:\xe2\x94\x82 | c | d |}");
 	EXPECT_LAYOUT("- item\n  | a |\n  |---|\n  | c |", 40, FLOW,
 		      "\xe2\x80\xa2 item\n{B:a}\n{D:\xe2\x94\x80}\nc");
+	/* a paragraph is cut at the line end past 4 KB (a hard break there): what a stream
+	 * lays out again stays bounded. 100 lines of a 49-letter word, four words a row: line
+	 * 82 ends the first paragraph (82 x 50 bytes), so row 20 holds two words */
+	struct buf big;
+	buf_init(&big);
+	for (int k = 0; k < 100; k++)
+		buf_puts(&big, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \n");
+	struct layout pl;
+	layout_init(&pl);
+	layout_update(&pl, big.data, big.len, 199, FLOW);
+	struct buf rt;
+	buf_init(&rt);
+	row_text(&pl, 19, &rt);
+	assert_int_equal(rt.len, 199);
+	row_text(&pl, 20, &rt);
+	assert_int_equal(rt.len, 99);
+	assert_int_equal(pl.nrows, 21 + 5);
+	layout_fini(&pl);
+	buf_fini(&rt);
+	buf_fini(&big);
 	/* while streaming, the paragraph grows at its end: the next line joins the last row */
 	EXPECT_LAYOUT("one two\nthr", 40, FLOW_STREAM, "one two thr");
 }
