@@ -945,7 +945,8 @@ def test_server_option_forms():
 
 def test_tui_picker_keys():
     """The picker reads keys through the TUI's decoder: a bracketed paste is text, never keys
-    (a pasted "j", Enter and "q" neither move, open nor quit); arrows move; Esc quits with 0."""
+    (a pasted "j", Enter and "q" neither move, open nor quit: its first line filters, as
+    typing does); arrows move; Esc quits with 0."""
     socks = []
 
     def tmux(n):
