@@ -17,6 +17,14 @@ wait_for "stopped waiting for the server at http://127.0.0.1:$PORT to answer abo
 grep -qxF "5ilent00-0000-4000-8000-000000000000" <<<"$(screen)" || fail "the message's id is not shown"
 grep -qF "Pick a conversation" <<<"$(screen)" || fail "the picker did not stay"
 [ -e "$WORK/rc" ] && fail "tether exited"
+# Ctrl-C stops a wait too, and does not end tether.
+T send-keys -t main Enter
+wait_for "opening… (Esc to stop waiting)" 5 || fail "the second wait is not said"
+sleep 0.3
+T send-keys -t main C-c
+wait_for "stopped waiting for the server" 5 || fail "Ctrl-C did not stop the wait"
+sleep 0.3
+[ -e "$WORK/rc" ] && fail "Ctrl-C during the wait ended tether"
 # Still usable: the filter edits, and another conversation opens.
 T send-keys -t main C-u
 wait_for "Answering conversation" 5 || fail "the picker does not take keys after the wait"
