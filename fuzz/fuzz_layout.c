@@ -82,7 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	      (clean.len == 0 || memcmp(clean.data, split.data, clean.len) == 0));
 
 	static const int widths[] = { 1, 7, 80 };
-	static const unsigned flags[] = { 0, LAYOUT_MARKDOWN, LAYOUT_MARKDOWN | LAYOUT_STREAMING };
+	static const unsigned flags[] = { 0, LAYOUT_MARKDOWN, LAYOUT_MARKDOWN | LAYOUT_STREAMING,
+					  LAYOUT_MARKDOWN | LAYOUT_REFLOW,
+					  LAYOUT_MARKDOWN | LAYOUT_REFLOW | LAYOUT_STREAMING };
 	size_t mid = clean.len ? (size > 1 ? data[1] : 0) * clean.len / 256 : 0;
 	struct layout whole, grown;
 	layout_init(&whole);

@@ -1,6 +1,7 @@
 /* Private to render/: the pieces of layout_update. layout.c walks the source line by line
- * and recognizes block markdown, markdown.c turns one line's inline markdown into styled
- * display text, wrap.c cuts that text into rows. */
+ * and recognizes block markdown (gathering a paragraph's lines, a table's rows), markdown.c
+ * turns inline markdown into styled display text, table.c lays a pipe table out, wrap.c
+ * cuts display text into rows. */
 #ifndef TETHER_RENDER_LAYOUT_INT_H
 #define TETHER_RENDER_LAYOUT_INT_H
 
@@ -20,6 +21,20 @@ struct style_run {
 /* An inline marker found while parsing one line (emphasis run, code span edge, escape). */
 struct inline_mark;
 
+/* A link with a footnote: its URL (in the source being parsed) and its number. */
+struct md_link {
+	const char *url;
+	uint32_t len;
+	int num;
+};
+
+/* The links of a block, numbered from next on; their footnotes follow the block. */
+struct link_list {
+	struct md_link *v;
+	size_t n, cap;
+	int next;
+};
+
 /* One logical line after markdown, before wrapping, plus the scratch the parser reuses.
  * Lives for one layout_update call, so no allocation happens per line or character. */
 struct line_buf {
@@ -28,6 +43,7 @@ struct line_buf {
 	size_t nruns, runs_cap;
 	struct inline_mark *marks;
 	size_t nmarks, marks_cap;
+	struct link_list *links;    /* where links found are numbered and kept */
 };
 
 /* A styled piece of a row prefix (a quote bar, a bullet, padding). */
@@ -55,11 +71,33 @@ void line_buf_clear(struct line_buf *lb);
 /* Appends display text in a style. */
 void line_buf_put(struct line_buf *lb, const char *s, size_t n, uint16_t style);
 
-/* Parses one line's inline markdown (emphasis, code spans, escapes) into lb. growing: this is
- * the unfinished last line of a stream, so unmatched markers are hidden, not shown. */
+/* Parses inline markdown (emphasis, ~~strike~~, code spans, [links](url), escapes) into lb;
+ * a link shows its text and, when it has a footnote, "[N]" (numbered into lb->links).
+ * growing: the text may still grow, so unmatched markers are hidden, not shown. */
 void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base, bool growing);
 
 /* Appends the rows of one line to l at l->width. */
 void wrap_line(struct layout *l, const struct line_buf *lb, const struct row_shape *shape);
+/* Starts a row composed piece by piece (a table row), indent columns blank. */
+void wrap_row_begin(struct layout *l, uint16_t indent);
+/* Appends display text to the row begun last; the caller keeps it within l->width. */
+void wrap_row_put(struct layout *l, const char *s, size_t n, uint16_t style);
+
+/* One source line of a table: s[0..n). */
+struct table_line {
+	const char *s;
+	size_t n;
+};
+
+/* Cells of a table row (header or body) with '|' unescaped: 0 when s has no '|'. */
+int table_cells(const char *s, size_t n);
+/* Whether s[0..n) is a delimiter row of ncols cells ("|---|:-:|"); align gets each
+ * column's alignment ('l', 'c', 'r'). */
+bool table_delimiter(const char *s, size_t n, int ncols, char *align);
+/* Lays out a table: rows[0] the header, then the body rows; aligned columns with a header
+ * rule, cells wrapped when too wide, or one "header: value" line per cell when even that
+ * does not fit. Links are numbered into links. */
+void table_lay(struct layout *l, const struct table_line *rows, size_t nrows, int ncols,
+	       const char *align, struct link_list *links);
 
 #endif

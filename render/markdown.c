@@ -1,6 +1,9 @@
-/* Inline markdown-lite of one line: **bold**, __bold__, *italic*, _italic_, `code` and
- * backslash escapes, after CommonMark's flanking rules (ASCII punctuation only) with
- * openers matched to the nearest closer of the same character and run length.
+/* Inline markdown-lite of one line: **bold**, __bold__, *italic*, _italic_, ~~strike~~,
+ * `code`, [text](url) and backslash escapes, after CommonMark's flanking rules (ASCII
+ * punctuation only) with openers matched to the nearest closer of the same character and
+ * run length. A link shows its text (STYLE_LINK) and "[N]": its URL goes to a footnote the
+ * block shows below itself, unless the text is the URL already. Autolinks and bare URLs
+ * stay as they are.
  *
  * Streaming rule: a marker that could still open or close, or a run still at the end of
  * a growing line, is hidden while the line grows and shown literally only once the line is
@@ -9,6 +12,8 @@
  * shown as it is, unparsed, because it is most likely the inside of a code span. */
 #include "layout_int.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +23,8 @@ enum mark_kind {
 	MARK_CODE_CLOSE,
 	MARK_DELIM,         /* a run of '*' or '_' */
 	MARK_PLAIN_REST,    /* from here to the end: plain, unparsed */
+	MARK_LINK_OPEN,     /* the '[' of a link (hidden) */
+	MARK_LINK_CLOSE,    /* its "](url)" (hidden); url_off/url_len say where the URL is */
 };
 
 enum mark_res {
@@ -29,15 +36,18 @@ enum mark_res {
 struct inline_mark {
 	uint32_t start, end;
 	int32_t below;              /* the opener under this one on its stack, or -1 */
+	uint32_t url_off, url_len;  /* MARK_LINK_CLOSE: the URL; complete when the ')' came */
 	uint8_t kind;
 	uint8_t res;
-	bool can_open, can_close, at_end;
+	bool can_open, can_close, at_end, complete;
 };
 
 /* Backtick runs longer than this are searched for a closer every time (there are few). */
 #define CODE_RUN_CACHE 16
 /* Emphasis runs longer than this are text. */
 #define DELIM_MAX 3
+/* Delimiter characters: '*', '_', '~'. */
+#define DELIM_CHARS 3
 
 void line_buf_init(struct line_buf *lb)
 {
@@ -133,7 +143,7 @@ static void delim_flanking(struct inline_mark *m, const char *s, size_t n, bool 
 	unsigned char next = j < n ? (unsigned char)s[j] : growing ? 'a' : ' ';
 	bool left = !is_space(next) && (!is_punct(next) || is_space(prev) || is_punct(prev));
 	bool right = !is_space(prev) && (!is_punct(prev) || is_space(next) || is_punct(next));
-	if (s[i] == '*') {
+	if (s[i] == '*' || s[i] == '~') {
 		m->can_open = left;
 		m->can_close = right;
 	} else {
@@ -141,8 +151,102 @@ static void delim_flanking(struct inline_mark *m, const char *s, size_t n, bool 
 		m->can_close = right && (!left || is_punct(next));
 	}
 	m->at_end = growing && j == n;
-	if (j - i > DELIM_MAX)
+	if (j - i > DELIM_MAX || (s[i] == '~' && j - i != 2))
 		m->can_open = m->can_close = false;
+}
+
+/* End of a link's text: the first ']' after the '[' at i, or n when there is none; a '[' or
+ * '`' before it means no link starts at i (*plain). */
+static size_t link_text_end(const char *s, size_t i, size_t n, bool *plain)
+{
+	*plain = false;
+	for (size_t p = i + 1; p < n; p++) {
+		if (s[p] == '\\') {
+			p++;
+			continue;
+		}
+		if (s[p] == ']')
+			return p;
+		if (s[p] == '[' || s[p] == '`') {
+			*plain = true;
+			return n;
+		}
+	}
+	return n;
+}
+
+/* The ')' closing a link destination that starts at a (parentheses may nest once), or n. */
+static size_t link_dest_end(const char *s, size_t a, size_t n)
+{
+	int depth = 0;
+	for (size_t r = a; r < n; r++) {
+		if (s[r] == '\\') {
+			r++;
+		} else if (s[r] == '(') {
+			depth++;
+		} else if (s[r] == ')') {
+			if (depth == 0)
+				return r;
+			depth--;
+		}
+	}
+	return n;
+}
+
+/* A link closer for "](dest)" at p..q: the URL is dest's first word, without <>. */
+static void add_link_close(struct line_buf *lb, const char *s, size_t p, size_t q, size_t dest,
+			   size_t dest_end, bool complete)
+{
+	size_t a = dest;
+	while (a < dest_end && (s[a] == ' ' || s[a] == '\t'))
+		a++;
+	size_t b = a;
+	while (b < dest_end && s[b] != ' ' && s[b] != '\t')
+		b++;
+	if (b > a + 1 && s[a] == '<' && s[b - 1] == '>')
+		a++, b--;
+	struct inline_mark *m = add_mark(lb, MARK_LINK_CLOSE, p, q);
+	m->url_off = (uint32_t)a;
+	m->url_len = (uint32_t)(b - a);
+	m->complete = complete;
+}
+
+/* What a '[' at i starts: a link (its closer is queued at *close_at), a marker hidden while
+ * the text grows, or plain text. Returns the index to scan on from. */
+static size_t scan_link(struct line_buf *lb, const char *s, size_t i, size_t n, bool growing,
+			size_t *close_at, size_t *close_end)
+{
+	bool plain;
+	size_t p = link_text_end(s, i, n, &plain);
+	if (plain)
+		return i + 1;
+	if (p == n || p + 1 == n) {
+		/* "[text" or "[text]" may still become a link */
+		if (growing) {
+			add_mark(lb, MARK_HIDE, i, i + 1);
+			if (p + 1 == n) {
+				*close_at = p;
+				*close_end = n;
+			}
+		}
+		return i + 1;
+	}
+	if (s[p + 1] != '(')
+		return i + 1;
+	size_t r = link_dest_end(s, p + 2, n);
+	/* a destination still being typed is a URL: once a blank comes without a ')', what
+	 * follows is text, not hidden for the rest of the paragraph */
+	if (r == n && (!growing || memchr(s + p + 2, ' ', n - p - 2) ||
+		       memchr(s + p + 2, '\t', n - p - 2)))
+		return i + 1;
+	add_mark(lb, MARK_LINK_OPEN, i, i + 1);
+	*close_at = p;
+	*close_end = r < n ? r + 1 : n;
+	/* the closer itself is added when the scan reaches it, to keep the marks in order */
+	lb->marks[lb->nmarks - 1].url_off = (uint32_t)(p + 2);
+	lb->marks[lb->nmarks - 1].url_len = (uint32_t)(r - (p + 2));
+	lb->marks[lb->nmarks - 1].complete = r < n;
+	return i + 1;
 }
 
 /* Finds escapes, code spans and emphasis runs, in order. */
@@ -150,8 +254,25 @@ static void scan_marks(struct line_buf *lb, const char *s, size_t n, bool growin
 {
 	bool no_closer[CODE_RUN_CACHE + 1] = { false };
 	size_t i = 0;
+	size_t close_at = SIZE_MAX, close_end = 0, open_mark = 0;
 	while (i < n) {
 		char c = s[i];
+		if (i == close_at) {
+			const struct inline_mark *o = &lb->marks[open_mark];
+			if (o->kind == MARK_LINK_OPEN)
+				add_link_close(lb, s, i, close_end, o->url_off, o->url_off + o->url_len,
+					       o->complete);
+			else
+				add_mark(lb, MARK_HIDE, i, close_end);
+			close_at = SIZE_MAX;
+			i = close_end;
+			continue;
+		}
+		if (c == '[' && close_at == SIZE_MAX) {
+			open_mark = lb->nmarks;
+			i = scan_link(lb, s, i, n, growing, &close_at, &close_end);
+			continue;
+		}
 		if (c == '\\') {
 			if (i + 1 < n && is_punct((unsigned char)s[i + 1])) {
 				add_mark(lb, MARK_HIDE, i, i + 1);
@@ -182,7 +303,7 @@ static void scan_marks(struct line_buf *lb, const char *s, size_t n, bool growin
 				return;
 			}
 			i = j;
-		} else if (c == '*' || c == '_') {
+		} else if (c == '*' || c == '_' || c == '~') {
 			size_t j = i + run_length(s, i, n, c);
 			delim_flanking(add_mark(lb, MARK_DELIM, i, j), s, n, growing);
 			i = j;
@@ -194,15 +315,16 @@ static void scan_marks(struct line_buf *lb, const char *s, size_t n, bool growin
 
 static int delim_stack(const char *s, const struct inline_mark *m)
 {
-	return (s[m->start] == '_') * DELIM_MAX + (int)(m->end - m->start) - 1;
+	int ch = s[m->start] == '_' ? 1 : s[m->start] == '~' ? 2 : 0;
+	return ch * DELIM_MAX + (int)(m->end - m->start) - 1;
 }
 
 /* Matches each closer with the nearest open opener of the same character and length;
  * openers left between the two can no longer match (emphasis nests). */
 static void match_delims(struct line_buf *lb, const char *s)
 {
-	int32_t top[2 * DELIM_MAX];
-	for (int k = 0; k < 2 * DELIM_MAX; k++)
+	int32_t top[DELIM_CHARS * DELIM_MAX];
+	for (int k = 0; k < DELIM_CHARS * DELIM_MAX; k++)
 		top[k] = -1;
 	for (size_t i = 0; i < lb->nmarks; i++) {
 		struct inline_mark *m = &lb->marks[i];
@@ -213,7 +335,7 @@ static void match_delims(struct line_buf *lb, const char *s)
 		if (m->can_close && o >= 0) {
 			lb->marks[o].res = RES_OPEN;
 			m->res = RES_CLOSE;
-			for (int t = 0; t < 2 * DELIM_MAX; t++) {
+			for (int t = 0; t < DELIM_CHARS * DELIM_MAX; t++) {
 				while (top[t] >= o)
 					top[t] = lb->marks[top[t]].below;
 			}
@@ -226,11 +348,32 @@ static void match_delims(struct line_buf *lb, const char *s)
 	}
 }
 
-static uint16_t delim_style(const struct inline_mark *m)
+static uint16_t delim_style(const char *s, const struct inline_mark *m)
 {
 	static const uint16_t by_len[DELIM_MAX + 1] = { 0, STYLE_ITALIC, STYLE_BOLD,
 							STYLE_BOLD | STYLE_ITALIC };
-	return by_len[m->end - m->start];
+	return s[m->start] == '~' ? STYLE_STRIKE : by_len[m->end - m->start];
+}
+
+/* A complete link whose text is not its URL gets "[N]" and a footnote. */
+static void link_note(struct line_buf *lb, const char *s, const struct inline_mark *m,
+		      size_t text_start, uint16_t style)
+{
+	struct link_list *ll = lb->links;
+	if (!ll || !m->complete || m->url_len == 0)
+		return;
+	if (m->start - text_start == m->url_len &&
+	    !memcmp(s + text_start, s + m->url_off, m->url_len))
+		return;
+	if (ll->n == ll->cap) {
+		ll->cap = ll->cap ? ll->cap * 2 : 8;
+		ll->v = xrealloc(ll->v, ll->cap * sizeof(*ll->v));
+	}
+	int num = ++ll->next;
+	ll->v[ll->n++] = (struct md_link){ .url = s + m->url_off, .len = m->url_len, .num = num };
+	char tag[16];
+	int k = snprintf(tag, sizeof tag, "[%d]", num);
+	line_buf_put(lb, tag, (size_t)k, style | STYLE_DIM);
 }
 
 /* Whether an unmatched run is hidden rather than shown as text. */
@@ -244,16 +387,25 @@ void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base
 	lb->nmarks = 0;
 	scan_marks(lb, s, n, growing);
 	match_delims(lb, s);
-	int bold = 0, italic = 0;
-	bool code = false;
-	size_t pos = 0;
+	int bold = 0, italic = 0, strike = 0;
+	bool code = false, link = false;
+	size_t pos = 0, link_text = 0;
 	for (size_t i = 0; i < lb->nmarks; i++) {
 		const struct inline_mark *m = &lb->marks[i];
 		uint16_t style = base | (bold ? STYLE_BOLD : 0) | (italic ? STYLE_ITALIC : 0) |
-				 (code ? STYLE_CODE : 0);
+				 (strike ? STYLE_STRIKE : 0) | (code ? STYLE_CODE : 0) |
+				 (link ? STYLE_LINK : 0);
 		line_buf_put(lb, s + pos, m->start - pos, style);
 		pos = m->end;
 		switch (m->kind) {
+		case MARK_LINK_OPEN:
+			link = true;
+			link_text = m->end;
+			break;
+		case MARK_LINK_CLOSE:
+			link = false;
+			link_note(lb, s, m, link_text, base);
+			break;
 		case MARK_CODE_OPEN:
 			code = true;
 			break;
@@ -271,15 +423,17 @@ void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base
 				break;
 			}
 			int sign = m->res == RES_OPEN ? 1 : -1;
-			uint16_t ds = delim_style(m);
+			uint16_t ds = delim_style(s, m);
 			bold += (ds & STYLE_BOLD) ? sign : 0;
 			italic += (ds & STYLE_ITALIC) ? sign : 0;
+			strike += (ds & STYLE_STRIKE) ? sign : 0;
 			break;
 		}
 		default:
 			break;
 		}
 	}
-	uint16_t style = base | (bold ? STYLE_BOLD : 0) | (italic ? STYLE_ITALIC : 0);
+	uint16_t style = base | (bold ? STYLE_BOLD : 0) | (italic ? STYLE_ITALIC : 0) |
+			 (strike ? STYLE_STRIKE : 0) | (link ? STYLE_LINK : 0);
 	line_buf_put(lb, s + pos, n - pos, style);
 }

@@ -32,6 +32,8 @@ enum text_style {
 	STYLE_HEADING = 1 << 4,
 	STYLE_QUOTE = 1 << 5,
 	STYLE_DIM = 1 << 6,         /* secondary text: reasoning, tool output, markers */
+	STYLE_LINK = 1 << 8,        /* a link's text: its URL is in a footnote row below */
+	STYLE_STRIKE = 1 << 9,      /* ~~struck~~ text */
 };
 
 /* A run of display text in one style. */
@@ -53,6 +55,8 @@ enum layout_flags {
 	LAYOUT_MARKDOWN = 1 << 0,   /* interpret markdown-lite; else plain text */
 	LAYOUT_STREAMING = 1 << 1,  /* src is still growing: markers on its unfinished last line
 				     * that may yet open or close are hidden, not shown raw */
+	LAYOUT_REFLOW = 1 << 2,     /* with markdown: a paragraph's soft line breaks are spaces,
+				     * so prose reflows to the width */
 };
 
 /* The wrapped rows of one text at one width. Markers of markdown never reach text. */
@@ -70,6 +74,7 @@ struct layout {
 	size_t settled_spans;
 	size_t settled_rows;
 	int settled_md_state;
+	int settled_links;          /* links numbered before settled_src */
 };
 
 /* Makes an empty layout. */
@@ -79,9 +84,10 @@ void layout_fini(struct layout *l);
 /* Forgets everything laid out (the source changed in a way other than growing). */
 void layout_reset(struct layout *l);
 /* Lays src[0..len) out at width columns (at least 1). When width and flags are those of the
- * previous call and src only grew since then, only the tail from the last settled line is
- * laid out again. Long words break at grapheme boundaries; a wide character never straddles
- * the edge; an unterminated code fence is code until it closes; markers never show raw. */
+ * previous call and src only grew since then, only the tail from the last settled line (the
+ * start of a paragraph or table still open) is laid out again, with the result of a fresh
+ * layout. Long words break at grapheme boundaries; a wide character never straddles the
+ * edge; an unterminated code fence is code until it closes; markers never show raw. */
 void layout_update(struct layout *l, const char *src, size_t len, int width, unsigned flags);
 
 /* -------------------------------------------------------- transcript rows */

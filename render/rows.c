@@ -291,9 +291,11 @@ static void layout_refresh(struct cached_layout *c, const char *src, size_t len,
 	c->flags = flags;
 }
 
+/* The agent's prose reflows; what the user typed keeps its line breaks. */
 static unsigned body_flags(enum item_kind kind)
 {
-	return kind == ITEM_USER || kind == ITEM_AGENT || kind == ITEM_TOOL ? LAYOUT_MARKDOWN : 0;
+	unsigned md = kind == ITEM_USER || kind == ITEM_AGENT || kind == ITEM_TOOL ? LAYOUT_MARKDOWN : 0;
+	return md | (kind == ITEM_AGENT || kind == ITEM_TOOL ? LAYOUT_REFLOW : 0);
 }
 
 static void build_reasoning(struct item_rows *r, const struct item_info *it, int width)

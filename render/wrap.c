@@ -301,3 +301,24 @@ void wrap_line(struct layout *l, const struct line_buf *lb, const struct row_sha
 	}
 	finish_row(&w);
 }
+
+void wrap_row_begin(struct layout *l, uint16_t indent)
+{
+	if (l->nrows == l->rows_cap) {
+		l->rows_cap = l->rows_cap ? l->rows_cap * 2 : 32;
+		l->rows = xrealloc(l->rows, l->rows_cap * sizeof(*l->rows));
+	}
+	l->rows[l->nrows++] = (struct row){ .span_first = (uint32_t)l->nspans, .indent = indent,
+					    .width = indent };
+}
+
+void wrap_row_put(struct layout *l, const char *s, size_t n, uint16_t style)
+{
+	if (n == 0)
+		return;
+	struct row *row = &l->rows[l->nrows - 1];
+	size_t off = l->text.len;
+	buf_append(&l->text, s, n);
+	push_span(l, row, off, n, style);
+	row->width = (uint16_t)(row->width + text_width(s, n));
+}

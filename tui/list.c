@@ -211,7 +211,8 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		clean_info(&items[i], r->masks);
 	if (r->collect) {
 		r->items = xrealloc(r->items, (r->count + n + 1) * sizeof *r->items);
-		memcpy(r->items + r->count, items, n * sizeof *items);
+		if (n) /* an empty page has no array to copy from */
+			memcpy(r->items + r->count, items, n * sizeof *items);
 		r->count += n;
 		free(items);
 	} else {

@@ -51,6 +51,9 @@ static const struct {
 	{ STYLE_HEADING, { A_BOLD | A_UNDERLINE, 0, A_BOLD | A_UNDERLINE } },
 	{ STYLE_QUOTE, { A_ITALIC, 0, A_ITALIC } },
 	{ STYLE_DIM, { A_DIM, 0, A_DIM } },
+	{ STYLE_LINK, { A_UNDERLINE, 0, A_UNDERLINE } },
+	/* curses has no strikethrough attribute: struck text is dimmed, its ~~ hidden */
+	{ STYLE_STRIKE, { A_DIM, 0, A_DIM } },
 };
 
 static const struct look plain = { 0, 0, 0 };

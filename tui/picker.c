@@ -1,90 +1,365 @@
 /* The conversation picker: the TUI's terminal (terminal.h), key decoder (keys.h, bracketed
  * paste included) and cell drawing (draw.h), with a small read loop of its own because it
- * runs before the event loop exists. */
+ * runs before the event loop exists. Typing filters the list (title and id, ASCII case
+ * ignored); Enter tries to open the selected conversation and a failure is shown here, so the
+ * user picks again instead of being thrown out. */
 #include "picker.h"
 #include "draw.h"
 #include "keys.h"
+#include "reltime.h"
 #include "render.h"
 #include "terminal.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Columns of the short id on each row (the full one is on the detail line). */
+#define SHORT_ID 8
+/* Rows the error under the list may take. */
+#define ERROR_ROWS 3
+/* The filter is for typing a few words or an id, not for a pasted file. */
+#define FILTER_MAX 256
 
 struct picker {
 	const char *server;
 	const struct conversation_info *items;
-	size_t count, sel, top;
+	size_t count;
+	size_t *shown;              /* indices of the items the filter lets through */
+	size_t nshown, sel, top;    /* sel and top index shown */
+	struct buf filter;
+	struct layout error;        /* why the last pick did not open, wrapped to the width */
+	struct buf error_text;
+	picker_open_fn try_open;
+	void *ctx;
 	long chosen;
 	bool done;
+	time_t now;
 };
 
 static const struct look plain = { 0, 0, 0 };
 static const struct look bold = { A_BOLD, 0, A_BOLD };
+static const struct look dim = { A_DIM, 0, A_DIM };
 static const struct look reverse = { A_REVERSE, 0, A_REVERSE };
 
-static size_t page_rows(void)
+static int error_rows(const struct picker *p)
 {
-	return LINES > 3 ? (size_t)(LINES - 3) : 1;
+	int n = (int)p->error.nrows;
+	return n < ERROR_ROWS ? n : ERROR_ROWS;
 }
 
-/* Draws one field from column x, at most cols columns, sanitized (server text never reaches
- * the terminal raw) and on one line. */
-static void draw_field(int y, int x, int cols, const char *s, const struct look *l)
+/* Where things go: a full screen has the title, the filter, the list, the detail (or the
+ * error) and the help; a short one keeps the filter, the list and one bottom line (the
+ * error, else the help); a tiny one only the list. -1: not shown. */
+struct geometry {
+	int title_y, filter_y, list_y, list_rows, detail_y, detail_rows, help_y;
+};
+
+static struct geometry geometry(const struct picker *p)
 {
-	struct buf clean;
-	buf_init(&clean);
+	struct geometry g = { -1, -1, 0, LINES, -1, 0, -1 };
+	int er = error_rows(p) > 1 ? error_rows(p) : 1;
+	if (LINES >= 7) {
+		g = (struct geometry){ 0, 1, 2, LINES - 3 - er, LINES - 1 - er, er, LINES - 1 };
+	} else if (LINES >= 3) {
+		g = (struct geometry){ -1, 0, 1, LINES - 2, -1, 0, LINES - 1 };
+		if (p->error_text.len) {
+			g.detail_y = LINES - 1;
+			g.detail_rows = 1;
+			g.help_y = -1;
+		}
+	}
+	if (g.list_rows < 1)
+		g.list_rows = 1;
+	return g;
+}
+
+static size_t page_rows(const struct picker *p)
+{
+	return (size_t)geometry(p).list_rows;
+}
+
+/* A field made safe and flat: sanitized (server text never reaches the terminal raw), one
+ * line. */
+static void flat(const char *s, struct buf *out)
+{
+	buf_clear(out);
 	if (!s || !*s)
 		s = "-";
-	sanitize_text(s, strlen(s), &clean);
-	for (size_t i = 0; i < clean.len; i++)
-		if (clean.data[i] == '\n')
-			clean.data[i] = ' ';
-	draw_text(y, x, x + cols, clean.data, clean.len, l);
-	buf_fini(&clean);
+	sanitize_text(s, strlen(s), out);
+	for (size_t i = 0; i < out->len; i++)
+		if (out->data[i] == '\n' || out->data[i] == '\t')
+			out->data[i] = ' ';
 }
 
-static void draw(const struct picker *p)
+/* Draws one field from column x, at most cols columns, the filter's matches highlighted. */
+static int draw_field(const struct picker *p, int y, int x, int cols, const char *s,
+		      const struct look *l)
+{
+	if (cols <= 0)
+		return x;
+	struct buf clean;
+	buf_init(&clean);
+	flat(s, &clean);
+	int end = draw_highlighted(y, x, x + cols, clean.data, clean.len, l, p->filter.data,
+				   p->filter.len);
+	buf_fini(&clean);
+	return end;
+}
+
+static bool has_ci(const char *hay, const char *needle, size_t m)
+{
+	if (!hay)
+		return false;
+	size_t n = strlen(hay);
+	for (size_t i = 0; i + m <= n; i++) {
+		size_t k = 0;
+		while (k < m && (hay[i + k] | (hay[i + k] >= 'A' && hay[i + k] <= 'Z' ? 0x20 : 0)) ==
+				(needle[k] | (needle[k] >= 'A' && needle[k] <= 'Z' ? 0x20 : 0)))
+			k++;
+		if (k == m)
+			return true;
+	}
+	return false;
+}
+
+/* The items the filter lets through; the selection stays on its item when it still shows. */
+static void apply_filter(struct picker *p)
+{
+	size_t keep = p->nshown ? p->shown[p->sel] : 0;
+	p->nshown = 0;
+	p->sel = 0;
+	for (size_t i = 0; i < p->count; i++) {
+		const struct conversation_info *c = &p->items[i];
+		if (p->filter.len && !has_ci(c->title, p->filter.data, p->filter.len) &&
+		    !has_ci(c->id, p->filter.data, p->filter.len))
+			continue;
+		if (i == keep)
+			p->sel = p->nshown;
+		p->shown[p->nshown++] = i;
+	}
+	p->top = 0;
+}
+
+static void set_error(struct picker *p, const char *msg)
+{
+	buf_clear(&p->error_text);
+	if (msg && *msg)
+		flat(msg, &p->error_text);
+	layout_reset(&p->error);
+}
+
+static void draw_row(const struct picker *p, int y, const struct conversation_info *c,
+		     bool selected)
+{
+	const struct look *l = selected ? &reverse : &plain;
+	if (selected) {
+		attron(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
+		attroff(A_REVERSE);
+	}
+	/* id | title | status | updated; the narrower the screen, the fewer columns */
+	int id_w = COLS >= 30 ? SHORT_ID : 0;
+	int updated_w = COLS >= 40 ? 12 : 0;
+	int status_w = COLS >= 60 ? (COLS / 5 < 24 ? COLS / 5 : 24) : 0;
+	int title_w = COLS - id_w - status_w - updated_w - (id_w ? 2 : 0) - (status_w ? 1 : 0) -
+		      (updated_w ? 1 : 0);
+	int x = 0;
+	if (id_w) {
+		char shortid[SHORT_ID + 1] = "-";
+		if (c->id)
+			snprintf(shortid, sizeof shortid, "%s", c->id);
+		draw_field(p, y, x, id_w, shortid, selected ? l : &dim);
+		x += id_w + 2;
+	}
+	draw_field(p, y, x, title_w, c->title && *c->title ? c->title : "(untitled)", l);
+	x += title_w + 1;
+	if (status_w) {
+		struct buf words;
+		buf_init(&words);
+		for (const char *s = c->execution_status ? c->execution_status : "-"; *s; s++)
+			buf_append(&words, *s == '_' ? " " : s, 1);
+		draw_field(p, y, x, status_w, buf_cstr(&words), l);
+		buf_fini(&words);
+		x += status_w + 1;
+	}
+	if (updated_w) {
+		struct buf when;
+		buf_init(&when);
+		if (!c->updated_at || reltime_format(c->updated_at, p->now, &when) != 0)
+			buf_puts(&when, c->updated_at ? c->updated_at : "-");
+		draw_field(p, y, x, updated_w, buf_cstr(&when), l);
+		buf_fini(&when);
+	}
+}
+
+/* Under the list: why the last pick failed, or the selected conversation's full id. */
+static void draw_detail(struct picker *p, int y, int rows)
+{
+	if (p->error_text.len && rows == 1) { /* a short screen: as much as one line holds */
+		draw_text(y, 0, COLS, p->error_text.data, p->error_text.len, &bold);
+		return;
+	}
+	if (p->error_text.len) {
+		for (int r = 0; r < error_rows(p) && r < rows; r++) {
+			const struct row *row = &p->error.rows[r];
+			int x = 0;
+			for (uint32_t k = 0; k < row->span_count; k++) {
+				const struct span *s = &p->error.spans[row->span_first + k];
+				x = draw_text(y + r, x, COLS, p->error.text.data + s->off, s->len, &bold);
+			}
+		}
+		return;
+	}
+	if (!p->nshown)
+		return;
+	const struct conversation_info *c = &p->items[p->shown[p->sel]];
+	static const char label[] = "id ";
+	int x = draw_text(y, 0, COLS, label, strlen(label), &dim);
+	x = draw_field(p, y, x, COLS - x, c->id, &plain);
+	if (c->updated_at && COLS - x > 12) {
+		/* the row says how long ago; here the date and minute, "2026-12-03 08:33" */
+		char when[17];
+		snprintf(when, sizeof when, "%s", c->updated_at);
+		if (strlen(when) == 16 && when[10] == 'T')
+			when[10] = ' ';
+		x = draw_text(y, x, COLS, "  updated ", 10, &dim);
+		draw_field(p, y, x, COLS - x, when, &dim);
+	}
+}
+
+static void draw(struct picker *p)
 {
 	erase();
-	static const char head[] = "Pick a conversation on ";
-	int x = draw_text(0, 0, COLS, head, strlen(head), &bold);
-	draw_field(0, x, COLS - x - 1, p->server, &bold);
-	size_t rows = page_rows();
-	/* title | status | last update; the update column goes first on narrow screens */
-	int updated_w = COLS >= 70 ? 19 : 0;
-	int status_w = 26 < COLS / 4 ? 26 : COLS / 4;
-	int title_w = COLS - status_w - updated_w - (updated_w ? 2 : 1);
-	for (size_t r = 0; r < rows && p->top + r < p->count; r++) {
-		const struct conversation_info *c = &p->items[p->top + r];
-		const struct look *l = p->top + r == p->sel ? &reverse : &plain;
-		int y = (int)r + 2;
-		if (l == &reverse) {
-			attron(A_REVERSE);
-			mvhline(y, 0, ' ', COLS);
-			attroff(A_REVERSE);
-		}
-		draw_field(y, 0, title_w, c->title && *c->title ? c->title : c->id, l);
-		draw_field(y, title_w + 1, status_w, c->execution_status, l);
-		if (updated_w)
-			draw_field(y, title_w + status_w + 2, updated_w, c->updated_at, l);
+	if (p->error_text.len)
+		layout_update(&p->error, p->error_text.data, p->error_text.len, COLS, 0);
+	struct geometry g = geometry(p);
+	struct buf clean;
+	buf_init(&clean);
+	if (g.title_y >= 0) {
+		static const char head[] = "Pick a conversation on ";
+		int x = draw_text(g.title_y, 0, COLS, head, strlen(head), &bold);
+		flat(p->server, &clean);
+		draw_text(g.title_y, x, COLS, clean.data, clean.len, &bold);
 	}
-	static const char help[] = "↑/↓ move  Enter open  q quit";
-	draw_text(LINES - 1, 0, COLS, help, strlen(help), &plain);
+	if (g.filter_y >= 0) {
+		static const char flabel[] = "Filter: ";
+		int x = draw_text(g.filter_y, 0, COLS, flabel, strlen(flabel), &dim);
+		if (p->filter.len) {
+			flat(p->filter.data, &clean);
+			x = draw_text(g.filter_y, x, COLS, clean.data, clean.len, &plain);
+			draw_text(g.filter_y, x, COLS, " ", 1, &reverse);
+		} else {
+			static const char hint[] = "type to filter by title or id";
+			draw_text(g.filter_y, x, COLS, hint, strlen(hint), &dim);
+		}
+	}
+	if (!p->nshown) {
+		flat(p->filter.data, &clean);
+		struct buf line;
+		buf_init(&line);
+		buf_printf(&line, "No conversation matches \"%s\" (Backspace or Ctrl-U to edit the "
+			   "filter)", buf_cstr(&clean));
+		draw_text(g.list_y, 0, COLS, line.data, line.len, &plain);
+		buf_fini(&line);
+	}
+	for (int r = 0; r < g.list_rows && p->top + (size_t)r < p->nshown; r++)
+		draw_row(p, g.list_y + r, &p->items[p->shown[p->top + (size_t)r]],
+			 p->top + (size_t)r == p->sel);
+	buf_fini(&clean);
+	if (g.detail_y >= 0)
+		draw_detail(p, g.detail_y, g.detail_rows);
+	static const char help[] = "Esc quit  Enter open  ↑/↓ move  type to filter";
+	if (g.help_y >= 0)
+		draw_text(g.help_y, 0, COLS, help, strlen(help), &dim);
 	refresh();
+}
+
+static void filter_changed(struct picker *p)
+{
+	set_error(p, NULL);
+	apply_filter(p);
+}
+
+/* Appends typed or pasted text to the filter: its first line, controls dropped. */
+static void filter_add(struct picker *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i] != '\n' && p->filter.len < FILTER_MAX; i++)
+		if ((unsigned char)s[i] >= 0x20 && s[i] != 0x7F)
+			buf_putc(&p->filter, s[i]);
+	filter_changed(p);
+}
+
+static void filter_backspace(struct picker *p)
+{
+	if (!p->filter.len)
+		return;
+	size_t n = p->filter.len - 1;
+	while (n > 0 && ((unsigned char)p->filter.data[n] & 0xC0) == 0x80)
+		n--;
+	p->filter.len = n;
+	p->filter.data[n] = '\0';
+	filter_changed(p);
+}
+
+/* Enter: the conversation opens, or why not is shown and the list stays. */
+static void pick(struct picker *p)
+{
+	if (!p->nshown)
+		return;
+	size_t i = p->shown[p->sel];
+	if (!p->try_open) {
+		p->chosen = (long)i;
+		p->done = true;
+		return;
+	}
+	set_error(p, "opening… (Esc to stop waiting)");
+	draw(p);
+	struct buf why;
+	buf_init(&why);
+	if (p->try_open(p->ctx, p->items[i].id, terminal_input_fd(), &why) == 0) {
+		p->chosen = (long)i;
+		p->done = true;
+		set_error(p, NULL);
+	} else {
+		set_error(p, why.len ? why.data : "the conversation could not be opened");
+	}
+	buf_fini(&why);
+}
+
+static void encode_utf8(uint32_t cp, char *out, size_t *n)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		*n = 1;
+	} else if (cp < 0x800) {
+		out[0] = (char)(0xC0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		*n = 2;
+	} else if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		*n = 3;
+	} else {
+		out[0] = (char)(0xF0 | cp >> 18);
+		out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+		out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+		out[3] = (char)(0x80 | (cp & 0x3F));
+		*n = 4;
+	}
 }
 
 static void on_key(void *ctx, const struct key_event *ev)
 {
 	struct picker *p = ctx;
-	size_t rows = page_rows(), last = p->count - 1;
-	enum keys_kind kind = ev->kind;
-	if (kind == KEYS_CHAR && (ev->cp == 'k' || ev->cp == 'j'))
-		kind = ev->cp == 'k' ? KEYS_UP : KEYS_DOWN;
-	switch (kind) {
+	size_t rows = page_rows(p), last = p->nshown ? p->nshown - 1 : 0;
+	switch (ev->kind) {
 	case KEYS_UP:
 		p->sel -= p->sel > 0;
 		break;
@@ -104,19 +379,33 @@ static void on_key(void *ctx, const struct key_event *ev)
 		p->sel = last;
 		break;
 	case KEYS_ENTER:
-		p->chosen = (long)p->sel;
-		p->done = true;
+		pick(p);
 		break;
 	case KEYS_ESC:
 		p->done = true;
 		break;
-	case KEYS_CHAR:
-		p->done |= ev->cp == 'q';
+	case KEYS_CHAR: {
+		char u[4];
+		size_t n;
+		encode_utf8(ev->cp, u, &n);
+		filter_add(p, u, n);
+		break;
+	}
+	case KEYS_PASTE:    /* text, never keys: it filters (an id pasted from elsewhere) */
+		filter_add(p, ev->text, ev->len);
+		break;
+	case KEYS_BACKSPACE:
+		filter_backspace(p);
 		break;
 	case KEYS_CTRL:
+		if (ev->cp == 'u') {
+			buf_clear(&p->filter);
+			buf_puts(&p->filter, "");
+			filter_changed(p);
+		}
 		p->done |= ev->cp == 'c' || ev->cp == 'd';
 		break;
-	default:            /* a paste is text, never keys: nothing to type here */
+	default:
 		break;
 	}
 	if (p->sel < p->top)
@@ -172,7 +461,8 @@ static bool read_input(struct picker *p, struct keys *k, int sfd, int *signo)
 }
 
 int picker_choose(const char *server, const struct conversation_info *items, size_t count,
-		  bool color, long *chosen, int *signo, struct buf *err)
+		  bool color, picker_open_fn try_open, void *ctx, long *chosen, int *signo,
+		  struct buf *err)
 {
 	*chosen = -1;
 	*signo = 0;
@@ -186,7 +476,14 @@ int picker_choose(const char *server, const struct conversation_info *items, siz
 	keys_init(&k);
 	keys_learn_terminal(&k);
 	int sfd = open_signals();
-	struct picker p = { .server = server, .items = items, .count = count, .chosen = -1 };
+	struct picker p = { .server = server, .items = items, .count = count, .chosen = -1,
+			    .try_open = try_open, .ctx = ctx, .now = time(NULL) };
+	p.shown = xcalloc(count, sizeof *p.shown);
+	buf_init(&p.filter);
+	buf_puts(&p.filter, "");
+	buf_init(&p.error_text);
+	layout_init(&p.error);
+	apply_filter(&p);
 	do
 		draw(&p);
 	while (!p.done && read_input(&p, &k, sfd, signo));
@@ -194,6 +491,10 @@ int picker_choose(const char *server, const struct conversation_info *items, siz
 		close(sfd);
 	keys_fini(&k);
 	terminal_close();
+	layout_fini(&p.error);
+	buf_fini(&p.error_text);
+	buf_fini(&p.filter);
+	free(p.shown);
 	*chosen = p.chosen;
 	return 0;
 }

@@ -286,7 +286,9 @@ def quit_with_ctrl_d(t, result, errf):
 
 def test_picked_id_escaped():
     """An id from the server's list holding "../", "?" and "#" goes out as one escaped path
-    segment, on REST (the title) and on the socket."""
+    segment. The picker GETs a conversation before opening it (issue 15.8); the fixture
+    cannot serve this id (lws decodes and normalizes the path to "/x?y#z"), so it answers 404
+    and the picker says so and stays: the socket is never asked for."""
     s = Server("picker_hostile.scenario")
     errf = os.path.join(TMP, "tui-stderr")
     t = Tmux("%s --server %s 2>%s; sleep 30" % (TETHER, s.url, errf))
@@ -301,7 +303,9 @@ def test_picked_id_escaped():
             time.sleep(0.1)
         sent = [l for l in s.traffic_lines() if l.startswith("front ")]
         assert any(l.endswith(want) for l in sent), sent
-        assert any("GET /sockets/session/..%2F..%2Fx%3Fy%23z?" in l for l in sent), sent
+        assert t.wait_for("(HTTP 404)"), t.screen()
+        assert "Pick a conversation" in t.screen(), t.screen()
+        sent = [l for l in s.traffic_lines() if l.startswith("front ")]
         assert not [l for l in sent if "/x?" in l or "/../" in l or "y#" in l], sent
     finally:
         t.kill()

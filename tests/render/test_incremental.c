@@ -4,6 +4,8 @@
 
 #define MD LAYOUT_MARKDOWN
 #define STREAM (LAYOUT_MARKDOWN | LAYOUT_STREAMING)
+#define FLOW (LAYOUT_MARKDOWN | LAYOUT_REFLOW)
+#define FLOW_STREAM (LAYOUT_MARKDOWN | LAYOUT_REFLOW | LAYOUT_STREAMING)
 
 static const char *const fragments[] = {
 	"a", "word ", "longerword", " ", "  ", "\t", "\n", "\n\n", "*", "**", "_", "__", "`", "``",
@@ -12,6 +14,10 @@ static const char *const fragments[] = {
 	"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7",
 	"\xf0\x9f\x87\xba\xf0\x9f\x87\xb8", "x_y", "2 * 3", "**bold** ", "`code` ",
 	"https://example.com/a/long/path ",
+	/* soft and hard breaks, tables, links, strike */
+	"line one\nline two ", "  \n", "\\\n", "| a | b |\n", "|---|:-:|\n", "| x | \xe6\x97\xa5 |\n",
+	"|", "|-", " | ", "[text](http://x.y/z) ", "[t](u", "[", "](", ")", "~~", "~~gone~~ ",
+	"\n\n| h |\n|--|\n| c |\n\n",
 };
 
 static void random_text(struct rng *r, struct buf *out)
@@ -37,7 +43,8 @@ static void check_growth(struct buf *text, const size_t *cuts, size_t ncuts, int
 		CHECK_LAYOUT(&inc);
 		if (!layouts_equal(&inc, &fresh))
 			fail_msg("iteration %d, width %d, flags %u: incremental layout of %zu bytes "
-				 "differs from a fresh one", iter, width, flags, cuts[c]);
+				 "differs from a fresh one:\n%.*s", iter, width, flags, cuts[c],
+				 (int)cuts[c], text->data);
 	}
 	if (flags & LAYOUT_STREAMING) {
 		/* the stream ends: same text, final */
@@ -54,7 +61,7 @@ static void check_growth(struct buf *text, const size_t *cuts, size_t ncuts, int
 static void test_incremental_equals_fresh(void **state)
 {
 	(void)state;
-	static const unsigned flag_sets[] = { 0, MD, STREAM };
+	static const unsigned flag_sets[] = { 0, MD, STREAM, FLOW, FLOW_STREAM };
 	struct rng r = { 0xC0FFEE1234567ULL };
 	struct buf text;
 	buf_init(&text);
@@ -92,6 +99,71 @@ static void test_byte_by_byte_stream(void **state)
 	buf_puts(&text, src);
 	check_growth(&text, cuts, sizeof(cuts) / sizeof(cuts[0]), 12, STREAM, 0);
 	buf_fini(&text);
+}
+
+/* Byte by byte through reflowed paragraphs, a table and links: every step equals a fresh
+ * layout, and rows only grow at the end (no row above the last two changes). */
+static void test_byte_by_byte_blocks(void **state)
+{
+	(void)state;
+	static const char src[] = "A paragraph with\nsoft breaks and a [link](http://e.com/x)\n"
+				  "that ~~jumps~~ reflows.\n\n| Name | Qty |\n|:--|--:|\n| apple | 3 |\n"
+				  "| kiwi | 12 |\n\nafter  \nhard\n";
+	size_t n = sizeof(src) - 1;
+	size_t *cuts = calloc(n, sizeof *cuts);
+	for (size_t i = 0; i < n; i++)
+		cuts[i] = i + 1;
+	struct buf text, a, b;
+	buf_init(&text);
+	buf_init(&a);
+	buf_init(&b);
+	buf_puts(&text, src);
+	for (int width = 6; width <= 40; width += 17)
+		check_growth(&text, cuts, n, width, FLOW_STREAM, 0);
+	/* stability: what a shorter prefix shows, a longer one keeps, but for its last rows and
+	 * the footnote under the paragraph */
+	struct layout l;
+	layout_init(&l);
+	for (size_t i = 1; i < n; i++) {
+		layout_update(&l, src, i, 40, FLOW_STREAM);
+		layout_dump(&l, &a);
+		layout_update(&l, src, i + 1, 40, FLOW_STREAM);
+		layout_dump(&l, &b);
+		/* compare all but the last two rows of the shorter */
+		const char *p = a.data;
+		size_t rows = 1;
+		for (const char *q = a.data; *q; q++)
+			rows += *q == '\n';
+		size_t keep = 0, seen = 0;
+		for (; p[keep] && seen + 2 < rows; keep++)
+			seen += p[keep] == '\n';
+		if (strncmp(a.data, b.data, keep) != 0)
+			fail_msg("prefix %zu -> %zu changed settled rows:\n%s\n---\n%s", i, i + 1, a.data,
+				 b.data);
+	}
+	layout_fini(&l);
+	free(cuts);
+	buf_fini(&a);
+	buf_fini(&b);
+	buf_fini(&text);
+}
+
+/* An open paragraph is laid out from its start: what is before it is settled. */
+static void test_open_paragraph_settles_at_its_start(void **state)
+{
+	(void)state;
+	static const char src[] = "# Head\nfirst line\nsecond grows";
+	struct layout l;
+	layout_init(&l);
+	layout_update(&l, src, sizeof(src) - 1, 40, FLOW_STREAM);
+	assert_int_equal(l.settled_src, 7);
+	assert_int_equal(l.settled_rows, 1);
+	assert_int_equal(l.nrows, 2);
+	static const char more[] = "# Head\nfirst line\nsecond grows\n\nnext";
+	layout_update(&l, more, sizeof(more) - 1, 40, FLOW_STREAM);
+	assert_int_equal(l.settled_src, 32);
+	assert_int_equal(l.settled_rows, 3);
+	layout_fini(&l);
 }
 
 static void test_settled_rows_not_recomputed(void **state)
@@ -177,7 +249,7 @@ static void test_fence_state_carries(void **state)
 	layout_update(&l, src, sizeof(src) - 1, 20, STREAM);
 	assert_int_equal(l.settled_md_state, 0);
 	layout_dump(&l, &d);
-	assert_string_equal(d.data, "  {KD:}\n  {K:code}\n  {K:# still code}\n{BH:heading}");
+	assert_string_equal(d.data, "  {D:──────────────────}\n  {K:code}\n  {K:# still code}\n{BH:heading}");
 	buf_fini(&d);
 	layout_fini(&l);
 }
@@ -187,6 +259,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_incremental_equals_fresh),
 		cmocka_unit_test(test_byte_by_byte_stream),
+		cmocka_unit_test(test_byte_by_byte_blocks),
+		cmocka_unit_test(test_open_paragraph_settles_at_its_start),
 		cmocka_unit_test(test_settled_rows_not_recomputed),
 		cmocka_unit_test(test_changes_other_than_growth),
 		cmocka_unit_test(test_fence_state_carries),

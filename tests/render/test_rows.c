@@ -286,7 +286,7 @@ static void streaming_rows_show_only_what_was_revealed(void **state)
 		size_t shown = transcript_shown_len(t, 0);
 		struct item_info info = info_of(t, 0);
 		struct layout l;
-		layout_alone(&l, info.text, shown, W, LAYOUT_MARKDOWN | LAYOUT_STREAMING);
+		layout_alone(&l, info.text, shown, W, LAYOUT_MARKDOWN | LAYOUT_REFLOW | LAYOUT_STREAMING);
 		assert_int_equal(transcript_item_rows(t, 0, W), 1 + l.nrows + 1);
 		assert_rows_are_layout(t, 0, 1, &l, W, 0);
 		layout_fini(&l);

@@ -283,7 +283,7 @@ static void resize_keeps_the_place_inside_the_top_item(void **state)
 	struct buf text;
 	buf_init(&text);
 	for (int i = 0; i < 60; i++)
-		buf_printf(&text, "paragraph line %d\n", i);
+		buf_printf(&text, "paragraph %d\n\n", i); /* a paragraph each: a row each */
 	add(t, ITEM_USER, 0, "u", "question");
 	add(t, ITEM_AGENT, 1, "a", text.data);
 	add(t, ITEM_USER, 2, "u2", "next");

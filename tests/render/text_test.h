@@ -24,10 +24,10 @@ static inline int text_test_setup(void **state)
 }
 
 /* Style letters of a dump: B bold, I italic, C code, K code block, H heading, Q quote,
- * D dim, M match. */
+ * D dim, M match, L link, S strike. */
 static inline void style_letters(uint16_t style, struct buf *out)
 {
-	static const char letters[] = "BICKHQDM";
+	static const char letters[] = "BICKHQDMLS";
 	for (int i = 0; letters[i]; i++) {
 		if (style & (1u << i))
 			buf_putc(out, letters[i]);

@@ -3,8 +3,10 @@
 # duplicates no line; below 80x24 the screen degrades instead of crashing.
 . "$(dirname "$0")/lib.sh" "$@"
 
-history=$(for i in $(seq -w 1 20); do printf 'past %s\\n' "$i"; done)
-lines=$(for i in $(seq -w 1 200); do printf 'line %s\\n' "$i"; done)
+# Agent prose reflows (issue 15.5): two blanks at each line's end make it a hard break, so
+# every line keeps a row of its own while the paragraph is laid out again as it grows.
+history=$(for i in $(seq -w 1 20); do printf 'past %s  \\n' "$i"; done)
+lines=$(for i in $(seq -w 1 200); do printf 'line %s  \\n' "$i"; done)
 start_fixture "$DATA/tui_resize.scenario" --set "history=$history" --set "lines=$lines"
 start_tether 80 24 "$CONV"
 wait_for "past 20" || fail "the history did not show"

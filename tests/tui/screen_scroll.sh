@@ -3,8 +3,10 @@
 # them; End jumps back to the bottom and follows again.
 . "$(dirname "$0")/lib.sh" "$@"
 
-history=$(for i in $(seq -w 1 60); do printf 'history line %s\\n' "$i"; done)
-flood=$(for i in $(seq -w 1 500); do printf 'flood line %s\\n' "$i"; done)
+# Two blanks at each line's end: a hard break, so agent prose that reflows (issue 15.5) still
+# gives each line a row of its own.
+history=$(for i in $(seq -w 1 60); do printf 'history line %s  \\n' "$i"; done)
+flood=$(for i in $(seq -w 1 500); do printf 'flood line %s  \\n' "$i"; done)
 start_fixture "$DATA/tui_scroll.scenario" --set "history=$history" --set "flood=$flood" \
 	--set flood_lines=500
 start_tether 80 24 "$CONV"

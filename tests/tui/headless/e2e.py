@@ -466,9 +466,9 @@ def test_tui_picker():
         assert wait_for("Pick a conversation"), screen()
         assert wait_for("Older chat"), screen()
         assert "Picked conversation" in screen()
-        # title, status and the last update (a date) on each row
+        # short id, title, status and how long ago it changed on each row
         row = [l for l in screen().splitlines() if "Picked conversation" in l][0]
-        assert "idle" in row and re.search(r"20\d\d-\d\d-\d\d", row), row
+        assert "idle" in row and re.search(r"just now|ago", row) and "5f2c9b7e" in row, row
         assert "↑/↓ move" in screen(), "UTF-8 must draw as UTF-8 (LC_CTYPE set in main)"
         title = subprocess.run(tmux + ["display", "-p", "#{pane_title}"], capture_output=True,
                                text=True).stdout
@@ -953,7 +953,8 @@ def test_server_option_forms():
 
 def test_tui_picker_keys():
     """The picker reads keys through the TUI's decoder: a bracketed paste is text, never keys
-    (a pasted "j", Enter and "q" neither move, open nor quit); arrows move; Esc quits with 0."""
+    (a pasted "j", Enter and "q" neither move, open nor quit: its first line filters, as
+    typing does); arrows move; Esc quits with 0."""
     socks = []
 
     def tmux(n):
@@ -984,6 +985,9 @@ def test_tui_picker_keys():
         subprocess.run(tmux(1) + ["paste-buffer", "-p", "-b", "keys"], check=True)
         time.sleep(1)
         assert "Pick a conversation" in screen(1) and "EXIT=" not in screen(1), screen(1)
+        # the paste's first line went to the filter, as typed text would
+        assert "Filter: j" in screen(1), screen(1)
+        subprocess.run(tmux(1) + ["send-keys", "C-u"], check=True)
         for key in ["Down", "Down", "Up"]:
             subprocess.run(tmux(1) + ["send-keys", key], check=True)
             time.sleep(0.2)
