@@ -14,6 +14,11 @@ wait_for "search:" || fail "Ctrl-R did not start a search"
 T send-keys -t main -l "needle"
 wait_for "needle two is here" || fail "the search did not show the newest match"
 screen | grep -qF "needle one" && fail "the search did not go to the newest match first"
+# (the line was on screen before the search: wait for the highlight itself)
+for _ in $(seq 50); do
+	T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m' && break
+	sleep 0.1
+done
 T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m' ||
 	fail "the match is not highlighted"
 T send-keys -t main C-r
