@@ -102,6 +102,9 @@ struct view_row {
 /* Rows item idx takes at width (header, body, reasoning when expanded, separator); lays out
  * on demand and caches per (width, version). */
 size_t transcript_item_rows(struct transcript *t, size_t idx, int width);
+/* Whether item idx has a section capped at width (output or arguments longer than a card
+ * shows collapsed), expanded or not: what Tab changes on it. */
+bool transcript_item_capped(struct transcript *t, size_t idx, int width);
 /* Fills *out with row r of item idx at width. */
 void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 			 struct view_row *out);
@@ -109,9 +112,18 @@ void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 /* Words of the front-end that rows show: the view knows no keys. NULL or "" shows none. */
 struct render_words {
 	const char *expand_hint;    /* after a collapsed section, e.g. "Tab to expand" */
+	const char *card_more_hint; /* after "… N more lines" of a card: how to see them */
+	const char *card_less_hint; /* after the lines of an expanded card: how to fold it */
 };
 /* Sets the words rows are built with from now on (copied; the strings must stay valid). */
 void render_set_words(const struct render_words *w);
+/* Writes the time an item's ISO 8601 timestamp shows as ("14:05") into out; false when it
+ * shows none. */
+typedef bool (*render_clock_fn)(const char *iso, char *out, size_t size);
+/* Headers show each item's time through fn from now on; NULL shows none. */
+void render_set_clock(render_clock_fn fn);
+/* Whether headers show times (a clock is set). */
+bool render_clock_shown(void);
 /* Test hook: item row caches (re)built so far in this process. */
 uint64_t render_layouts_built(void);
 

@@ -46,6 +46,7 @@ const struct option_spec option_specs[] = {
 	{ "osc52", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(osc52), 0, 0, NULL },
 	{ "color", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(color), 0, 0, NULL },
 	{ "stream-stall", 0, SPEC_SECONDS, SPEC_CONFIG, FIELD(stream_stall_s), 0, 0, NULL },
+	{ "timestamps", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(timestamps), 0, 0, NULL },
 };
 
 bool option_takes_value(const struct option_spec *s)

@@ -56,6 +56,7 @@ struct options {
 	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
 	double stream_stall_s;      /* no delta for this long marks a streaming item stalled */
+	bool timestamps;            /* item headers show their time (/time toggles it) */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

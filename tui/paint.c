@@ -11,7 +11,8 @@
 static const struct look body_look[] = {
 	[ITEM_USER] = { 0, PAIR_USER, 0 },
 	[ITEM_AGENT] = { 0, 0, 0 },
-	[ITEM_TOOL] = { A_DIM, 0, A_DIM },
+	/* A card's rows carry their own look: the thought italic, arguments and output dim. */
+	[ITEM_TOOL] = { 0, 0, 0 },
 	[ITEM_TOOL_RESULT] = { A_DIM, 0, A_DIM },
 	[ITEM_ERROR] = { 0, PAIR_ERROR, A_BOLD },
 	[ITEM_NOTICE] = { 0, PAIR_NOTICE, A_DIM },
@@ -59,6 +60,8 @@ static const struct look dim = { A_DIM, 0, A_DIM };
 static const struct look marker_look = { A_REVERSE | A_BOLD, PAIR_MARKER, A_REVERSE | A_BOLD };
 static const struct look notice_look = { A_BOLD, PAIR_PENDING, A_BOLD };
 static const struct look status_look = { A_REVERSE, 0, A_REVERSE };
+/* The focused item's header: a bar, in colour and without. */
+static const struct look focus_look = { A_REVERSE, 0, A_REVERSE };
 
 void paint_init(struct painter *p)
 {
@@ -109,14 +112,18 @@ static const char *search_needle(struct tui *u, size_t *m)
 	return editor_text(&u->query);
 }
 
-static void paint_row(struct tui *u, int y, const struct view_row *r)
+static void paint_row(struct tui *u, int y, const struct view_row *r, long focused)
 {
 	size_t m;
 	const char *needle = search_needle(u, &m);
 	struct look base = row_look(u, r);
+	bool bar = r->header && focused >= 0 && r->item == (size_t)focused;
+	if (bar)
+		draw_combine(&base, &focus_look);
 	uint64_t h = 0x84222325cbf29ce4ULL;
 	h = draw_hash_look(h, &base);
-	h = draw_hash_u64(h, (uint64_t)r->indent << 2 | (uint64_t)r->header << 1 | r->separator);
+	h = draw_hash_u64(h, (uint64_t)bar << 40 | (uint64_t)r->indent << 2 |
+				     (uint64_t)r->header << 1 | r->separator);
 	h = draw_hash_bytes(h, needle ? needle : "", m);
 	for (size_t i = 0; i < r->nspans; i++) {
 		h = draw_hash_u64(h, (uint64_t)r->spans[i].style << 32 | r->spans[i].len);
@@ -133,6 +140,12 @@ static void paint_row(struct tui *u, int y, const struct view_row *r)
 		struct look l = span_look(base, r->spans[i].style);
 		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l, needle,
 				    m);
+	}
+	if (bar && x < COLS) {
+		/* The bar runs to the edge, so that the focus shows whatever the header's length. */
+		static const char blanks[] = "                                ";
+		while (x < COLS)
+			x = draw_text(y, x, COLS, blanks, sizeof blanks - 1, &base);
 	}
 }
 
@@ -370,8 +383,15 @@ static void ensure_size(struct painter *p, int transcript_rows)
 	}
 }
 
+static long focus_in_view(struct tui *u);
+
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
+	if (u->mode == TUI_MODE_PAGER && u->pager) {
+		ensure_size(&u->paint, 0);
+		pager_paint(u, st);
+		return;
+	}
 	struct editor *e = active_editor(u);
 	const char *prefix = input_prefix(u);
 	int pw = text_width(prefix, strlen(prefix));
@@ -385,9 +405,10 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	viewport_note_changes(&u->vp, u->t);
 	u->paint.nrows = viewport_rows(&u->vp, u->t, u->paint.rows);
 	u->paint.transcript_rows = L.transcript;
+	long focused = focus_in_view(u);
 	for (int y = 0; y < L.transcript; y++) {
 		if ((size_t)y < u->paint.nrows)
-			paint_row(u, y, &u->paint.rows[y]);
+			paint_row(u, y, &u->paint.rows[y], focused);
 		else
 			paint_blank(&u->paint, y);
 	}
@@ -408,16 +429,68 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	doupdate();
 }
 
-long paint_focused_reasoning(struct tui *u)
+/* Whether row i of the last frame shows item idx. */
+static bool in_view(struct tui *u, size_t idx)
 {
+	for (size_t i = 0; i < u->paint.nrows; i++)
+		if (u->paint.rows[i].item == idx)
+			return true;
+	return false;
+}
+
+long paint_focused(struct tui *u)
+{
+	return u->focus_uid ? transcript_index_of(u->t, u->focus_uid) : -1;
+}
+
+/* Scrolled out of view (or gone), the focus goes back to the newest card in view. */
+static long focus_in_view(struct tui *u)
+{
+	long idx = paint_focused(u);
+	if (idx < 0 || !in_view(u, (size_t)idx)) {
+		u->focus_uid = 0;
+		return -1;
+	}
+	return idx;
+}
+
+static bool is_card(enum item_kind k)
+{
+	return k == ITEM_TOOL || k == ITEM_TOOL_RESULT;
+}
+
+long paint_open_target(struct tui *u)
+{
+	long f = paint_focused(u);
+	if (f >= 0)
+		return f;
 	for (size_t i = u->paint.nrows; i-- > 0;) {
-		struct item_info info;
-		if (u->paint.rows[i].item >= transcript_count(u->t))
+		size_t idx = u->paint.rows[i].item;
+		if (idx < transcript_count(u->t)) {
+			struct item_info info;
+			transcript_item(u->t, idx, &info);
+			if (is_card(info.kind))
+				return (long)idx;
+		}
+	}
+	return -1;
+}
+
+long paint_tab_target(struct tui *u)
+{
+	long f = paint_focused(u);
+	if (f >= 0)
+		return f;
+	for (size_t i = u->paint.nrows; i-- > 0;) {
+		size_t idx = u->paint.rows[i].item;
+		if (idx >= transcript_count(u->t))
 			continue;
-		transcript_item(u->t, u->paint.rows[i].item, &info);
+		struct item_info info;
+		transcript_item(u->t, idx, &info);
 		/* Tab also opens the system prompt, whose text is collapsed like reasoning. */
-		if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
-			return (long)u->paint.rows[i].item;
+		if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len) ||
+		    transcript_item_capped(u->t, idx, u->vp.width))
+			return (long)idx;
 	}
 	return -1;
 }

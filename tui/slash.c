@@ -1,5 +1,6 @@
 /* slash: the slash commands of the input line, and /copy. */
 #include "interactive.h"
+#include "reltime.h"
 #include "terminal.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void cmd_pause(struct tui *u, const char *arg)
@@ -78,6 +80,40 @@ static void cmd_copy(struct tui *u, const char *arg)
 		slash_copy(u, strncmp(arg, "code", 4) == 0);
 }
 
+/* An item's time as a header shows it: HH:MM today, the date too before today. */
+static bool clock_label(const char *iso, char *out, size_t size)
+{
+	time_t t, now = time(NULL);
+	struct tm at, today;
+	if (reltime_parse(iso, &t) != 0 || !localtime_r(&t, &at) || !localtime_r(&now, &today))
+		return false;
+	bool same_day = at.tm_year == today.tm_year && at.tm_yday == today.tm_yday;
+	return strftime(out, size, same_day ? "%H:%M" : "%Y-%m-%d %H:%M", &at) > 0;
+}
+
+void slash_timestamps(struct tui *u, bool on)
+{
+	render_set_clock(on ? clock_label : NULL);
+	if (u->frame_timer) /* not before the loop runs */
+		tui_schedule_frame(u);
+}
+
+static void cmd_time(struct tui *u, const char *arg)
+{
+	bool on = !render_clock_shown();
+	if (!strcmp(arg, "on"))
+		on = true;
+	else if (!strcmp(arg, "off"))
+		on = false;
+	else if (*arg) {
+		tui_notice(u, "/time takes on or off (nothing: toggle)");
+		return;
+	}
+	slash_timestamps(u, on);
+	tui_notice(u, on ? "times shown (local; messages from this client have none)"
+			 : "times hidden");
+}
+
 static void cmd_quit(struct tui *u, const char *arg)
 {
 	(void)arg;
@@ -99,6 +135,7 @@ static const struct slash_command commands[] = {
 	{ "reject", "/reject [reason]      reject the actions awaiting confirmation", cmd_reject },
 	{ "copy", "/copy [code|action]   copy the last agent message (its last code block; the action awaiting confirmation, whole)",
 	  cmd_copy },
+	{ "time", "/time [on|off]        show or hide each item's time (config: timestamps)", cmd_time },
 	{ "help", "/help                 this help", cmd_help },
 	{ "quit", "/quit                 leave tether", cmd_quit },
 };
