@@ -398,15 +398,21 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 	}
 	relayout(p);
 	int body = body_rows();
-	struct buf b;
+	/* The title gives way to where the view is (and to a waiting confirmation). */
+	struct buf b, where;
 	buf_init(&b);
-	buf_putc(&b, ' ');
-	buf_append(&b, p->title.data ? p->title.data : "", p->title.len);
+	buf_init(&where);
 	size_t last = p->top + (size_t)body < p->l.nrows ? p->top + (size_t)body : p->l.nrows;
-	buf_printf(&b, "  · rows %zu-%zu of %zu", p->l.nrows ? p->top + 1 : 0, last, p->l.nrows);
+	buf_printf(&where, "  · rows %zu-%zu of %zu", p->l.nrows ? p->top + 1 : 0, last, p->l.nrows);
 	if (st->awaiting_confirmation)
-		buf_puts(&b, " · a confirmation waits: q to answer");
+		buf_puts(&where, " · a confirmation waits: q to answer");
+	buf_putc(&where, ' ');
+	int room = COLS - 1 - text_width(where.data, where.len);
 	buf_putc(&b, ' ');
+	if (room >= 8)
+		status_put_fitted(&b, p->title.data ? p->title.data : "", p->title.len, room);
+	buf_append(&b, where.data, where.len);
+	buf_fini(&where);
 	if (LINES > 1)
 		paint_bar(u, 0, b.data, b.len);
 	int y0 = LINES > 1 ? 1 : 0;

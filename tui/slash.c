@@ -142,10 +142,11 @@ static const struct slash_command commands[] = {
 
 static const char keys_help[] =
 	"Keys: Enter send · Alt-Enter or Ctrl-J new line · Up/Down history · "
-	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Alt-Up/Down scroll a line · "
+	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Shift-Up/Down scroll a line · "
 	"Ctrl-R search (Ctrl-R/Ctrl-S or n/N next/previous, Esc cancels) · "
-	"Tab show/hide reasoning · Esc interrupt the agent · Ctrl-O open a confirmation set aside "
-	"(Tab or arrows, then y/n/Enter) · Ctrl-L repaint · "
+	"Alt-Up/Down focus an item · Tab expand/fold the card (or show/hide reasoning) · "
+	"Ctrl-O open the card full-screen (/ search, c copy, q back), or a confirmation set aside "
+	"(Tab or arrows, then y/n/Enter) · Esc interrupt the agent · Ctrl-L repaint · "
 	"Ctrl-C twice or Ctrl-D on an empty input quit. //text sends a message starting with /.";
 
 static void cmd_help(struct tui *u, const char *arg)
