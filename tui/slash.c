@@ -318,7 +318,7 @@ void slash_copy_text(struct tui *u, const char *s, size_t n)
 {
 	if (u->o->osc52) {
 		if (copy_osc52(s, n) == 0)
-			tui_notice(u, "copied %zu bytes to the clipboard (OSC 52)", n);
+			tui_notice(u, "copied %zu byte%s to the clipboard (OSC 52)", n, n == 1 ? "" : "s");
 		else
 			tui_notice(u, "copy failed: the terminal could not be written");
 		return;
@@ -326,8 +326,8 @@ void slash_copy_text(struct tui *u, const char *s, size_t n)
 	struct buf path;
 	buf_init(&path);
 	if (copy_file(s, n, &path) == 0)
-		tui_notice(u, "copied %zu bytes to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)", n,
-			   buf_cstr(&path));
+		tui_notice(u, "copied %zu byte%s to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)",
+			   n, n == 1 ? "" : "s", buf_cstr(&path));
 	else
 		tui_notice(u, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
 	buf_fini(&path);

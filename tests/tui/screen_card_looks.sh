@@ -46,12 +46,22 @@ has_attr 3 "$output" && fail "the output is italic like the thought"
 s=$(screen)
 grep -A1 -F "Let me reproduce the crash first." <<<"$s" | grep -qE '^── output ─+$' ||
 	fail "no rule between the thought and the output"
-[ "$(grep -cE '^── output ─+$' <<<"$s")" = 2 ] || fail "not every card's output has its rule"
+[ "$(grep -cE '^── output ─+$' <<<"$s")" = 3 ] || fail "not every card's output has its rule"
 
 # The focus mark needs no colour.
 T send-keys -t main M-Up
 sleep 0.3
 has_attr 7 "$(line_with "agent")" || fail "the focused item is not marked without colour"
+# Point 6: a count of one says so ("1 byte", not "1 bytes").
+T send-keys -t main M-Up M-Up M-Up
+sleep 0.3
+has_attr 7 "$(line_with "printf x")" || fail "Alt-Up did not reach the first card"
+T send-keys -t main C-o
+wait_for "── output · 1 line ──" 5 || fail "Ctrl-O did not open the focused card"
+T send-keys -t main c
+wait_for "copied 1 byte to" 5 || fail "one byte copied is not said in the singular"
+T send-keys -t main q
+wait_gone "── output · 1 line ──" 5 || fail "q did not leave the pager"
 
 # /time: HH:MM of today before each item's author (the fixture's times are now, local).
 before=$(date +%H:%M)
