@@ -389,12 +389,44 @@ static size_t capped(const struct item_info *it, size_t total, size_t max)
 	return it->expanded || total <= max ? total : max;
 }
 
-/* The row after a capped section: how much is hidden and how to see it; on an expanded item
- * that was capped, how to fold it again. */
-static void add_more(struct item_rows *r, size_t total, size_t shown)
+/* Lines of src[0..len), a final newline ending the last one rather than starting another. */
+static size_t count_lines(const char *src, size_t len)
 {
-	if (total > shown) {
-		deco_add_lines(r, STYLE_DIM, "… %lld more %s", (long long)(total - shown));
+	if (!len)
+		return 0;
+	size_t n = count_newlines(src, len);
+	return src[len - 1] == '\n' ? n : n + 1;
+}
+
+/* Whole lines of src that its first rows rows show at width (wrapped lines take more than
+ * one): a prefix laid out a line at a time, which only the first few lines cost. */
+static size_t lines_within(const char *src, size_t len, int width, unsigned flags, size_t rows)
+{
+	struct layout tmp;
+	layout_init(&tmp);
+	size_t lines = 0, pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(src + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - src) + 1 : len;
+		layout_update(&tmp, src, end, width, flags);
+		if (tmp.nrows > rows)
+			break;
+		lines++;
+		pos = end;
+	}
+	layout_fini(&tmp);
+	return lines;
+}
+
+/* The row after a capped section, in lines (not rows: a wrapped line is one line): how many
+ * are hidden and how to see them; on an expanded item, how many there are and how to fold. */
+static void add_more(struct item_rows *r, const char *src, size_t len, int width,
+		     unsigned flags, bool expanded, size_t shown_rows)
+{
+	size_t total = count_lines(src, len);
+	if (!expanded) {
+		size_t hidden = total - lines_within(src, len, width, flags, shown_rows);
+		deco_add_lines(r, STYLE_DIM, "… %lld more %s", (long long)hidden);
 		deco_add_hint(r, words.card_more_hint);
 	} else {
 		deco_add_lines(r, STYLE_DIM, "▴ %lld %s", (long long)total);
@@ -417,7 +449,8 @@ static void build_detail(struct item_rows *r, const struct item_info *it, int wi
 	r->nrows += r->detail_count;
 	if (total > DETAIL_MAX_ROWS) {
 		deco_begin(r, DECO_MORE_DETAIL);
-		add_more(r, total, r->detail_count);
+		add_more(r, it->detail, it->detail_len, width, LAYOUT_MARKDOWN, it->expanded,
+			 r->detail_count);
 		deco_end(r, DECO_MORE_DETAIL, width);
 		r->detail_more_row = r->nrows++;
 	}
@@ -462,7 +495,7 @@ static void build_result(struct item_rows *r, const struct item_info *it, int wi
 	r->nrows += r->result_count;
 	if (total > RESULT_MAX_ROWS) {
 		deco_begin(r, DECO_MORE);
-		add_more(r, total, r->result_count);
+		add_more(r, src, len, width, 0, it->expanded, r->result_count);
 		deco_end(r, DECO_MORE, width);
 		r->more_row = r->nrows++;
 	}

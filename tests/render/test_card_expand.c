@@ -95,6 +95,19 @@ static void counts_say_line_or_lines(void **state)
 	assert_int_equal(find_row(t, "… 2 more lines", 80, &b), 9);
 	transcript_destroy(t);
 
+	/* Lines, not rows: 10 lines of 2 rows each at width 20, 3 of them in the 6 rows shown. */
+	buf_clear(&out);
+	for (int i = 0; i < 10; i++)
+		buf_printf(&out, "%sline %d aaaa bbbb cccc dddd", i ? "\n" : "", i);
+	t = transcript_create();
+	struct item_spec c = card("Go.", NULL);
+	transcript_add_event(t, &c);
+	add_result(t, 1, "obs", "call", TOOL_DONE, out.data);
+	assert_int_equal(find_row(t, "… 7 more lines", 20, &b), 9);
+	transcript_toggle_expanded(t, 0);
+	assert_int_equal(find_row(t, "▴ 10 lines", 20, &b), 3 + 20);
+	transcript_destroy(t);
+
 	t = transcript_create();
 	struct item_spec s = spec_of(ITEM_SYSTEM, 0, "sys", "You are an agent.");
 	transcript_add_event(t, &s);
