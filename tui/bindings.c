@@ -107,12 +107,24 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	}
 	struct item_info info;
 	transcript_item(u->t, (size_t)item, &info);
+	/* In place: the item's header stays on its screen line, so what opens is read from
+	 * its start (even while following, which then stops until End). */
+	long y = -1;
+	for (size_t i = 0; i < u->paint.nrows && y < 0; i++)
+		if (u->paint.rows[i].item == (size_t)item && u->paint.rows[i].header)
+			y = (long)i;
 	if (transcript_item_capped(u->t, (size_t)item, u->vp.width))
 		transcript_toggle_expanded(u->t, (size_t)item);
 	else if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
 		transcript_toggle_reasoning(u->t, (size_t)item);
-	else
+	else {
 		tui_notice(u, "this item is shown whole: Ctrl-O opens it full-screen");
+		return;
+	}
+	if (y >= 0) {
+		viewport_show_item(&u->vp, u->t, (size_t)item);
+		viewport_scroll(&u->vp, u->t, -y);
+	}
 }
 
 /* ------------------------------------------------------------------ focus */

@@ -37,10 +37,24 @@ T send-keys -t main Tab
 wait_gone "ZeroDivisionError" 5 || fail "Tab did not fold the card again"
 T send-keys -t main M-Down
 sleep 0.2
+header_y() { screen | grep -nF "$1" | head -1 | cut -d: -f1; }
+y=$(header_y "pytest -v")
 T send-keys -t main Tab
-wait_for "test_case_095 FAILED" 5 || fail "the FAILED line is not reached by expanding the pytest card"
+wait_for "test_case_001 PASSED" 5 || fail "Tab did not expand the pytest card"
+# In place: the header stays on its line (the view stops following), the output reads down.
+[ "$(header_y "pytest -v")" = "$y" ] || fail "expanding moved the card's header from line $y"
+has "more below — End to jump" || fail "the view still follows after expanding in place"
+for _ in 1 2 3 4 5; do
+	has "test_case_095 FAILED" && break
+	T send-keys -t main NPage
+	sleep 0.3
+done
+has "test_case_095 FAILED" || fail "the FAILED line is not reached by expanding the pytest card"
+T send-keys -t main End
+wait_for "▴ 121 lines · Tab folds · Ctrl-O opens" 5 || fail "the expanded card's end does not say how to fold it"
 T send-keys -t main Tab
 wait_gone "test_case_095 FAILED" 5 || fail "the pytest card did not fold"
+T send-keys -t main End
 # Past the newest item the focus is back to the default.
 T send-keys -t main M-Down
 T send-keys -t main M-Down
