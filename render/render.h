@@ -96,6 +96,8 @@ struct view_row {
 	size_t nspans;
 	uint16_t indent;
 	bool header;            /* the item's header row (author, tool, status) */
+	bool more;              /* the row after a capped section ("… 3 more lines"): the
+				 * front-end adds the keys that act on it */
 	bool separator;         /* the blank row between items */
 };
 
@@ -112,8 +114,6 @@ void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 /* Words of the front-end that rows show: the view knows no keys. NULL or "" shows none. */
 struct render_words {
 	const char *expand_hint;    /* after a collapsed section, e.g. "Tab to expand" */
-	const char *card_more_hint; /* after "… N more lines" of a card: how to see them */
-	const char *card_less_hint; /* after the lines of an expanded card: how to fold it */
 };
 /* Sets the words rows are built with from now on (copied; the strings must stay valid). */
 void render_set_words(const struct render_words *w);

@@ -140,14 +140,7 @@ static void deco_add_lines(struct item_rows *r, uint16_t style, const char *fmt,
 	deco_add(r, style, tmp);
 }
 
-/* " · hint" after a count, when the front-end gave words for it. */
-static void deco_add_hint(struct item_rows *r, const char *hint)
-{
-	if (!hint || !*hint)
-		return;
-	deco_add(r, STYLE_DIM, " · ");
-	deco_add(r, STYLE_DIM, hint);
-}
+
 
 static void deco_begin(struct item_rows *r, enum deco_kind d)
 {
@@ -427,10 +420,8 @@ static void add_more(struct item_rows *r, const char *src, size_t len, int width
 	if (!expanded) {
 		size_t hidden = total - lines_within(src, len, width, flags, shown_rows);
 		deco_add_lines(r, STYLE_DIM, "… %lld more %s", (long long)hidden);
-		deco_add_hint(r, words.card_more_hint);
 	} else {
 		deco_add_lines(r, STYLE_DIM, "▴ %lld %s", (long long)total);
-		deco_add_hint(r, words.card_less_hint);
 	}
 }
 
@@ -583,12 +574,14 @@ void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 		from_layout(&c->detail.l, r - c->detail_first, out);
 	} else if (c->detail_more_row && r == c->detail_more_row) {
 		from_deco(c, DECO_MORE_DETAIL, out);
+		out->more = true;
 	} else if (c->output_row && r == c->output_row) {
 		from_deco(c, DECO_OUTPUT, out);
 	} else if (r >= c->result_first && r < c->result_first + c->result_count) {
 		from_layout(&c->result.l, r - c->result_first, out);
 	} else if (c->more_row && r == c->more_row) {
 		from_deco(c, DECO_MORE, out);
+		out->more = true;
 	} else {
 		out->separator = true;
 	}

@@ -89,11 +89,7 @@ static void act_repaint(struct tui *u, struct editor *e, const struct key_event 
 	tui_invalidate(u);
 }
 
-const struct render_words bindings_words = {
-	.expand_hint = "Tab to expand",
-	.card_more_hint = "Tab expands · Ctrl-O opens",
-	.card_less_hint = "Tab folds · Ctrl-O opens",
-};
+const struct render_words bindings_words = { .expand_hint = "Tab to expand" };
 
 /* On a card whose output is longer than a card shows, Tab expands (or folds) the whole card
  * in place; elsewhere it shows or hides the reasoning (the system prompt's text). */

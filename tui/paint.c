@@ -112,12 +112,37 @@ static const char *search_needle(struct tui *u, size_t *m)
 	return editor_text(&u->query);
 }
 
-static void paint_row(struct tui *u, int y, const struct view_row *r, long focused)
+/* The items the keys act on this frame: the focused one, Tab's and Ctrl-O's. */
+struct targets {
+	long focused, tab, open;
+};
+
+/* After a card's "… N more lines": the keys that act on this card now, so that a card
+ * never offers a key that would act on another one. */
+static const char *more_hint(struct tui *u, const struct view_row *r, const struct targets *k)
+{
+	if (!r->more)
+		return "";
+	bool tab = k->tab >= 0 && r->item == (size_t)k->tab;
+	bool open = k->open >= 0 && r->item == (size_t)k->open;
+	struct item_info info;
+	transcript_item(u->t, r->item, &info);
+	if (tab && open)
+		return info.expanded ? " · Tab folds · Ctrl-O opens" : " · Tab expands · Ctrl-O opens";
+	if (tab)
+		return info.expanded ? " · Tab folds" : " · Tab expands";
+	if (open)
+		return " · Ctrl-O opens";
+	return " · Alt-↑/↓ selects";
+}
+
+static void paint_row(struct tui *u, int y, const struct view_row *r, const struct targets *k)
 {
 	size_t m;
 	const char *needle = search_needle(u, &m);
 	struct look base = row_look(u, r);
-	bool bar = r->header && focused >= 0 && r->item == (size_t)focused;
+	bool bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
+	const char *hint = more_hint(u, r, k);
 	if (bar)
 		draw_combine(&base, &focus_look);
 	uint64_t h = 0x84222325cbf29ce4ULL;
@@ -125,6 +150,7 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, long focus
 	h = draw_hash_u64(h, (uint64_t)bar << 40 | (uint64_t)r->indent << 2 |
 				     (uint64_t)r->header << 1 | r->separator);
 	h = draw_hash_bytes(h, needle ? needle : "", m);
+	h = draw_hash_bytes(h, hint, strlen(hint));
 	for (size_t i = 0; i < r->nspans; i++) {
 		h = draw_hash_u64(h, (uint64_t)r->spans[i].style << 32 | r->spans[i].len);
 		h = draw_hash_bytes(h, r->text + r->spans[i].off, r->spans[i].len);
@@ -141,6 +167,8 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, long focus
 		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l, needle,
 				    m);
 	}
+	if (*hint && x < COLS)
+		x = draw_text(y, x, COLS, hint, strlen(hint), &dim);
 	if (bar && x < COLS) {
 		/* The bar runs to the edge, so that the focus shows whatever the header's length. */
 		static const char blanks[] = "                                ";
@@ -405,10 +433,13 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	viewport_note_changes(&u->vp, u->t);
 	u->paint.nrows = viewport_rows(&u->vp, u->t, u->paint.rows);
 	u->paint.transcript_rows = L.transcript;
-	long focused = focus_in_view(u);
+	struct targets k;
+	k.focused = focus_in_view(u);
+	k.tab = paint_tab_target(u);
+	k.open = paint_open_target(u);
 	for (int y = 0; y < L.transcript; y++) {
 		if ((size_t)y < u->paint.nrows)
-			paint_row(u, y, &u->paint.rows[y], focused);
+			paint_row(u, y, &u->paint.rows[y], &k);
 		else
 			paint_blank(&u->paint, y);
 	}

@@ -38,24 +38,22 @@ static long find_row(struct transcript *t, const char *want, int width, struct b
 	return -1;
 }
 
-static const struct render_words words = {
-	.expand_hint = "Tab to expand",
-	.card_more_hint = "Tab expands · Ctrl-O opens",
-	.card_less_hint = "Tab folds",
-};
-
 static void expanded_card_shows_the_whole_output_in_place(void **state)
 {
 	(void)state;
 	struct buf out, b;
 	buf_init(&out);
 	buf_init(&b);
-	render_set_words(&words);
 	struct transcript *t = card_with_output(121, &out);
 	/* header, thought, rule, 6 output rows, the count, separator */
 	assert_int_equal(transcript_item_rows(t, 0, 80), 1 + 1 + 1 + 6 + 1 + 1);
 	assert_true(transcript_item_capped(t, 0, 80));
-	assert_int_equal(find_row(t, "… 115 more lines · Tab expands · Ctrl-O opens", 80, &b), 9);
+	assert_int_equal(find_row(t, "… 115 more lines", 80, &b), 9);
+	struct view_row vr;
+	transcript_item_row(t, 0, 9, 80, &vr);
+	assert_true(vr.more);
+	transcript_item_row(t, 0, 8, 80, &vr);
+	assert_false(vr.more);
 	assert_int_equal(find_row(t, "line 100 FAILED", 80, &b), -1);
 	assert_false(info_of(t, 0).expanded);
 
@@ -64,7 +62,9 @@ static void expanded_card_shows_the_whole_output_in_place(void **state)
 	assert_int_equal(transcript_item_rows(t, 0, 80), 1 + 1 + 1 + 121 + 1 + 1);
 	assert_int_equal(find_row(t, "line 100 FAILED", 80, &b), 3 + 99);
 	assert_int_equal(find_row(t, "line 121", 80, &b), 3 + 120);
-	assert_int_equal(find_row(t, "▴ 121 lines · Tab folds", 80, &b), 3 + 121);
+	assert_int_equal(find_row(t, "▴ 121 lines", 80, &b), 3 + 121);
+	transcript_item_row(t, 0, 3 + 121, 80, &vr);
+	assert_true(vr.more);
 	assert_true(transcript_item_capped(t, 0, 80));
 
 	transcript_toggle_expanded(t, 0);
@@ -76,7 +76,6 @@ static void expanded_card_shows_the_whole_output_in_place(void **state)
 	t = card_with_output(3, &out);
 	assert_false(transcript_item_capped(t, 0, 80));
 	transcript_destroy(t);
-	render_set_words(NULL);
 	buf_fini(&out);
 	buf_fini(&b);
 }

@@ -14,7 +14,8 @@ start_fixture "$DATA/tui_cards.scenario"
 start_tether 100 40 "$CONV"
 wait_for "One test fails: test_case_095." || fail "the conversation did not show"
 has "… 115 more lines · Tab expands · Ctrl-O opens" || fail "the long card does not say how to see the rest"
-has "… 2 more lines · Tab expands · Ctrl-O opens" || fail "the traceback card does not say how to see the rest"
+# Tab and Ctrl-O act on the newest card in view: an older card offers the key that selects it.
+has "… 2 more lines · Alt-↑/↓ selects" || fail "the traceback card does not say how to see the rest"
 has "ZeroDivisionError" && fail "the traceback's last line shows collapsed: this checks the cap"
 has "test_case_095 FAILED" && fail "the FAILED line shows collapsed: this checks the cap"
 
@@ -30,6 +31,8 @@ grep -qF $'\e[' <<<"$focus_line" && grep -qE $'\e\\[[0-9;]*7[;m]' <<<"$focus_lin
 	fail "the focused card is not marked: $(cat -v <<<"$focus_line")"
 other_line=$(T capture-pane -e -p -t main | grep -F "pytest -v")
 grep -qE $'\e\\[[0-9;]*7[;m]' <<<"$other_line" && fail "the unfocused card is marked too"
+has "… 2 more lines · Tab expands · Ctrl-O opens" || fail "the focused card does not offer Tab and Ctrl-O"
+has "… 115 more lines · Alt-↑/↓ selects" || fail "the card no longer focused still offers Tab and Ctrl-O"
 T send-keys -t main Tab
 wait_for "ZeroDivisionError: division by zero" 5 || fail "Tab did not expand the focused traceback card"
 has "▴ 8 lines · Tab folds · Ctrl-O opens" || fail "the expanded card does not say how to fold it"
