@@ -433,10 +433,14 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	viewport_note_changes(&u->vp, u->t);
 	u->paint.nrows = viewport_rows(&u->vp, u->t, u->paint.rows);
 	u->paint.transcript_rows = L.transcript;
-	struct targets k;
-	k.focused = focus_in_view(u);
-	k.tab = paint_tab_target(u);
-	k.open = paint_open_target(u);
+	struct targets k = { .focused = focus_in_view(u), .tab = -1, .open = -1 };
+	/* Only a capped card's count row names them: most frames need not look for them. */
+	for (size_t i = 0; i < u->paint.nrows; i++)
+		if (u->paint.rows[i].more) {
+			k.tab = paint_tab_target(u);
+			k.open = paint_open_target(u);
+			break;
+		}
 	for (int y = 0; y < L.transcript; y++) {
 		if ((size_t)y < u->paint.nrows)
 			paint_row(u, y, &u->paint.rows[y], &k);
