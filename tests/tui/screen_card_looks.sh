@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Issue 15 point 9: a card's thought and its output look different and a rule sets the output
-# apart, also without colour (color = off, as NO_COLOR); the focus mark shows without colour;
+# apart, also without colour (NO_COLOR=1); the focus mark shows without colour;
 # /time shows each item's local time in its header and hides it again; the config key
 # timestamps = on shows them from the start.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# NO_COLOR set (lib.sh's start_tether clears it): tether through a wrapper that sets it.
+REAL_TETHER=$TETHER
+TETHER="$WORK/no_color_tether"
+printf '#!/bin/sh\nNO_COLOR=1 exec %q "$@"\n' "$REAL_TETHER" >"$TETHER"
+chmod +x "$TETHER"
 mkdir -p "$WORK/config/tether"
-echo "color = off" >"$WORK/config/tether/config"
 # The SGR attributes in effect at the first character of the screen line holding TEXT
 # (capture-pane -e writes only changes, so they are tracked from the top), e.g. " 1 3 ".
 line_with() {
@@ -37,6 +41,8 @@ has_attr() { [[ "$2" == *" $1 "* ]]; }
 start_fixture "$DATA/tui_cards.scenario"
 start_tether 100 40 "$CONV"
 wait_for "One test fails: test_case_095." || fail "the conversation did not show"
+T capture-pane -e -p -t main | grep -qE $'\e\\[([0-9]+;)*3[1-7](;[0-9]+)*m' &&
+	fail "colours on screen: NO_COLOR did not reach tether"
 thought=$(line_with "Let me reproduce the crash first.")
 output=$(line_with "Traceback (most recent call last):")
 has_attr 3 "$thought" || fail "the thought is not italic: $(cat -v <<<"$thought")"
