@@ -282,8 +282,10 @@ static void typing_key(struct tui *u, const struct key_event *ev)
 		for (size_t i = 0; i < clean.len && p->typed.len < QUERY_MAX_BYTES; i++)
 			buf_putc(&p->typed, clean.data[i] == '\n' || clean.data[i] == '\t' ? ' '
 											: clean.data[i]);
-		p->typed.len = utf8_complete_prefix(p->typed.data, p->typed.len);
-		p->typed.data[p->typed.len] = '\0';
+		if (p->typed.data) {
+			p->typed.len = utf8_complete_prefix(p->typed.data, p->typed.len);
+			p->typed.data[p->typed.len] = '\0';
+		}
 		buf_fini(&clean);
 		return;
 	}

@@ -77,6 +77,13 @@ T send-keys -t main Enter
 wait_for "test_case_095 FAILED" 5 || fail "/FAILED did not reach the FAILED line"
 T send-keys -t main / n o p e Enter
 wait_for "not found: nope" 5 || fail "a search with no match says nothing"
+# A 1 MB paste into the search line: kept to its first bytes, searched, no harm.
+head -c 1000000 /dev/zero | tr '\0' 'A' >"$WORK/big"
+T load-buffer -b big "$WORK/big"
+T send-keys -t main /
+T paste-buffer -p -b big -t main
+T send-keys -t main Enter
+wait_for "not found: AAAAAAAAAA" 10 || fail "a pasted search says nothing"
 T send-keys -t main c
 wait_for "copied 6125 bytes" 5 || fail "c did not copy the output"
 cmp -s "$COPY" "$DATA/cards/pytest_121.txt" || fail "the copy is not the whole output"
