@@ -114,6 +114,23 @@ after=$(screen)
 	fail "q did not return to the view left"
 }
 
+# Scrolled out of view, the focus goes back to the default: Ctrl-O then opens the newest
+# card in view, not the focused item that is no longer seen.
+T resize-window -t main -x 100 -y 12
+sleep 0.3
+T send-keys -t main End
+T send-keys -t main M-Up
+sleep 0.3
+T capture-pane -e -p -t main | grep -F "agent" | grep -qE $'\e\\[[0-9;]*7[;m]' ||
+	fail "Alt-Up did not focus the answer at 100x12"
+T send-keys -t main C-Home
+wait_gone "One test fails" 5 || fail "Ctrl-Home did not scroll the answer out of view"
+T send-keys -t main C-o
+wait_for "── command ──" 5 || fail "Ctrl-O opened nothing after scrolling"
+screen | head -1 | grep -qF "python -m report" || fail "Ctrl-O did not open the newest card in view"
+T send-keys -t main q
+wait_gone "── command ──" 5 || fail "q did not leave the pager"
+
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D did not quit"
 [ "$RC" = 0 ] || fail "exit status $RC"
