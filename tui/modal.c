@@ -30,7 +30,7 @@ static const struct {
 	[CH_NEVER] = { 'd', "[d] allow, don't ask again" },
 	[CH_RISKY] = { 'r', "[r] allow, ask only if risky" },
 	[CH_COPY] = { 'c', "[c] copy" },
-	[CH_OPEN] = { 'o', "[o] open full-screen" },
+	[CH_OPEN] = { 'o', "[o] full view" },
 	[CH_ASIDE] = { 27, "[Esc] set aside" },
 };
 

@@ -9,7 +9,7 @@ answers() { grep -c 'respond_to_confirmation' "$WORK/traffic"; }
 start_fixture "$DATA/tui_confirm.scenario"
 start_tether 80 24 "$CONV"
 wait_for "Confirm 1 action" || fail "no confirmation modal"
-screen | grep -qF "[o] open full-screen" || fail "the modal does not offer the pager"
+screen | grep -qF "[o] full view" || fail "the modal does not offer the pager"
 T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside"
 T send-keys -t main C-o
