@@ -103,8 +103,9 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	}
 	struct item_info info;
 	transcript_item(u->t, (size_t)item, &info);
-	/* In place: the item's header stays on its screen line, so what opens is read from
-	 * its start (even while following, which then stops until End). */
+	/* In place: the item's header stays on its screen line, or moves up just enough for
+	 * what opened to show (never above the top), so it is read from its start (even while
+	 * following, which then stops until End). */
 	long y = -1;
 	for (size_t i = 0; i < u->paint.nrows && y < 0; i++)
 		if (u->paint.rows[i].item == (size_t)item && u->paint.rows[i].header)
@@ -118,8 +119,13 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 		return;
 	}
 	if (y >= 0) {
+		long rows = (long)transcript_item_rows(u->t, (size_t)item, u->vp.width);
+		if (y + rows > u->vp.height)
+			y = u->vp.height > rows ? u->vp.height - rows : 0;
 		viewport_show_item(&u->vp, u->t, (size_t)item);
-		viewport_scroll(&u->vp, u->t, -y);
+		/* Following: the item is in the last screenful, shown whole from its header. */
+		if (!u->vp.follow)
+			viewport_scroll(&u->vp, u->t, -y);
 	}
 }
 
