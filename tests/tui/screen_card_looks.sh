@@ -88,7 +88,10 @@ no_sanitizer_report
 
 # The config key shows them from the start.
 echo "timestamps = on" >>"$WORK/config/tether/config"
-T kill-server
+# A second session on the same tmux server (killing the server and starting another at once
+# races with its exit): the first one goes once the placeholder keeps the server up.
+T new-session -d -s keep "sleep 600"
+T kill-session -t main
 before=$(date +%H:%M)
 start_tether 100 40 "$CONV"
 wait_for "One test fails: test_case_095." || fail "the second run did not show the conversation"
