@@ -188,6 +188,7 @@ struct item_info {
 	bool stalled;
 	bool awaiting_confirmation;
 	bool reasoning_expanded;
+	bool expanded;          /* shown whole: a card's output and arguments uncapped */
 	int attempt;
 	/* Counters that change when a text changed other than by growing: a layout of it made
 	 * before is void (one that only grew may be laid out incrementally). */
@@ -197,6 +198,8 @@ struct item_info {
 void transcript_item(const struct transcript *t, size_t idx, struct item_info *info);
 /* Toggles whether item idx shows its reasoning (collapsed by default). */
 void transcript_toggle_reasoning(struct transcript *t, size_t idx);
+/* Toggles whether item idx is shown whole (a card's output uncapped; collapsed by default). */
+void transcript_toggle_expanded(struct transcript *t, size_t idx);
 /* Logical lines of output added so far: new items count their lines, streamed text its
  * newlines. Monotonic; a viewport diffs it to count what arrived below. */
 uint64_t transcript_lines_added(const struct transcript *t);

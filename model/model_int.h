@@ -67,6 +67,7 @@ struct item {
 	uint64_t reasoning_epoch;
 	enum item_kind kind;
 	bool reasoning_expanded;
+	bool expanded;                  /* the whole item shown: a card's output uncapped */
 	struct item_card *card;         /* NULL: no card facts */
 	struct item_stream *stream;     /* NULL: never a slot */
 	void *view;                     /* the view's cache (transcript_view_cache) */

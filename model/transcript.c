@@ -369,6 +369,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		.detail = "",
 		.streaming = streaming,
 		.reasoning_expanded = it->reasoning_expanded,
+		.expanded = it->expanded,
 		.text_epoch = it->text_epoch,
 		.reasoning_epoch = it->reasoning_epoch,
 	};
@@ -399,6 +400,13 @@ void transcript_toggle_reasoning(struct transcript *t, size_t idx)
 {
 	struct item *it = t->items[idx];
 	it->reasoning_expanded = !it->reasoning_expanded;
+	transcript_touch(t, it);
+}
+
+void transcript_toggle_expanded(struct transcript *t, size_t idx)
+{
+	struct item *it = t->items[idx];
+	it->expanded = !it->expanded;
 	transcript_touch(t, it);
 }
 

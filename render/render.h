@@ -102,12 +102,17 @@ struct view_row {
 	size_t nspans;
 	uint16_t indent;
 	bool header;            /* the item's header row (author, tool, status) */
+	bool more;              /* the row after a capped section ("… 3 more lines"): the
+				 * front-end adds the keys that act on it */
 	bool separator;         /* the blank row between items */
 };
 
 /* Rows item idx takes at width (header, body, reasoning when expanded, separator); lays out
  * on demand and caches per (width, version). */
 size_t transcript_item_rows(struct transcript *t, size_t idx, int width);
+/* Whether item idx has a section capped at width (output or arguments longer than a card
+ * shows collapsed), expanded or not: what Tab changes on it. */
+bool transcript_item_capped(struct transcript *t, size_t idx, int width);
 /* Fills *out with row r of item idx at width. */
 void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 			 struct view_row *out);
@@ -118,6 +123,13 @@ struct render_words {
 };
 /* Sets the words rows are built with from now on (copied; the strings must stay valid). */
 void render_set_words(const struct render_words *w);
+/* Writes the time an item's ISO 8601 timestamp shows as ("14:05") into out; false when it
+ * shows none. */
+typedef bool (*render_clock_fn)(const char *iso, char *out, size_t size);
+/* Headers show each item's time through fn from now on; NULL shows none. */
+void render_set_clock(render_clock_fn fn);
+/* Whether headers show times (a clock is set). */
+bool render_clock_shown(void);
 /* Test hook: item row caches (re)built so far in this process. */
 uint64_t render_layouts_built(void);
 

@@ -10,11 +10,12 @@
 #define RESULT_MAX_ROWS 6
 #define DETAIL_MAX_ROWS 16
 #define TITLE_MAX_COLUMNS 40
-#define DECO_MAX_SPANS 24
+#define DECO_MAX_SPANS 32
 
 /* Rows composed here rather than laid out: header, reasoning marker, "more lines" of the
- * result and of the arguments. */
-enum deco_kind { DECO_HEADER, DECO_REASONING, DECO_MORE, DECO_MORE_DETAIL, DECO_COUNT };
+ * result and of the arguments, the rule that sets a card's output apart from its thought. */
+enum deco_kind { DECO_HEADER, DECO_REASONING, DECO_MORE, DECO_MORE_DETAIL, DECO_OUTPUT,
+		 DECO_COUNT };
 
 struct deco_row {
 	uint32_t first, count;
@@ -35,6 +36,7 @@ struct item_rows {
 	enum item_kind kind;
 	int width;
 	uint64_t version;
+	uint64_t look_epoch;                            /* words and clock they were built with */
 	struct buf deco;
 	struct span spans[DECO_MAX_SPANS];
 	size_t nspans;
@@ -44,6 +46,7 @@ struct item_rows {
 	size_t body_first, body_count;
 	size_t detail_first, detail_count;
 	size_t detail_more_row;                         /* 0: none */
+	size_t output_row;                              /* the output's rule; 0: none */
 	size_t result_first, result_count;
 	size_t more_row;                                /* 0: none */
 	size_t nrows;                                   /* separator included */
@@ -52,11 +55,31 @@ struct item_rows {
 static const char *const risk_labels[] = { NULL, NULL, NULL, "[MEDIUM]", "[HIGH]" };
 
 static struct render_words words;
+static render_clock_fn clock_fn;
+static uint64_t look_epoch = 1;
 static uint64_t layouts_built;
 
 void render_set_words(const struct render_words *w)
 {
 	words = w ? *w : (struct render_words){ 0 };
+	look_epoch++;
+}
+
+void render_set_clock(render_clock_fn fn)
+{
+	clock_fn = fn;
+	look_epoch++;
+}
+
+bool render_clock_shown(void)
+{
+	return clock_fn != NULL;
+}
+
+/* "1 line", "2 lines" */
+static const char *lines_word(long long n)
+{
+	return n == 1 ? "line" : "lines";
 }
 
 uint64_t render_layouts_built(void)
@@ -108,6 +131,16 @@ static void deco_addf(struct item_rows *r, uint16_t style, const char *fmt, long
 	snprintf(tmp, sizeof tmp, fmt, v);
 	deco_add(r, style, tmp);
 }
+
+/* A count of lines with its noun: "(1 line)", "… 3 more lines". */
+static void deco_add_lines(struct item_rows *r, uint16_t style, const char *fmt, long long v)
+{
+	char tmp[96];
+	snprintf(tmp, sizeof tmp, fmt, v, lines_word(v));
+	deco_add(r, style, tmp);
+}
+
+
 
 static void deco_begin(struct item_rows *r, enum deco_kind d)
 {
@@ -217,6 +250,11 @@ static void add_title(struct item_rows *r, const char *title, int width)
 
 static void compose_header(struct item_rows *r, const struct item_info *it, int width)
 {
+	char when[32];
+	if (clock_fn && it->timestamp && clock_fn(it->timestamp, when, sizeof when) && *when) {
+		deco_add(r, STYLE_DIM, when);
+		deco_add(r, STYLE_DIM, " ");
+	}
 	switch (it->kind) {
 	case ITEM_USER:
 		deco_add(r, STYLE_BOLD, "you");
@@ -262,9 +300,9 @@ static void compose_header(struct item_rows *r, const struct item_info *it, int 
 		if (it->reasoning_expanded) {
 			deco_add(r, STYLE_DIM, "▾ system prompt");
 		} else {
-			deco_addf(r, STYLE_DIM, "▸ system prompt (%lld lines)",
-				  (long long)(it->text_len ? 1 + count_newlines(it->text, it->text_len)
-							   : 0));
+			deco_add_lines(r, STYLE_DIM, "▸ system prompt (%lld %s)",
+				       (long long)(it->text_len ? 1 + count_newlines(it->text, it->text_len)
+								: 0));
 		}
 		break;
 	}
@@ -305,14 +343,14 @@ static void build_reasoning(struct item_rows *r, const struct item_info *it, int
 	if (!it->reasoning_len || it->kind == ITEM_SYSTEM)
 		return;
 	deco_begin(r, DECO_REASONING);
-	if (it->reasoning_expanded) {
+	if (it->reasoning_expanded || it->expanded) {
 		deco_add(r, STYLE_DIM, "▾ reasoning");
 		layout_refresh(&r->reasoning, it->reasoning, it->reasoning_len,
 			       it->reasoning_epoch, width, it->streaming ? LAYOUT_STREAMING : 0,
 			       STYLE_DIM | STYLE_ITALIC);
 		r->reasoning_count = 1 + r->reasoning.l.nrows;
 	} else {
-		deco_addf(r, STYLE_DIM, "▸ reasoning (%lld lines)", (long long)it->reasoning_lines);
+		deco_add_lines(r, STYLE_DIM, "▸ reasoning (%lld %s)", (long long)it->reasoning_lines);
 		if (words.expand_hint && *words.expand_hint) {
 			deco_add(r, STYLE_DIM, " — ");
 			deco_add(r, STYLE_DIM, words.expand_hint);
@@ -333,9 +371,60 @@ static void build_body(struct item_rows *r, const struct item_info *it, int widt
 	if (hidden || !len)
 		return;
 	unsigned flags = body_flags(it->kind) | (it->streaming ? LAYOUT_STREAMING : 0);
-	layout_refresh(&r->body, it->text, len, it->text_epoch, width, flags, 0);
+	/* A card's text is the agent's thought: set apart from the output by its look. */
+	layout_refresh(&r->body, it->text, len, it->text_epoch, width, flags,
+		       it->kind == ITEM_TOOL ? STYLE_ITALIC : 0);
 	r->body_count = r->body.l.nrows;
 	r->nrows += r->body_count;
+}
+
+/* Rows shown of total: all when the item is expanded, else at most max. */
+static size_t capped(const struct item_info *it, size_t total, size_t max)
+{
+	return it->expanded || total <= max ? total : max;
+}
+
+/* Lines of src[0..len), a final newline ending the last one rather than starting another. */
+static size_t count_lines(const char *src, size_t len)
+{
+	if (!len)
+		return 0;
+	size_t n = count_newlines(src, len);
+	return src[len - 1] == '\n' ? n : n + 1;
+}
+
+/* Whole lines of src that its first rows rows show at width (wrapped lines take more than
+ * one): a prefix laid out a line at a time, which only the first few lines cost. */
+static size_t lines_within(const char *src, size_t len, int width, unsigned flags, size_t rows)
+{
+	struct layout tmp;
+	layout_init(&tmp);
+	size_t lines = 0, pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(src + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - src) + 1 : len;
+		layout_update(&tmp, src, end, width, flags);
+		if (tmp.nrows > rows)
+			break;
+		lines++;
+		pos = end;
+	}
+	layout_fini(&tmp);
+	return lines;
+}
+
+/* The row after a capped section, in lines (not rows: a wrapped line is one line): how many
+ * are hidden and how to see them; on an expanded item, how many there are and how to fold. */
+static void add_more(struct item_rows *r, const char *src, size_t len, int width,
+		     unsigned flags, bool expanded, size_t shown_rows)
+{
+	size_t total = count_lines(src, len);
+	if (!expanded) {
+		size_t hidden = total - lines_within(src, len, width, flags, shown_rows);
+		deco_add_lines(r, STYLE_DIM, "… %lld more %s", (long long)hidden);
+	} else {
+		deco_add_lines(r, STYLE_DIM, "▴ %lld %s", (long long)total);
+	}
 }
 
 /* A card's arguments, capped like its output. */
@@ -347,37 +436,59 @@ static void build_detail(struct item_rows *r, const struct item_info *it, int wi
 	if (it->kind != ITEM_TOOL || !it->detail_len)
 		return;
 	layout_refresh(&r->detail, it->detail, it->detail_len, it->detail_epoch, width,
-		       LAYOUT_MARKDOWN, 0);
+		       LAYOUT_MARKDOWN, STYLE_DIM);
 	size_t total = r->detail.l.nrows;
-	r->detail_count = total < DETAIL_MAX_ROWS ? total : DETAIL_MAX_ROWS;
+	r->detail_count = capped(it, total, DETAIL_MAX_ROWS);
 	r->nrows += r->detail_count;
-	if (total > r->detail_count) {
+	if (total > DETAIL_MAX_ROWS) {
 		deco_begin(r, DECO_MORE_DETAIL);
-		deco_addf(r, STYLE_DIM, "… %lld more lines", (long long)(total - r->detail_count));
+		add_more(r, it->detail, it->detail_len, width, LAYOUT_MARKDOWN, it->expanded,
+			 r->detail_count);
 		deco_end(r, DECO_MORE_DETAIL, width);
 		r->detail_more_row = r->nrows++;
 	}
 }
 
-/* Tool output, dim and capped: the rest is summed up in one row. */
+/* The rule above a card's output, so that it never reads as the agent's words. */
+static void add_output_rule(struct item_rows *r, int width)
+{
+	deco_begin(r, DECO_OUTPUT);
+	deco_add(r, STYLE_DIM, "── output ");
+	struct buf rule;
+	buf_init(&rule);
+	for (int i = text_width("── output ", strlen("── output ")); i < width; i++)
+		buf_puts(&rule, "─");
+	deco_add(r, STYLE_DIM, buf_cstr(&rule));
+	buf_fini(&rule);
+	deco_end(r, DECO_OUTPUT, width);
+	r->output_row = r->nrows++;
+}
+
+/* Tool output, dim and capped unless the item is expanded: the rest is summed up in one
+ * row. */
 static void build_result(struct item_rows *r, const struct item_info *it, int width)
 {
-	r->result_first = r->nrows;
+	r->output_row = 0;
 	r->result_count = 0;
 	r->more_row = 0;
 	bool own = it->kind == ITEM_TOOL_RESULT;
 	const char *src = own ? it->text : it->result_text;
 	size_t len = own ? it->text_len : it->result_len;
 	uint64_t epoch = own ? it->text_epoch : it->result_epoch;
-	if (!src || !len)
+	if (!src || !len) {
+		r->result_first = r->nrows;
 		return;
+	}
+	if (!own)
+		add_output_rule(r, width);
+	r->result_first = r->nrows;
 	layout_refresh(&r->result, src, len, epoch, width, 0, STYLE_DIM);
 	size_t total = r->result.l.nrows;
-	r->result_count = total < RESULT_MAX_ROWS ? total : RESULT_MAX_ROWS;
+	r->result_count = capped(it, total, RESULT_MAX_ROWS);
 	r->nrows += r->result_count;
-	if (total > r->result_count) {
+	if (total > RESULT_MAX_ROWS) {
 		deco_begin(r, DECO_MORE);
-		deco_addf(r, STYLE_DIM, "… %lld more lines", (long long)(total - r->result_count));
+		add_more(r, src, len, width, 0, it->expanded, r->result_count);
 		deco_end(r, DECO_MORE, width);
 		r->more_row = r->nrows++;
 	}
@@ -390,7 +501,8 @@ static struct item_rows *rows_get(struct transcript *t, size_t idx, int width)
 	uint64_t version;
 	void **cache = transcript_view_cache(t, idx, &version);
 	struct item_rows *r = *cache;
-	if (r && r->valid && r->width == width && r->version == version)
+	if (r && r->valid && r->width == width && r->version == version &&
+	    r->look_epoch == look_epoch)
 		return r;
 	if (!r) {
 		*cache = r = rows_create();
@@ -403,6 +515,7 @@ static struct item_rows *rows_get(struct transcript *t, size_t idx, int width)
 	r->kind = it.kind;
 	r->width = width;
 	r->version = version;
+	r->look_epoch = look_epoch;
 	buf_clear(&r->deco);
 	r->nspans = 0;
 	deco_begin(r, DECO_HEADER);
@@ -420,6 +533,12 @@ static struct item_rows *rows_get(struct transcript *t, size_t idx, int width)
 size_t transcript_item_rows(struct transcript *t, size_t idx, int width)
 {
 	return rows_get(t, idx, width)->nrows;
+}
+
+bool transcript_item_capped(struct transcript *t, size_t idx, int width)
+{
+	const struct item_rows *c = rows_get(t, idx, width);
+	return c->more_row || c->detail_more_row;
 }
 
 static void from_deco(const struct item_rows *r, enum deco_kind d, struct view_row *out)
@@ -457,10 +576,14 @@ void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 		from_layout(&c->detail.l, r - c->detail_first, out);
 	} else if (c->detail_more_row && r == c->detail_more_row) {
 		from_deco(c, DECO_MORE_DETAIL, out);
+		out->more = true;
+	} else if (c->output_row && r == c->output_row) {
+		from_deco(c, DECO_OUTPUT, out);
 	} else if (r >= c->result_first && r < c->result_first + c->result_count) {
 		from_layout(&c->result.l, r - c->result_first, out);
 	} else if (c->more_row && r == c->more_row) {
 		from_deco(c, DECO_MORE, out);
+		out->more = true;
 	} else {
 		out->separator = true;
 	}

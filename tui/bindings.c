@@ -92,14 +92,120 @@ static void act_repaint(struct tui *u, struct editor *e, const struct key_event 
 
 const struct render_words bindings_words = { .expand_hint = "Tab to expand" };
 
-static void act_toggle_reasoning(struct tui *u, struct editor *e, const struct key_event *ev)
+/* On a card whose output is longer than a card shows, Tab expands (or folds) the whole card
+ * in place; elsewhere it shows or hides the reasoning (the system prompt's text). */
+static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	long item = paint_focused_reasoning(u);
-	if (item < 0)
-		tui_notice(u, "no reasoning in view");
-	else
+	long item = paint_tab_target(u);
+	if (item < 0) {
+		tui_notice(u, "nothing in view to expand: no long output, no reasoning");
+		return;
+	}
+	struct item_info info;
+	transcript_item(u->t, (size_t)item, &info);
+	/* In place: the item's header stays on its screen line, or moves up just enough for
+	 * what opened to show (never above the top), so it is read from its start (even while
+	 * following, which then stops until End). */
+	long y = -1;
+	for (size_t i = 0; i < u->paint.nrows && y < 0; i++)
+		if (u->paint.rows[i].item == (size_t)item && u->paint.rows[i].header)
+			y = (long)i;
+	if (transcript_item_capped(u->t, (size_t)item, u->vp.width))
+		transcript_toggle_expanded(u->t, (size_t)item);
+	else if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
 		transcript_toggle_reasoning(u->t, (size_t)item);
+	else {
+		tui_notice(u, "this item is shown whole: Ctrl-O opens it full-screen");
+		return;
+	}
+	if (y >= 0) {
+		long rows = (long)transcript_item_rows(u->t, (size_t)item, u->vp.width);
+		if (y + rows > u->vp.height)
+			y = u->vp.height > rows ? u->vp.height - rows : 0;
+		viewport_show_item(&u->vp, u->t, (size_t)item);
+		/* Following: the item is in the last screenful, shown whole from its header. */
+		if (!u->vp.follow)
+			viewport_scroll(&u->vp, u->t, -y);
+	}
+}
+
+/* ------------------------------------------------------------------ focus */
+
+/* The items of the last frame: the first and the last whose header is in view (else the
+ * items of the first and last rows). */
+static void items_in_view(struct tui *u, size_t *first, size_t *last)
+{
+	size_t n = u->paint.nrows;
+	*first = n ? u->paint.rows[0].item : 0;
+	*last = n ? u->paint.rows[n - 1].item : transcript_count(u->t) - 1;
+	for (size_t i = 0; i < n; i++)
+		if (u->paint.rows[i].header) {
+			*first = u->paint.rows[i].item;
+			break;
+		}
+	for (size_t i = n; i-- > 0;)
+		if (u->paint.rows[i].header) {
+			*last = u->paint.rows[i].item;
+			break;
+		}
+}
+
+/* Scrolls just enough for item idx's header to show: on top when it is above the view, with
+ * the whole item (as much as fits) at the bottom when it is below. */
+static void reveal_item(struct tui *u, size_t idx)
+{
+	for (size_t i = 0; i < u->paint.nrows; i++)
+		if (u->paint.rows[i].item == idx && u->paint.rows[i].header)
+			return;
+	size_t first = u->paint.nrows ? u->paint.rows[0].item : 0;
+	viewport_show_item(&u->vp, u->t, idx);
+	if (idx <= first)
+		return;
+	size_t rows = transcript_item_rows(u->t, idx, u->vp.width);
+	if (rows < (size_t)u->vp.height)
+		viewport_scroll(&u->vp, u->t, -(long)((size_t)u->vp.height - rows));
+}
+
+static void focus_move(struct tui *u, int dir)
+{
+	size_t n = transcript_count(u->t);
+	if (!n) {
+		tui_notice(u, "nothing to focus yet");
+		return;
+	}
+	long cur = paint_focused(u), next;
+	if (cur < 0) {
+		size_t first, last;
+		items_in_view(u, &first, &last);
+		next = (long)(dir < 0 ? last : first);
+	} else {
+		next = cur + dir;
+	}
+	if (next < 0) {
+		tui_notice(u, "the first item: nothing above");
+		next = 0;
+	}
+	if ((size_t)next >= n) {
+		u->focus_uid = 0;
+		viewport_follow(&u->vp);
+		tui_notice(u, "back to the newest: Tab and Ctrl-O act on the newest card in view");
+		return;
+	}
+	u->focus_uid = transcript_uid_at(u->t, (size_t)next);
+	reveal_item(u, (size_t)next);
+}
+
+static void act_focus_prev(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	focus_move(u, -1);
+}
+
+static void act_focus_next(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	focus_move(u, 1);
 }
 
 /* Ctrl-Z comes as a key in raw mode. Not raised as SIGTSTP: ncurses sets SIGTSTP to SIG_IGN
@@ -122,8 +228,6 @@ static const struct binding global_bindings[] = {
 	{ KEYS_PGDN, 0, 0, act_page_down, "scroll down a page" },
 	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, act_page_up, "scroll up a page" },
 	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, act_page_down, "scroll down a page" },
-	{ KEYS_UP, KEYS_MOD_ALT, 0, act_line_up, "scroll up a line" },
-	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_line_down, "scroll down a line" },
 	{ KEYS_UP, KEYS_MOD_SHIFT, 0, act_line_up, "scroll up a line" },
 	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, act_line_down, "scroll down a line" },
 	{ KEYS_UP, KEYS_MOD_CTRL, 0, act_line_up, "scroll up a line" },
@@ -134,8 +238,10 @@ static const struct binding global_bindings[] = {
 	{ KEYS_END, KEYS_MOD_ALT, 0, act_bottom, "go to the newest and follow it" },
 	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
 	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
-	{ KEYS_TAB, 0, 0, act_toggle_reasoning, "show or hide the reasoning in view" },
 	{ KEYS_F5, 0, 0, act_reconnect, "reconnect now (while waiting to reconnect)" },
+	{ KEYS_TAB, 0, 0, act_tab, "expand or fold the focused card (else the newest in view) or its reasoning" },
+	{ KEYS_UP, KEYS_MOD_ALT, 0, act_focus_prev, "focus the item above (a card, a message)" },
+	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_focus_next, "focus the item below (past the newest: none)" },
 };
 
 /* ------------------------------------------------------------------ editing */
@@ -307,15 +413,23 @@ static const struct binding reason_bindings[] = {
 	{ KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation" },
 };
 
-static void act_confirm_open(struct tui *u, struct editor *e, const struct key_event *ev)
+/* While a confirmation waits (set aside), the waiting action is what matters: Ctrl-O opens
+ * the confirmation (its [o] opens the action full-screen). Otherwise Ctrl-O opens the
+ * focused card, else the newest card in view, in the pager. */
+static void act_open(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
 	struct controller_status st;
 	controller_status(u->ctl, &st);
-	if (st.awaiting_confirmation)
+	if (st.awaiting_confirmation) {
 		modal_open(u, true);
+		return;
+	}
+	long item = paint_open_target(u);
+	if (item < 0)
+		tui_notice(u, "no card in view to open: Alt-Up focuses a message");
 	else
-		tui_notice(u, "nothing waits for confirmation");
+		pager_open(u, (size_t)item);
 }
 
 /* ------------------------------------------------------------------ input */
@@ -394,7 +508,7 @@ static const struct binding input_bindings[] = {
 	{ KEYS_ENTER, 0, 0, act_send, "send the message (a line break: Ctrl-J or Alt-Enter)" },
 	{ KEYS_ESC, 0, 0, act_interrupt, "interrupt the agent while it runs" },
 	{ KEYS_CTRL, 0, 'd', act_eof, "quit (on an empty prompt)" },
-	{ KEYS_CTRL, 0, 'o', act_confirm_open, "open the waiting confirmation" },
+	{ KEYS_CTRL, 0, 'o', act_open, "open the waiting confirmation, else the focused card (or the newest in view) full-screen" },
 	{ KEYS_CTRL, 0, 'r', act_search_start, "search the conversation" },
 	{ KEYS_CTRL, 0, 's', act_search_start, "search the conversation" },
 	{ KEYS_CTRL, 0, 'p', act_up, "the previous message you sent (or up a line)" },
@@ -414,6 +528,8 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 		tui_ctrl_c(u);
 		return;
 	}
+	if (u->mode == TUI_MODE_PAGER && pager_handle(u, ev))
+		return;
 	if (u->mode == TUI_MODE_SEARCH_BROWSE) {
 		if (DISPATCH(search_browse_bindings, u, &u->query, ev) ||
 		    DISPATCH(global_bindings, u, &u->query, ev))

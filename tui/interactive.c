@@ -347,6 +347,7 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->query);
 	editor_fini(&u->reason);
 	layout_fini(&u->confirm_layout);
+	pager_free(u);
 	paint_fini(&u->paint);
 	free(u->notice);
 	free(u->last_error);
@@ -387,6 +388,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	buf_fini(&err);
 	keys_learn_terminal(&u->keys);
 	paint_init(&u->paint);
+	slash_timestamps(u, o->timestamps);
 	render_clock_init(&u->clock, o->render_hz);
 	viewport_init(&u->vp, COLS, LINES > 2 ? LINES - 2 : 1);
 	u->frame_timer = loop_timer_create(loop, on_frame, u);

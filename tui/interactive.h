@@ -16,6 +16,7 @@ enum tui_mode {
 	TUI_MODE_SEARCH_BROWSE,     /* n/N through the matches */
 	TUI_MODE_REASON,            /* typing the reason for a rejection */
 	TUI_MODE_CONFIRM,           /* the confirmation modal has the keyboard */
+	TUI_MODE_PAGER,             /* one item full-screen (pager.c) */
 };
 
 /* Per-screen-line fingerprints of the last frame, so that a frame rewrites only lines that
@@ -69,6 +70,10 @@ struct tui {
 	char *history_path;         /* the input history's file; NULL when not kept */
 	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
 	bool ctrl_x;                /* Ctrl-X was pressed: Ctrl-E opens $EDITOR */
+	/* cards: the item the user focused (its uid; 0: none, the newest card in view acts) and
+	 * the pager open on one item (NULL when closed) */
+	uint64_t focus_uid;
+	struct pager *pager;
 };
 
 /* Asks for a frame at the next render clock boundary. */
@@ -111,6 +116,8 @@ extern const struct render_words bindings_words;
 bool slash_run(struct tui *u, const char *line);
 /* Copies the last agent message (code: its last code block) to the clipboard or a file. */
 void slash_copy(struct tui *u, bool code);
+/* Shows each item's time in its header (local HH:MM today, the date before) or not. */
+void slash_timestamps(struct tui *u, bool on);
 /* Copies s[0..n) to the clipboard (OSC 52) or a file and says where. */
 void slash_copy_text(struct tui *u, const char *s, size_t n);
 
@@ -136,7 +143,21 @@ void paint_fini(struct painter *p);
 void paint_invalidate(struct painter *p);
 /* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us);
-/* The item whose reasoning Tab toggles: the last one with reasoning in view, or -1. */
-long paint_focused_reasoning(struct tui *u);
+/* The item the user focused with Alt-Up/Alt-Down while it is in view, else -1. */
+long paint_focused(struct tui *u);
+/* The item Ctrl-O opens: the focused one, else the newest card in view; -1 when none. */
+long paint_open_target(struct tui *u);
+/* The item Tab acts on: the focused one, else the newest in view that Tab changes (a capped
+ * or expanded card, reasoning, the system prompt); -1 when none. */
+long paint_tab_target(struct tui *u);
+
+/* Opens item idx full-screen in the pager (q goes back to the mode and view left). */
+void pager_open(struct tui *u, size_t idx);
+/* A key while the pager is open; false when it is not. */
+bool pager_handle(struct tui *u, const struct key_event *ev);
+/* Paints the pager's frame (called by paint_frame while it is open). */
+void pager_paint(struct tui *u, const struct controller_status *st);
+/* Frees the pager if open (the mode is left as is). */
+void pager_free(struct tui *u);
 
 #endif

@@ -17,7 +17,8 @@
 
 enum { MODAL_ACTIONS_MAX = 64 };
 
-enum choice { CH_ALLOW, CH_REJECT, CH_SEND, CH_NEVER, CH_RISKY, CH_COPY, CH_ASIDE, CH_COUNT };
+enum choice { CH_ALLOW, CH_REJECT, CH_SEND, CH_NEVER, CH_RISKY, CH_COPY, CH_OPEN, CH_ASIDE,
+	      CH_COUNT };
 
 static const struct {
 	uint32_t key;
@@ -29,6 +30,7 @@ static const struct {
 	[CH_NEVER] = { 'd', "[d] allow, don't ask again" },
 	[CH_RISKY] = { 'r', "[r] allow, ask only if risky" },
 	[CH_COPY] = { 'c', "[c] copy" },
+	[CH_OPEN] = { 'o', "[o] full view" },
 	[CH_ASIDE] = { 27, "[Esc] set aside" },
 };
 
@@ -144,6 +146,15 @@ static void choose(struct tui *u, enum choice c)
 	case CH_COPY:
 		copy_actions(u);
 		break;
+	case CH_OPEN: {
+		/* The pager's q comes back to this modal. */
+		size_t idx;
+		if (transcript_pending_tools(u->t, &idx, 1))
+			pager_open(u, idx);
+		else
+			tui_notice(u, "the waiting action is not in this transcript");
+		break;
+	}
 	case CH_ASIDE:
 	case CH_COUNT:
 		modal_close(u);

@@ -58,7 +58,7 @@ static const char usage[] =
 	"The session API key comes from env TETHER_SESSION_API_KEY, else the keyring.\n"
 	"Defaults come from $XDG_CONFIG_HOME/tether/config as `key = value` lines, checked as the\n"
 	"flags are (keys: server, render_hz, ping_interval, stall_timeout, osc52, color,\n"
-	"stream_stall, bell, bell_after, notify, history; - or _ alike); env TETHER_SERVER,\n"
+	"stream_stall, bell, bell_after, notify, history, timestamps; - or _ alike); env TETHER_SERVER,\n"
 	"TETHER_OSC52 and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
 	"6 conversation ended in error/stuck, 7 waits for confirmation, 130 interrupted,\n"

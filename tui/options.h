@@ -63,6 +63,7 @@ struct options {
 	int bell_after_s;           /* a run ending rings only after running this long */
 	enum notify_mode notify;    /* desktop notifications through the terminal */
 	bool history;               /* the TUI keeps the input history in $XDG_STATE_HOME/tether */
+	bool timestamps;            /* item headers show their time (/time toggles it) */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

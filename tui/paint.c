@@ -11,7 +11,8 @@
 static const struct look body_look[] = {
 	[ITEM_USER] = { 0, PAIR_USER, 0 },
 	[ITEM_AGENT] = { 0, 0, 0 },
-	[ITEM_TOOL] = { A_DIM, 0, A_DIM },
+	/* A card's rows carry their own look: the thought italic, arguments and output dim. */
+	[ITEM_TOOL] = { 0, 0, 0 },
 	[ITEM_TOOL_RESULT] = { A_DIM, 0, A_DIM },
 	[ITEM_ERROR] = { 0, PAIR_ERROR, A_BOLD },
 	[ITEM_NOTICE] = { 0, PAIR_NOTICE, A_DIM },
@@ -62,6 +63,8 @@ static const struct look dim = { A_DIM, 0, A_DIM };
 static const struct look marker_look = { A_REVERSE | A_BOLD, PAIR_MARKER, A_REVERSE | A_BOLD };
 static const struct look notice_look = { A_BOLD, PAIR_PENDING, A_BOLD };
 static const struct look status_look = { A_REVERSE, 0, A_REVERSE };
+/* The focused item's header: a bar, in colour and without. */
+static const struct look focus_look = { A_REVERSE, 0, A_REVERSE };
 
 void paint_init(struct painter *p)
 {
@@ -112,15 +115,45 @@ static const char *search_needle(struct tui *u, size_t *m)
 	return editor_text(&u->query);
 }
 
-static void paint_row(struct tui *u, int y, const struct view_row *r)
+/* The items the keys act on this frame: the focused one, Tab's and Ctrl-O's. */
+struct targets {
+	long focused, tab, open;
+};
+
+/* After a card's "… N more lines": the keys that act on this card now, so that a card
+ * never offers a key that would act on another one. */
+static const char *more_hint(struct tui *u, const struct view_row *r, const struct targets *k)
+{
+	if (!r->more)
+		return "";
+	bool tab = k->tab >= 0 && r->item == (size_t)k->tab;
+	bool open = k->open >= 0 && r->item == (size_t)k->open;
+	struct item_info info;
+	transcript_item(u->t, r->item, &info);
+	if (tab && open)
+		return info.expanded ? " · Tab folds · Ctrl-O opens" : " · Tab expands · Ctrl-O opens";
+	if (tab)
+		return info.expanded ? " · Tab folds" : " · Tab expands";
+	if (open)
+		return " · Ctrl-O opens";
+	return " · Alt-↑/↓ selects";
+}
+
+static void paint_row(struct tui *u, int y, const struct view_row *r, const struct targets *k)
 {
 	size_t m;
 	const char *needle = search_needle(u, &m);
 	struct look base = row_look(u, r);
+	bool bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
+	const char *hint = more_hint(u, r, k);
+	if (bar)
+		draw_combine(&base, &focus_look);
 	uint64_t h = 0x84222325cbf29ce4ULL;
 	h = draw_hash_look(h, &base);
-	h = draw_hash_u64(h, (uint64_t)r->indent << 2 | (uint64_t)r->header << 1 | r->separator);
+	h = draw_hash_u64(h, (uint64_t)bar << 40 | (uint64_t)r->indent << 2 |
+				     (uint64_t)r->header << 1 | r->separator);
 	h = draw_hash_bytes(h, needle ? needle : "", m);
+	h = draw_hash_bytes(h, hint, strlen(hint));
 	for (size_t i = 0; i < r->nspans; i++) {
 		h = draw_hash_u64(h, (uint64_t)r->spans[i].style << 32 | r->spans[i].len);
 		h = draw_hash_bytes(h, r->text + r->spans[i].off, r->spans[i].len);
@@ -136,6 +169,14 @@ static void paint_row(struct tui *u, int y, const struct view_row *r)
 		struct look l = span_look(base, r->spans[i].style);
 		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l, needle,
 				    m);
+	}
+	if (*hint && x < COLS)
+		x = draw_text(y, x, COLS, hint, strlen(hint), &dim);
+	if (bar && x < COLS) {
+		/* The bar runs to the edge, so that the focus shows whatever the header's length. */
+		static const char blanks[] = "                                ";
+		while (x < COLS)
+			x = draw_text(y, x, COLS, blanks, sizeof blanks - 1, &base);
 	}
 }
 
@@ -374,8 +415,15 @@ static void ensure_size(struct painter *p, int transcript_rows)
 	}
 }
 
+static long focus_in_view(struct tui *u);
+
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
+	if (u->mode == TUI_MODE_PAGER && u->pager) {
+		ensure_size(&u->paint, 0);
+		pager_paint(u, st);
+		return;
+	}
 	struct editor *e = active_editor(u);
 	const char *prefix = input_prefix(u);
 	int pw = text_width(prefix, strlen(prefix));
@@ -389,9 +437,17 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	viewport_note_changes(&u->vp, u->t);
 	u->paint.nrows = viewport_rows(&u->vp, u->t, u->paint.rows);
 	u->paint.transcript_rows = L.transcript;
+	struct targets k = { .focused = focus_in_view(u), .tab = -1, .open = -1 };
+	/* Only a capped card's count row names them: most frames need not look for them. */
+	for (size_t i = 0; i < u->paint.nrows; i++)
+		if (u->paint.rows[i].more) {
+			k.tab = paint_tab_target(u);
+			k.open = paint_open_target(u);
+			break;
+		}
 	for (int y = 0; y < L.transcript; y++) {
 		if ((size_t)y < u->paint.nrows)
-			paint_row(u, y, &u->paint.rows[y]);
+			paint_row(u, y, &u->paint.rows[y], &k);
 		else
 			paint_blank(&u->paint, y);
 	}
@@ -412,16 +468,68 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	doupdate();
 }
 
-long paint_focused_reasoning(struct tui *u)
+/* Whether row i of the last frame shows item idx. */
+static bool in_view(struct tui *u, size_t idx)
 {
+	for (size_t i = 0; i < u->paint.nrows; i++)
+		if (u->paint.rows[i].item == idx)
+			return true;
+	return false;
+}
+
+long paint_focused(struct tui *u)
+{
+	return u->focus_uid ? transcript_index_of(u->t, u->focus_uid) : -1;
+}
+
+/* Scrolled out of view (or gone), the focus goes back to the newest card in view. */
+static long focus_in_view(struct tui *u)
+{
+	long idx = paint_focused(u);
+	if (idx < 0 || !in_view(u, (size_t)idx)) {
+		u->focus_uid = 0;
+		return -1;
+	}
+	return idx;
+}
+
+static bool is_card(enum item_kind k)
+{
+	return k == ITEM_TOOL || k == ITEM_TOOL_RESULT;
+}
+
+long paint_open_target(struct tui *u)
+{
+	long f = paint_focused(u);
+	if (f >= 0)
+		return f;
 	for (size_t i = u->paint.nrows; i-- > 0;) {
-		struct item_info info;
-		if (u->paint.rows[i].item >= transcript_count(u->t))
+		size_t idx = u->paint.rows[i].item;
+		if (idx < transcript_count(u->t)) {
+			struct item_info info;
+			transcript_item(u->t, idx, &info);
+			if (is_card(info.kind))
+				return (long)idx;
+		}
+	}
+	return -1;
+}
+
+long paint_tab_target(struct tui *u)
+{
+	long f = paint_focused(u);
+	if (f >= 0)
+		return f;
+	for (size_t i = u->paint.nrows; i-- > 0;) {
+		size_t idx = u->paint.rows[i].item;
+		if (idx >= transcript_count(u->t))
 			continue;
-		transcript_item(u->t, u->paint.rows[i].item, &info);
+		struct item_info info;
+		transcript_item(u->t, idx, &info);
 		/* Tab also opens the system prompt, whose text is collapsed like reasoning. */
-		if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
-			return (long)u->paint.rows[i].item;
+		if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len) ||
+		    transcript_item_capped(u->t, idx, u->vp.width))
+			return (long)idx;
 	}
 	return -1;
 }

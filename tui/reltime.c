@@ -66,3 +66,8 @@ int reltime_format(const char *iso, time_t now, struct buf *out)
 	}
 	return 0;
 }
+
+int reltime_parse(const char *iso, time_t *out)
+{
+	return iso ? parse_iso(iso, out) : -1;
+}

@@ -11,5 +11,8 @@
  * agent server writes naive local times). Returns 0, or -1 (out unchanged) when iso does not
  * parse. */
 int reltime_format(const char *iso, time_t now, struct buf *out);
+/* Reads the ISO 8601 time iso (as reltime_format does) into *out; 0, or -1 when it does not
+ * parse. */
+int reltime_parse(const char *iso, time_t *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* slash: the slash commands of the input line, and /copy. */
 #include "interactive.h"
+#include "reltime.h"
 #include "terminal.h"
 #include "external_editor.h"
 
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void cmd_pause(struct tui *u, const char *arg)
@@ -79,6 +81,40 @@ static void cmd_copy(struct tui *u, const char *arg)
 		slash_copy(u, strncmp(arg, "code", 4) == 0);
 }
 
+/* An item's time as a header shows it: HH:MM today, the date too before today. */
+static bool clock_label(const char *iso, char *out, size_t size)
+{
+	time_t t, now = time(NULL);
+	struct tm at, today;
+	if (reltime_parse(iso, &t) != 0 || !localtime_r(&t, &at) || !localtime_r(&now, &today))
+		return false;
+	bool same_day = at.tm_year == today.tm_year && at.tm_yday == today.tm_yday;
+	return strftime(out, size, same_day ? "%H:%M" : "%Y-%m-%d %H:%M", &at) > 0;
+}
+
+void slash_timestamps(struct tui *u, bool on)
+{
+	render_set_clock(on ? clock_label : NULL);
+	if (u->frame_timer) /* not before the loop runs */
+		tui_schedule_frame(u);
+}
+
+static void cmd_time(struct tui *u, const char *arg)
+{
+	bool on = !render_clock_shown();
+	if (!strcmp(arg, "on"))
+		on = true;
+	else if (!strcmp(arg, "off"))
+		on = false;
+	else if (*arg) {
+		tui_notice(u, "/time takes on or off (nothing: toggle)");
+		return;
+	}
+	slash_timestamps(u, on);
+	tui_notice(u, on ? "times shown (local; messages from this client have none)"
+			 : "times hidden");
+}
+
 static void cmd_quit(struct tui *u, const char *arg)
 {
 	(void)arg;
@@ -121,6 +157,7 @@ static const struct slash_command commands[] = {
 	{ "copy", "/copy [code|action]   copy the last agent message (its last code block; the action awaiting confirmation, whole)",
 	  cmd_copy },
 	{ "reconnect", "/reconnect            reconnect now instead of waiting (also F5)", cmd_reconnect },
+	{ "time", "/time [on|off]        show or hide each item's time (config: timestamps)", cmd_time },
 	{ "help", "/help                 this help", cmd_help },
 	{ "quit", "/quit                 leave tether", cmd_quit },
 	{ "edit", "/edit [text]          write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)", cmd_edit },
@@ -129,10 +166,11 @@ static const struct slash_command commands[] = {
 
 static const char keys_help[] =
 	"Keys: Enter send · Alt-Enter or Ctrl-J new line · Up/Down history · "
-	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Alt-Up/Down scroll a line · "
+	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Shift-Up/Down scroll a line · "
 	"Ctrl-R search (Ctrl-R/Ctrl-S or n/N next/previous, Esc cancels) · "
-	"Tab show/hide reasoning · Esc interrupt the agent · Ctrl-O open a confirmation set aside "
-	"(Tab or arrows, then y/n/Enter) · Ctrl-L repaint · "
+	"Alt-Up/Down focus an item · Tab expand/fold the card (or show/hide reasoning) · "
+	"Ctrl-O open the card full-screen (/ search, c copy, q back), or a confirmation set aside "
+	"(Tab or arrows, then y/n/Enter) · Esc interrupt the agent · Ctrl-L repaint · "
 	"Ctrl-C twice or Ctrl-D on an empty input quit. //text sends a message starting with /.";
 
 static void cmd_help(struct tui *u, const char *arg)
@@ -304,7 +342,7 @@ void slash_copy_text(struct tui *u, const char *s, size_t n)
 {
 	if (u->o->osc52) {
 		if (copy_osc52(s, n) == 0)
-			tui_notice(u, "copied %zu bytes to the clipboard (OSC 52)", n);
+			tui_notice(u, "copied %zu byte%s to the clipboard (OSC 52)", n, n == 1 ? "" : "s");
 		else
 			tui_notice(u, "copy failed: the terminal could not be written");
 		return;
@@ -312,8 +350,8 @@ void slash_copy_text(struct tui *u, const char *s, size_t n)
 	struct buf path;
 	buf_init(&path);
 	if (copy_file(s, n, &path) == 0)
-		tui_notice(u, "copied %zu bytes to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)", n,
-			   buf_cstr(&path));
+		tui_notice(u, "copied %zu byte%s to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)",
+			   n, n == 1 ? "" : "s", buf_cstr(&path));
 	else
 		tui_notice(u, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
 	buf_fini(&path);

@@ -89,14 +89,14 @@ static void arguments_are_rows_of_their_own(void **state)
 	s.text_len = strlen(s.text);
 	transcript_add_event(t, &s);
 	add_result(t, 1, "obs", "call", TOOL_DONE, "ok");
-	/* header, body (1 row), arguments, result (1 row), separator */
+	/* header, body (1 row), arguments (dim), the output's rule, result (1 row), separator */
 	struct layout l;
 	layout_alone(&l, detail, strlen(detail), 60, LAYOUT_MARKDOWN);
-	assert_int_equal(transcript_item_rows(t, 0, 60), 1 + 1 + l.nrows + 1 + 1);
-	assert_rows_are_layout(t, 0, 2, &l, 60, 0);
+	assert_int_equal(transcript_item_rows(t, 0, 60), 1 + 1 + l.nrows + 1 + 1 + 1);
+	assert_rows_are_layout(t, 0, 2, &l, 60, STYLE_DIM);
 	struct buf b;
 	buf_init(&b);
-	assert_string_equal(item_row_string(t, 0, 2 + l.nrows, 60, &b), "ok");
+	assert_string_equal(item_row_string(t, 0, 2 + l.nrows + 1, 60, &b), "ok");
 	struct item_info info = info_of(t, 0);
 	assert_int_equal(info.detail_len, strlen(detail));
 	layout_fini(&l);
@@ -142,7 +142,8 @@ static void a_card_may_come_with_its_result(void **state)
 	buf_init(&b);
 	assert_string_equal(item_row_string(t, 0, 0, 60, &b), "⚙ Read a.py  ✓ done  read");
 	assert_string_equal(item_row_string(t, 0, 1, 60, &b), "path: a.py");
-	assert_string_equal(item_row_string(t, 0, 2, 60, &b), "print(1)");
+	assert_true(strncmp(item_row_string(t, 0, 2, 60, &b), "── output ─", 13) == 0);
+	assert_string_equal(item_row_string(t, 0, 3, 60, &b), "print(1)");
 	/* The end of the run does not turn it into "no result". */
 	transcript_mark_run_ended(t);
 	assert_int_equal(info_of(t, 0).outcome, TOOL_DONE);

@@ -215,11 +215,11 @@ static void collapsed_hint_comes_from_the_caller(void **state)
 	s.reasoning_len = 3;
 	transcript_add_event(t, &s);
 	render_set_words(NULL);
-	assert_string_equal(item_row_string(t, 0, 1, W, &b), "▸ reasoning (1 lines)");
+	assert_string_equal(item_row_string(t, 0, 1, W, &b), "▸ reasoning (1 line)");
 	render_set_words(&(struct render_words){ .expand_hint = "F2 opens it" });
 	transcript_toggle_reasoning(t, 0);
 	transcript_toggle_reasoning(t, 0);
-	assert_string_equal(item_row_string(t, 0, 1, W, &b), "▸ reasoning (1 lines) — F2 opens it");
+	assert_string_equal(item_row_string(t, 0, 1, W, &b), "▸ reasoning (1 line) — F2 opens it");
 	render_set_words(NULL);
 	buf_fini(&b);
 	transcript_destroy(t);
@@ -244,14 +244,14 @@ static void tool_output_is_capped_with_a_count(void **state)
 	layout_alone(&one, "just one line", 13, W, 0);
 	assert_true(res.nrows > 6);
 
-	/* card: header, thought, 6 result rows, "… N more lines", separator */
-	assert_int_equal(transcript_item_rows(t, 0, W), 1 + thought.nrows + 6 + 1 + 1);
+	/* card: header, thought, the output's rule, 6 result rows, "… N more lines", separator */
+	assert_int_equal(transcript_item_rows(t, 0, W), 1 + thought.nrows + 1 + 6 + 1 + 1);
 	struct layout six = res;
 	six.nrows = 6;
-	assert_rows_are_layout(t, 0, 1 + thought.nrows, &six, W, STYLE_DIM);
+	assert_rows_are_layout(t, 0, 1 + thought.nrows + 1, &six, W, STYLE_DIM);
 	char want[64];
 	snprintf(want, sizeof want, "… %zu more lines", res.nrows - 6);
-	assert_string_equal(item_row_string(t, 0, 1 + thought.nrows + 6, W, &b), want);
+	assert_string_equal(item_row_string(t, 0, 1 + thought.nrows + 1 + 6, W, &b), want);
 
 	/* an orphan result: its text is the output, capped the same way */
 	assert_int_equal(transcript_item_rows(t, 1, W), 1 + 6 + 1 + 1);

@@ -1,0 +1,446 @@
+/* pager: one item full-screen — a card's whole command, thought and output, or a message —
+ * wrapped to the width, scrolled with the usual keys, searched with / and n/N, copied with
+ * c (the output) and C (the command). q or Esc goes back to exactly the view that was left:
+ * the pager never touches the viewport. The item is read again whenever it changes (a result
+ * that arrives while it is open shows). */
+#include "draw.h"
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { QUERY_MAX_BYTES = 256 };
+
+struct pager {
+	uint64_t uid;
+	uint64_t version;
+	enum tui_mode back;         /* the mode to return to */
+	struct buf title;           /* the item's header row as the transcript shows it */
+	struct buf text;            /* what is shown */
+	struct buf command, output; /* what C and c copy */
+	struct layout l;
+	int width;
+	size_t top;
+	struct buf query;           /* the last search */
+	struct buf typed;           /* the search being typed */
+	bool typing;
+	long match;                 /* row of the current match, -1 when none */
+};
+
+static const struct look plain = { 0, 0, 0 };
+static const struct look bar_look = { A_REVERSE, 0, A_REVERSE };
+static const struct look rule_look = { A_BOLD, 0, A_BOLD };
+
+static const char help_text[] =
+	"q back · / search, n/N · c copy output · C copy command · ↑↓ PgUp PgDn Home End";
+
+/* "── name ──" then the section's text and a blank line. */
+static void section(struct buf *b, const char *name, const char *s, size_t n)
+{
+	buf_printf(b, "── %s ──\n", name);
+	buf_append(b, s, n);
+	if (n && s[n - 1] != '\n')
+		buf_putc(b, '\n');
+	buf_putc(b, '\n');
+}
+
+/* Reads the item again: the header, the text shown and what c and C copy. */
+static void compose(struct tui *u, struct pager *p, size_t idx)
+{
+	struct item_info it;
+	transcript_item(u->t, idx, &it);
+	buf_clear(&p->title);
+	struct view_row h;
+	transcript_item_row(u->t, idx, 0, u->vp.width > 0 ? u->vp.width : COLS, &h);
+	for (size_t i = 0; i < h.nspans; i++)
+		buf_append(&p->title, h.text + h.spans[i].off, h.spans[i].len);
+	transcript_view_cache(u->t, idx, &p->version);
+	buf_clear(&p->text);
+	buf_clear(&p->command);
+	buf_clear(&p->output);
+	bool card = it.kind == ITEM_TOOL;
+	if (card) {
+		const char *cmd = it.full_action && *it.full_action ? it.full_action
+				  : it.detail_len ? it.detail : it.summary ? it.summary : "";
+		buf_puts(&p->command, cmd);
+		if (it.detail_len && cmd != it.detail) {
+			buf_puts(&p->command, "\n");
+			buf_append(&p->command, it.detail, it.detail_len);
+		}
+		if (it.result_text)
+			buf_append(&p->output, it.result_text, it.result_len);
+		if (p->command.len)
+			section(&p->text, "command", p->command.data, p->command.len);
+		if (it.text_len)
+			section(&p->text, "thought", it.text, it.text_len);
+	} else {
+		buf_append(&p->output, it.text, it.text_len);
+	}
+	if (it.reasoning_len)
+		section(&p->text, "reasoning", it.reasoning, it.reasoning_len);
+	if (card && !it.result_text) {
+		section(&p->text, "output", "(no output yet)", 15);
+	} else if (card) {
+		long long lines = p->output.len ? 1 + (long long)count_newlines(p->output.data,
+										p->output.len) : 0;
+		if (p->output.len && p->output.data[p->output.len - 1] == '\n')
+			lines--;
+		buf_printf(&p->text, "── output · %lld line%s ──\n", lines, lines == 1 ? "" : "s");
+		buf_append(&p->text, p->output.data ? p->output.data : "", p->output.len);
+	} else {
+		buf_append(&p->text, p->output.data ? p->output.data : "", p->output.len);
+	}
+	p->width = 0; /* laid out again at the next paint */
+}
+
+void pager_open(struct tui *u, size_t idx)
+{
+	if (idx >= transcript_count(u->t))
+		return;
+	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+		u->mode = TUI_MODE_INPUT; /* the search stops where it stands */
+	pager_free(u);
+	struct pager *p = xcalloc(1, sizeof *p);
+	buf_init(&p->title);
+	buf_init(&p->text);
+	buf_init(&p->command);
+	buf_init(&p->output);
+	buf_init(&p->query);
+	buf_init(&p->typed);
+	layout_init(&p->l);
+	p->uid = transcript_uid_at(u->t, idx);
+	p->back = u->mode == TUI_MODE_PAGER ? TUI_MODE_INPUT : u->mode;
+	p->match = -1;
+	compose(u, p, idx);
+	u->pager = p;
+	u->mode = TUI_MODE_PAGER;
+	tui_invalidate(u);
+}
+
+void pager_free(struct tui *u)
+{
+	struct pager *p = u->pager;
+	if (!p)
+		return;
+	buf_fini(&p->title);
+	buf_fini(&p->text);
+	buf_fini(&p->command);
+	buf_fini(&p->output);
+	buf_fini(&p->query);
+	buf_fini(&p->typed);
+	layout_fini(&p->l);
+	free(p);
+	u->pager = NULL;
+}
+
+static void pager_close(struct tui *u)
+{
+	enum tui_mode back = u->pager ? u->pager->back : TUI_MODE_INPUT;
+	pager_free(u);
+	u->mode = back;
+	tui_invalidate(u);
+}
+
+/* ------------------------------------------------------------------ rows */
+
+static int body_rows(void)
+{
+	return LINES > 2 ? LINES - 2 : LINES > 1 ? 1 : 0;
+}
+
+static size_t max_top(const struct pager *p)
+{
+	size_t body = (size_t)body_rows();
+	return p->l.nrows > body ? p->l.nrows - body : 0;
+}
+
+/* Lays the text out at the screen's width; a new width keeps the place in proportion. */
+static void relayout(struct pager *p)
+{
+	int width = COLS > 0 ? COLS : 1;
+	if (p->width == width)
+		return;
+	size_t old_rows = p->l.nrows, top = p->top;
+	layout_reset(&p->l);
+	layout_update(&p->l, p->text.data ? p->text.data : "", p->text.len, width, 0);
+	if (p->width && old_rows)
+		p->top = (size_t)((double)top * (double)p->l.nrows / (double)old_rows);
+	p->width = width;
+	p->match = -1;
+	if (p->top > max_top(p))
+		p->top = max_top(p);
+}
+
+/* Row r's text, its spans joined. */
+static void row_text(const struct pager *p, size_t r, struct buf *out)
+{
+	const struct row *row = &p->l.rows[r];
+	buf_clear(out);
+	for (uint32_t i = 0; i < row->span_count; i++) {
+		const struct span *s = &p->l.spans[row->span_first + i];
+		buf_append(out, p->l.text.data + s->off, s->len);
+	}
+}
+
+/* The next row after from (before, when back) that holds the query, wrapping; -1 if none. */
+static long find_row(const struct pager *p, long from, bool back)
+{
+	size_t n = p->l.nrows;
+	if (!n || !p->query.len)
+		return -1;
+	struct buf t;
+	buf_init(&t);
+	long found = -1;
+	for (size_t k = 1; k <= n && found < 0; k++) {
+		size_t r = (size_t)((from + (back ? -(long)k : (long)k)) % (long)n + (long)n) % n;
+		row_text(p, r, &t);
+		if (ascii_find_ci(t.data ? t.data : "", t.len, p->query.data, p->query.len))
+			found = (long)r;
+	}
+	buf_fini(&t);
+	return found;
+}
+
+static void search(struct tui *u, bool back)
+{
+	struct pager *p = u->pager;
+	if (!p->query.len) {
+		tui_notice(u, "/ searches: type the text, then Enter");
+		return;
+	}
+	long from = p->match >= 0 ? p->match : back ? (long)p->top : (long)p->top - 1;
+	long r = find_row(p, from, back);
+	if (r < 0) {
+		tui_notice(u, "not found: %.60s", buf_cstr(&p->query));
+		p->match = -1;
+		return;
+	}
+	size_t body = (size_t)body_rows();
+	if ((size_t)r < p->top || (size_t)r >= p->top + body)
+		p->top = (size_t)r > body / 3 ? (size_t)r - body / 3 : 0;
+	if (p->top > max_top(p))
+		p->top = max_top(p);
+	if ((back && r > from) || (!back && r < from))
+		tui_notice(u, "search wrapped");
+	p->match = r;
+}
+
+/* ------------------------------------------------------------------ keys */
+
+static void pager_scroll(struct pager *p, long rows)
+{
+	long top = (long)p->top + rows;
+	if (top < 0)
+		top = 0;
+	if ((size_t)top > max_top(p))
+		top = (long)max_top(p);
+	p->top = (size_t)top;
+}
+
+static void copy(struct tui *u, bool command)
+{
+	struct pager *p = u->pager;
+	const struct buf *b = command ? &p->command : &p->output;
+	if (!b->len) {
+		tui_notice(u, command ? "this item has no command to copy" : "no output to copy yet");
+		return;
+	}
+	slash_copy_text(u, b->data, b->len);
+}
+
+static void typing_key(struct tui *u, const struct key_event *ev)
+{
+	struct pager *p = u->pager;
+	switch (ev->kind) {
+	case KEYS_ENTER:
+		p->typing = false;
+		buf_clear(&p->query);
+		buf_append(&p->query, p->typed.data ? p->typed.data : "", p->typed.len);
+		p->match = -1;
+		search(u, false);
+		return;
+	case KEYS_ESC:
+		p->typing = false;
+		return;
+	case KEYS_BACKSPACE:
+		if (!p->typed.len) {
+			p->typing = false;
+			return;
+		}
+		while (p->typed.len && ((unsigned char)p->typed.data[--p->typed.len] & 0xC0) == 0x80)
+			;
+		p->typed.data[p->typed.len] = '\0';
+		return;
+	case KEYS_CHAR:
+		if (!ev->mods && p->typed.len < QUERY_MAX_BYTES)
+			buf_put_utf8(&p->typed, ev->cp);
+		return;
+	case KEYS_PASTE: {
+		struct buf clean;
+		buf_init(&clean);
+		sanitize_text(ev->text, ev->len, &clean);
+		for (size_t i = 0; i < clean.len && p->typed.len < QUERY_MAX_BYTES; i++)
+			buf_putc(&p->typed, clean.data[i] == '\n' || clean.data[i] == '\t' ? ' '
+											: clean.data[i]);
+		if (p->typed.data) {
+			p->typed.len = utf8_complete_prefix(p->typed.data, p->typed.len);
+			p->typed.data[p->typed.len] = '\0';
+		}
+		buf_fini(&clean);
+		return;
+	}
+	default:
+		tui_notice(u, "Enter searches · Esc cancels");
+		return;
+	}
+}
+
+bool pager_handle(struct tui *u, const struct key_event *ev)
+{
+	struct pager *p = u->pager;
+	if (!p)
+		return false;
+	if (ev->kind == KEYS_CTRL && ev->cp == 'l' && !ev->mods) {
+		tui_invalidate(u);
+		return true;
+	}
+	if (ev->kind == KEYS_CTRL && ev->cp == 'z' && !ev->mods) {
+		tui_suspend(u);
+		return true;
+	}
+	if (p->typing) {
+		typing_key(u, ev);
+		return true;
+	}
+	long page = body_rows() > 2 ? body_rows() - 1 : 1;
+	uint32_t c = ev->kind == KEYS_CHAR && !ev->mods ? ev->cp : 0;
+	if (ev->kind == KEYS_UP || c == 'k')
+		pager_scroll(p, -1);
+	else if (ev->kind == KEYS_DOWN || c == 'j' || ev->kind == KEYS_ENTER)
+		pager_scroll(p, 1);
+	else if (ev->kind == KEYS_PGUP || c == 'b')
+		pager_scroll(p, -page);
+	else if (ev->kind == KEYS_PGDN || c == ' ')
+		pager_scroll(p, page);
+	else if (ev->kind == KEYS_HOME || c == 'g')
+		p->top = 0;
+	else if (ev->kind == KEYS_END || c == 'G')
+		p->top = max_top(p);
+	else if (c == '/') {
+		p->typing = true;
+		buf_clear(&p->typed);
+	} else if (c == 'n')
+		search(u, false);
+	else if (c == 'N')
+		search(u, true);
+	else if (c == 'c')
+		copy(u, false);
+	else if (c == 'C')
+		copy(u, true);
+	else if (c == 'q' || ev->kind == KEYS_ESC || (ev->kind == KEYS_CTRL && ev->cp == 'o'))
+		pager_close(u);
+	else
+		tui_notice(u, "q back · / search · c copy output · C copy command");
+	return true;
+}
+
+/* ------------------------------------------------------------------ painting */
+
+static void paint_bar(struct tui *u, int y, const char *s, size_t n)
+{
+	struct buf fitted;
+	buf_init(&fitted);
+	status_put_fitted(&fitted, s, n, COLS);
+	struct draw_line l = { .nseg = 0, .fill = true, .fill_look = bar_look };
+	draw_line_add(&l, buf_cstr(&fitted), fitted.len, bar_look);
+	draw_line_paint(&u->paint, y, &l);
+	buf_fini(&fitted);
+}
+
+static void paint_body_row(struct tui *u, int y, size_t r)
+{
+	struct pager *p = u->pager;
+	const struct row *row = r < p->l.nrows ? &p->l.rows[r] : NULL;
+	const char *needle = p->query.len ? p->query.data : NULL;
+	uint64_t h = draw_hash_u64(0x7a93c1d5ULL, r < p->l.nrows ? r : ~(uint64_t)0);
+	h = draw_hash_u64(h, (uint64_t)(row ? row->indent : 0));
+	h = draw_hash_bytes(h, needle ? needle : "", p->query.len);
+	struct buf t;
+	buf_init(&t);
+	if (row)
+		row_text(p, r, &t);
+	h = draw_hash_bytes(h, t.data ? t.data : "", t.len);
+	if (!draw_line_unchanged(&u->paint, y, h)) {
+		move(y, 0);
+		clrtoeol();
+		if (row) {
+			/* The section rules the pager adds stand out from the item's text. */
+			bool rule = !row->indent && t.len > 6 && memcmp(t.data, "── ", 6) == 0;
+			int x = row->indent < COLS ? row->indent : COLS;
+			draw_highlighted(y, x, COLS, t.data, t.len, rule ? &rule_look : &plain, needle,
+					 p->query.len);
+		}
+	}
+	buf_fini(&t);
+}
+
+void pager_paint(struct tui *u, const struct controller_status *st)
+{
+	struct pager *p = u->pager;
+	long idx = transcript_index_of(u->t, p->uid);
+	if (idx >= 0) {
+		uint64_t version;
+		transcript_view_cache(u->t, (size_t)idx, &version);
+		if (version != p->version) {
+			size_t top = p->top;
+			compose(u, p, (size_t)idx);
+			relayout(p);
+			p->top = top > max_top(p) ? max_top(p) : top;
+		}
+	}
+	relayout(p);
+	int body = body_rows();
+	/* The title gives way to where the view is (and to a waiting confirmation). */
+	struct buf b, where;
+	buf_init(&b);
+	buf_init(&where);
+	size_t last = p->top + (size_t)body < p->l.nrows ? p->top + (size_t)body : p->l.nrows;
+	buf_printf(&where, "  · rows %zu-%zu of %zu", p->l.nrows ? p->top + 1 : 0, last, p->l.nrows);
+	if (st->awaiting_confirmation)
+		buf_puts(&where, " · a confirmation waits: q to answer");
+	buf_putc(&where, ' ');
+	int room = COLS - 1 - text_width(where.data, where.len);
+	buf_putc(&b, ' ');
+	if (room >= 8)
+		status_put_fitted(&b, p->title.data ? p->title.data : "", p->title.len, room);
+	buf_append(&b, where.data, where.len);
+	buf_fini(&where);
+	if (LINES > 1)
+		paint_bar(u, 0, b.data, b.len);
+	int y0 = LINES > 1 ? 1 : 0;
+	for (int i = 0; i < body; i++)
+		paint_body_row(u, y0 + i, p->top + (size_t)i);
+	int cy = LINES - 1, cx = 0;
+	buf_clear(&b);
+	if (p->typing) {
+		struct draw_line l = { .nseg = 0 };
+		draw_line_puts(&l, "/", rule_look);
+		draw_line_add(&l, p->typed.data ? p->typed.data : "", p->typed.len, plain);
+		draw_line_puts(&l, "   Enter search · Esc cancel", bar_look);
+		draw_line_paint(&u->paint, cy, &l);
+		int w = 1 + text_width(p->typed.data ? p->typed.data : "", p->typed.len);
+		cx = w < COLS ? w : COLS - 1;
+	} else if (body > 0 || LINES == 1) {
+		buf_putc(&b, ' ');
+		if (u->notice)
+			buf_puts(&b, u->notice);
+		else
+			buf_puts(&b, help_text);
+		buf_putc(&b, ' ');
+		paint_bar(u, cy, b.data, b.len);
+	}
+	buf_fini(&b);
+	move(cy, cx);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
