@@ -84,7 +84,7 @@ static void test_upstream_page(void **state)
 	struct event_page p;
 	struct codec_error err;
 	/* an exact-size heap copy, freed before the page is read: its strings are its own */
-	char *copy = malloc(page.len);
+	char *copy = xmalloc(page.len);
 	memcpy(copy, page.data, page.len);
 	assert_int_equal(event_page_decode(copy, page.len, &p, &err), 0);
 	free(copy);
@@ -94,11 +94,12 @@ static void test_upstream_page(void **state)
 	l = lines;
 	size_t kinds_known = 0;
 	for (size_t i = 0; i < n; i++, l += strlen(l) + 1) {
-		char *json = malloc(strlen(l) + 64);
-		sprintf(json, "{\"type\":\"durable\",\"seq\":%zu,\"event\":%s}", i, l);
+		struct buf json;
+		buf_init(&json);
+		buf_printf(&json, "{\"type\":\"durable\",\"seq\":%zu,\"event\":%s}", i, l);
 		struct frame f;
-		DECODE_OK(json, &f);
-		free(json);
+		DECODE_OK(buf_cstr(&json), &f);
+		buf_fini(&json);
 		same_event(&p.events[i], &f.event);
 		assert_non_null(p.events[i].id);
 		assert_non_null(p.events[i].timestamp);
