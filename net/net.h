@@ -342,6 +342,9 @@ struct session *session_create(struct loop *loop, const struct session_config *c
 			       const struct session_handlers *h);
 /* Starts connecting (and reconnecting per the backoff policy). */
 void session_start(struct session *s);
+/* Sets the cursor the first connection resumes from (after_seq -1: the whole history), in
+ * place of the config's; only before session_start (ignored after). */
+void session_set_cursor(struct session *s, int64_t after_seq);
 /* Sends a user message over the socket once it is synced; queued while it is not.
  * Each message is sent exactly once, never re-sent after a reconnect. */
 void session_send_user_message(struct session *s, const char *text);

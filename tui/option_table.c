@@ -46,6 +46,8 @@ const struct option_spec option_specs[] = {
 	{ "osc52", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(osc52), 0, 0, NULL },
 	{ "color", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(color), 0, 0, NULL },
 	{ "stream-stall", 0, SPEC_SECONDS, SPEC_CONFIG, FIELD(stream_stall_s), 0, 0, NULL },
+	{ "history-window", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_window), 0, 1000000, NULL },
+	{ "history-memory", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_memory_mb), 4, 65536, NULL },
 };
 
 bool option_takes_value(const struct option_spec *s)

@@ -56,6 +56,9 @@ struct options {
 	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
 	double stream_stall_s;      /* no delta for this long marks a streaming item stalled */
+	bool after_seq_given;       /* --after-seq was given: the TUI resumes there, not at the tail */
+	int history_window;         /* TUI: events loaded at start, the newest (0: all of them) */
+	int history_memory_mb;      /* TUI: about how much the loaded history may hold, in MB */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

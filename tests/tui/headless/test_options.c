@@ -441,7 +441,8 @@ static void test_config_same_table(void **state)
 		 strstr(buf_cstr(&err), " takes"));
 	assert_non_null(strstr(buf_cstr(&warnings), want));
 	assert_non_null(strstr(buf_cstr(&warnings), ":5: unknown key (known: server, ping_interval, "
-				"stall_timeout, render_hz, osc52, color, stream_stall)"));
+				"stall_timeout, render_hz, osc52, color, stream_stall, "
+				"history_window, history_memory)"));
 	options_fini(&o);
 	unsetenv("XDG_CONFIG_HOME");
 	unlink(path);
