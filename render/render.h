@@ -125,6 +125,7 @@ struct viewport {
 	size_t top_row;
 	size_t new_below;       /* rows added below since the reader scrolled up */
 	uint64_t seen_generation;
+	uint64_t top_uid;       /* the anchor when not following: top_item's uid (0: none yet) */
 };
 
 /* Starts in follow mode. */

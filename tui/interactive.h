@@ -47,6 +47,7 @@ struct tui {
 	bool search_failed;
 	bool saved_follow;          /* the view before the search, for Esc */
 	size_t saved_top_item, saved_top_row;
+	uint64_t saved_top_uid;     /* the view's anchor before the search */
 	/* confirmation */
 	bool confirm_hidden;        /* set aside (or answered) until the next request */
 	bool confirm_focused;       /* single keys answer only after Tab or an arrow */

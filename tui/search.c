@@ -43,6 +43,7 @@ void search_start(struct tui *u)
 	u->saved_follow = u->vp.follow;
 	u->saved_top_item = u->vp.top_item;
 	u->saved_top_row = u->vp.top_row;
+	u->saved_top_uid = u->vp.top_uid;
 	editor_clear(&u->query);
 	u->match = -1;
 	u->search_failed = false;
@@ -58,6 +59,7 @@ void search_cancel(struct tui *u)
 		u->vp.follow = false;
 		u->vp.top_item = u->saved_top_item;
 		u->vp.top_row = u->saved_top_row;
+		u->vp.top_uid = u->saved_top_uid;
 	}
 }
 
