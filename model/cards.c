@@ -41,8 +41,38 @@ void transcript_index_card(struct transcript *t, struct item *it)
 	/* A card without a tool_call_id can get no result, but the end of the run still ends it. */
 	if (c->tool_call_id && !strmap_get(&t->cards, c->tool_call_id))
 		strmap_put(&t->cards, c->tool_call_id, it);
-	if (c->outcome == TOOL_PENDING && !c->has_result)
+	if (!c->has_result)
+		transcript_adopt_orphan(t, it);
+	/* A card from a page of history is not waiting: its result lies later in the log. */
+	if (c->outcome == TOOL_PENDING && !c->has_result && !t->paging)
 		transcript_pending_add(t, it);
+}
+
+void transcript_adopt_orphan(struct transcript *t, struct item *card)
+{
+	const char *call = card->card->tool_call_id;
+	struct item *res = call ? strmap_get(&t->orphans, call) : NULL;
+	if (!res || strmap_get(&t->cards, call) != card)
+		return;
+	/* The standalone result goes away in place; the card shows it from its own position. */
+	strmap_del(&t->orphans, call);
+	if (res->id && strmap_get(&t->by_id, res->id) == res)
+		strmap_del(&t->by_id, res->id);
+	transcript_unlink(t, res);
+	struct item_spec spec = {
+		.kind = ITEM_TOOL_RESULT,
+		.seq = res->seq,
+		.id = res->id,
+		.text = res->text.data,
+		.text_len = res->text.len,
+		.outcome = res->card->outcome,
+		.has_exit_code = res->card->has_exit_code,
+		.exit_code = res->card->exit_code,
+	};
+	uint64_t lines = t->lines_added;
+	transcript_attach_result(t, card, &spec);
+	t->lines_added = lines;
+	item_destroy(t, res);
 }
 
 enum apply_result transcript_attach_result(struct transcript *t, struct item *card,
@@ -62,6 +92,10 @@ enum apply_result transcript_attach_result(struct transcript *t, struct item *ca
 	if (spec->id) {
 		c->result_id = xstrdup(spec->id);
 		strmap_put(&t->result_ids, c->result_id, card);
+	}
+	if (spec->seq >= 0) {
+		c->result_seq = spec->seq;
+		idmap_put(&t->by_seq, (uint64_t)spec->seq, card);
 	}
 	transcript_pending_remove(t, card);
 	t->lines_added += 1 + count_newlines(c->result.data, c->result.len);

@@ -208,12 +208,13 @@ uint64_t transcript_lines_added(const struct transcript *t);
  * lookup plus a binary search, and inserting or dropping an item moves the pointers after it
  * in one memmove without touching the items.
  *
- * Ready for a window over a long history (not implemented here): dropping the oldest items
- * would take them out of items[] and out of every index (uid, seq, event id, cards, results)
- * and free them; transcript_index_of then answers -1 for their uids, so whoever holds one
- * (a viewport anchor, a search position) re-resolves it or falls back. Fetched again (by seq,
- * through transcript_add_event), an event gets a new uid and its place by seq; the uids of
- * everything else are untouched. */
+ * A window over a long history (window.c): transcript_trim drops items far from the view,
+ * taking them out of items[] and out of every index (uid, seq, event id, cards, results) and
+ * freeing them; transcript_index_of then answers -1 for their uids, so whoever holds one (a
+ * viewport anchor, a search position) re-resolves it (by seq or event id, which it keeps
+ * beside the uid) or falls back to the nearest item still loaded. Fetched again (a page,
+ * or the socket), an event gets a new uid and its place by seq; the uids of everything else
+ * are untouched. */
 
 /* The uid of item idx. */
 uint64_t transcript_uid_at(const struct transcript *t, size_t idx);
@@ -223,6 +224,66 @@ long transcript_index_of(const struct transcript *t, uint64_t uid);
 long transcript_find_seq(const struct transcript *t, int64_t seq);
 /* The index of the item with event id id (an open slot: its item_id), or -1. */
 long transcript_find_id(const struct transcript *t, const char *id);
+
+/* ------------------------------------------------ the window (window.c)
+ *
+ * seq is the event's 0-based index in the server's log. The socket gives real seqs; a REST
+ * page (events/search) gives none, so a page fetched next to a loaded durable (the anchor)
+ * is placed by log order: fetched strictly before it, newest first (TIMESTAMP_DESC,
+ * timestamp__lt = the anchor's timestamp), its events get anchor-1, anchor-2, …; fetched
+ * after it, oldest first (TIMESTAMP, timestamp__gte = the anchor's timestamp), they get
+ * anchor+1, anchor+2, …. The inference is exact when timestamps are distinct and every
+ * event on disk is readable. Where it is not:
+ * - equal timestamps at the boundary are handled by id: when the page holds the anchor
+ *   itself (a page asked with __lte/__gte), what comes before it in the page is skipped,
+ *   and an event already loaded resets the count to its real seq;
+ * - an unreadable event (a seq gap on disk; the server leaves it out of search) shifts the
+ *   inferred seqs of what lies beyond it by one, within that page only: the page's events
+ *   keep their order and their ids, and the socket's real seqs win for anything it sends
+ *   again (a seq already taken by another id is skipped, not doubled).
+ * Seqs missing between two loaded durables (or before the first) are history not loaded:
+ * a gap, which the view shows as a row and fills with a page. A tool result attached to its
+ * card counts as loaded (the card answers for its seq too). */
+
+/* A gap of history not loaded next to the view: fetch a page next to anchor. */
+struct history_gap {
+	bool before;                  /* the gap is above the anchor: fetch older, newest first */
+	int64_t anchor_seq;           /* the loaded durable next to the gap */
+	const char *anchor_timestamp; /* its timestamp (NULL when it has none); owned by t */
+	const char *anchor_id;        /* its event id; owned by t */
+	int64_t missing;              /* seqs missing in the gap */
+	size_t at_index;              /* the gap sits right above item at_index */
+};
+
+/* Adds a page of events fetched by REST next to the loaded durable anchor_seq: older ones
+ * (before=true, specs newest first) get anchor_seq-1, -2…; newer ones get +1, +2….
+ * Events already loaded (by id) are skipped, and so are seqs already taken; a spec's own seq
+ * is ignored. Nothing is added when anchor_seq is not loaded. Returns how many were added. */
+size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
+			   const struct item_spec *specs, size_t n);
+/* The history not loaded around items [first, last] (display indices): a gap inside them
+ * first, else the nearest above first (or below last) within margin items; ties go above.
+ * A gap above the view is filled older-first from the durable below it (before); one below
+ * the view from the durable above it (after). False when nothing is missing there. */
+bool transcript_gap_near(const struct transcript *t, size_t first, size_t last,
+			 size_t margin, struct history_gap *gap);
+/* Seqs missing right above item idx (0 for none and for items without a seq; the first
+ * durable: its seq). Exact for gaps up to 256 seqs; beyond, loaded events placed out of
+ * seq order (a stream retired late, a result far from its card) near the middle of the gap
+ * are not subtracted. */
+int64_t transcript_missing_before(const struct transcript *t, size_t idx);
+/* Drops items outside [keep_first, keep_last] (an empty range when keep_first > keep_last)
+ * until the transcript holds at most max_bytes (transcript_bytes), farthest first, never the
+ * newest keep_tail items, an open stream, or a card awaiting its result/confirmation; a card
+ * goes with its attached result. Returns how many items were dropped; the uids of the rest
+ * are unchanged, their indices shift. */
+size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last,
+		       size_t max_bytes, size_t keep_tail);
+/* Approximate bytes the transcript holds: items with their text, reasoning and card parts,
+ * the indices, and the view caches as the view reports them (transcript_set_view_bytes). */
+size_t transcript_bytes(const struct transcript *t);
+/* How the transcript learns the bytes of a view cache (the view sets it; NULL: none). */
+void transcript_set_view_bytes(struct transcript *t, size_t (*bytes_fn)(const void *cache));
 
 /* ---------------------------------------------------- for the view above */
 

@@ -17,6 +17,7 @@ struct item_card {
 	char *full_action;              /* every argument of the action, whole */
 	char *tool_call_id;
 	char *result_id;                /* event id of the attached result */
+	int64_t result_seq;             /* its seq (indexed by_seq to this card), -1 when none */
 	enum tool_outcome outcome;
 	int risk;
 	int exit_code;
@@ -102,6 +103,7 @@ struct transcript {
 	struct strmap by_id;            /* event id → item */
 	struct strmap result_ids;       /* id of an attached tool result → its card */
 	struct strmap cards;            /* tool_call_id → card */
+	struct strmap orphans;          /* tool_call_id → a result shown without its card */
 	struct strmap slots;            /* item_id → open slot */
 	struct item **open;             /* open slots, oldest first */
 	size_t nopen, open_cap;
@@ -110,6 +112,8 @@ struct transcript {
 	bool awaiting;
 	struct recent_ids retired;      /* recently retired, aborted or discarded item_ids */
 	void (*view_free)(void *);      /* frees an item's view cache */
+	size_t (*view_bytes)(const void *); /* bytes of an item's view cache */
+	bool paging;                    /* adding a REST page: its cards are history, not pending */
 };
 
 /* Marks item changed: its rows and the transcript's generation. */
@@ -145,6 +149,11 @@ enum apply_result transcript_update_card(struct transcript *t, struct item *card
 					 const struct item_spec *spec);
 /* Indexes a tool card by tool_call_id and lists it as pending when it has no result. */
 void transcript_index_card(struct transcript *t, struct item *it);
+/* A card takes the result shown on its own for its tool_call_id, if one is (cards.c). */
+void transcript_adopt_orphan(struct transcript *t, struct item *card);
+/* Gives a durable that took its seq in place (a retired slot) the plain key (seq, 0) when its
+ * neighbours allow, so display order and seq order agree for it. */
+void transcript_settle_key(struct transcript *t, struct item *it);
 /* A durable event with an open slot's id: the slot's item becomes the event in place. */
 enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot,
 					 const struct item_spec *spec);

@@ -199,6 +199,7 @@ enum apply_result transcript_retire_slot(struct transcript *t, struct item *slot
 	if (new_lines > old_lines)
 		t->lines_added += new_lines - old_lines;
 	strmap_put(&t->by_id, slot->id, slot);
+	transcript_settle_key(t, slot);
 	transcript_index_card(t, slot);
 	transcript_touch(t, slot);
 	return APPLY_RETIRED;

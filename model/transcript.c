@@ -14,6 +14,7 @@ struct transcript *transcript_create(void)
 	strmap_init(&t->by_id);
 	strmap_init(&t->result_ids);
 	strmap_init(&t->cards);
+	strmap_init(&t->orphans);
 	strmap_init(&t->slots);
 	recent_ids_init(&t->retired, TRANSCRIPT_RETIRED_RING);
 	return t;
@@ -52,6 +53,7 @@ void transcript_destroy(struct transcript *t)
 	strmap_fini(&t->by_id);
 	strmap_fini(&t->result_ids);
 	strmap_fini(&t->cards);
+	strmap_fini(&t->orphans);
 	strmap_fini(&t->slots);
 	recent_ids_fini(&t->retired);
 	free(t->items);
@@ -86,6 +88,7 @@ struct item_card *item_card(struct item *it)
 {
 	if (!it->card) {
 		it->card = xcalloc(1, sizeof *it->card);
+		it->card->result_seq = -1;
 		buf_init(&it->card->result);
 		buf_init(&it->card->detail);
 	}
@@ -163,6 +166,19 @@ void transcript_unlink(struct transcript *t, struct item *it)
 	memmove(t->items + i, t->items + i + 1, (t->count - i - 1) * sizeof *t->items);
 	t->count--;
 	t->generation++;
+}
+
+void transcript_settle_key(struct transcript *t, struct item *it)
+{
+	if (it->seq < 0 || (it->key_major == it->seq && it->key_minor == 0))
+		return;
+	size_t i = transcript_index(t, it);
+	if (i > 0 && key_cmp(t->items[i - 1], it->seq, 0) >= 0)
+		return;
+	if (i + 1 < t->count && key_cmp(t->items[i + 1], it->seq, 0) <= 0)
+		return;
+	it->key_major = it->seq;
+	it->key_minor = 0;
 }
 
 void transcript_key_at_end(struct transcript *t, struct item *it)
@@ -258,6 +274,8 @@ static enum apply_result known_again(struct transcript *t, struct item *it,
 		uint64_t lines = t->lines_added;
 		transcript_insert(t, it);
 		t->lines_added = lines;
+	} else {
+		transcript_settle_key(t, it);
 	}
 	transcript_index_card(t, it);
 	transcript_touch(t, it);
@@ -299,6 +317,11 @@ enum apply_result transcript_add_event(struct transcript *t, const struct item_s
 	if (it->id)
 		strmap_put(&t->by_id, it->id, it);
 	transcript_index_card(t, it);
+	/* A result without its card (not loaded, or gone): shown on its own until it comes. */
+	if (spec->kind == ITEM_TOOL_RESULT && it->card->tool_call_id &&
+	    !strmap_get(&t->cards, it->card->tool_call_id) &&
+	    !strmap_get(&t->orphans, it->card->tool_call_id))
+		strmap_put(&t->orphans, it->card->tool_call_id, it);
 	return APPLY_ADDED;
 }
 

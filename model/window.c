@@ -1,0 +1,280 @@
+/* window: a window over a long history. Pages of REST events placed by log order next to a
+ * loaded durable, the gaps of history not loaded between durables, and dropping items far
+ * from the view so memory stays bounded. */
+#include "model_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Gaps up to this many seqs are counted exactly, one lookup each; a wider gap has its edges
+ * counted (where out-of-order items sit) and its middle taken as missing. */
+#define GAP_EXACT 256
+#define GAP_EDGE 128
+
+static bool seq_loaded(const struct transcript *t, int64_t seq)
+{
+	return seq >= 0 && idmap_get(&t->by_seq, (uint64_t)seq) != NULL;
+}
+
+/* True when event id is loaded (an item or an attached result); *seq is its seq (-1: none). */
+static bool id_loaded(const struct transcript *t, const char *id, int64_t *seq)
+{
+	const struct item *it = strmap_get(&t->by_id, id);
+	if (it) {
+		*seq = it->seq;
+		return true;
+	}
+	it = strmap_get(&t->result_ids, id);
+	if (it) {
+		*seq = it->card->result_seq;
+		return true;
+	}
+	return false;
+}
+
+/* The event id loaded at seq (the card's result id when the card answers for it). */
+static const char *id_at_seq(const struct transcript *t, int64_t seq)
+{
+	const struct item *it = idmap_get(&t->by_seq, (uint64_t)seq);
+	if (!it)
+		return NULL;
+	return it->seq == seq ? it->id : it->card->result_id;
+}
+
+size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
+			   const struct item_spec *specs, size_t n)
+{
+	if (!seq_loaded(t, anchor_seq))
+		return 0;
+	/* A page asked inclusively holds the anchor: what precedes it there is on its other side
+	 * (equal timestamps), so counting starts after it. */
+	const char *anchor_id = id_at_seq(t, anchor_seq);
+	size_t start = 0;
+	for (size_t i = 0; anchor_id && i < n; i++) {
+		if (specs[i].id && strcmp(specs[i].id, anchor_id) == 0) {
+			start = i + 1;
+			break;
+		}
+	}
+	int64_t step = before ? -1 : 1, next = anchor_seq + step;
+	size_t added = 0;
+	t->paging = true;
+	for (size_t i = start; i < n && next >= 0; i++) {
+		const struct item_spec *s = &specs[i];
+		int64_t real;
+		if (s->id && id_loaded(t, s->id, &real)) {
+			/* Loaded already: its real seq is where the count goes on from, when it lies
+			 * this side of the count; one beyond it is an equal timestamp's neighbour. */
+			if (real >= 0 && (before ? real <= next : real >= next))
+				next = real + step;
+			continue;
+		}
+		while (seq_loaded(t, next))
+			next += step;
+		if (next < 0)
+			break;
+		struct item_spec placed = *s;
+		placed.seq = next;
+		enum apply_result r = transcript_add_event(t, &placed);
+		if (r != APPLY_DUPLICATE)
+			added++;
+		next += step;
+	}
+	t->paging = false;
+	return added;
+}
+
+/* Seqs in [lo, hi] not loaded. */
+static int64_t count_absent(const struct transcript *t, int64_t lo, int64_t hi)
+{
+	if (hi < lo)
+		return 0;
+	int64_t n = 0;
+	if (hi - lo + 1 <= GAP_EXACT) {
+		for (int64_t s = lo; s <= hi; s++)
+			n += !seq_loaded(t, s);
+		return n;
+	}
+	for (int64_t s = lo; s < lo + GAP_EDGE; s++)
+		n += !seq_loaded(t, s);
+	for (int64_t s = hi - GAP_EDGE + 1; s <= hi; s++)
+		n += !seq_loaded(t, s);
+	return n + (hi - lo + 1 - 2 * GAP_EDGE);
+}
+
+/* The index of the last durable before idx, or -1. */
+static long prev_durable(const struct transcript *t, size_t idx)
+{
+	for (size_t i = idx; i-- > 0;)
+		if (t->items[i]->seq >= 0)
+			return (long)i;
+	return -1;
+}
+
+int64_t transcript_missing_before(const struct transcript *t, size_t idx)
+{
+	if (idx >= t->count || t->items[idx]->seq < 0)
+		return 0;
+	long p = prev_durable(t, idx);
+	int64_t lo = p >= 0 ? t->items[p]->seq + 1 : 0;
+	return count_absent(t, lo, t->items[idx]->seq - 1);
+}
+
+static void gap_fill(const struct transcript *t, size_t at, bool before, int64_t missing,
+		     struct history_gap *gap)
+{
+	long a = before ? (long)at : prev_durable(t, at);
+	if (a < 0) {
+		before = true; /* nothing loaded above it: fill it from below */
+		a = (long)at;
+	}
+	const struct item *it = t->items[a];
+	*gap = (struct history_gap){
+		.before = before,
+		.anchor_seq = it->seq,
+		.anchor_timestamp = it->timestamp,
+		.anchor_id = it->id,
+		.missing = missing,
+		.at_index = at,
+	};
+}
+
+bool transcript_gap_near(const struct transcript *t, size_t first, size_t last,
+			 size_t margin, struct history_gap *gap)
+{
+	if (!t->count || first >= t->count)
+		return false;
+	if (last >= t->count)
+		last = t->count - 1;
+	if (last < first)
+		last = first;
+	int64_t m;
+	for (size_t i = first + 1; i <= last; i++) {
+		if ((m = transcript_missing_before(t, i)) > 0) {
+			gap_fill(t, i, true, m, gap);
+			return true;
+		}
+	}
+	/* Outward from the view: above first (the gap right above it is nearest), below last. */
+	for (size_t d = 0; d <= margin; d++) {
+		if (d <= first && (m = transcript_missing_before(t, first - d)) > 0) {
+			gap_fill(t, first - d, true, m, gap);
+			return true;
+		}
+		size_t below = last + 1 + d;
+		if (below < t->count && (m = transcript_missing_before(t, below)) > 0) {
+			gap_fill(t, below, false, m, gap);
+			return true;
+		}
+		if (d > first && below >= t->count)
+			break;
+	}
+	return false;
+}
+
+/* --------------------------------------------------------------- dropping */
+
+static size_t item_bytes(const struct transcript *t, const struct item *it)
+{
+	size_t n = sizeof *it + it->text.cap + it->reasoning.cap;
+	n += it->id ? strlen(it->id) + 1 : 0;
+	n += it->title ? strlen(it->title) + 1 : 0;
+	n += it->timestamp ? strlen(it->timestamp) + 1 : 0;
+	if (it->card) {
+		const struct item_card *c = it->card;
+		n += sizeof *c + c->result.cap + c->detail.cap;
+		n += c->summary ? strlen(c->summary) + 1 : 0;
+		n += c->full_action ? strlen(c->full_action) + 1 : 0;
+		n += c->tool_call_id ? strlen(c->tool_call_id) + 1 : 0;
+		n += c->result_id ? strlen(c->result_id) + 1 : 0;
+	}
+	if (it->stream)
+		n += sizeof *it->stream;
+	if (it->view && t->view_bytes)
+		n += t->view_bytes(it->view);
+	/* its cells in the indices: uid, seq, id (and a result's) */
+	return n + 4 * 24;
+}
+
+size_t transcript_bytes(const struct transcript *t)
+{
+	size_t n = sizeof *t + t->cap * sizeof *t->items;
+	for (size_t i = 0; i < t->count; i++)
+		n += item_bytes(t, t->items[i]);
+	return n;
+}
+
+void transcript_set_view_bytes(struct transcript *t, size_t (*bytes_fn)(const void *cache))
+{
+	t->view_bytes = bytes_fn;
+}
+
+static bool droppable(const struct item *it)
+{
+	if (it->stream && it->stream->open)
+		return false;
+	return !(it->card && it->card->pending_listed);
+}
+
+/* Takes it out of every index and frees it (the caller takes it out of items[]). */
+static void item_drop(struct transcript *t, struct item *it)
+{
+	if (it->id && strmap_get(&t->by_id, it->id) == it)
+		strmap_del(&t->by_id, it->id);
+	struct item_card *c = it->card;
+	if (c) {
+		if (c->result_id && strmap_get(&t->result_ids, c->result_id) == it)
+			strmap_del(&t->result_ids, c->result_id);
+		if (c->result_seq >= 0)
+			idmap_del(&t->by_seq, (uint64_t)c->result_seq, it);
+		if (c->tool_call_id && strmap_get(&t->cards, c->tool_call_id) == it)
+			strmap_del(&t->cards, c->tool_call_id);
+		if (c->tool_call_id && strmap_get(&t->orphans, c->tool_call_id) == it)
+			strmap_del(&t->orphans, c->tool_call_id);
+	}
+	item_destroy(t, it);
+}
+
+size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last,
+		       size_t max_bytes, size_t keep_tail)
+{
+	size_t total = transcript_bytes(t);
+	if (total <= max_bytes || !t->count)
+		return 0;
+	size_t n = t->count, tail = n > keep_tail ? n - keep_tail : 0;
+	/* Candidates above the view: [0, top_end), distance keep_first - i; below it:
+	 * (keep_last, tail), distance i - keep_last. No view: everything above the tail. */
+	bool view = keep_first <= keep_last && keep_first < n;
+	size_t top_end = view ? (keep_first < tail ? keep_first : tail) : tail;
+	size_t ref_top = view ? keep_first : tail;
+	size_t bot_begin = view && keep_last + 1 < tail ? keep_last + 1 : tail;
+	bool *drop = xcalloc(n, sizeof *drop);
+	size_t top = 0, bot = tail, dropped = 0;
+	while (total > max_bytes && (top < top_end || bot > bot_begin)) {
+		size_t i;
+		bool take_top = top < top_end &&
+				(bot <= bot_begin || ref_top - top >= (bot - 1) - keep_last);
+		i = take_top ? top++ : --bot;
+		if (!droppable(t->items[i]))
+			continue;
+		drop[i] = true;
+		size_t b = item_bytes(t, t->items[i]);
+		total = total > b ? total - b : 0;
+		dropped++;
+	}
+	if (dropped) {
+		size_t w = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (drop[i]) {
+				transcript_pending_remove(t, t->items[i]);
+				item_drop(t, t->items[i]);
+			} else {
+				t->items[w++] = t->items[i];
+			}
+		}
+		t->count = w;
+		t->generation++;
+	}
+	free(drop);
+	return dropped;
+}
