@@ -279,6 +279,9 @@ int64_t transcript_missing_before(const struct transcript *t, size_t idx);
  * are unchanged, their indices shift. */
 size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last,
 		       size_t max_bytes, size_t keep_tail);
+/* A durable at seq that makes no item (a state update, a log event): its seq is loaded
+ * history, not a gap, for transcript_missing_before, transcript_gap_near and pages. */
+void transcript_note_seq(struct transcript *t, int64_t seq);
 /* Approximate bytes the transcript holds: items with their text, reasoning and card parts,
  * the indices, and the view caches as the view reports them (transcript_set_view_bytes). */
 size_t transcript_bytes(const struct transcript *t);

@@ -114,6 +114,7 @@ struct transcript {
 	void (*view_free)(void *);      /* frees an item's view cache */
 	size_t (*view_bytes)(const void *); /* bytes of an item's view cache */
 	bool paging;                    /* adding a REST page: its cards are history, not pending */
+	struct idmap quiet_seqs;        /* seqs of durables shown as no item (transcript_note_seq) */
 };
 
 /* Marks item changed: its rows and the transcript's generation. */

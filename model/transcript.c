@@ -50,6 +50,7 @@ void transcript_destroy(struct transcript *t)
 		item_free(t, t->items[i]);
 	idmap_fini(&t->by_uid);
 	idmap_fini(&t->by_seq);
+	idmap_fini(&t->quiet_seqs);
 	strmap_fini(&t->by_id);
 	strmap_fini(&t->result_ids);
 	strmap_fini(&t->cards);

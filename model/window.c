@@ -13,7 +13,8 @@
 
 static bool seq_loaded(const struct transcript *t, int64_t seq)
 {
-	return seq >= 0 && idmap_get(&t->by_seq, (uint64_t)seq) != NULL;
+	return seq >= 0 && (idmap_get(&t->by_seq, (uint64_t)seq) != NULL ||
+			    idmap_get(&t->quiet_seqs, (uint64_t)seq) != NULL);
 }
 
 /* True when event id is loaded (an item or an attached result); *seq is its seq (-1: none). */
@@ -277,4 +278,13 @@ size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last
 	}
 	free(drop);
 	return dropped;
+}
+
+/* What quiet_seqs maps to: any item pointer but NULL (the map's empty cell). */
+static struct item quiet_mark;
+
+void transcript_note_seq(struct transcript *t, int64_t seq)
+{
+	if (seq >= 0 && !seq_loaded(t, seq))
+		idmap_put(&t->quiet_seqs, (uint64_t)seq, &quiet_mark);
 }

@@ -459,6 +459,9 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 		struct sink_item it = {.event = e, .spec = &spec, .applied = r, .seq = seq};
 		CTL_SINKS(c, item, &it);
 		ctl_changed(c);
+	} else if (!c->headless) {
+		/* Shown as nothing, but loaded: not a gap of history to fetch. */
+		transcript_note_seq(c->transcript, seq);
 	}
 	buf_fini(&store);
 }
