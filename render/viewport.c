@@ -13,29 +13,48 @@
  * stays at the same index. */
 #include "render.h"
 
+/* An item's rows: its gap row (history not loaded above it), then its own. */
+static size_t rows_of(struct viewport *v, struct transcript *t, size_t i)
+{
+	return gap_rows(t, i) + transcript_item_rows(t, i, v->width);
+}
+
 /* The top item's index from its uid (items above may have come or gone since). */
 static void anchor_load(struct viewport *v, struct transcript *t)
 {
 	if (v->follow || !v->top_uid)
 		return;
 	long i = transcript_index_of(t, v->top_uid);
-	if (i >= 0) {
-		v->top_item = (size_t)i;
-	} else {
+	if (i < 0) {
 		v->top_row = 0; /* dropped: the item now at its index */
 		v->top_uid = 0;
+		return;
 	}
+	v->top_item = (size_t)i;
+	/* The same line stays on top when the gap row above the item comes or goes: a page
+	 * that filled the gap ends where its row was. */
+	size_t g = gap_rows(t, v->top_item);
+	if (g > v->top_gap) {
+		v->top_row += g - v->top_gap;
+	} else if (g < v->top_gap) {
+		size_t gone = v->top_gap - g;
+		if (v->top_row >= gone) {
+			v->top_row -= gone;
+		} else if (v->top_item > 0) {
+			v->top_item--;
+			v->top_row = rows_of(v, t, v->top_item) - 1;
+		} else {
+			v->top_row = 0;
+		}
+	}
+	v->top_gap = g;
 }
 
 static void anchor_save(struct viewport *v, struct transcript *t)
 {
-	v->top_uid = !v->follow && v->top_item < transcript_count(t)
-			     ? transcript_uid_at(t, v->top_item) : 0;
-}
-
-static size_t rows_of(struct viewport *v, struct transcript *t, size_t i)
-{
-	return transcript_item_rows(t, i, v->width);
+	bool in = !v->follow && v->top_item < transcript_count(t);
+	v->top_uid = in ? transcript_uid_at(t, v->top_item) : 0;
+	v->top_gap = in ? gap_rows(t, v->top_item) : 0;
 }
 
 /* The top of a view showing the last height rows; false when everything fits. */
@@ -217,9 +236,13 @@ size_t viewport_rows(struct viewport *v, struct transcript *t, struct view_row *
 	}
 	size_t r = v->top_row;
 	for (size_t i = v->top_item; i < count && k < height; i++, r = 0) {
-		size_t n = rows_of(v, t, i);
-		for (; r < n && k < height; r++)
-			transcript_item_row(t, i, r, v->width, &rows[k++]);
+		size_t g = gap_rows(t, i), n = g + transcript_item_rows(t, i, v->width);
+		for (; r < n && k < height; r++) {
+			if (r < g)
+				gap_row_fill(v, t, i, &rows[k++]);
+			else
+				transcript_item_row(t, i, r - g, v->width, &rows[k++]);
+		}
 	}
 	return k;
 }

@@ -176,6 +176,7 @@ static void on_frame(void *arg)
 	controller_status(u->ctl, &st);
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
+	history_view_check(u);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
 	if (more) {
@@ -312,6 +313,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->o = o;
 	u->loop = loop;
 	u->match = -1;
+	u->history_dead_seq = -1;
 	keys_init(&u->keys);
 	editor_init(&u->input);
 	editor_init(&u->query);

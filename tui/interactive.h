@@ -64,8 +64,20 @@ struct tui {
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
 	bool quitting;
 	int exit_code;
+	/* history not loaded (history_view.c) */
+	char history_note[160];     /* what gap rows say after the count */
+	uint64_t history_failed_at; /* where the view was when a page failed (0: none failed) */
+	int64_t history_asked_seq;  /* the anchor of the page asked last */
+	bool history_asked_before;
+	int64_t history_dead_seq;   /* an anchor whose page brought nothing: not asked again */
+	bool history_dead_before;
+	uint64_t history_trimmed_at; /* where the view was at the last trim */
 };
 
+/* After a frame: asks for the history not loaded within a screen of the rows shown. */
+void history_view_check(struct tui *u);
+/* Drops items far from the rows shown down to history_memory (never the live tail). */
+void history_view_trim(struct tui *u);
 /* Asks for a frame at the next render clock boundary. */
 void tui_schedule_frame(struct tui *u);
 /* Forgets what the screen shows: the next frame redraws every line. */

@@ -1,0 +1,106 @@
+/* history_view: the view's side of history not loaded. When the rows shown come within a
+ * screen of a gap, its page is asked for (one at a time); the gap row says what happens
+ * ("loading…", why it failed); a page that lands above moves nothing (the viewport anchors at
+ * an item's uid and does not count the page as new output below). After each page and each
+ * move of the view, items far from it are dropped down to history_memory. */
+#include "interactive.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The newest items are never dropped: the live tail the reader comes back to. */
+#define HISTORY_KEEP_TAIL 64
+
+static void set_note(struct tui *u, const char *note)
+{
+	snprintf(u->history_note, sizeof u->history_note, "%s", note ? note : "");
+	u->vp.gap_note = note ? u->history_note : NULL;
+}
+
+/* The items the last frame showed, [first, last]; false when it showed none. */
+static bool shown_items(struct tui *u, size_t *first, size_t *last)
+{
+	size_t count = transcript_count(u->t);
+	if (!u->paint.nrows || !count)
+		return false;
+	*first = u->paint.rows[0].item;
+	*last = u->paint.rows[u->paint.nrows - 1].item;
+	if (*first >= count)
+		*first = count - 1;
+	if (*last >= count)
+		*last = count - 1;
+	return true;
+}
+
+/* Where the view is: a failed page is asked again once this changes. */
+static uint64_t view_place(const struct tui *u)
+{
+	return u->vp.follow ? 1 : u->vp.top_uid * 65599u + u->vp.top_row + 2;
+}
+
+void history_view_trim(struct tui *u)
+{
+	size_t first, last, screen = (size_t)(u->vp.height > 0 ? u->vp.height : 1);
+	if (!shown_items(u, &first, &last))
+		return;
+	size_t keep_first = first > screen ? first - screen : 0;
+	size_t max_bytes = (size_t)u->o->history_memory_mb << 20;
+	if (transcript_trim(u->t, keep_first, last + screen, max_bytes, HISTORY_KEEP_TAIL))
+		tui_schedule_frame(u);
+}
+
+static void page_done(void *ctx, const struct controller_page_result *r)
+{
+	struct tui *u = ctx;
+	if (r->error) {
+		char note[sizeof u->history_note];
+		snprintf(note, sizeof note, "could not load: %s · scroll to retry", r->error);
+		set_note(u, note);
+		u->history_failed_at = view_place(u);
+		tui_schedule_frame(u);
+		return;
+	}
+	u->history_failed_at = 0;
+	/* History, not news: the lines of the page are no "new below". */
+	u->vp.seen_generation += r->lines;
+	if (!r->added) {
+		/* The server had nothing more there (unreadable events, a shorter log): the gap
+		 * stays, and is not asked for again from this anchor. */
+		u->history_dead_seq = u->history_asked_seq;
+		u->history_dead_before = u->history_asked_before;
+		set_note(u, "not available from the server");
+	} else {
+		set_note(u, NULL);
+	}
+	history_view_trim(u);
+	tui_schedule_frame(u);
+}
+
+void history_view_check(struct tui *u)
+{
+	size_t first, last;
+	if (!shown_items(u, &first, &last))
+		return;
+	if (view_place(u) != u->history_trimmed_at) {
+		u->history_trimmed_at = view_place(u);
+		history_view_trim(u);
+	}
+	if (controller_history_busy(u->ctl))
+		return;
+	if (u->history_failed_at && u->history_failed_at == view_place(u))
+		return; /* failed here: asked again when the reader scrolls */
+	struct history_gap gap;
+	if (!transcript_gap_near(u->t, first, last, (size_t)(u->vp.height > 0 ? u->vp.height : 1),
+				 &gap))
+		return;
+	if (gap.anchor_seq == u->history_dead_seq && gap.before == u->history_dead_before)
+		return;
+	u->history_asked_seq = gap.anchor_seq;
+	u->history_asked_before = gap.before;
+	if (controller_fetch_gap(u->ctl, &gap, page_done, u)) {
+		if (controller_history_busy(u->ctl))
+			set_note(u, "loading…");
+		tui_schedule_frame(u);
+	}
+}
