@@ -48,6 +48,9 @@ struct tui {
 	bool saved_follow;          /* the view before the search, for Esc */
 	size_t saved_top_item, saved_top_row;
 	uint64_t saved_top_uid;     /* the view's anchor before the search */
+	uint64_t match_uid;         /* the current match's item (indices move; uids do not) */
+	bool server_searching;      /* a search of the server's history is in flight */
+	char server_needle[512];    /* what it asked for */
 	/* confirmation */
 	bool confirm_hidden;        /* set aside (or answered) until the next request */
 	bool confirm_focused;       /* single keys answer only after Tab or an arrow */
