@@ -77,10 +77,12 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 	tui_schedule_frame(u);
 }
 
-void history_view_check(struct tui *u)
+void history_view_check(struct tui *u, const struct controller_status *st)
 {
 	size_t first, last;
-	if (!shown_items(u, &first, &last))
+	/* While a connection replays, its items are still coming in below: not a gap yet. */
+	search_server_resume(u);
+	if (st->syncing || !shown_items(u, &first, &last))
 		return;
 	if (view_place(u) != u->history_trimmed_at) {
 		u->history_trimmed_at = view_place(u);

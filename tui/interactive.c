@@ -176,7 +176,7 @@ static void on_frame(void *arg)
 	controller_status(u->ctl, &st);
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
-	history_view_check(u);
+	history_view_check(u, &st);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
 	if (more) {

@@ -51,6 +51,7 @@ struct tui {
 	uint64_t match_uid;         /* the current match's item (indices move; uids do not) */
 	bool server_searching;      /* a search of the server's history is in flight */
 	char server_needle[512];    /* what it asked for */
+	bool server_search_wanted;  /* asked while a page was loading: goes once it came */
 	/* confirmation */
 	bool confirm_hidden;        /* set aside (or answered) until the next request */
 	bool confirm_focused;       /* single keys answer only after Tab or an arrow */
@@ -78,7 +79,7 @@ struct tui {
 };
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */
-void history_view_check(struct tui *u);
+void history_view_check(struct tui *u, const struct controller_status *st);
 /* Drops items far from the rows shown down to history_memory (never the live tail). */
 void history_view_trim(struct tui *u);
 /* Asks for a frame at the next render clock boundary. */
@@ -105,6 +106,8 @@ void search_start(struct tui *u);
 void search_update(struct tui *u);
 /* Goes to the next older (or newer) match. */
 void search_step(struct tui *u, bool older);
+/* A search of the server's history that waited for a page goes now, if it still can. */
+void search_server_resume(struct tui *u);
 /* Ends the search and puts the view back where it was. */
 void search_cancel(struct tui *u);
 

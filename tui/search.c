@@ -77,6 +77,7 @@ static const char *time_before(struct tui *u, long idx)
 static void search_server(struct tui *u)
 {
 	const char *needle = editor_text(&u->query);
+	u->server_search_wanted = false;
 	if (!*needle || u->server_searching)
 		return;
 	snprintf(u->server_needle, sizeof u->server_needle, "%s", needle);
@@ -87,8 +88,19 @@ static void search_server(struct tui *u)
 		u->server_searching = true;
 		tui_notice(u, "searching the server's history…");
 	} else {
-		tui_notice(u, "history is loading: search again in a moment");
+		/* A page of history is on its way: the search goes once it has come. */
+		u->server_search_wanted = true;
+		tui_notice(u, "searching the server's history once the page loading now has come…");
 	}
+}
+
+void search_server_resume(struct tui *u)
+{
+	if (!u->server_search_wanted || controller_history_busy(u->ctl))
+		return;
+	u->server_search_wanted = false;
+	if (searching(u) && (u->search_failed || u->match >= 0))
+		search_server(u);
 }
 
 void search_update(struct tui *u)
