@@ -1,0 +1,205 @@
+/* History on demand against the real fixture (issue 16): the controller opens on the tail
+ * (events/count, then the socket a window before the end), pages of older history are
+ * fetched up to the first event while live events arrive and the socket drops and resumes,
+ * and at the end every event of the log is loaded once, at its log position (checked item
+ * by item against the fixture's durable log), with no gap left and no duplicate. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "controller_int.h"
+#include "spawn.h"
+#include "wsprobe.h"
+
+#define CONV "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+
+struct run {
+	struct fixture_proc fp;
+	struct loop *loop;
+	struct loop_timer *tick;
+	struct controller *c;
+	struct transcript *t;
+	int pages, failures;
+	bool dropped;
+	bool paging_done;
+	int64_t deadline_us;
+};
+
+static void page_done(void *ctx, const struct controller_page_result *r)
+{
+	struct run *run = ctx;
+	run->pages++;
+	if (r->error)
+		run->failures++;
+}
+
+/* A live message whose text is text is loaded (how many times). */
+static int items_with_text(struct transcript *t, const char *text)
+{
+	int n = 0;
+	struct item_info info;
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		transcript_item(t, i, &info);
+		n += info.text && strstr(info.text, text) != NULL;
+	}
+	return n;
+}
+
+static void tick(void *arg)
+{
+	struct run *run = arg;
+	struct controller_status st;
+	controller_status(run->c, &st);
+	if (clock_now_us() > run->deadline_us) {
+		loop_quit(run->loop);
+		return;
+	}
+	loop_timer_schedule(run->tick, 20000);
+	if (st.connection != SESSION_SYNCED || st.syncing || !transcript_count(run->t))
+		return;
+	if (!controller_history_busy(run->c)) {
+		struct history_gap gap;
+		if (transcript_gap_near(run->t, 0, 0, 5, &gap)) {
+			assert_true(controller_fetch_gap(run->c, &gap, page_done, run));
+			if (!run->dropped && run->pages >= 1) {
+				/* a page in flight: live events, then the socket drops and resumes */
+				run->dropped = true;
+				assert_int_equal(http_request(run->fp.port, "POST",
+							      "/api/conversations/" CONV "/run", NULL,
+							      "", NULL, 5000), 200);
+			}
+			return;
+		}
+		run->paging_done = true;
+	}
+	if (run->paging_done && run->dropped && items_with_text(run->t, "after the drop") &&
+	    st.connection == SESSION_SYNCED && !st.syncing)
+		loop_quit(run->loop);
+}
+
+/* seq → event id from the fixture's durable log ("<seq> <id>" lines). */
+static char **read_durable(const char *path, size_t *n)
+{
+	char *text = fixture_read_file(path, NULL);
+	assert_non_null(text);
+	size_t cap = 16;
+	char **ids = calloc(cap, sizeof *ids);
+	*n = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		long long seq;
+		char id[64];
+		assert_int_equal(sscanf(line, "%lld %63s", &seq, id), 2);
+		assert_int_equal(seq, (long long)*n);
+		if (*n == cap)
+			ids = realloc(ids, (cap *= 2) * sizeof *ids);
+		ids[(*n)++] = strdup(id);
+	}
+	free(text);
+	return ids;
+}
+
+static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
+{
+	(void)state;
+	char *scenario = fixture_scenario_file(
+		"history 1000\n"
+		"on_run:\n"
+		"  message agent \"live while paging\"\n"
+		"  drop\n"
+		"  message agent \"after the drop\"\n");
+	const char *extra[] = { "--search-delay", "0.2", NULL };
+	struct run run = { 0 };
+	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
+	struct buf e, url;
+	buf_init(&e);
+	buf_init(&url);
+	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
+	struct options o;
+	assert_int_equal(options_parse(4, argv, &o, &e), 0);
+	run.loop = loop_create(NULL, &e);
+	assert_non_null(run.loop);
+	struct mask_set *masks = mask_set_create();
+	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.t = controller_transcript(run.c);
+	run.tick = loop_timer_create(run.loop, tick, &run);
+	run.deadline_us = clock_now_us() + 40 * 1000000;
+	controller_start(run.c);
+	loop_timer_schedule(run.tick, 20000);
+	loop_run(run.loop);
+
+	assert_true(clock_now_us() <= run.deadline_us);
+	assert_true(run.dropped);
+	assert_int_equal(run.failures, 0);
+	/* 1000 events, a window of 200 at the start: 8 pages of 100 at least */
+	assert_true(run.pages >= 8);
+	char *traffic = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(strstr(traffic, "after_seq=799 "));
+	assert_non_null(strstr(traffic, "\nconn 2 "));
+	free(traffic);
+
+	size_t nlog;
+	char **ids = read_durable(run.fp.durable, &nlog);
+	assert_int_equal(nlog, 1002);
+	struct strmap seen;
+	strmap_init(&seen);
+	struct item_info info;
+	size_t durables = 0;
+	for (size_t i = 0; i < transcript_count(run.t); i++) {
+		transcript_item(run.t, i, &info);
+		/* nothing missing above any item: every seq is loaded */
+		assert_int_equal(transcript_missing_before(run.t, i), 0);
+		if (info.seq < 0)
+			continue;
+		durables++;
+		assert_true((size_t)info.seq < nlog);
+		/* at its log position */
+		assert_string_equal(info.id, ids[info.seq]);
+		/* once */
+		assert_null(strmap_get(&seen, info.id));
+		strmap_put(&seen, info.id, (void *)info.id);
+		if (i > 0) {
+			struct item_info prev;
+			transcript_item(run.t, i - 1, &prev);
+			assert_true(prev.seq < info.seq);
+		}
+	}
+	assert_true(durables > 500);
+	assert_int_equal(items_with_text(run.t, "live while paging"), 1);
+	assert_int_equal(items_with_text(run.t, "after the drop"), 1);
+	/* the first event (the system prompt) is loaded */
+	assert_true(transcript_find_id(run.t, ids[0]) >= 0);
+
+	strmap_fini(&seen);
+	for (size_t i = 0; i < nlog; i++)
+		free(ids[i]);
+	free(ids);
+	loop_timer_destroy(run.tick);
+	controller_destroy(run.c);
+	mask_set_destroy(masks);
+	loop_destroy(run.loop);
+	options_fini(&o);
+	buf_fini(&url);
+	buf_fini(&e);
+	fixture_stop(&run.fp);
+	fixture_cleanup(&run.fp);
+	unlink(scenario);
+	free(scenario);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pages_and_reconnect_lose_and_duplicate_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
