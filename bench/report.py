@@ -271,6 +271,18 @@ def build(args):
     t.add("paste", "7. paste: 5 MB bracketed paste, ms until on screen (TUI)", fmt(pt_ms, 0),
           f"in process {fmt(p5, 0)} ms ({fmt(pmb, 0)} MB/s); 1 MB {fmt(p1, 0)} ms",
           f"{fmt(ratio(pt_ms, p5))}×", "< 1,000 ms", None if pt_ms is None else pt_ms < 1000)
+
+    # 8. headless window (issue 16): a dump holds a short tail, not the history
+    h100, h100k = med(res, "hwin_rss_kb_100"), med(res, "hwin_rss_kb_100000")
+    t.add("headless_rss", "8. headless dump: peak RSS (MB), 100,000 events",
+          fmt(mb(h100k), 1), f"{fmt(mb(h100), 1)} (100 events)", f"{fmt(ratio(h100k, h100))}×",
+          "< 24 MB", None if h100k is None else mb(h100k) < 24)
+    hw, hf = med(res, "hwin_wall_s_100000"), med(res, "hwin_floor_s")
+    hc, hfc = med(res, "hwin_cpu_s_100000"), med(res, "hwin_floor_cpu_s")
+    hr = ratio(hw, hf)
+    t.add("headless_throughput", "8. headless dump of 100,000 events: wall s (CPU s)",
+          f"{fmt(hw, 2)} ({fmt(hc, 2)})", f"{fmt(hf, 2)} ({fmt(hfc, 2)}) ws_floor",
+          f"{fmt(hr)}×", "≤ 1.5× floor", None if hr is None else hr <= 1.5)
     return t
 
 

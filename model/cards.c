@@ -96,6 +96,8 @@ enum apply_result transcript_attach_result(struct transcript *t, struct item *ca
 	if (spec->seq >= 0) {
 		c->result_seq = spec->seq;
 		idmap_put(&t->by_seq, (uint64_t)spec->seq, card);
+		if (spec->seq > t->newest_seq)
+			t->newest_seq = spec->seq;
 	}
 	transcript_pending_remove(t, card);
 	t->lines_added += 1 + count_newlines(c->result.data, c->result.len);

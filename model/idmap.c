@@ -85,3 +85,12 @@ void idmap_del(struct idmap *m, uint64_t key, const struct item *it)
 	m->cells[i].it = NULL;
 	m->count--;
 }
+
+size_t idmap_keys(const struct idmap *m, uint64_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->cells[i].it)
+			out[n++] = m->cells[i].key;
+	return n;
+}

@@ -243,7 +243,9 @@ long transcript_find_id(const struct transcript *t, const char *id);
  *   again (a seq already taken by another id is skipped, not doubled).
  * Seqs missing between two loaded durables (or before the first) are history not loaded:
  * a gap, which the view shows as a row and fills with a page. A tool result attached to its
- * card counts as loaded (the card answers for its seq too). */
+ * card counts as loaded (the card answers for its seq too), and so does a seq noted as an
+ * event that makes no item (transcript_note_seq); a trim forgets the noted seqs in the gaps
+ * it makes, so they stay as bounded as the items. */
 
 /* A gap of history not loaded next to the view: fetch a page next to anchor. */
 struct history_gap {

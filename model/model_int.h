@@ -88,6 +88,8 @@ struct item *idmap_get(const struct idmap *m, uint64_t key);
 void idmap_put(struct idmap *m, uint64_t key, struct item *it);
 /* Removes key when it maps to it. */
 void idmap_del(struct idmap *m, uint64_t key, const struct item *it);
+/* Copies every key into out (room for m->count); returns how many. */
+size_t idmap_keys(const struct idmap *m, uint64_t *out);
 
 #define TRANSCRIPT_RETIRED_RING 256
 
@@ -95,6 +97,7 @@ struct transcript {
 	struct item **items;            /* display order */
 	size_t count, cap;
 	uint64_t arrivals;              /* key_minor counter */
+	int64_t newest_seq;             /* the highest seq ever taken, -1 before any */
 	uint64_t next_uid;
 	uint64_t generation;
 	uint64_t lines_added;           /* logical lines of output ever added (viewport new_below) */

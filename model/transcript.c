@@ -17,6 +17,7 @@ struct transcript *transcript_create(void)
 	strmap_init(&t->orphans);
 	strmap_init(&t->slots);
 	recent_ids_init(&t->retired, TRANSCRIPT_RETIRED_RING);
+	t->newest_seq = -1;
 	return t;
 }
 
@@ -184,7 +185,10 @@ void transcript_settle_key(struct transcript *t, struct item *it)
 
 void transcript_key_at_end(struct transcript *t, struct item *it)
 {
-	it->key_major = t->count ? t->items[t->count - 1]->key_major : -1;
+	/* After the newest seq even when the items at the end were trimmed: durables fetched
+	 * again into that gap go above what arrives now. */
+	int64_t last = t->count ? t->items[t->count - 1]->key_major : -1;
+	it->key_major = last > t->newest_seq ? last : t->newest_seq;
 	it->key_minor = ++t->arrivals;
 }
 
@@ -243,6 +247,8 @@ void item_fill(struct transcript *t, struct item *it, const struct item_spec *sp
 			idmap_del(&t->by_seq, (uint64_t)it->seq, it);
 		it->seq = spec->seq;
 		idmap_put(&t->by_seq, (uint64_t)it->seq, it);
+		if (it->seq > t->newest_seq)
+			t->newest_seq = it->seq;
 	}
 	set_buf(&it->text, spec->text, spec->text_len);
 	set_buf(&it->reasoning, spec->reasoning, spec->reasoning_len);

@@ -200,6 +200,7 @@ static size_t item_bytes(const struct transcript *t, const struct item *it)
 size_t transcript_bytes(const struct transcript *t)
 {
 	size_t n = sizeof *t + t->cap * sizeof *t->items;
+	n += t->quiet_seqs.cap * 2 * sizeof(uint64_t);
 	for (size_t i = 0; i < t->count; i++)
 		n += item_bytes(t, t->items[i]);
 	return n;
@@ -236,6 +237,55 @@ static void item_drop(struct transcript *t, struct item *it)
 	item_destroy(t, it);
 }
 
+static int cmp_seq(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The first of sorted v[0..n) greater than s (n when none). */
+static size_t seq_upper(const int64_t *v, size_t n, int64_t s)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* After a trim: a noted seq stays only while nothing dropped lies between the durables kept
+ * on either side of it; in a gap it is history not loaded again (and noted again when its
+ * page comes), so the noted seqs stay as bounded as the items. dropped[0..nd) are the seqs
+ * that went. */
+static void quiet_forget(struct transcript *t, int64_t *dropped, size_t nd)
+{
+	if (!t->quiet_seqs.count || !nd)
+		return;
+	int64_t *kept = xcalloc(t->count + 1, sizeof *kept);
+	size_t nk = 0;
+	for (size_t i = 0; i < t->count; i++)
+		if (t->items[i]->seq >= 0)
+			kept[nk++] = t->items[i]->seq;
+	qsort(kept, nk, sizeof *kept, cmp_seq);
+	qsort(dropped, nd, sizeof *dropped, cmp_seq);
+	uint64_t *q = xcalloc(t->quiet_seqs.count, sizeof *q);
+	size_t nq = idmap_keys(&t->quiet_seqs, q);
+	for (size_t i = 0; i < nq; i++) {
+		int64_t s = (int64_t)q[i];
+		size_t k = seq_upper(kept, nk, s);
+		int64_t lo = k ? kept[k - 1] : -1, hi = k < nk ? kept[k] : INT64_MAX;
+		size_t d = seq_upper(dropped, nd, lo);
+		if (d < nd && dropped[d] < hi)
+			idmap_del(&t->quiet_seqs, q[i], idmap_get(&t->quiet_seqs, q[i]));
+	}
+	free(q);
+	free(kept);
+}
+
 size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last,
 		       size_t max_bytes, size_t keep_tail)
 {
@@ -264,17 +314,25 @@ size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last
 		dropped++;
 	}
 	if (dropped) {
-		size_t w = 0;
+		int64_t *gone = xcalloc(2 * dropped, sizeof *gone);
+		size_t w = 0, ngone = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (drop[i]) {
-				transcript_pending_remove(t, t->items[i]);
-				item_drop(t, t->items[i]);
-			} else {
-				t->items[w++] = t->items[i];
+			struct item *it = t->items[i];
+			if (!drop[i]) {
+				t->items[w++] = it;
+				continue;
 			}
+			if (it->seq >= 0)
+				gone[ngone++] = it->seq;
+			if (it->card && it->card->result_seq >= 0)
+				gone[ngone++] = it->card->result_seq;
+			transcript_pending_remove(t, it);
+			item_drop(t, it);
 		}
 		t->count = w;
 		t->generation++;
+		quiet_forget(t, gone, ngone);
+		free(gone);
 	}
 	free(drop);
 	return dropped;

@@ -340,6 +340,430 @@ static void retired_stream_takes_its_seqs_place(void **state)
 	transcript_destroy(t);
 }
 
+/* ------------------------------------------------------------------ property
+ * Random sequences of what a client over a long log does — fetch an older page, fetch a newer
+ * page into a gap, trim around a random view, live appends (some streamed first), drops and
+ * reconnects (streams discarded, the socket replaying after its cursor), duplicate
+ * deliveries by socket and by page — checked after every step against a model of the log:
+ * no event twice, every loaded event at its log position (display order is seq order),
+ * results with their cards when both are loaded and on their own otherwise, the gaps where
+ * the model has them, and the loaded set exactly what the operations imply. */
+
+#define P_LOG 1200
+
+struct p_event {
+	enum item_kind kind;
+	char id[16], text[16], call[16];
+	int pair;                       /* card: its result's seq; result: its card's (-1: none) */
+	bool quiet;                     /* makes no item (a state update): only noted */
+};
+
+/* How often each thing happened: a run that never paged, trimmed or paired proves nothing. */
+static size_t p_stats[8];
+
+struct psim {
+	uint64_t rng;
+	struct transcript *t;
+	struct p_event log[P_LOG];
+	int nlog;                       /* events on the server */
+	bool loaded[P_LOG];             /* what the operations imply the client holds */
+	int cursor;                     /* the socket's: the highest seq it delivered */
+	bool connected;
+	int stream_seq;                 /* the event a slot is open for, -1: none */
+};
+
+static uint32_t prnd(struct psim *p, uint32_t n)
+{
+	p->rng ^= p->rng << 13;
+	p->rng ^= p->rng >> 7;
+	p->rng ^= p->rng << 17;
+	return (uint32_t)(p->rng % n);
+}
+
+/* The whole log up front: messages, cards, and each card's result a few events later (some
+ * never come). */
+static void p_make_log(struct psim *p)
+{
+	int open_cards[P_LOG], nopen = 0;
+	for (int i = 0; i < P_LOG; i++) {
+		struct p_event *e = &p->log[i];
+		snprintf(e->id, sizeof e->id, "e%d", i);
+		snprintf(e->text, sizeof e->text, "t%d", i);
+		e->pair = -1;
+		uint32_t r = prnd(p, 100);
+		if (nopen && r < 20) {
+			int k = (int)prnd(p, (uint32_t)nopen);
+			int card = open_cards[k];
+			open_cards[k] = open_cards[--nopen];
+			e->kind = ITEM_TOOL_RESULT;
+			e->pair = card;
+			p->log[card].pair = i;
+			memcpy(e->call, p->log[card].call, sizeof e->call);
+		} else if (r < 40) {
+			e->kind = ITEM_TOOL;
+			snprintf(e->call, sizeof e->call, "k%d", i);
+			if (nopen < P_LOG && prnd(p, 10))
+				open_cards[nopen++] = i;
+		} else if (r < 50) {
+			e->kind = ITEM_NOTICE;
+			e->quiet = true;
+		} else {
+			e->kind = r < 62 ? ITEM_USER : ITEM_AGENT;
+		}
+	}
+}
+
+static struct item_spec p_spec(const struct psim *p, int seq, bool with_seq)
+{
+	const struct p_event *e = &p->log[seq];
+	struct item_spec s = spec_of(e->kind, with_seq ? seq : -1, e->id, e->text);
+	if (e->kind == ITEM_TOOL || e->kind == ITEM_TOOL_RESULT) {
+		s.title = "terminal";
+		s.tool_call_id = e->call;
+		s.outcome = TOOL_DONE;
+	}
+	return s;
+}
+
+static void p_socket(struct psim *p, int seq)
+{
+	struct item_spec s = p_spec(p, seq, true);
+	if (p->log[seq].quiet)
+		transcript_note_seq(p->t, seq);
+	else
+		transcript_add_event(p->t, &s);
+	p->loaded[seq] = true;
+	if (seq > p->cursor)
+		p->cursor = seq;
+}
+
+/* A REST page next to anchor, k events, sometimes asked inclusively (the anchor and its
+ * equal-timestamp neighbours on the far side come first). */
+/* A REST page next to anchor, k events, sometimes asked inclusively (the anchor and its
+ * equal-timestamp neighbours on the far side come first). Placed as the TUI does: events
+ * that make no item split the page into runs; each is noted at its seq, and the next run
+ * goes next to it. */
+static void p_page(struct psim *p, int anchor, bool before, int k)
+{
+	int seqs[64];
+	size_t n = 0;
+	int extra = prnd(p, 4) == 0 ? (int)prnd(p, 3) : -1;
+	if (extra >= 0) {
+		for (int j = extra; j >= 0; j--) {
+			int s = before ? anchor + j : anchor - j;
+			if (s >= 0 && s < p->nlog)
+				seqs[n++] = s;
+		}
+	}
+	int lo = before ? anchor - k : anchor + 1, hi = before ? anchor - 1 : anchor + k;
+	if (lo < 0)
+		lo = 0;
+	if (hi > p->nlog - 1)
+		hi = p->nlog - 1;
+	for (int j = 0; j <= hi - lo; j++)
+		seqs[n++] = before ? hi - j : lo + j;
+	int want = 0;
+	for (int s = lo; s <= hi; s++)
+		want += !p->loaded[s] && !p->log[s].quiet;
+	/* The driver knows order and ids only: seqs count from the anchor once it is passed. */
+	struct item_spec run[64];
+	size_t nrun = 0, added = 0;
+	bool past = extra < 0;
+	int64_t from = anchor, at = anchor;
+	for (size_t i = 0; i < n; i++) {
+		const struct p_event *e = &p->log[seqs[i]];
+		if (!past) {
+			if (!e->quiet)
+				run[nrun++] = p_spec(p, seqs[i], false);
+			past = seqs[i] == anchor;
+			continue;
+		}
+		at += before ? -1 : 1;
+		if (!e->quiet) {
+			run[nrun++] = p_spec(p, seqs[i], false);
+			continue;
+		}
+		added += transcript_add_page(p->t, from, before, run, nrun);
+		nrun = 0;
+		transcript_note_seq(p->t, at);
+		from = at;
+	}
+	added += transcript_add_page(p->t, from, before, run, nrun);
+	p_stats[before ? 0 : 1] += added > 0;
+	p_stats[6] += extra >= 0 && added > 0;
+	assert_int_equal(added, (size_t)want);
+	for (int s = lo; s <= hi; s++)
+		p->loaded[s] = true;
+	if (p->stream_seq >= lo && p->stream_seq <= hi)
+		p->stream_seq = -1; /* the page's event retired the stream */
+}
+
+/* A random view over the items: [first, last]. */
+static void p_view(struct psim *p, size_t *first, size_t *last)
+{
+	size_t n = transcript_count(p->t);
+	*first = n ? prnd(p, (uint32_t)n) : 0;
+	*last = *first + prnd(p, 20);
+	if (n && *last >= n)
+		*last = n - 1;
+}
+
+static void p_fill_gap(struct psim *p)
+{
+	size_t first, last;
+	p_view(p, &first, &last);
+	struct history_gap g;
+	if (!transcript_gap_near(p->t, first, last, prnd(p, 30), &g))
+		return;
+	assert_true(g.missing > 0);
+	assert_int_equal(info_of(p->t, g.at_index).seq >= 0, true);
+	p_page(p, (int)g.anchor_seq, g.before, 1 + (int)prnd(p, 40));
+}
+
+/* A page next to any loaded durable, mostly over what is loaded already. */
+static void p_page_anywhere(struct psim *p)
+{
+	size_t n = transcript_count(p->t);
+	if (!n)
+		return;
+	struct item_info in = info_of(p->t, prnd(p, (uint32_t)n));
+	if (in.seq < 0)
+		return;
+	p_page(p, (int)in.seq, prnd(p, 2), 1 + (int)prnd(p, 20));
+}
+
+static void p_trim(struct psim *p)
+{
+	struct transcript *t = p->t;
+	size_t first, last, n = transcript_count(t);
+	p_view(p, &first, &last);
+	if (prnd(p, 5) == 0)
+		first = last + 1; /* no view: only the tail is kept */
+	size_t tail = prnd(p, 8);
+	size_t budget = transcript_bytes(t) * prnd(p, 100) / 100;
+	/* What must stay: the view, the tail, open streams, cards waiting for their result. */
+	uint64_t *keep = calloc(2 * n + 1, sizeof *keep);
+	size_t *waiting = calloc(n + 1, sizeof *waiting);
+	size_t nkeep = 0, nwaiting = transcript_pending_tools(t, waiting, n);
+	for (size_t i = 0; i < n; i++) {
+		struct item_info in = info_of(t, i);
+		bool in_view = first <= last && i >= first && i <= last;
+		if (in_view || i + tail >= n || in.streaming)
+			keep[nkeep++] = in.uid;
+	}
+	for (size_t i = 0; i < nwaiting; i++)
+		keep[nkeep++] = transcript_uid_at(t, waiting[i]);
+	size_t dropped = transcript_trim(t, first, last, budget, tail);
+	p_stats[2] += dropped > 0;
+	assert_int_equal(transcript_count(t), n - dropped);
+	assert_true(dropped == 0 || transcript_bytes(t) <= budget ||
+		    transcript_count(t) <= nkeep);
+	for (size_t i = 0; i < nkeep; i++)
+		assert_true(transcript_index_of(t, keep[i]) >= 0);
+	free(keep);
+	free(waiting);
+	if (dropped == 0)
+		return;
+	/* What is loaded now is what is left, and the noted seqs that no dropped event lies
+	 * beside (between the kept items around them). */
+	static bool was[P_LOG], own[P_LOG];
+	memcpy(was, p->loaded, sizeof was);
+	memset(p->loaded, 0, sizeof p->loaded);
+	memset(own, 0, sizeof own);
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		struct item_info in = info_of(t, i);
+		if (in.seq < 0)
+			continue;
+		p->loaded[in.seq] = own[in.seq] = true;
+		int pair = p->log[in.seq].pair;
+		if (in.kind == ITEM_TOOL && in.result_text && pair >= 0)
+			p->loaded[pair] = true;
+	}
+	for (int q = 0; q < p->nlog; q++) {
+		if (!was[q] || !p->log[q].quiet)
+			continue;
+		int lo = q - 1, hi = q + 1;
+		while (lo >= 0 && !own[lo])
+			lo--;
+		while (hi < p->nlog && !own[hi])
+			hi++;
+		bool beside_dropped = false;
+		for (int d = lo + 1; d < hi; d++)
+			beside_dropped |= was[d] && !p->log[d].quiet && !p->loaded[d];
+		p->loaded[q] = !beside_dropped;
+	}
+}
+
+static void p_append(struct psim *p)
+{
+	if (p->nlog >= P_LOG)
+		return;
+	int seq = p->nlog++;
+	if (p->connected) {
+		p_socket(p, seq);
+		p->stream_seq = -1; /* its durable retired it */
+	}
+}
+
+/* A stream for the next event (an agent message), before its durable comes. */
+static void p_stream(struct psim *p)
+{
+	if (!p->connected || p->nlog >= P_LOG || p->log[p->nlog].kind != ITEM_AGENT)
+		return;
+	const char *id = p->log[p->nlog].id;
+	enum apply_result r = transcript_stream_delta(p->t, id, 1, 0, false, "part", 4);
+	if (p->stream_seq == p->nlog)
+		assert_int_equal(r, APPLY_LOSSY);
+	else if (r == APPLY_OPENED)
+		p->stream_seq = p->nlog;
+	else
+		assert_int_equal(r, APPLY_IGNORED_RETIRED); /* discarded by a reconnect before */
+}
+
+static void p_reconnect(struct psim *p)
+{
+	if (p->connected) {
+		p->connected = false;
+		return;
+	}
+	assert_int_equal(transcript_discard_streams(p->t), p->stream_seq >= 0);
+	p->stream_seq = -1;
+	p->connected = true;
+	for (int s = p->cursor + 1; s < p->nlog; s++)
+		p_socket(p, s);
+}
+
+static void p_duplicate(struct psim *p)
+{
+	if (p->cursor >= 0 && p->connected)
+		p_socket(p, (int)prnd(p, (uint32_t)p->cursor + 1));
+}
+
+static void p_check(const struct psim *p)
+{
+	const struct transcript *t = p->t;
+	int64_t prev = -1;
+	int nloaded = 0, seen = 0;
+	for (int s = 0; s < p->nlog; s++)
+		nloaded += p->loaded[s] && !p->log[s].quiet;
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		struct item_info in = info_of(t, i);
+		if (in.streaming) {
+			assert_true(p->stream_seq >= 0);
+			assert_string_equal(in.id, p->log[p->stream_seq].id);
+			continue;
+		}
+		assert_true(in.seq >= 0);
+		assert_true(in.seq > prev); /* display order is log order, each event once */
+		assert_true(in.seq < p->nlog);
+		const struct p_event *e = &p->log[in.seq];
+		assert_string_equal(in.id, e->id);
+		assert_true(p->loaded[in.seq]);
+		int64_t missing = 0;
+		for (int64_t s = prev + 1; s < in.seq; s++)
+			missing += !p->loaded[s];
+		assert_int_equal(transcript_missing_before(t, i), missing);
+		seen++;
+		if (e->kind == ITEM_TOOL) {
+			bool result_loaded = e->pair >= 0 && e->pair < p->nlog && p->loaded[e->pair];
+			assert_int_equal(in.result_text != NULL, result_loaded);
+			if (result_loaded) {
+				p_stats[4]++;
+				assert_memory_equal(in.result_text, p->log[e->pair].text,
+						    strlen(p->log[e->pair].text));
+				seen++;
+			}
+		} else if (e->kind == ITEM_TOOL_RESULT) {
+			p_stats[3]++;
+			assert_int_equal(in.kind, ITEM_TOOL_RESULT);
+			assert_false(p->loaded[e->pair]); /* shown alone: its card is not loaded */
+		}
+		prev = in.seq;
+	}
+	assert_int_equal(seen, nloaded);
+	for (int s = 0; s < p->nlog; s++)
+		assert_int_equal(transcript_find_seq(t, s) >= 0, p->loaded[s] && !p->log[s].quiet);
+}
+
+static void p_run(uint64_t seed, int steps)
+{
+	struct psim *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	memset(p_stats, 0, sizeof p_stats);
+	p->rng = seed;
+	p_make_log(p);
+	p->t = transcript_create();
+	p->cursor = -1;
+	p->stream_seq = -1;
+	p->connected = true;
+	/* Tail open: the socket resumes a window before the end. */
+	p->nlog = 50 + (int)prnd(p, 300);
+	int window = 5 + (int)prnd(p, 40);
+	p->cursor = p->nlog - window - 1;
+	if (p->cursor < -1)
+		p->cursor = -1;
+	for (int s = p->cursor + 1; s < p->nlog; s++)
+		p_socket(p, s);
+	p_check(p);
+	for (int step = 0; step < steps; step++) {
+		uint32_t r = prnd(p, 100);
+		if (r < 22)
+			p_fill_gap(p);
+		else if (r < 32)
+			p_page_anywhere(p);
+		else if (r < 47)
+			p_trim(p);
+		else if (r < 67)
+			p_append(p);
+		else if (r < 75)
+			p_stream(p);
+		else if (r < 85)
+			p_reconnect(p);
+		else
+			p_duplicate(p);
+		p_check(p);
+	}
+	for (int i = 0; i < 7; i++)
+		if (i != 5)
+			assert_true(p_stats[i] > 0);
+	transcript_destroy(p->t);
+	free(p);
+}
+
+static void property_window_against_a_model_of_the_log(void **state)
+{
+	(void)state;
+	p_run(0x9e3779b97f4a7c15ULL, 5000);
+	static const uint64_t seeds[] = { 1, 42, 0xdeadbeef, 7777777, 0x1234567887654321ULL };
+	for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++)
+		p_run(seeds[i], 1500);
+}
+
+/* Seqs of events that make no item are loaded history, not gaps; a trim that opens a gap
+ * around them forgets them (they come again with the gap's page), and keeps the others. */
+static void noted_seqs_are_no_gap_until_trimmed_away(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	load(t, 0, 1);
+	transcript_note_seq(t, 2);
+	load(t, 3, 4);
+	transcript_note_seq(t, 5);
+	load(t, 6, 7);
+	transcript_note_seq(t, 8);
+	load(t, 9, 10);
+	for (size_t i = 0; i < transcript_count(t); i++)
+		assert_int_equal(transcript_missing_before(t, i), 0);
+	/* Keep seqs 6..10: 0..4 go, the noted 2 with them, and the noted 5 too (nothing kept
+	 * above it); the noted 8 sits between kept 7 and 9: it stays. */
+	assert_int_equal(transcript_trim(t, 4, 7, 0, 0), 4);
+	assert_int_equal(info_of(t, 0).seq, 6);
+	assert_int_equal(transcript_missing_before(t, 0), 6);
+	for (size_t i = 1; i < transcript_count(t); i++)
+		assert_int_equal(transcript_missing_before(t, i), 0);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +780,8 @@ int main(void)
 		cmocka_unit_test(trim_keeps_open_streams_and_waiting_cards),
 		cmocka_unit_test(dropped_card_pairs_again_when_fetched),
 		cmocka_unit_test(retired_stream_takes_its_seqs_place),
+		cmocka_unit_test(noted_seqs_are_no_gap_until_trimmed_away),
+		cmocka_unit_test(property_window_against_a_model_of_the_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1701,6 +1701,54 @@ def test_msg_keyring_only_when_needed():
                              "the key was not stored"]), (rc, err)
 
 
+# ------------------------------------------------------------ issue 16: bounded headless dumps
+
+def dump_history(events, fmt="ndjson"):
+    """tether --headless dumps `events` generated events (outputs up to 8 KB) and a last
+    message; returns (exit code, output path, peak RSS in KB, server). The peak is VmHWM,
+    read until it exits (ru_maxrss would count the forking Python's pages). ASan's
+    quarantine is held small so that freed memory is not counted as held."""
+    scen = scenario_file("dump%d.scenario" % events,
+                         "history %d obs_max=8192\nmessage agent \"DUMP-END\"\n" % events)
+    s = Server(scen)
+    out_path = os.path.join(TMP, "dump%d.%s" % (events, fmt))
+    env = dict(ENV)
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=4").lstrip(":")
+    with open(out_path, "wb") as out, open(out_path + ".err", "wb") as err:
+        p = subprocess.Popen([TETHER, "--headless", "--format", fmt, "--server", s.url, CONV],
+                             stdout=out, stderr=err, env=env)
+        hwm = 0
+        while p.poll() is None:
+            try:
+                with open("/proc/%d/status" % p.pid) as st:
+                    for line in st:
+                        if line.startswith("VmHWM:"):
+                            hwm = max(hwm, int(line.split()[1]))
+            except OSError:
+                pass
+            time.sleep(0.01)
+    s.stop()
+    return p.returncode, out_path, hwm, s
+
+
+def test_dump_20000_complete_rss_bounded():
+    """A 20,000-event dump is complete and in order, and holding it is not what the client
+    does: its peak RSS stays within a few MB of a 200-event dump's (it grew ~40 MB before the
+    controller dropped what headless had written)."""
+    rc, small_path, small_kb, _ = dump_history(200)
+    assert rc == 0, (rc, open(small_path + ".err").read())
+    rc, path, big_kb, s = dump_history(20000)
+    assert rc == 0, (rc, open(path + ".err").read())
+    with open(path, "rb") as f:
+        lines = ndjson(f.read())
+    check_invariants(lines, s.log())
+    durables = [l for l in lines if l["type"] == "durable"]
+    assert len(durables) == 20001, len(durables)
+    assert durables[-1]["event"]["llm_message"]["content"][0]["text"] == "DUMP-END"
+    why = "peak RSS %d KB, %d KB for 200 events" % (big_kb, small_kb)
+    assert big_kb < small_kb + 16 * 1024 and big_kb < 64 * 1024, why
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
