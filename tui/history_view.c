@@ -4,6 +4,7 @@
  * an item's uid and does not count the page as new output below). After each page and each
  * move of the view, items far from it are dropped down to history_memory. */
 #include "interactive.h"
+#include "outfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 		return;
 	}
 	u->history_failed_at = 0;
+	u->history_landed_us = u->history_asked_us; /* timed until the frame that shows it */
 	/* History, not news: the lines of the page are no "new below". */
 	u->vp.seen_generation += r->lines;
 	if (!r->added) {
@@ -99,10 +101,44 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	if (gap.anchor_seq == u->history_dead_seq && gap.before == u->history_dead_before)
 		return;
 	u->history_asked_seq = gap.anchor_seq;
+	u->history_asked_us = clock_now_us();
 	u->history_asked_before = gap.before;
 	if (controller_fetch_gap(u->ctl, &gap, page_done, u)) {
 		if (controller_history_busy(u->ctl))
 			set_note(u, "loading…");
 		tui_schedule_frame(u);
 	}
+}
+
+void history_view_painted(struct tui *u, int64_t now_us)
+{
+	if (!u->history_landed_us)
+		return;
+	if (u->history_npages < HISTORY_TIMES)
+		u->history_page_us[u->history_npages++] = now_us - u->history_landed_us;
+	u->history_landed_us = 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+void history_view_write_stats(struct tui *u)
+{
+	const char *path = getenv("TETHER_STATS");
+	if (!path || !*path)
+		return;
+	FILE *f = outfile_open_append(path);
+	if (!f)
+		return;
+	size_t n = u->history_npages;
+	qsort(u->history_page_us, n, sizeof *u->history_page_us, by_value);
+	double p50 = n ? (double)u->history_page_us[(n - 1) / 2] / 1000.0 : 0;
+	double p99 = n ? (double)u->history_page_us[(size_t)((double)(n - 1) * 0.99)] / 1000.0 : 0;
+	double max = n ? (double)u->history_page_us[n - 1] / 1000.0 : 0;
+	fprintf(f, "{\"history_pages\":%zu,\"page_p50_ms\":%.1f,\"page_p99_ms\":%.1f,"
+		   "\"page_max_ms\":%.1f}\n", n, p50, p99, max);
+	fclose(f);
 }

@@ -176,6 +176,7 @@ static void on_frame(void *arg)
 	controller_status(u->ctl, &st);
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
+	history_view_painted(u, now);
 	history_view_check(u, &st);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
@@ -361,6 +362,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	controller_destroy(u->ctl);
+	history_view_write_stats(u);
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);

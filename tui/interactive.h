@@ -28,6 +28,9 @@ struct painter {
 	int input_width;
 };
 
+/* Pages timed for $TETHER_STATS. */
+enum { HISTORY_TIMES = 4096 };
+
 struct tui {
 	const struct options *o;
 	struct loop *loop;
@@ -76,10 +79,18 @@ struct tui {
 	int64_t history_dead_seq;   /* an anchor whose page brought nothing: not asked again */
 	bool history_dead_before;
 	uint64_t history_trimmed_at; /* where the view was at the last trim */
+	int64_t history_asked_us;   /* when the page in flight was asked */
+	int64_t history_landed_us;  /* the page that landed was asked then (0: none waits) */
+	size_t history_npages;      /* pages timed from asked to painted ($TETHER_STATS) */
+	int64_t history_page_us[HISTORY_TIMES];
 };
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */
 void history_view_check(struct tui *u, const struct controller_status *st);
+/* A frame was painted: a page that landed is on screen (timed for $TETHER_STATS). */
+void history_view_painted(struct tui *u, int64_t now_us);
+/* Appends the pages' times to $TETHER_STATS when set. */
+void history_view_write_stats(struct tui *u);
 /* Drops items far from the rows shown down to history_memory (never the live tail). */
 void history_view_trim(struct tui *u);
 /* Asks for a frame at the next render clock boundary. */
