@@ -48,7 +48,7 @@ static const char usage[] =
 	"      --render-hz N       render clock of the TUI (default 30)\n"
 	"      --history-window N  TUI: open on the newest N events, older ones as you scroll\n"
 	"                          up (default 200; 0 = load the whole history)\n"
-	"      --history-memory MB TUI: about how much loaded history to hold (default 24)\n"
+	"      --history-memory MB TUI: about how much loaded history to hold (default 16)\n"
 	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
 	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --reason TEXT       tether reject: why, for the agent\n"
@@ -273,7 +273,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->until = UNTIL_IDLE;
 	o->after_seq = -2; /* not given: -1 below */
 	o->history_window = 200;
-	o->history_memory_mb = 24;
+	o->history_memory_mb = 16;
 	o->ping_interval_s = 20;
 	o->stall_timeout_s = 60;
 	o->max_retries = -1;
