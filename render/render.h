@@ -136,6 +136,7 @@ struct viewport {
 	char gap_text[VIEWPORT_GAP_ROWS][160];
 	struct span gap_span[VIEWPORT_GAP_ROWS];
 	unsigned gap_next;
+	uint64_t scrolls;       /* viewport_scroll calls, moving or not (the reader's cue) */
 };
 
 /* Starts in follow mode. */

@@ -191,6 +191,7 @@ static void scroll_down(struct viewport *v, struct transcript *t, size_t down)
 
 void viewport_scroll(struct viewport *v, struct transcript *t, long rows)
 {
+	v->scrolls++;
 	if (rows == 0 || !transcript_count(t))
 		return;
 	if (v->follow) {

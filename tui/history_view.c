@@ -58,7 +58,7 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 		char note[sizeof u->history_note];
 		snprintf(note, sizeof note, "could not load: %s · scroll to retry", r->error);
 		set_note(u, note);
-		u->history_failed_at = view_place(u);
+		u->history_failed_at = u->vp.scrolls + 1;
 		tui_schedule_frame(u);
 		return;
 	}
@@ -92,8 +92,8 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	}
 	if (controller_history_busy(u->ctl))
 		return;
-	if (u->history_failed_at && u->history_failed_at == view_place(u))
-		return; /* failed here: asked again when the reader scrolls */
+	if (u->history_failed_at && u->history_failed_at == u->vp.scrolls + 1)
+		return; /* failed: asked again when the reader scrolls (even at the top) */
 	struct history_gap gap;
 	if (!transcript_gap_near(u->t, first, last, (size_t)(u->vp.height > 0 ? u->vp.height : 1),
 				 &gap))

@@ -73,7 +73,7 @@ struct tui {
 	int exit_code;
 	/* history not loaded (history_view.c) */
 	char history_note[160];     /* what gap rows say after the count */
-	uint64_t history_failed_at; /* where the view was when a page failed (0: none failed) */
+	uint64_t history_failed_at; /* scrolls + 1 when a page failed (0: none failed) */
 	int64_t history_asked_seq;  /* the anchor of the page asked last */
 	bool history_asked_before;
 	int64_t history_dead_seq;   /* an anchor whose page brought nothing: not asked again */
