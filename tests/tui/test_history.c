@@ -195,10 +195,87 @@ static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 	free(scenario);
 }
 
+static void quit_when_synced(void *arg)
+{
+	struct run *run = arg;
+	struct controller_status st;
+	controller_status(run->c, &st);
+	if ((st.connection == SESSION_SYNCED && !st.syncing) || clock_now_us() > run->deadline_us)
+		loop_quit(run->loop);
+	else
+		loop_timer_schedule(run->tick, 20000);
+}
+
+/* The first cursor: history_window events before the end; an explicit --after-seq (or
+ * --no-history) is where the socket starts, without asking the count. */
+static void open_at(const char *const *flags, int nflags, const char *want_conn, bool counted)
+{
+	const char *extra[] = { NULL };
+	struct run run = { 0 };
+	char *scenario = fixture_scenario_file("history 1000\n");
+	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
+	struct buf e, url;
+	buf_init(&e);
+	buf_init(&url);
+	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[8] = { "tether", "--server", (char *)buf_cstr(&url) };
+	int argc = 3;
+	for (int i = 0; i < nflags; i++)
+		argv[argc++] = (char *)flags[i];
+	argv[argc++] = CONV;
+	struct options o;
+	assert_int_equal(options_parse(argc, argv, &o, &e), 0);
+	run.loop = loop_create(NULL, &e);
+	struct mask_set *masks = mask_set_create();
+	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
+	run.deadline_us = clock_now_us() + 20 * 1000000;
+	controller_start(run.c);
+	loop_timer_schedule(run.tick, 20000);
+	loop_run(run.loop);
+	char *traffic = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(traffic);
+	if (!strstr(traffic, want_conn))
+		fail_msg("no \"%s\" in the traffic:\n%s", want_conn, traffic);
+	assert_int_equal(strstr(traffic, "events/count") != NULL, counted);
+	free(traffic);
+	loop_timer_destroy(run.tick);
+	controller_destroy(run.c);
+	mask_set_destroy(masks);
+	loop_destroy(run.loop);
+	options_fini(&o);
+	buf_fini(&url);
+	buf_fini(&e);
+	fixture_stop(&run.fp);
+	fixture_cleanup(&run.fp);
+	unlink(scenario);
+	free(scenario);
+}
+
+static void test_first_cursor(void **state)
+{
+	(void)state;
+	open_at(NULL, 0, "conn 1 after_seq=799 ", true);
+	const char *window[] = { "--history-window", "50" };
+	open_at(window, 2, "conn 1 after_seq=949 ", true);
+	const char *all[] = { "--history-window", "0" };
+	open_at(all, 2, "conn 1 after_seq=-1 ", false);
+	const char *bigger[] = { "--history-window", "5000" };
+	open_at(bigger, 2, "conn 1 after_seq=-1 ", true);
+	const char *given[] = { "--after-seq", "990" };
+	open_at(given, 2, "conn 1 after_seq=990 ", false);
+	const char *whole[] = { "--after-seq", "-1" };
+	open_at(whole, 2, "conn 1 after_seq=-1 ", false);
+	const char *live[] = { "--no-history" };
+	open_at(live, 1, "conn 1 after_seq=none ", false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_and_reconnect_lose_and_duplicate_nothing),
+		cmocka_unit_test(test_first_cursor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
