@@ -95,11 +95,12 @@ typedef void (*controller_page_fn)(void *ctx, const struct controller_page_resul
  * history call is in flight, or the gap has no anchor time. */
 bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 			  controller_page_fn done, void *ctx);
-/* Asks the server for the newest event whose message contains needle before before_ts
- * (NULL: anywhere) and loads it where it belongs in the log (an island); done tells its
- * item (found false: no match). False when another history call is in flight. */
-bool controller_search_history(struct controller *c, const char *needle, const char *before_ts,
-			       controller_page_fn done, void *ctx);
+/* Asks the server for the newest event whose message contains needle before ts (NULL:
+ * anywhere) — or, with skip_id (the current match's event id), the oldest from ts on but that
+ * one — and loads it where it belongs in the log (an island); done tells its item (found
+ * false: no match). False when another history call is in flight. */
+bool controller_search_history(struct controller *c, const char *needle, const char *ts,
+			       const char *skip_id, controller_page_fn done, void *ctx);
 /* True while a history call is in flight. */
 bool controller_history_busy(const struct controller *c);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */

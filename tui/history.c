@@ -26,6 +26,7 @@ struct history_call {
 	int64_t anchor_seq;
 	char *anchor_id;
 	char *needle;
+	char *skip_id;                  /* newer search: the current match, not found again */
 	char *found_json_ts;            /* STEP_PLACE: the found event's timestamp */
 	struct event_page found;        /* STEP_PLACE: the page holding the found event */
 	controller_page_fn done;
@@ -38,6 +39,7 @@ static void call_free(struct history_call *h)
 {
 	free(h->anchor_id);
 	free(h->needle);
+	free(h->skip_id);
 	free(h->found_json_ts);
 	event_page_fini(&h->found);
 	free(h);
@@ -205,11 +207,18 @@ static void search_answer(struct history_call *h, const struct rest_response *r)
 		fail(h, "the server's page did not decode");
 		return;
 	}
-	struct controller_page_result res = { .events = h->found.count };
-	if (!h->found.count) {
+	/* A newer search skips the current match (asked from its time on). */
+	size_t at = 0;
+	while (at < h->found.count && h->skip_id && h->found.events[at].id &&
+	       !strcmp(h->found.events[at].id, h->skip_id))
+		at++;
+	struct controller_page_result res = { .events = h->found.count - at };
+	if (at == h->found.count) {
 		finish(h, &res); /* no match in the server's history either */
 		return;
 	}
+	if (at)
+		h->found.events[0] = h->found.events[at];
 	const struct event *e = &h->found.events[0];
 	long idx = e->id ? transcript_find_id(c->transcript, e->id) : -1;
 	if (idx >= 0) {
@@ -300,8 +309,8 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));
 }
 
-bool controller_search_history(struct controller *c, const char *needle, const char *before_ts,
-			       controller_page_fn done, void *ctx)
+bool controller_search_history(struct controller *c, const char *needle, const char *ts,
+			       const char *skip_id, controller_page_fn done, void *ctx)
 {
 	if (!needle || !*needle)
 		return false;
@@ -309,11 +318,14 @@ bool controller_search_history(struct controller *c, const char *needle, const c
 	if (!h)
 		return false;
 	h->needle = xstrdup(needle);
+	h->skip_id = skip_id ? xstrdup(skip_id) : NULL;
+	/* Newer: from ts on, oldest first; the match at ts itself (and its equals) come too. */
 	struct event_query q = {
-		.limit = 1,
-		.order = EVENT_ORDER_NEWEST_FIRST,
+		.limit = skip_id ? 2 : 1,
+		.order = skip_id ? EVENT_ORDER_OLDEST_FIRST : EVENT_ORDER_NEWEST_FIRST,
 		.body = h->needle,
-		.timestamp_lt = before_ts,
+		.timestamp_lt = skip_id ? NULL : ts,
+		.timestamp_gte = skip_id ? ts : NULL,
 	};
 	struct rest_server srv = server_of(c);
 	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));

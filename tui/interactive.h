@@ -55,6 +55,7 @@ struct tui {
 	bool server_searching;      /* a search of the server's history is in flight */
 	char server_needle[512];    /* what it asked for */
 	bool server_search_wanted;  /* asked while a page was loading: goes once it came */
+	bool server_search_newer;   /* … and which way */
 	/* confirmation */
 	bool confirm_hidden;        /* set aside (or answered) until the next request */
 	bool confirm_focused;       /* single keys answer only after Tab or an arrow */

@@ -29,6 +29,7 @@ static bool searching(const struct tui *u)
 }
 
 static void search_server(struct tui *u);
+static void search_server_dir(struct tui *u, bool newer);
 
 static void server_found(void *ctx, const struct controller_page_result *r)
 {
@@ -50,7 +51,7 @@ static void server_found(void *ctx, const struct controller_page_result *r)
 	long idx = r->found ? transcript_index_of(u->t, r->found_uid) : -1;
 	if (idx < 0) {
 		u->search_failed = u->match < 0;
-		tui_notice(u, "no older match in the whole history");
+		tui_notice(u, "no other match in the whole history");
 		return;
 	}
 	u->search_failed = false;
@@ -73,8 +74,8 @@ static const char *time_before(struct tui *u, long idx)
 }
 
 /* Local matches ran out: asks the server for the newest match older than what is loaded
- * (than the current match, once one was found). */
-static void search_server(struct tui *u)
+ * (than the current match, once one was found), or the next newer than the current match. */
+static void search_server_dir(struct tui *u, bool newer)
 {
 	const char *needle = editor_text(&u->query);
 	u->server_search_wanted = false;
@@ -83,15 +84,32 @@ static void search_server(struct tui *u)
 	snprintf(u->server_needle, sizeof u->server_needle, "%s", needle);
 	if (strlen(needle) >= sizeof u->server_needle)
 		return; /* too long to be a message's words */
-	const char *before = time_before(u, u->match >= 0 ? u->match : 0);
-	if (controller_search_history(u->ctl, needle, before, server_found, u)) {
+	const char *ts = time_before(u, u->match >= 0 ? u->match : 0);
+	const char *skip = NULL;
+	struct item_info info;
+	if (newer) {
+		if (u->match < 0)
+			return;
+		transcript_item(u->t, (size_t)u->match, &info);
+		if (!info.timestamp || !info.id)
+			return;
+		ts = info.timestamp;
+		skip = info.id;
+	}
+	if (controller_search_history(u->ctl, needle, ts, skip, server_found, u)) {
 		u->server_searching = true;
 		tui_notice(u, "searching the server's history…");
 	} else {
 		/* A page of history is on its way: the search goes once it has come. */
 		u->server_search_wanted = true;
+		u->server_search_newer = newer;
 		tui_notice(u, "searching the server's history once the page loading now has come…");
 	}
+}
+
+static void search_server(struct tui *u)
+{
+	search_server_dir(u, false);
 }
 
 void search_server_resume(struct tui *u)
@@ -100,7 +118,7 @@ void search_server_resume(struct tui *u)
 		return;
 	u->server_search_wanted = false;
 	if (searching(u) && (u->search_failed || u->match >= 0))
-		search_server(u);
+		search_server_dir(u, u->server_search_newer);
 }
 
 void search_update(struct tui *u)
@@ -133,6 +151,9 @@ void search_step(struct tui *u, bool older)
 		show_match(u, idx);
 	else if (older)
 		search_server(u);
+	else if (u->match >= 0 && transcript_gap_near(u->t, (size_t)u->match, count - 1, 0,
+						       &(struct history_gap){ 0 }))
+		search_server_dir(u, true); /* history not loaded below the match */
 	else
 		tui_notice(u, "no newer match");
 }

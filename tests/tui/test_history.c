@@ -271,11 +271,129 @@ static void test_first_cursor(void **state)
 	open_at(live, 1, "conn 1 after_seq=none ", false);
 }
 
+struct found {
+	bool done, found;
+	uint64_t uid;
+	const char *error;
+};
+
+static void found_done(void *ctx, const struct controller_page_result *r)
+{
+	struct found *f = ctx;
+	f->done = true;
+	f->found = r->found;
+	f->uid = r->found_uid;
+	f->error = r->error;
+}
+
+static void quit_when_found(void *arg)
+{
+	struct run *run = arg;
+	if (!controller_history_busy(run->c) || clock_now_us() > run->deadline_us)
+		loop_quit(run->loop);
+	else
+		loop_timer_schedule(run->tick, 10000);
+}
+
+/* Asks the server for needle (older than ts, or newer than the match skip_id at ts) and
+ * returns the item found (-1: none). */
+static long search(struct run *run, const char *needle, const char *ts, const char *skip_id)
+{
+	struct found f = { 0 };
+	assert_true(controller_search_history(run->c, needle, ts, skip_id, found_done, &f));
+	assert_false(controller_search_history(run->c, needle, ts, skip_id, found_done, &f));
+	loop_timer_destroy(run->tick);
+	run->tick = loop_timer_create(run->loop, quit_when_found, run);
+	loop_timer_schedule(run->tick, 10000);
+	loop_run(run->loop);
+	assert_true(f.done);
+	assert_null(f.error);
+	return f.found ? transcript_index_of(run->t, f.uid) : -1;
+}
+
+/* Search over history never loaded: the newest match older than what is loaded, then older
+ * than it, then the next newer than the older one; each is placed at its log seq. */
+static void test_search_places_matches_never_loaded(void **state)
+{
+	(void)state;
+	struct run run = { 0 };
+	char *scenario = fixture_scenario_file("history 3000\nmessage user \"zebra one\"\n"
+					       "history 3000\nmessage user \"zebra two\"\n"
+					       "history 3000\n");
+	const char *extra[] = { NULL };
+	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
+	struct buf e, url;
+	buf_init(&e);
+	buf_init(&url);
+	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
+	struct options o;
+	assert_int_equal(options_parse(4, argv, &o, &e), 0);
+	run.loop = loop_create(NULL, &e);
+	struct mask_set *masks = mask_set_create();
+	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.t = controller_transcript(run.c);
+	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
+	run.deadline_us = clock_now_us() + 30 * 1000000;
+	controller_start(run.c);
+	loop_timer_schedule(run.tick, 20000);
+	loop_run(run.loop);
+	assert_int_equal(items_with_text(run.t, "zebra"), 0);
+	size_t nlog;
+	char **ids = read_durable(run.fp.durable, &nlog);
+	assert_int_equal(nlog, 9002);
+
+	struct item_info two, one, again;
+	/* older than everything loaded: the newest match */
+	long i1 = search(&run, "ZEBRA ONE", NULL, NULL);
+	assert_true(i1 >= 0);
+	transcript_item(run.t, (size_t)i1, &one);
+	assert_string_equal(one.text, "zebra one");
+	assert_int_equal(one.seq, 3000);
+	assert_string_equal(one.id, ids[3000]);
+	/* newer than it, never loaded either: placed at its seq */
+	long i2 = search(&run, "zebra", one.timestamp, one.id);
+	assert_true(i2 >= 0);
+	transcript_item(run.t, (size_t)i2, &two);
+	assert_string_equal(two.text, "zebra two");
+	assert_int_equal(two.seq, 6001);
+	assert_string_equal(two.id, ids[6001]);
+	assert_int_equal(search(&run, "zebra", two.timestamp, two.id), -1);
+	/* older than "zebra two": "zebra one", loaded already: the same item */
+	long o1 = search(&run, "zebra", two.timestamp, NULL);
+	assert_true(o1 >= 0);
+	transcript_item(run.t, (size_t)o1, &again);
+	assert_int_equal(again.uid, one.uid);
+	transcript_item(run.t, (size_t)o1, &one);
+	assert_int_equal(search(&run, "zebra", one.timestamp, NULL), -1);
+	/* each once, history around them still missing (islands) */
+	assert_int_equal(items_with_text(run.t, "zebra"), 2);
+	assert_int_equal(transcript_missing_before(run.t, (size_t)transcript_find_id(run.t, ids[3000])),
+			 3000);
+
+	for (size_t i = 0; i < nlog; i++)
+		free(ids[i]);
+	free(ids);
+	loop_timer_destroy(run.tick);
+	controller_destroy(run.c);
+	mask_set_destroy(masks);
+	loop_destroy(run.loop);
+	options_fini(&o);
+	buf_fini(&url);
+	buf_fini(&e);
+	fixture_stop(&run.fp);
+	fixture_cleanup(&run.fp);
+	unlink(scenario);
+	free(scenario);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_and_reconnect_lose_and_duplicate_nothing),
 		cmocka_unit_test(test_first_cursor),
+		cmocka_unit_test(test_search_places_matches_never_loaded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
