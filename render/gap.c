@@ -30,7 +30,7 @@ void gap_row_fill(struct viewport *v, struct transcript *t, size_t idx, struct v
 	size_t slot = v->gap_next++ % VIEWPORT_GAP_ROWS;
 	char *text = v->gap_text[slot], n[32];
 	group_digits(missing, n, sizeof n);
-	const char *note = v->gap_note && *v->gap_note ? v->gap_note : "scroll up to load";
+	const char *note = v->gap_note && *v->gap_note ? v->gap_note : "loads as you scroll here";
 	int len = snprintf(text, sizeof v->gap_text[slot], "↑ %s earlier event%s · %s", n,
 			   missing == 1 ? "" : "s", note);
 	if (len < 0)

@@ -27,7 +27,7 @@ struct history_call {
 	char *anchor_id;
 	char *needle;
 	char *skip_id;                  /* newer search: the current match, not found again */
-	char *found_json_ts;            /* STEP_PLACE: the found event's timestamp */
+	char *found_ts;            /* STEP_PLACE: the found event's timestamp */
 	struct event_page found;        /* STEP_PLACE: the page holding the found event */
 	controller_page_fn done;
 	void *ctx;
@@ -40,7 +40,7 @@ static void call_free(struct history_call *h)
 	free(h->anchor_id);
 	free(h->needle);
 	free(h->skip_id);
-	free(h->found_json_ts);
+	free(h->found_ts);
 	event_page_fini(&h->found);
 	free(h);
 }
@@ -233,8 +233,8 @@ static void search_answer(struct history_call *h, const struct rest_response *r)
 	}
 	/* Its seq: the events older than it (protocol.md §4.1 counts by timestamp). */
 	h->step = STEP_PLACE;
-	h->found_json_ts = xstrdup(e->timestamp);
-	struct event_query q = { .timestamp_lt = h->found_json_ts };
+	h->found_ts = xstrdup(e->timestamp);
+	struct event_query q = { .timestamp_lt = h->found_ts };
 	struct rest_server srv = server_of(c);
 	if (rest_count_events(&srv, c->o->conversation_id, &q, history_done, h) != 0) {
 		fail(h, "could not start the request");

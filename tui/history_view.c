@@ -106,8 +106,13 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	if (controller_fetch_gap(u->ctl, &gap, page_done, u)) {
 		if (controller_history_busy(u->ctl))
 			set_note(u, "loading…");
-		tui_schedule_frame(u);
+	} else {
+		/* No time to page by (the anchor event had none): not asked again. */
+		u->history_dead_seq = gap.anchor_seq;
+		u->history_dead_before = gap.before;
+		set_note(u, "not available from the server");
 	}
+	tui_schedule_frame(u);
 }
 
 void history_view_painted(struct tui *u, int64_t now_us)
