@@ -105,6 +105,46 @@ static char **read_durable(const char *path, size_t *n)
 	return ids;
 }
 
+
+/* Every event of the log loaded once, at its log position, nothing missing anywhere. */
+static void check_complete(struct transcript *t, char **ids, size_t nlog)
+{
+	struct strmap seen;
+	strmap_init(&seen);
+	struct item_info info;
+	size_t durables = 0;
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		transcript_item(t, i, &info);
+		/* nothing missing above any item: every seq is loaded */
+		assert_int_equal(transcript_missing_before(t, i), 0);
+		if (info.seq < 0)
+			continue;
+		durables++;
+		assert_true((size_t)info.seq < nlog);
+		/* at its log position */
+		assert_string_equal(info.id, ids[info.seq]);
+		/* once */
+		assert_null(strmap_get(&seen, info.id));
+		strmap_put(&seen, info.id, (void *)info.id);
+		if (i > 0) {
+			struct item_info prev;
+			transcript_item(t, i - 1, &prev);
+			assert_true(prev.seq < info.seq);
+		}
+	}
+	assert_true(durables > 500);
+	strmap_fini(&seen);
+}
+
+static void quit_when_idle(void *arg)
+{
+	struct run *run = arg;
+	if (!controller_history_busy(run->c))
+		loop_quit(run->loop);
+	else
+		loop_timer_schedule(run->tick, 10000);
+}
+
 static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 {
 	(void)state;
@@ -149,36 +189,39 @@ static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 	size_t nlog;
 	char **ids = read_durable(run.fp.durable, &nlog);
 	assert_int_equal(nlog, 1002);
-	struct strmap seen;
-	strmap_init(&seen);
-	struct item_info info;
-	size_t durables = 0;
-	for (size_t i = 0; i < transcript_count(run.t); i++) {
-		transcript_item(run.t, i, &info);
-		/* nothing missing above any item: every seq is loaded */
-		assert_int_equal(transcript_missing_before(run.t, i), 0);
-		if (info.seq < 0)
-			continue;
-		durables++;
-		assert_true((size_t)info.seq < nlog);
-		/* at its log position */
-		assert_string_equal(info.id, ids[info.seq]);
-		/* once */
-		assert_null(strmap_get(&seen, info.id));
-		strmap_put(&seen, info.id, (void *)info.id);
-		if (i > 0) {
-			struct item_info prev;
-			transcript_item(run.t, i - 1, &prev);
-			assert_true(prev.seq < info.seq);
-		}
-	}
-	assert_true(durables > 500);
+	check_complete(run.t, ids, nlog);
 	assert_int_equal(items_with_text(run.t, "live while paging"), 1);
 	assert_int_equal(items_with_text(run.t, "after the drop"), 1);
 	/* the first event (the system prompt) is loaded */
 	assert_true(transcript_find_id(run.t, ids[0]) >= 0);
 
-	strmap_fini(&seen);
+	/* Items far from a view at the top dropped, then the view goes down to the tail: the
+	 * gaps below it are loaded again, oldest first from the durable above each. */
+	assert_true(transcript_trim(run.t, 0, 20, 64 * 1024, 30) > 100);
+	assert_true(transcript_gap_near(run.t, 0, 20, 5, &(struct history_gap){ 0 }));
+	run.pages = 0;
+	for (;;) {
+		struct history_gap gap;
+		size_t count = transcript_count(run.t), at = 0;
+		bool found = false;
+		for (; at < count && !found; at += 10)
+			found = transcript_gap_near(run.t, at, at, 0, &gap);
+		if (!found)
+			break;
+		loop_timer_destroy(run.tick);
+		run.tick = loop_timer_create(run.loop, quit_when_idle, &run);
+		assert_true(controller_fetch_gap(run.c, &gap, page_done, &run));
+		loop_timer_schedule(run.tick, 10000);
+		loop_run(run.loop);
+		assert_true(run.pages < 100);
+	}
+	assert_int_equal(run.failures, 0);
+	assert_true(run.pages >= 3);
+	char *after = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(strstr(after, "timestamp__gte="));
+	free(after);
+	check_complete(run.t, ids, nlog);
+
 	for (size_t i = 0; i < nlog; i++)
 		free(ids[i]);
 	free(ids);
