@@ -1,8 +1,9 @@
 /* model: the conversation as the client knows it, independent of any screen or wire format.
  * Items in display order (durables by seq, deduplicated by event id), streaming slots with
  * attempts, anchors and retire-in-place, tool cards with their results, inline thinking, the
- * pace at which streamed text is revealed, and search over items. Text arrives sanitized and
- * masked. libc and base only: no terminal, no JSON. */
+ * pace at which streamed text is revealed, search over items, and a window over a long
+ * history (pages placed by log order, gaps of history not loaded, trimming far items). Text
+ * arrives sanitized and masked. libc and base only: no terminal, no JSON. */
 #ifndef TETHER_MODEL_H
 #define TETHER_MODEL_H
 

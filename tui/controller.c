@@ -426,7 +426,9 @@ enum { CTL_HEADLESS_TAIL = 32 };
 
 static void headless_forget(struct controller *c)
 {
-	if (c->headless && transcript_count(c->transcript) > 2 * CTL_HEADLESS_TAIL)
+	/* Once what could go has doubled: however many cards wait, each event costs O(1). */
+	size_t waiting = transcript_pending_tools(c->transcript, NULL, 0);
+	if (c->headless && transcript_count(c->transcript) > 2 * (CTL_HEADLESS_TAIL + waiting))
 		transcript_trim(c->transcript, 1, 0, 0, CTL_HEADLESS_TAIL);
 }
 

@@ -438,6 +438,60 @@ static void unsent_messages_listed_with_their_state(void **state)
 	assert_int_equal(st.queued[0].state, OUTBOX_HELD);
 }
 
+/* Issue 16: headless holds a short tail, not the history it wrote; a card still waiting for
+ * its result is held however far back it is, and its result joins it. */
+static void card_durable(struct bed *b, int seq, const char *id, const char *call)
+{
+	char json[1024];
+	snprintf(json, sizeof json,
+		 "{\"type\":\"durable\",\"seq\":%d,\"event\":{\"id\":\"%s\",\"source\":\"agent\","
+		 "\"action\":{\"command\":\"make\",\"kind\":\"TerminalAction\"},\"tool_name\":"
+		 "\"terminal\",\"tool_call_id\":\"%s\",\"kind\":\"ActionEvent\"}}", seq, id, call);
+	feed(b, json);
+}
+
+static void result_durable(struct bed *b, int seq, const char *id, const char *call)
+{
+	char json[1024];
+	snprintf(json, sizeof json,
+		 "{\"type\":\"durable\",\"seq\":%d,\"event\":{\"id\":\"%s\",\"source\":"
+		 "\"environment\",\"tool_name\":\"terminal\",\"tool_call_id\":\"%s\",\"observation\":"
+		 "{\"content\":[{\"type\":\"text\",\"text\":\"built\"}],\"exit_code\":0,\"kind\":"
+		 "\"TerminalObservation\"},\"kind\":\"ObservationEvent\"}}", seq, id, call);
+	feed(b, json);
+}
+
+static void headless_holds_a_tail_and_waiting_cards(void **state)
+{
+	struct bed *b = *state;
+	struct transcript *t = controller_transcript(b->c);
+	connection(b, SESSION_CONNECTING);
+	feed(b, "{\"type\":\"sync\",\"from_seq\":-1,\"through_seq\":700}");
+	card_durable(b, 0, "a0", "call0");
+	char id[32];
+	for (int i = 1; i <= 500; i++) {
+		snprintf(id, sizeof id, "m%d", i);
+		agent_durable(b, i, id, "written");
+		assert_true(transcript_count(t) <= 100);
+	}
+	assert_int_equal(transcript_find_id(t, "a0"), 0);
+	assert_int_equal(transcript_find_id(t, "m1"), -1);
+	assert_true(transcript_find_id(t, "m500") >= 0);
+	free(take_log(b));
+	result_durable(b, 501, "o501", "call0");
+	ASSERT_LOG(b, "event durable\nitem o501 other\n");
+	struct item_info card;
+	transcript_item(t, 0, &card);
+	assert_non_null(card.result_text);
+	/* Once it has its result it goes like the rest. */
+	for (int i = 502; i <= 600; i++) {
+		snprintf(id, sizeof id, "m%d", i);
+		agent_durable(b, i, id, "written");
+	}
+	assert_int_equal(transcript_find_id(t, "a0"), -1);
+	assert_true(transcript_count(t) <= 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +512,8 @@ int main(void)
 						bed_teardown),
 		cmocka_unit_test_setup_teardown(unsent_messages_listed_with_their_state, bed_setup,
 						bed_teardown),
+		cmocka_unit_test_setup_teardown(headless_holds_a_tail_and_waiting_cards,
+						headless_bed_setup, bed_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
