@@ -34,21 +34,25 @@ static bool shown_items(struct tui *u, size_t *first, size_t *last)
 	return true;
 }
 
-/* Where the view is: a failed page is asked again once this changes. */
+/* Where the view is (never 0): items are trimmed again once it changes. */
 static uint64_t view_place(const struct tui *u)
 {
 	return u->vp.follow ? 1 : u->vp.top_uid * 65599u + u->vp.top_row + 2;
 }
 
-void history_view_trim(struct tui *u)
+/* Only right after a frame: the rows it showed give the items to keep. */
+size_t history_view_trim(struct tui *u)
 {
 	size_t first, last, screen = (size_t)(u->vp.height > 0 ? u->vp.height : 1);
 	if (!shown_items(u, &first, &last))
-		return;
+		return 0;
 	size_t keep_first = first > screen ? first - screen : 0;
 	size_t max_bytes = (size_t)u->o->history_memory_mb << 20;
-	if (transcript_trim(u->t, keep_first, last + screen, max_bytes, HISTORY_KEEP_TAIL))
+	size_t dropped = transcript_trim(u->t, keep_first, last + screen, max_bytes,
+					 HISTORY_KEEP_TAIL);
+	if (dropped)
 		tui_schedule_frame(u);
+	return dropped;
 }
 
 static void page_done(void *ctx, const struct controller_page_result *r)
@@ -75,7 +79,8 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 	} else {
 		set_note(u, NULL);
 	}
-	history_view_trim(u);
+	/* Trimmed after the next frame: the rows shown now are from before the page. */
+	u->history_trimmed_at = 0;
 	tui_schedule_frame(u);
 }
 
@@ -88,7 +93,8 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 		return;
 	if (view_place(u) != u->history_trimmed_at) {
 		u->history_trimmed_at = view_place(u);
-		history_view_trim(u);
+		if (history_view_trim(u))
+			return; /* indices moved: the next frame shows where things are */
 	}
 	if (controller_history_busy(u->ctl))
 		return;

@@ -92,8 +92,9 @@ void history_view_check(struct tui *u, const struct controller_status *st);
 void history_view_painted(struct tui *u, int64_t now_us);
 /* Appends the pages' times to $TETHER_STATS when set. */
 void history_view_write_stats(struct tui *u);
-/* Drops items far from the rows shown down to history_memory (never the live tail). */
-void history_view_trim(struct tui *u);
+/* Drops items far from the rows shown down to history_memory (never the live tail); returns
+ * how many. */
+size_t history_view_trim(struct tui *u);
 /* Asks for a frame at the next render clock boundary. */
 void tui_schedule_frame(struct tui *u);
 /* Forgets what the screen shows: the next frame redraws every line. */
