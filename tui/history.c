@@ -299,7 +299,10 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	h->anchor_id = gap->anchor_id ? xstrdup(gap->anchor_id) : NULL;
 	/* Newer ones are asked from the anchor's time on: the anchor comes back too. */
 	int64_t want = gap->missing + (gap->before ? 0 : 1);
+	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
+	 * page deep in a long history costs what one at its end does. */
 	struct event_query q = {
+		.page_id = h->anchor_id,
 		.limit = want < HISTORY_PAGE_MAX ? (int)want : HISTORY_PAGE_MAX,
 		.order = gap->before ? EVENT_ORDER_NEWEST_FIRST : EVENT_ORDER_OLDEST_FIRST,
 		.timestamp_lt = gap->before ? gap->anchor_timestamp : NULL,

@@ -30,7 +30,7 @@ wait_for "seq 20,000" 10 || fail "the status line does not show the last seq"
 grep -q "events/count" "$WORK/traffic" || fail "no events/count asked"
 grep -qE "^conn 1 after_seq=19800 " "$WORK/traffic" ||
 	fail "the socket did not resume a window before the end: $(grep '^conn' "$WORK/traffic")"
-grep -q "events/search?limit=100" "$WORK/traffic" && fail "history was paged before anyone scrolled"
+grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was paged before anyone scrolled"
 
 # PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
 for _ in $(seq 150); do
@@ -40,10 +40,10 @@ for _ in $(seq 150); do
 done
 screen | head -1 | grep -q "earlier events · loading…" ||
 	fail "the top line is not the 'earlier events · loading…' row"
-wait_traffic "events/search\?limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
+wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
 	fail "no page of older history was asked"
 before=$(screen | sed -n '2,20p')
-pages=$(grep -c "events/search?limit=100" "$WORK/traffic")
+pages=$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")
 # The page lands above: the row goes (or moves up), the lines below stay where they were.
 wait_gone "earlier events · loading…" 10 || fail "the page never landed"
 after=$(screen | sed -n '2,20p')
@@ -58,10 +58,10 @@ for _ in $(seq 30); do
 	sleep 0.1
 done
 for _ in $(seq 50); do
-	[ "$(grep -c "events/search?limit=100" "$WORK/traffic")" -gt "$pages" ] && break
+	[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] && break
 	sleep 0.1
 done
-[ "$(grep -c "events/search?limit=100" "$WORK/traffic")" -gt "$pages" ] || fail "scrolling up loaded no further page"
+[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] || fail "scrolling up loaded no further page"
 
 # Search: the needle was never loaded; the server's history has it, and it is shown.
 T send-keys -t main End
