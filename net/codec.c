@@ -766,6 +766,7 @@ static const struct kind_rule {
 
 static void decode_event(struct frame_store *st, const cJSON *ev, struct event *e)
 {
+	memset(e, 0, sizeof *e);
 	e->kind_name = ev_string(ev, "kind");
 	e->id = ev_string(ev, "id");
 	e->timestamp = ev_string(ev, "timestamp");
@@ -783,6 +784,18 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 		decode_unknown(st, ev, e);
 	/* The JSON text is made only when asked for: most consumers never need it. */
 	st->event = ev;
+}
+
+struct frame_store *codec_event_decode(const cJSON *ev, struct event *e)
+{
+	struct frame_store *st = xcalloc(1, sizeof *st);
+	decode_event(st, ev, e);
+	return st;
+}
+
+void codec_store_free(struct frame_store *st)
+{
+	store_free(st);
 }
 
 /* The event's value in the frame's text: numbers are copied from there as written. */

@@ -32,6 +32,13 @@ static inline const cJSON *array_or_null(const cJSON *v)
 	return cJSON_IsArray(v) ? v : NULL;
 }
 
+struct frame_store;
+/* Decodes the event object ev into *e, as a durable frame's event; its composed strings live
+ * in the returned store (free it with codec_store_free), the rest point into ev. */
+struct frame_store *codec_event_decode(const cJSON *ev, struct event *e);
+/* Frees a store from codec_event_decode; NULL is fine. */
+void codec_store_free(struct frame_store *st);
+
 /* The REST body for send-message: the user message plus "run":true. Caller frees. */
 char *rest_encode_user_message(const char *text);
 

@@ -342,6 +342,9 @@ struct session *session_create(struct loop *loop, const struct session_config *c
 			       const struct session_handlers *h);
 /* Starts connecting (and reconnecting per the backoff policy). */
 void session_start(struct session *s);
+/* Sets the cursor the first connection resumes from (after_seq -1: the whole history), in
+ * place of the config's; only before session_start (ignored after). */
+void session_set_cursor(struct session *s, int64_t after_seq);
 /* Sends a user message over the socket once it is synced; queued while it is not.
  * Each message is sent exactly once, never re-sent after a reconnect. */
 void session_send_user_message(struct session *s, const char *text);
@@ -453,6 +456,23 @@ int rest_search_events(const struct rest_server *srv, const char *id,
  * sent): a JSON integer, read with event_count_decode. q may be NULL. */
 int rest_count_events(const struct rest_server *srv, const char *id,
 		      const struct event_query *q, rest_done_fn done, void *ctx);
+/* A page of a conversation's events (the answer of rest_search_events), in the page's order.
+ * The strings of events (as struct event documents them) and next_page_id are owned by the
+ * page. */
+struct event_page {
+	struct event *events;
+	size_t count;
+	size_t skipped;                 /* items that were not event objects */
+	const char *next_page_id;       /* NULL on the last page */
+	void *priv_;
+};
+/* Decodes an events/search answer ({"items":[Event…],"next_page_id":…}); each item reads as a
+ * durable frame's event does. Returns 0 (free with event_page_fini), or -1 with *err and *out
+ * empty. */
+int event_page_decode(const char *json, size_t len, struct event_page *out,
+		      struct codec_error *err);
+/* Frees what event_page_decode allocated; safe on a zeroed page. */
+void event_page_fini(struct event_page *p);
 /* Reads the answer of rest_count_events. Returns 0, or -1 with *err. */
 int event_count_decode(const char *json, size_t len, int64_t *count, struct codec_error *err);
 

@@ -589,6 +589,14 @@ struct session *session_create(struct loop *loop, const struct session_config *c
 	return s;
 }
 
+void session_set_cursor(struct session *s, int64_t after_seq)
+{
+	if (s->running || s->phase != PHASE_IDLE || after_seq < -1 || after_seq > NET_SEQ_MAX)
+		return;
+	s->has_cursor = true;
+	s->cursor = after_seq;
+}
+
 /* Starts connecting (and reconnecting per the backoff policy). */
 void session_start(struct session *s)
 {

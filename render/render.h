@@ -105,6 +105,7 @@ struct view_row {
 	bool more;              /* the row after a capped section ("… 3 more lines"): the
 				 * front-end adds the keys that act on it */
 	bool separator;         /* the blank row between items */
+	bool gap;               /* the row of history not loaded above item (render/gap.c) */
 };
 
 /* Rows item idx takes at width (header, body, reasoning when expanded, separator); lays out
@@ -135,7 +136,10 @@ uint64_t render_layouts_built(void);
 
 /* -------------------------------------------------------------- viewport */
 
-/* What the reader sees: a window of rows anchored at an item and a row inside it. */
+enum { VIEWPORT_GAP_ROWS = 4 };
+
+/* What the reader sees: a window of rows anchored at an item and a row inside it. An item
+ * with history not loaded right above it (transcript_missing_before) has a gap row first. */
 struct viewport {
 	int width, height;
 	bool follow;            /* glued to the bottom */
@@ -143,6 +147,14 @@ struct viewport {
 	size_t top_row;
 	size_t new_below;       /* rows added below since the reader scrolled up */
 	uint64_t seen_generation;
+	uint64_t top_uid;       /* the anchor when not following: top_item's uid (0: none yet) */
+	size_t top_gap;         /* gap rows the top item had when anchored */
+	const char *gap_note;   /* what gap rows say after the count ("loading…"); NULL: a hint */
+	/* the text of the gap rows viewport_rows made (valid until its next call) */
+	char gap_text[VIEWPORT_GAP_ROWS][160];
+	struct span gap_span[VIEWPORT_GAP_ROWS];
+	unsigned gap_next;
+	uint64_t scrolls;       /* viewport_scroll calls, moving or not (the reader's cue) */
 };
 
 /* Starts in follow mode. */
@@ -160,6 +172,11 @@ void viewport_note_changes(struct viewport *v, struct transcript *t);
 /* Fills up to v->height rows from the top of the view; returns how many. Costs
  * O(visible rows), not O(transcript). */
 size_t viewport_rows(struct viewport *v, struct transcript *t, struct view_row *rows);
+
+/* Gap rows above item idx: 1 when history is missing right above it, else 0. */
+size_t gap_rows(struct transcript *t, size_t idx);
+/* Fills *out with the gap row above item idx (its text lives in v until v's next rows). */
+void gap_row_fill(struct viewport *v, struct transcript *t, size_t idx, struct view_row *out);
 
 /* ---------------------------------------------------------- render clock */
 

@@ -7,15 +7,54 @@
  * streamed), not wrapped rows: counting rows would mean laying out output nobody looks at.
  * seen_generation holds that counter as of the last viewport_note_changes.
  *
- * The anchor is an item index: output below never moves it, but an item inserted or
- * dropped above it (a late older durable, an aborted slot above the view) shifts the view
- * by that item. A window over a long history, which drops items above, would anchor at the
- * item's uid instead (transcript_index_of). */
+ * The anchor is the top item's uid (top_uid; top_item is its index as last resolved): items
+ * inserted or dropped above it (an older page of history, a late durable, an aborted slot,
+ * items trimmed far away) never move the view. When the top item itself is dropped the view
+ * stays at the same index. */
 #include "render.h"
 
+/* An item's rows: its gap row (history not loaded above it), then its own. */
 static size_t rows_of(struct viewport *v, struct transcript *t, size_t i)
 {
-	return transcript_item_rows(t, i, v->width);
+	return gap_rows(t, i) + transcript_item_rows(t, i, v->width);
+}
+
+/* The top item's index from its uid (items above may have come or gone since). */
+static void anchor_load(struct viewport *v, struct transcript *t)
+{
+	if (v->follow || !v->top_uid)
+		return;
+	long i = transcript_index_of(t, v->top_uid);
+	if (i < 0) {
+		v->top_row = 0; /* dropped: the item now at its index */
+		v->top_uid = 0;
+		return;
+	}
+	v->top_item = (size_t)i;
+	/* The same line stays on top when the gap row above the item comes or goes: a page
+	 * that filled the gap ends where its row was. */
+	size_t g = gap_rows(t, v->top_item);
+	if (g > v->top_gap) {
+		v->top_row += g - v->top_gap;
+	} else if (g < v->top_gap) {
+		size_t gone = v->top_gap - g;
+		if (v->top_row >= gone) {
+			v->top_row -= gone;
+		} else if (v->top_item > 0) {
+			v->top_item--;
+			v->top_row = rows_of(v, t, v->top_item) - 1;
+		} else {
+			v->top_row = 0;
+		}
+	}
+	v->top_gap = g;
+}
+
+static void anchor_save(struct viewport *v, struct transcript *t)
+{
+	bool in = !v->follow && v->top_item < transcript_count(t);
+	v->top_uid = in ? transcript_uid_at(t, v->top_item) : 0;
+	v->top_gap = in ? gap_rows(t, v->top_item) : 0;
 }
 
 /* The top of a view showing the last height rows; false when everything fits. */
@@ -100,6 +139,7 @@ void viewport_resize(struct viewport *v, struct transcript *t, int width, int he
 		width = 1;
 	if (!v->follow && transcript_count(t)) {
 		/* The reader's place: the same item on top, at the same fraction of it. */
+		anchor_load(v, t);
 		clamp_top(v, t);
 		size_t before = rows_of(v, t, v->top_item);
 		v->width = width;
@@ -107,6 +147,7 @@ void viewport_resize(struct viewport *v, struct transcript *t, int width, int he
 		v->top_row = v->top_row * after / before;
 		if (v->top_row >= after)
 			v->top_row = after - 1;
+		anchor_save(v, t);
 	}
 	v->width = width;
 	v->height = height < 0 ? 0 : height;
@@ -150,6 +191,7 @@ static void scroll_down(struct viewport *v, struct transcript *t, size_t down)
 
 void viewport_scroll(struct viewport *v, struct transcript *t, long rows)
 {
+	v->scrolls++;
 	if (rows == 0 || !transcript_count(t))
 		return;
 	if (v->follow) {
@@ -157,6 +199,7 @@ void viewport_scroll(struct viewport *v, struct transcript *t, long rows)
 			return; /* already at the bottom, or nothing above */
 		leave_follow(v, t);
 	}
+	anchor_load(v, t);
 	clamp_top(v, t);
 	if (rows < 0)
 		scroll_up(v, t, (size_t)(-(rows + 1)) + 1);
@@ -164,6 +207,7 @@ void viewport_scroll(struct viewport *v, struct transcript *t, long rows)
 		scroll_down(v, t, (size_t)rows);
 	if (reaches_end(v, t, v->top_item, v->top_row))
 		viewport_follow(v);
+	anchor_save(v, t);
 }
 
 void viewport_show_item(struct viewport *v, struct transcript *t, size_t idx)
@@ -178,20 +222,28 @@ void viewport_show_item(struct viewport *v, struct transcript *t, size_t idx)
 		leave_follow(v, t);
 	v->top_item = idx;
 	v->top_row = 0;
+	anchor_save(v, t);
 }
 
 size_t viewport_rows(struct viewport *v, struct transcript *t, struct view_row *rows)
 {
 	size_t count = transcript_count(t), k = 0, height = (size_t)v->height;
-	if (v->follow)
+	if (v->follow) {
 		tail_top(v, t, &v->top_item, &v->top_row);
-	else
+	} else {
+		anchor_load(v, t);
 		clamp_top(v, t);
+		anchor_save(v, t);
+	}
 	size_t r = v->top_row;
 	for (size_t i = v->top_item; i < count && k < height; i++, r = 0) {
-		size_t n = rows_of(v, t, i);
-		for (; r < n && k < height; r++)
-			transcript_item_row(t, i, r, v->width, &rows[k++]);
+		size_t g = gap_rows(t, i), n = g + transcript_item_rows(t, i, v->width);
+		for (; r < n && k < height; r++) {
+			if (r < g)
+				gap_row_fill(v, t, i, &rows[k++]);
+			else
+				transcript_item_row(t, i, r - g, v->width, &rows[k++]);
+		}
 	}
 	return k;
 }

@@ -892,6 +892,10 @@ void controller_start(struct controller *c)
 		ctl_stdin_start(c);
 	if (c->o->conversation_id)
 		ctl_fetch_title(c);
+	/* The TUI opens on the tail; headless and an explicit cursor replay from where asked. */
+	if (!c->headless && c->o->conversation_id && !c->o->after_seq_given && !c->o->no_history &&
+	    c->o->history_window > 0 && ctl_count_events(c))
+		return;
 	session_start(c->session);
 }
 
@@ -906,6 +910,7 @@ void controller_destroy(struct controller *c)
 		return;
 	outbox_destroy(c->outbox);
 	ctl_rest_detach(c);
+	ctl_history_detach(c);
 	session_destroy(c->session);
 	for (size_t i = 0; i < c->nsinks; i++)
 		if (c->sinks[i].ops->destroy)

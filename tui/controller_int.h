@@ -71,6 +71,7 @@ struct controller {
 	bool closed_reported;           /* the last connection line was "closed" */
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
+	struct history_call *history_call; /* tui/history.c: the call in flight, if any */
 };
 
 /* Calls op on every sink that has it, with the sink's context and the arguments. */
@@ -103,6 +104,11 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 /* Asks REST for the conversation once at the start: its title for the status line, and a
  * refused key found before the socket's auth timeout (then the run ends). */
 void ctl_fetch_title(struct controller *c);
+/* TUI: asks events/count, then starts the session a history window before the log's end
+ * (the whole history when the count fails). False when it was not asked: start it now. */
+bool ctl_count_events(struct controller *c);
+/* The history call in flight goes on into nothing (controller_destroy). */
+void ctl_history_detach(struct controller *c);
 /* Asks REST for the conversation after the socket's HTTP 404, then ends the run: a server
  * without the session socket, or the conversation not found. */
 void ctl_check_socket(struct controller *c);

@@ -31,8 +31,11 @@ static void call_free(struct rest_call *call)
 static const char answer_kind[] = "confirmation answer";
 /* The conversation lookup after the socket's 404. */
 static const char socket_check_kind[] = "socket check";
+/* events/count at the start: the TUI opens on the tail. */
+static const char count_kind[] = "count";
 
 static void socket_check_done(struct controller *c, const struct rest_response *r);
+static void count_done(struct controller *c, const struct rest_response *r);
 
 /* What the user asked for, in words, for "could not …". */
 static const char *call_words(const char *what)
@@ -104,6 +107,8 @@ static void rest_done(void *ctx, const struct rest_response *r)
 	}
 	if (call->kind == socket_check_kind) {
 		socket_check_done(c, r);
+	} else if (call->kind == count_kind) {
+		count_done(c, r);
 	} else if (r->status < 200 || r->status >= 300) {
 		call_failed(c, call, r);
 		if (call->then_send)
@@ -205,6 +210,41 @@ void ctl_check_socket(struct controller *c)
 	struct rest_server srv = server_of(c);
 	if (call)
 		call_started(call, rest_get_conversation(&srv, c->o->conversation_id, rest_done, call));
+}
+
+/* The log's length: the socket resumes a window before its end. Any failure but a refused
+ * key (a server without events/count answers 404) opens on the whole history, as before. */
+static void count_done(struct controller *c, const struct rest_response *r)
+{
+	int64_t n = 0;
+	struct codec_error err;
+	if (c->finished)
+		return;
+	if (r->status == 401 || r->status == 403) {
+		struct diag_about about = ctl_about(c);
+		struct buf line;
+		buf_init(&line);
+		diag_auth(&line, &about);
+		controller_fail(c, buf_cstr(&line), EXIT_AUTH);
+		buf_fini(&line);
+		return;
+	}
+	int64_t after = -1;
+	if (r->status == 200 && r->body && event_count_decode(r->body, r->body_len, &n, &err) == 0 &&
+	    n - 1 - c->o->history_window >= 0)
+		after = n - 1 - c->o->history_window;
+	session_set_cursor(c->session, after);
+	session_start(c->session);
+}
+
+bool ctl_count_events(struct controller *c)
+{
+	struct rest_call *call = call_begin(c, "count", count_kind);
+	struct rest_server srv = server_of(c);
+	if (!call)
+		return false;
+	return call_started(call, rest_count_events(&srv, c->o->conversation_id, NULL, rest_done,
+						    call));
 }
 
 void ctl_fetch_title(struct controller *c)

@@ -211,6 +211,8 @@ static void on_frame(void *arg)
 	track_confirmation(u, &st);
 	paint_frame(u, &st, now);
 	call_back(u, &st, now);
+	history_view_painted(u, now);
+	history_view_check(u, &st);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
 	if (more) {
@@ -368,6 +370,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->o = o;
 	u->loop = loop;
 	u->match = -1;
+	u->history_dead_seq = -1;
 	keys_init(&u->keys);
 	editor_init(&u->input);
 	editor_init(&u->query);
@@ -419,6 +422,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	controller_destroy(u->ctl);
+	history_view_write_stats(u);
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);

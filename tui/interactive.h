@@ -30,6 +30,9 @@ struct painter {
 	int input_width;
 };
 
+/* Pages timed for $TETHER_STATS. */
+enum { HISTORY_TIMES = 4096 };
+
 struct tui {
 	const struct options *o;
 	struct loop *loop;
@@ -49,6 +52,12 @@ struct tui {
 	bool search_failed;
 	bool saved_follow;          /* the view before the search, for Esc */
 	size_t saved_top_item, saved_top_row;
+	uint64_t saved_top_uid;     /* the view's anchor before the search */
+	uint64_t match_uid;         /* the current match's item (indices move; uids do not) */
+	bool server_searching;      /* a search of the server's history is in flight */
+	char server_needle[512];    /* what it asked for */
+	bool server_search_wanted;  /* asked while a page was loading: goes once it came */
+	bool server_search_newer;   /* … and which way */
 	/* confirmation */
 	bool confirm_hidden;        /* set aside (or answered) until the next request */
 	bool confirm_focused;       /* single keys answer only after Tab or an arrow */
@@ -74,8 +83,29 @@ struct tui {
 	 * the pager open on one item (NULL when closed) */
 	uint64_t focus_uid;
 	struct pager *pager;
+	/* history not loaded (history_view.c) */
+	char history_note[160];     /* what gap rows say after the count */
+	uint64_t history_failed_at; /* scrolls + 1 when a page failed (0: none failed) */
+	int64_t history_asked_seq;  /* the anchor of the page asked last */
+	bool history_asked_before;
+	int64_t history_dead_seq;   /* an anchor whose page brought nothing: not asked again */
+	bool history_dead_before;
+	uint64_t history_trimmed_at; /* where the view was at the last trim */
+	int64_t history_asked_us;   /* when the page in flight was asked */
+	int64_t history_landed_us;  /* the page that landed was asked then (0: none waits) */
+	size_t history_npages;      /* pages timed from asked to painted ($TETHER_STATS) */
+	int64_t history_page_us[HISTORY_TIMES];
 };
 
+/* After a frame: asks for the history not loaded within a screen of the rows shown. */
+void history_view_check(struct tui *u, const struct controller_status *st);
+/* A frame was painted: a page that landed is on screen (timed for $TETHER_STATS). */
+void history_view_painted(struct tui *u, int64_t now_us);
+/* Appends the pages' times to $TETHER_STATS when set. */
+void history_view_write_stats(struct tui *u);
+/* Drops items far from the rows shown down to history_memory (never the live tail); returns
+ * how many. */
+size_t history_view_trim(struct tui *u);
 /* Asks for a frame at the next render clock boundary. */
 void tui_schedule_frame(struct tui *u);
 /* Forgets what the screen shows: the next frame redraws every line. */
@@ -104,6 +134,8 @@ void search_start(struct tui *u);
 void search_update(struct tui *u);
 /* Goes to the next older (or newer) match. */
 void search_step(struct tui *u, bool older);
+/* A search of the server's history that waited for a page goes now, if it still can. */
+void search_server_resume(struct tui *u);
 /* Ends the search and puts the view back where it was. */
 void search_cancel(struct tui *u);
 

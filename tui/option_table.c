@@ -51,8 +51,10 @@ const struct option_spec option_specs[] = {
 	{ "bell", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(bell), 0, 0, NULL },
 	{ "bell-after", 0, SPEC_INT, SPEC_CONFIG, FIELD(bell_after_s), 0, 86400, NULL },
 	{ "notify", 0, SPEC_CHOICE, SPEC_CONFIG, FIELD(notify), 0, 0, notifies },
-	{ "history", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(history), 0, 0, NULL },
+	{ "input-history", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(history), 0, 0, NULL },
 	{ "timestamps", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(timestamps), 0, 0, NULL },
+	{ "history-window", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_window), 0, 1000000, NULL },
+	{ "history-memory", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_memory_mb), 4, 65536, NULL },
 };
 
 bool option_takes_value(const struct option_spec *s)

@@ -46,6 +46,9 @@ static const char usage[] =
 	"      --max-retries N     reconnect attempts in a row; 0 = forever\n"
 	"                          (default 0 interactive, 8 headless)\n"
 	"      --render-hz N       render clock of the TUI (default 30)\n"
+	"      --history-window N  TUI: open on the newest N events, older ones as you scroll\n"
+	"                          up (default 200; 0 = load the whole history)\n"
+	"      --history-memory MB TUI: about how much loaded history to hold (default 16)\n"
 	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
 	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --reason TEXT       tether reject: why, for the agent\n"
@@ -58,7 +61,8 @@ static const char usage[] =
 	"The session API key comes from env TETHER_SESSION_API_KEY, else the keyring.\n"
 	"Defaults come from $XDG_CONFIG_HOME/tether/config as `key = value` lines, checked as the\n"
 	"flags are (keys: server, render_hz, ping_interval, stall_timeout, osc52, color,\n"
-	"stream_stall, bell, bell_after, notify, history, timestamps; - or _ alike); env TETHER_SERVER,\n"
+	"stream_stall, bell, bell_after, notify, input_history, timestamps, history_window,\n"
+	"history_memory; - or _ alike); env TETHER_SERVER,\n"
 	"TETHER_OSC52 and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
 	"6 conversation ended in error/stuck, 7 waits for confirmation, 130 interrupted,\n"
@@ -268,7 +272,9 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->command = CMD_CLIENT;
 	o->format = FORMAT_TEXT;
 	o->until = UNTIL_IDLE;
-	o->after_seq = -1;
+	o->after_seq = -2; /* not given: -1 below */
+	o->history_window = 200;
+	o->history_memory_mb = 16;
 	o->ping_interval_s = 20;
 	o->stall_timeout_s = 60;
 	o->max_retries = -1;
@@ -297,6 +303,9 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	if (rc == 0 && o->command == CMD_CLIENT)
 		rc = parse_command(pos, npos, o, err);
 	free(pos);
+	o->after_seq_given = o->after_seq != -2;
+	if (!o->after_seq_given)
+		o->after_seq = -1;
 	if (rc == 0 && o->reason && o->command != CMD_REJECT) {
 		buf_puts(err, "--reason goes only with tether reject");
 		rc = -1;

@@ -64,6 +64,9 @@ struct options {
 	enum notify_mode notify;    /* desktop notifications through the terminal */
 	bool history;               /* the TUI keeps the input history in $XDG_STATE_HOME/tether */
 	bool timestamps;            /* item headers show their time (/time toggles it) */
+	bool after_seq_given;       /* --after-seq was given: the TUI resumes there, not at the tail */
+	int history_window;         /* TUI: events loaded at start, the newest (0: all of them) */
+	int history_memory_mb;      /* TUI: about how much the loaded history may hold, in MB */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

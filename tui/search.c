@@ -1,12 +1,124 @@
 /* search: finding text in the transcript from the input line — newest match first, then
- * older or newer ones, and back to where the reader was on Esc. */
+ * older or newer ones, and back to where the reader was on Esc. Past the oldest match loaded,
+ * the server's history is searched (events/search with body: messages only) and the match
+ * is loaded where it belongs, an island the view then fills around. */
 #include "interactive.h"
+
+#include <string.h>
 
 static void show_match(struct tui *u, long idx)
 {
 	u->match = idx;
+	u->match_uid = idx >= 0 ? transcript_uid_at(u->t, (size_t)idx) : 0;
 	if (idx >= 0)
 		viewport_show_item(&u->vp, u->t, (size_t)idx);
+}
+
+/* The current match's index now (pages and trims move indices; uids stay). */
+static void refresh_match(struct tui *u)
+{
+	if (u->match_uid)
+		u->match = transcript_index_of(u->t, u->match_uid);
+	if (u->match < 0)
+		u->match_uid = 0;
+}
+
+static bool searching(const struct tui *u)
+{
+	return u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE;
+}
+
+static void search_server(struct tui *u);
+static void search_server_dir(struct tui *u, bool newer);
+
+static void server_found(void *ctx, const struct controller_page_result *r)
+{
+	struct tui *u = ctx;
+	bool current = searching(u) && !strcmp(u->server_needle, editor_text(&u->query));
+	u->server_searching = false;
+	u->vp.seen_generation += r->lines; /* history, not news below */
+	tui_schedule_frame(u);
+	if (!current) {
+		/* Typed on meanwhile: the query now, if nothing loaded matches it. */
+		if (searching(u) && u->search_failed)
+			search_server(u);
+		return;
+	}
+	if (r->error) {
+		tui_notice(u, "could not search the server's history: %s", r->error);
+		return;
+	}
+	long idx = r->found ? transcript_index_of(u->t, r->found_uid) : -1;
+	if (idx < 0) {
+		u->search_failed = u->match < 0;
+		tui_notice(u, "no other match in the whole history");
+		return;
+	}
+	u->search_failed = false;
+	show_match(u, idx);
+}
+
+/* The oldest timestamp at or above item idx (from the top when idx < 0): the server is
+ * asked for matches before it. NULL when no item above has one. */
+static const char *time_before(struct tui *u, long idx)
+{
+	size_t count = transcript_count(u->t);
+	size_t from = idx >= 0 && (size_t)idx < count ? (size_t)idx : 0;
+	struct item_info info;
+	for (size_t i = from; i < count; i++) {
+		transcript_item(u->t, i, &info);
+		if (info.timestamp)
+			return info.timestamp;
+	}
+	return NULL;
+}
+
+/* Local matches ran out: asks the server for the newest match older than what is loaded
+ * (than the current match, once one was found), or the next newer than the current match. */
+static void search_server_dir(struct tui *u, bool newer)
+{
+	const char *needle = editor_text(&u->query);
+	u->server_search_wanted = false;
+	if (!*needle || u->server_searching)
+		return;
+	snprintf(u->server_needle, sizeof u->server_needle, "%s", needle);
+	if (strlen(needle) >= sizeof u->server_needle)
+		return; /* too long to be a message's words */
+	const char *ts = time_before(u, u->match >= 0 ? u->match : 0);
+	const char *skip = NULL;
+	struct item_info info;
+	if (newer) {
+		if (u->match < 0)
+			return;
+		transcript_item(u->t, (size_t)u->match, &info);
+		if (!info.timestamp || !info.id)
+			return;
+		ts = info.timestamp;
+		skip = info.id;
+	}
+	if (controller_search_history(u->ctl, needle, ts, skip, server_found, u)) {
+		u->server_searching = true;
+		tui_notice(u, "searching the server's history…");
+	} else {
+		/* A page of history is on its way: the search goes once it has come. */
+		u->server_search_wanted = true;
+		u->server_search_newer = newer;
+		tui_notice(u, "searching the server's history once the page loading now has come…");
+	}
+}
+
+static void search_server(struct tui *u)
+{
+	search_server_dir(u, false);
+}
+
+void search_server_resume(struct tui *u)
+{
+	if (!u->server_search_wanted || controller_history_busy(u->ctl))
+		return;
+	u->server_search_wanted = false;
+	if (searching(u) && (u->search_failed || u->match >= 0))
+		search_server_dir(u, u->server_search_newer);
 }
 
 void search_update(struct tui *u)
@@ -17,6 +129,8 @@ void search_update(struct tui *u)
 	u->search_failed = *needle && idx < 0;
 	if (idx >= 0)
 		show_match(u, idx);
+	else if (*needle)
+		search_server(u);
 }
 
 void search_step(struct tui *u, bool older)
@@ -26,16 +140,22 @@ void search_step(struct tui *u, bool older)
 	if (!*needle || !count)
 		return;
 	long idx;
+	refresh_match(u);
 	if (u->match < 0)
 		idx = transcript_search(u->t, needle, count - 1, true);
 	else if (older)
 		idx = u->match > 0 ? transcript_search(u->t, needle, (size_t)u->match - 1, true) : -1;
 	else
 		idx = transcript_search(u->t, needle, (size_t)u->match + 1, false);
-	if (idx < 0)
-		tui_notice(u, older ? "no older match" : "no newer match");
-	else
+	if (idx >= 0)
 		show_match(u, idx);
+	else if (older)
+		search_server(u);
+	else if (u->match >= 0 && transcript_gap_near(u->t, (size_t)u->match, count - 1, 0,
+						       &(struct history_gap){ 0 }))
+		search_server_dir(u, true); /* history not loaded below the match */
+	else
+		tui_notice(u, "no newer match");
 }
 
 void search_start(struct tui *u)
@@ -43,8 +163,10 @@ void search_start(struct tui *u)
 	u->saved_follow = u->vp.follow;
 	u->saved_top_item = u->vp.top_item;
 	u->saved_top_row = u->vp.top_row;
+	u->saved_top_uid = u->vp.top_uid;
 	editor_clear(&u->query);
 	u->match = -1;
+	u->match_uid = 0;
 	u->search_failed = false;
 	u->mode = TUI_MODE_SEARCH_EDIT;
 }
@@ -58,6 +180,7 @@ void search_cancel(struct tui *u)
 		u->vp.follow = false;
 		u->vp.top_item = u->saved_top_item;
 		u->vp.top_row = u->saved_top_row;
+		u->vp.top_uid = u->saved_top_uid;
 	}
 }
 

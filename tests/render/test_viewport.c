@@ -353,6 +353,123 @@ static void view_lays_out_only_visible_items(void **state)
 	transcript_destroy(t);
 }
 
+/* The uids and rows a view shows. */
+static size_t shown(struct viewport *v, struct transcript *t, uint64_t *uids, size_t *rws)
+{
+	struct view_row rows[64];
+	size_t n = viewport_rows(v, t, rows);
+	for (size_t k = 0; k < n; k++) {
+		uids[k] = transcript_uid_at(t, rows[k].item);
+		rws[k] = rows[k].row_in_item;
+	}
+	return n;
+}
+
+/* The anchor is the top item's uid: older items inserted above the view (a page of history,
+ * a late durable) shift every index but move nothing on screen. */
+static void older_items_above_do_not_move_the_view(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	char id[32], text[64];
+	for (int i = 0; i < 40; i++) {
+		snprintf(id, sizeof id, "n%d", i);
+		snprintf(text, sizeof text, "newer %d", i);
+		add(t, i % 2 ? ITEM_AGENT : ITEM_USER, 1000 + i, id, text);
+	}
+	struct viewport v;
+	viewport_init(&v, 30, 12);
+	viewport_scroll(&v, t, -40);
+	assert_false(v.follow);
+	uint64_t before_uid[64], after_uid[64];
+	size_t before_row[64], after_row[64];
+	size_t n = shown(&v, t, before_uid, before_row);
+	assert_int_equal(n, 12);
+	size_t top_index = v.top_item;
+	/* a page of 25 older events lands above */
+	for (int i = 0; i < 25; i++) {
+		snprintf(id, sizeof id, "o%d", i);
+		snprintf(text, sizeof text, "older %d\nwith a second line", i);
+		add(t, ITEM_AGENT, 500 + i, id, text);
+	}
+	assert_int_equal(transcript_count(t), 65);
+	assert_int_equal(shown(&v, t, after_uid, after_row), n);
+	for (size_t k = 0; k < n; k++) {
+		assert_int_equal(after_uid[k], before_uid[k]);
+		assert_int_equal(after_row[k], before_row[k]);
+	}
+	assert_int_equal(v.top_item, top_index + 25);
+	/* scrolling still moves from there: one row up, then back */
+	viewport_scroll(&v, t, -1);
+	viewport_scroll(&v, t, 1);
+	assert_int_equal(shown(&v, t, after_uid, after_row), n);
+	assert_int_equal(after_uid[0], before_uid[0]);
+	assert_int_equal(after_row[0], before_row[0]);
+	/* a resize keeps the same item on top too */
+	for (int i = 0; i < 5; i++) {
+		snprintf(id, sizeof id, "p%d", i);
+		add(t, ITEM_USER, 100 + i, id, "oldest");
+	}
+	viewport_resize(&v, t, 30, 10);
+	assert_int_equal(shown(&v, t, after_uid, after_row), 10);
+	assert_int_equal(after_uid[0], before_uid[0]);
+	transcript_destroy(t);
+}
+
+/* History not loaded shows as one row above the item where it ends; a page that fills it
+ * while that row is on top ends where the row was: every line below stays on its row. */
+static void gap_row_and_a_page_landing_under_it(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	char id[32], text[64];
+	for (int i = 0; i < 30; i++) {
+		snprintf(id, sizeof id, "n%d", i);
+		snprintf(text, sizeof text, "newer %d", i);
+		add(t, i % 2 ? ITEM_AGENT : ITEM_USER, 1000 + i, id, text);
+	}
+	struct viewport v;
+	viewport_init(&v, 30, 12);
+	viewport_scroll(&v, t, -1000); /* to the very top */
+	struct view_row rows[12];
+	size_t n = viewport_rows(&v, t, rows);
+	assert_int_equal(n, 12);
+	assert_true(rows[0].gap);
+	assert_int_equal(rows[0].item, 0);
+	assert_non_null(strstr(rows[0].text, "1,000 earlier events"));
+	assert_false(rows[1].gap);
+	uint64_t before_uid[64], after_uid[64];
+	size_t before_row[64], after_row[64];
+	shown(&v, t, before_uid, before_row);
+	v.gap_note = "loading…";
+	viewport_rows(&v, t, rows);
+	assert_non_null(strstr(rows[0].text, "1,000 earlier events · loading…"));
+	/* a page of 20 older events, newest first */
+	struct item_spec specs[20];
+	char ids[20][16];
+	for (int i = 0; i < 20; i++) {
+		snprintf(ids[i], sizeof ids[i], "o%d", i);
+		specs[i] = (struct item_spec){ .kind = ITEM_AGENT, .seq = -1, .id = ids[i],
+					       .text = "older", .text_len = 5 };
+	}
+	assert_int_equal(transcript_add_page(t, 1000, true, specs, 20), 20);
+	assert_int_equal(shown(&v, t, after_uid, after_row), n);
+	for (size_t k = 1; k < n; k++) {
+		assert_int_equal(after_uid[k], before_uid[k]);
+		assert_int_equal(after_row[k], before_row[k]);
+	}
+	/* the top row is the page's newest item's last row now; the gap is above the page */
+	viewport_rows(&v, t, rows);
+	assert_false(rows[0].gap);
+	assert_int_equal(rows[0].item, 19);
+	assert_int_equal(transcript_missing_before(t, 0), 980);
+	viewport_scroll(&v, t, -1000);
+	viewport_rows(&v, t, rows);
+	assert_true(rows[0].gap);
+	assert_non_null(strstr(rows[0].text, "980 earlier events"));
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +481,8 @@ int main(void)
 		cmocka_unit_test(resize_keeps_top_item_and_rows_match_a_fresh_layout),
 		cmocka_unit_test(resize_keeps_the_place_inside_the_top_item),
 		cmocka_unit_test(view_lays_out_only_visible_items),
+		cmocka_unit_test(older_items_above_do_not_move_the_view),
+		cmocka_unit_test(gap_row_and_a_page_landing_under_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The input history survives a restart (issue 15 point 7): a message sent, tether quit and
 # started again, Up brings it back — a multi-line one whole. The file is the server's own,
-# 0600, and holds a secret typed in a message masked. `history = off` keeps nothing.
+# 0600, and holds a secret typed in a message masked. `input_history = off` keeps nothing.
 . "$(dirname "$0")/lib.sh" "$@"
 
 secret=tok-Zq9VX7wKpL3mN8rT
@@ -65,21 +65,21 @@ wait_traffic '^recv [0-9]+ .*while unreadable' || fail "the message was not sent
 rmdir "$file"
 mv "$file.saved" "$file"
 
-# history = off: nothing is loaded, nothing written.
+# input_history = off: nothing is loaded, nothing written.
 T send-keys -t main C-u C-u C-d
 wait_exit || fail "Ctrl-D did not quit"
 before=$(cat "$file")
 mkdir -p "$WORK/config/tether"
-echo "history = off" >"$WORK/config/tether/config"
+echo "input_history = off" >"$WORK/config/tether/config"
 T kill-session -t main
 start_tether 80 24 "$CONV"
-wait_for "Ready for your messages." || fail "tether did not start with history = off"
+wait_for "Ready for your messages." || fail "tether did not start with input_history = off"
 T send-keys -t main Up
 sleep 0.3
-screen | grep -qF "> first line" && fail "history = off still loaded the history"
+screen | grep -qF "> first line" && fail "input_history = off still loaded the history"
 T send-keys -t main -l "not to be kept"
 T send-keys -t main Enter
 wait_traffic '^recv [0-9]+ .*not to be kept' || fail "the message was not sent"
-[ "$(cat "$file")" = "$before" ] || fail "history = off still wrote the file"
+[ "$(cat "$file")" = "$before" ] || fail "input_history = off still wrote the file"
 no_sanitizer_report
 echo ok

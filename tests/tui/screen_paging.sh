@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Issue 16, the TUI half: a 20,000-event conversation opens on its tail (events/count, then
+# the socket resumes a window before the end) with the newest event on screen; PgUp to the
+# top shows the row of history not loaded and loads pages of it (events/search in the
+# fixture's log); a page landing above does not move the lines being read; search finds a
+# message that was never loaded and shows it.
+. "$(dirname "$0")/lib.sh" "$@"
+
+cat >"$WORK/h.scenario" <<'SC'
+history 10000
+message user "the zebra needle in old history"
+history 10000
+SC
+# Pages are held 3 s, so "loading…" can be seen and a page lands while the top is shown.
+start_fixture "$WORK/h.scenario" --search-delay 3
+start_tether 100 30 "$CONV"
+
+# The newest event, as the server has it: the last agent message's last line.
+newest=$(python3 - "$PORT" "$CONV" <<'PY'
+import json, sys, urllib.request
+port, conv = sys.argv[1:]
+url = f"http://127.0.0.1:{port}/api/conversations/{conv}/events/search?limit=1&kind=MessageEvent&sort_order=TIMESTAMP_DESC"
+ev = json.load(urllib.request.urlopen(url))["items"][0]
+print(ev["llm_message"]["content"][0]["text"].splitlines()[-1].replace("**", ""))
+PY
+)
+[ -n "$newest" ] || fail "could not read the newest event from the fixture"
+wait_for "$newest" 10 || fail "the newest event ($newest) is not on screen"
+wait_for "seq 20,000" 10 || fail "the status line does not show the last seq"
+grep -q "events/count" "$WORK/traffic" || fail "no events/count asked"
+grep -qE "^conn 1 after_seq=19800 " "$WORK/traffic" ||
+	fail "the socket did not resume a window before the end: $(grep '^conn' "$WORK/traffic")"
+grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was paged before anyone scrolled"
+
+# PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
+for _ in $(seq 150); do
+	screen | head -1 | grep -q "earlier events · loading…" && break
+	T send-keys -t main PPage
+	sleep 0.05
+done
+screen | head -1 | grep -q "earlier events · loading…" ||
+	fail "the top line is not the 'earlier events · loading…' row"
+wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
+	fail "no page of older history was asked"
+before=$(screen | sed -n '2,20p')
+pages=$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")
+# The page lands above: the row goes (or moves up), the lines below stay where they were.
+wait_gone "earlier events · loading…" 10 || fail "the page never landed"
+after=$(screen | sed -n '2,20p')
+[ "$before" = "$after" ] || {
+	diff <(echo "$before") <(echo "$after") >&2
+	fail "the view moved when older history landed above"
+}
+screen | grep -qF "new below" && fail "a page of history counted as new output below"
+# Further up, more pages come.
+for _ in $(seq 30); do
+	T send-keys -t main PPage
+	sleep 0.1
+done
+for _ in $(seq 50); do
+	[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] && break
+	sleep 0.1
+done
+[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] || fail "scrolling up loaded no further page"
+
+# Search: the needle was never loaded; the server's history has it, and it is shown.
+T send-keys -t main End
+T send-keys -t main C-r
+T send-keys -t main -l "zebra needle"
+wait_traffic "events/search\?limit=1&sort_order=TIMESTAMP_DESC&body=zebra" 10 ||
+	fail "the search did not go to the server"
+wait_for "the zebra needle in old history" 10 || fail "search did not show the match"
+wait_traffic "events/count\?timestamp__lt=" 5 || fail "the match was not placed by its count"
+no_sanitizer_report
+echo ok

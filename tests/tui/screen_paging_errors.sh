@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Issue 16, what goes wrong: a server without events/count opens on the whole history as
+# before (no gap, nothing paged); a page that fails says so in the row of history not loaded,
+# is never fatal, and is asked again on the next scroll, even at the top.
+. "$(dirname "$0")/lib.sh" "$@"
+
+printf 'history 300\n' >"$WORK/h.scenario"
+start_fixture "$WORK/h.scenario" --no-count
+start_tether 100 30 "$CONV"
+wait_for "seq 299" 10 || fail "the history did not open without events/count"
+grep -qE "events/count.* 404" "$WORK/traffic" || fail "events/count was not asked"
+grep -qE "^conn 1 after_seq=-1 " "$WORK/traffic" ||
+	fail "without a count the socket did not replay the whole history: $(grep '^conn' "$WORK/traffic")"
+T send-keys -t main C-Home
+wait_for "system prompt" 5 || fail "the first event is not loaded"
+screen | grep -q "earlier event" && fail "a gap row without history missing"
+grep -q "events/search" "$WORK/traffic" && fail "history was paged though all of it was loaded"
+T send-keys -t main C-d
+wait_exit 10 || fail "tether did not quit"
+T kill-server
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+rm -f "$WORK/go" "$WORK/traffic"
+
+printf 'history 2000\n' >"$WORK/h2.scenario"
+# Each scroll asks again: 20 failures outlast the way up to the top.
+start_fixture "$WORK/h2.scenario" --search-fail 20
+start_tether 100 30 "$CONV"
+wait_for "seq 1,999" 10 || fail "the tail did not open"
+for _ in $(seq 100); do
+	screen | head -1 | grep -q "could not load" && break
+	T send-keys -t main PPage
+	sleep 0.05
+done
+wait_for "earlier events · could not load: the server answered HTTP 503 · scroll to retry" 5 ||
+	fail "the failed page is not said in the row"
+asked=$(grep -c "events/search.* 503" "$WORK/traffic")
+sleep 0.5
+[ "$(grep -c "events/search" "$WORK/traffic")" = "$asked" ] ||
+	fail "a failed page was asked again without a scroll"
+# Each scroll at the top (where the view does not move) asks again, until it loads.
+for _ in $(seq 30); do
+	grep -q "events/search.* 200" "$WORK/traffic" && break
+	T send-keys -t main PPage
+	for _ in $(seq 40); do
+		[ "$(grep -c "events/search" "$WORK/traffic")" -gt "$asked" ] && break
+		sleep 0.05
+	done
+	[ "$(grep -c "events/search" "$WORK/traffic")" -gt "$asked" ] ||
+		fail "a scroll did not ask the failed page again"
+	asked=$(grep -c "events/search" "$WORK/traffic")
+done
+wait_traffic "events/search.* 200" 5 || fail "the page never loaded after the failures"
+wait_gone "could not load" 5 || fail "the row still says the page failed"
+[ -e "$WORK/rc" ] && fail "tether ended after a failed page"
+no_sanitizer_report
+echo ok

@@ -1,0 +1,443 @@
+/* History on demand against the real fixture (issue 16): the controller opens on the tail
+ * (events/count, then the socket a window before the end), pages of older history are
+ * fetched up to the first event while live events arrive and the socket drops and resumes,
+ * and at the end every event of the log is loaded once, at its log position (checked item
+ * by item against the fixture's durable log), with no gap left and no duplicate. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "controller_int.h"
+#include "spawn.h"
+#include "wsprobe.h"
+
+#define CONV "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+
+struct run {
+	struct fixture_proc fp;
+	struct loop *loop;
+	struct loop_timer *tick;
+	struct controller *c;
+	struct transcript *t;
+	int pages, failures;
+	bool dropped;
+	bool paging_done;
+	int64_t deadline_us;
+};
+
+static void page_done(void *ctx, const struct controller_page_result *r)
+{
+	struct run *run = ctx;
+	run->pages++;
+	if (r->error)
+		run->failures++;
+}
+
+/* A live message whose text is text is loaded (how many times). */
+static int items_with_text(struct transcript *t, const char *text)
+{
+	int n = 0;
+	struct item_info info;
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		transcript_item(t, i, &info);
+		n += info.text && strstr(info.text, text) != NULL;
+	}
+	return n;
+}
+
+static void tick(void *arg)
+{
+	struct run *run = arg;
+	struct controller_status st;
+	controller_status(run->c, &st);
+	if (clock_now_us() > run->deadline_us) {
+		loop_quit(run->loop);
+		return;
+	}
+	loop_timer_schedule(run->tick, 20000);
+	if (st.connection != SESSION_SYNCED || st.syncing || !transcript_count(run->t))
+		return;
+	if (!controller_history_busy(run->c)) {
+		struct history_gap gap;
+		if (transcript_gap_near(run->t, 0, 0, 5, &gap)) {
+			assert_true(controller_fetch_gap(run->c, &gap, page_done, run));
+			if (!run->dropped && run->pages >= 1) {
+				/* a page in flight: live events, then the socket drops and resumes */
+				run->dropped = true;
+				assert_int_equal(http_request(run->fp.port, "POST",
+							      "/api/conversations/" CONV "/run", NULL,
+							      "", NULL, 5000), 200);
+			}
+			return;
+		}
+		run->paging_done = true;
+	}
+	if (run->paging_done && run->dropped && items_with_text(run->t, "after the drop") &&
+	    st.connection == SESSION_SYNCED && !st.syncing)
+		loop_quit(run->loop);
+}
+
+/* seq → event id from the fixture's durable log ("<seq> <id>" lines). */
+static char **read_durable(const char *path, size_t *n)
+{
+	char *text = fixture_read_file(path, NULL);
+	assert_non_null(text);
+	size_t cap = 16;
+	char **ids = calloc(cap, sizeof *ids);
+	*n = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		long long seq;
+		char id[64];
+		assert_int_equal(sscanf(line, "%lld %63s", &seq, id), 2);
+		assert_int_equal(seq, (long long)*n);
+		if (*n == cap)
+			ids = realloc(ids, (cap *= 2) * sizeof *ids);
+		ids[(*n)++] = strdup(id);
+	}
+	free(text);
+	return ids;
+}
+
+
+/* Every event of the log loaded once, at its log position, nothing missing anywhere. */
+static void check_complete(struct transcript *t, char **ids, size_t nlog)
+{
+	struct strmap seen;
+	strmap_init(&seen);
+	struct item_info info;
+	size_t durables = 0;
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		transcript_item(t, i, &info);
+		/* nothing missing above any item: every seq is loaded */
+		assert_int_equal(transcript_missing_before(t, i), 0);
+		if (info.seq < 0)
+			continue;
+		durables++;
+		assert_true((size_t)info.seq < nlog);
+		/* at its log position */
+		assert_string_equal(info.id, ids[info.seq]);
+		/* once */
+		assert_null(strmap_get(&seen, info.id));
+		strmap_put(&seen, info.id, (void *)info.id);
+		if (i > 0) {
+			struct item_info prev;
+			transcript_item(t, i - 1, &prev);
+			assert_true(prev.seq < info.seq);
+		}
+	}
+	assert_true(durables > 500);
+	strmap_fini(&seen);
+}
+
+static void quit_when_idle(void *arg)
+{
+	struct run *run = arg;
+	if (!controller_history_busy(run->c))
+		loop_quit(run->loop);
+	else
+		loop_timer_schedule(run->tick, 10000);
+}
+
+static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
+{
+	(void)state;
+	char *scenario = fixture_scenario_file(
+		"history 1000\n"
+		"on_run:\n"
+		"  message agent \"live while paging\"\n"
+		"  drop\n"
+		"  message agent \"after the drop\"\n");
+	const char *extra[] = { "--search-delay", "0.2", NULL };
+	struct run run = { 0 };
+	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
+	struct buf e, url;
+	buf_init(&e);
+	buf_init(&url);
+	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
+	struct options o;
+	assert_int_equal(options_parse(4, argv, &o, &e), 0);
+	run.loop = loop_create(NULL, &e);
+	assert_non_null(run.loop);
+	struct mask_set *masks = mask_set_create();
+	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.t = controller_transcript(run.c);
+	run.tick = loop_timer_create(run.loop, tick, &run);
+	run.deadline_us = clock_now_us() + 40 * 1000000;
+	controller_start(run.c);
+	loop_timer_schedule(run.tick, 20000);
+	loop_run(run.loop);
+
+	assert_true(clock_now_us() <= run.deadline_us);
+	assert_true(run.dropped);
+	assert_int_equal(run.failures, 0);
+	/* 1000 events, a window of 200 at the start: 8 pages of 100 at least */
+	assert_true(run.pages >= 8);
+	char *traffic = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(strstr(traffic, "after_seq=799 "));
+	assert_non_null(strstr(traffic, "\nconn 2 "));
+	free(traffic);
+
+	size_t nlog;
+	char **ids = read_durable(run.fp.durable, &nlog);
+	assert_int_equal(nlog, 1002);
+	check_complete(run.t, ids, nlog);
+	assert_int_equal(items_with_text(run.t, "live while paging"), 1);
+	assert_int_equal(items_with_text(run.t, "after the drop"), 1);
+	/* the first event (the system prompt) is loaded */
+	assert_true(transcript_find_id(run.t, ids[0]) >= 0);
+
+	/* Items far from a view at the top dropped, then the view goes down to the tail: the
+	 * gaps below it are loaded again, oldest first from the durable above each. */
+	assert_true(transcript_trim(run.t, 0, 20, 64 * 1024, 30) > 100);
+	assert_true(transcript_gap_near(run.t, 0, 20, 5, &(struct history_gap){ 0 }));
+	run.pages = 0;
+	for (;;) {
+		struct history_gap gap;
+		size_t count = transcript_count(run.t), at = 0;
+		bool found = false;
+		for (; at < count && !found; at += 10)
+			found = transcript_gap_near(run.t, at, at, 0, &gap);
+		if (!found)
+			break;
+		loop_timer_destroy(run.tick);
+		run.tick = loop_timer_create(run.loop, quit_when_idle, &run);
+		assert_true(controller_fetch_gap(run.c, &gap, page_done, &run));
+		loop_timer_schedule(run.tick, 10000);
+		loop_run(run.loop);
+		assert_true(run.pages < 100);
+	}
+	assert_int_equal(run.failures, 0);
+	assert_true(run.pages >= 3);
+	char *after = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(strstr(after, "timestamp__gte="));
+	free(after);
+	check_complete(run.t, ids, nlog);
+
+	for (size_t i = 0; i < nlog; i++)
+		free(ids[i]);
+	free(ids);
+	loop_timer_destroy(run.tick);
+	controller_destroy(run.c);
+	mask_set_destroy(masks);
+	loop_destroy(run.loop);
+	options_fini(&o);
+	buf_fini(&url);
+	buf_fini(&e);
+	fixture_stop(&run.fp);
+	fixture_cleanup(&run.fp);
+	unlink(scenario);
+	free(scenario);
+}
+
+static void quit_when_synced(void *arg)
+{
+	struct run *run = arg;
+	struct controller_status st;
+	controller_status(run->c, &st);
+	if ((st.connection == SESSION_SYNCED && !st.syncing) || clock_now_us() > run->deadline_us)
+		loop_quit(run->loop);
+	else
+		loop_timer_schedule(run->tick, 20000);
+}
+
+/* The first cursor: history_window events before the end; an explicit --after-seq (or
+ * --no-history) is where the socket starts, without asking the count. */
+static void open_at(const char *const *flags, int nflags, const char *want_conn, bool counted)
+{
+	const char *extra[] = { NULL };
+	struct run run = { 0 };
+	char *scenario = fixture_scenario_file("history 1000\n");
+	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
+	struct buf e, url;
+	buf_init(&e);
+	buf_init(&url);
+	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[8] = { "tether", "--server", (char *)buf_cstr(&url) };
+	int argc = 3;
+	for (int i = 0; i < nflags; i++)
+		argv[argc++] = (char *)flags[i];
+	argv[argc++] = CONV;
+	struct options o;
+	assert_int_equal(options_parse(argc, argv, &o, &e), 0);
+	run.loop = loop_create(NULL, &e);
+	struct mask_set *masks = mask_set_create();
+	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
+	run.deadline_us = clock_now_us() + 20 * 1000000;
+	controller_start(run.c);
+	loop_timer_schedule(run.tick, 20000);
+	loop_run(run.loop);
+	char *traffic = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(traffic);
+	if (!strstr(traffic, want_conn))
+		fail_msg("no \"%s\" in the traffic:\n%s", want_conn, traffic);
+	assert_int_equal(strstr(traffic, "events/count") != NULL, counted);
+	free(traffic);
+	loop_timer_destroy(run.tick);
+	controller_destroy(run.c);
+	mask_set_destroy(masks);
+	loop_destroy(run.loop);
+	options_fini(&o);
+	buf_fini(&url);
+	buf_fini(&e);
+	fixture_stop(&run.fp);
+	fixture_cleanup(&run.fp);
+	unlink(scenario);
+	free(scenario);
+}
+
+static void test_first_cursor(void **state)
+{
+	(void)state;
+	open_at(NULL, 0, "conn 1 after_seq=799 ", true);
+	const char *window[] = { "--history-window", "50" };
+	open_at(window, 2, "conn 1 after_seq=949 ", true);
+	const char *all[] = { "--history-window", "0" };
+	open_at(all, 2, "conn 1 after_seq=-1 ", false);
+	const char *bigger[] = { "--history-window", "5000" };
+	open_at(bigger, 2, "conn 1 after_seq=-1 ", true);
+	const char *given[] = { "--after-seq", "990" };
+	open_at(given, 2, "conn 1 after_seq=990 ", false);
+	const char *whole[] = { "--after-seq", "-1" };
+	open_at(whole, 2, "conn 1 after_seq=-1 ", false);
+	const char *live[] = { "--no-history" };
+	open_at(live, 1, "conn 1 after_seq=none ", false);
+}
+
+struct found {
+	bool done, found;
+	uint64_t uid;
+	const char *error;
+};
+
+static void found_done(void *ctx, const struct controller_page_result *r)
+{
+	struct found *f = ctx;
+	f->done = true;
+	f->found = r->found;
+	f->uid = r->found_uid;
+	f->error = r->error;
+}
+
+static void quit_when_found(void *arg)
+{
+	struct run *run = arg;
+	if (!controller_history_busy(run->c) || clock_now_us() > run->deadline_us)
+		loop_quit(run->loop);
+	else
+		loop_timer_schedule(run->tick, 10000);
+}
+
+/* Asks the server for needle (older than ts, or newer than the match skip_id at ts) and
+ * returns the item found (-1: none). */
+static long search(struct run *run, const char *needle, const char *ts, const char *skip_id)
+{
+	struct found f = { 0 };
+	assert_true(controller_search_history(run->c, needle, ts, skip_id, found_done, &f));
+	assert_false(controller_search_history(run->c, needle, ts, skip_id, found_done, &f));
+	loop_timer_destroy(run->tick);
+	run->tick = loop_timer_create(run->loop, quit_when_found, run);
+	loop_timer_schedule(run->tick, 10000);
+	loop_run(run->loop);
+	assert_true(f.done);
+	assert_null(f.error);
+	return f.found ? transcript_index_of(run->t, f.uid) : -1;
+}
+
+/* Search over history never loaded: the newest match older than what is loaded, then older
+ * than it, then the next newer than the older one; each is placed at its log seq. */
+static void test_search_places_matches_never_loaded(void **state)
+{
+	(void)state;
+	struct run run = { 0 };
+	char *scenario = fixture_scenario_file("history 3000\nmessage user \"zebra one\"\n"
+					       "history 3000\nmessage user \"zebra two\"\n"
+					       "history 3000\n");
+	const char *extra[] = { NULL };
+	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
+	struct buf e, url;
+	buf_init(&e);
+	buf_init(&url);
+	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
+	struct options o;
+	assert_int_equal(options_parse(4, argv, &o, &e), 0);
+	run.loop = loop_create(NULL, &e);
+	struct mask_set *masks = mask_set_create();
+	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.t = controller_transcript(run.c);
+	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
+	run.deadline_us = clock_now_us() + 30 * 1000000;
+	controller_start(run.c);
+	loop_timer_schedule(run.tick, 20000);
+	loop_run(run.loop);
+	assert_int_equal(items_with_text(run.t, "zebra"), 0);
+	size_t nlog;
+	char **ids = read_durable(run.fp.durable, &nlog);
+	assert_int_equal(nlog, 9002);
+
+	struct item_info two, one, again;
+	/* older than everything loaded: the newest match */
+	long i1 = search(&run, "ZEBRA ONE", NULL, NULL);
+	assert_true(i1 >= 0);
+	transcript_item(run.t, (size_t)i1, &one);
+	assert_string_equal(one.text, "zebra one");
+	assert_int_equal(one.seq, 3000);
+	assert_string_equal(one.id, ids[3000]);
+	/* newer than it, never loaded either: placed at its seq */
+	long i2 = search(&run, "zebra", one.timestamp, one.id);
+	assert_true(i2 >= 0);
+	transcript_item(run.t, (size_t)i2, &two);
+	assert_string_equal(two.text, "zebra two");
+	assert_int_equal(two.seq, 6001);
+	assert_string_equal(two.id, ids[6001]);
+	assert_int_equal(search(&run, "zebra", two.timestamp, two.id), -1);
+	/* older than "zebra two": "zebra one", loaded already: the same item */
+	long o1 = search(&run, "zebra", two.timestamp, NULL);
+	assert_true(o1 >= 0);
+	transcript_item(run.t, (size_t)o1, &again);
+	assert_int_equal(again.uid, one.uid);
+	transcript_item(run.t, (size_t)o1, &one);
+	assert_int_equal(search(&run, "zebra", one.timestamp, NULL), -1);
+	/* each once, history around them still missing (islands) */
+	assert_int_equal(items_with_text(run.t, "zebra"), 2);
+	assert_int_equal(transcript_missing_before(run.t, (size_t)transcript_find_id(run.t, ids[3000])),
+			 3000);
+
+	for (size_t i = 0; i < nlog; i++)
+		free(ids[i]);
+	free(ids);
+	loop_timer_destroy(run.tick);
+	controller_destroy(run.c);
+	mask_set_destroy(masks);
+	loop_destroy(run.loop);
+	options_fini(&o);
+	buf_fini(&url);
+	buf_fini(&e);
+	fixture_stop(&run.fp);
+	fixture_cleanup(&run.fp);
+	unlink(scenario);
+	free(scenario);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pages_and_reconnect_lose_and_duplicate_nothing),
+		cmocka_unit_test(test_first_cursor),
+		cmocka_unit_test(test_search_places_matches_never_loaded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

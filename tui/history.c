@@ -1,0 +1,335 @@
+/* history: the history not loaded, on demand (issue 16). A gap of the transcript is asked of
+ * REST events/search — at most 100 events next to the gap's anchor, by time — without
+ * blocking the loop; the page goes through the controller's event path (cleaned and masked
+ * like every event) into the transcript, placed by log order (transcript_add_page). Server
+ * search finds an event never loaded and places it by its count of earlier events. One call
+ * in flight; the socket and its cursor are never touched. */
+#include "controller_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HISTORY_PAGE_MAX 100
+
+enum history_step {
+	STEP_PAGE,              /* a page next to a loaded durable */
+	STEP_SEARCH,            /* the newest event matching the needle before a time */
+	STEP_PLACE,             /* the found event's seq: how many events are older */
+};
+
+/* The call in flight; c is NULL once the controller is gone. */
+struct history_call {
+	struct controller *c;
+	enum history_step step;
+	bool before;
+	int64_t anchor_seq;
+	char *anchor_id;
+	char *needle;
+	char *skip_id;                  /* newer search: the current match, not found again */
+	char *found_ts;            /* STEP_PLACE: the found event's timestamp */
+	struct event_page found;        /* STEP_PLACE: the page holding the found event */
+	controller_page_fn done;
+	void *ctx;
+};
+
+static void history_done(void *ctx, const struct rest_response *r);
+
+static void call_free(struct history_call *h)
+{
+	free(h->anchor_id);
+	free(h->needle);
+	free(h->skip_id);
+	free(h->found_ts);
+	event_page_fini(&h->found);
+	free(h);
+}
+
+void ctl_history_detach(struct controller *c)
+{
+	if (c->history_call)
+		c->history_call->c = NULL;
+	c->history_call = NULL;
+}
+
+bool controller_history_busy(const struct controller *c)
+{
+	return c->history_call != NULL;
+}
+
+static struct rest_server server_of(const struct controller *c)
+{
+	return (struct rest_server){
+		.loop = c->loop, .url = c->o->server, .api_key = c->api_key, .insecure = c->o->insecure,
+	};
+}
+
+/* Why a call failed, in the user's words (clean: no server text). */
+static void failure_words(const struct rest_response *r, char *out, size_t n)
+{
+	if (r->status == 0)
+		snprintf(out, n, "no answer from the server");
+	else if (r->status == 404 || r->status == 405)
+		snprintf(out, n, "this server cannot page history (HTTP %d)", r->status);
+	else
+		snprintf(out, n, "the server answered HTTP %d", r->status);
+}
+
+static void finish(struct history_call *h, const struct controller_page_result *res)
+{
+	struct controller *c = h->c;
+	if (c)
+		c->history_call = NULL;
+	if (c && h->done)
+		h->done(h->ctx, res);
+	call_free(h);
+}
+
+static void fail(struct history_call *h, const char *words)
+{
+	struct controller_page_result res = { .error = words };
+	finish(h, &res);
+}
+
+/* Places the events of p next to the loaded durable anchor_seq (before: p newest first).
+ * Every event takes one seq, including those that make no item (noted as loaded); the
+ * anchor itself, when the page holds it, is skipped. Returns the items added. */
+static size_t place_page(struct controller *c, const struct event_page *p, int64_t anchor_seq,
+			 bool before, const char *anchor_id)
+{
+	struct transcript *t = c->transcript;
+	size_t n = p->count ? p->count : 1, nrun = 0, added = 0;
+	struct item_spec *run = xcalloc(n, sizeof *run);
+	struct buf *stores = xcalloc(n, sizeof *stores);
+	int64_t from = anchor_seq, k = 0;
+	for (size_t i = 0; i < p->count; i++) {
+		const struct event *e = &p->events[i];
+		if (anchor_id && e->id && !strcmp(e->id, anchor_id))
+			continue;
+		int64_t seq = before ? anchor_seq - ++k : anchor_seq + ++k;
+		if (seq < 0)
+			break;
+		buf_init(&stores[i]);
+		if (ctl_event_to_spec(c, e, seq, &run[nrun], &stores[i])) {
+			nrun++;
+			continue;
+		}
+		/* No item: the run so far goes in, then this seq counts as loaded. */
+		added += transcript_add_page(t, from, before, run, nrun);
+		nrun = 0;
+		transcript_note_seq(t, seq);
+		from = seq;
+	}
+	added += transcript_add_page(t, from, before, run, nrun);
+	for (size_t i = 0; i < p->count; i++)
+		buf_fini(&stores[i]);
+	free(stores);
+	free(run);
+	return added;
+}
+
+static void page_answer(struct history_call *h, const struct rest_response *r)
+{
+	struct controller *c = h->c;
+	struct event_page p;
+	struct codec_error err;
+	char words[160];
+	if (r->status != 200) {
+		failure_words(r, words, sizeof words);
+		fail(h, words);
+		return;
+	}
+	if (event_page_decode(r->body ? r->body : "", r->body_len, &p, &err) != 0) {
+		fail(h, "the server's page did not decode");
+		return;
+	}
+	uint64_t lines = transcript_lines_added(c->transcript);
+	struct controller_page_result res = {
+		.added = place_page(c, &p, h->anchor_seq, h->before, h->anchor_id),
+		.events = p.count,
+	};
+	res.lines = transcript_lines_added(c->transcript) - lines;
+	event_page_fini(&p);
+	if (res.added || res.lines)
+		ctl_changed(c);
+	finish(h, &res);
+}
+
+static void place_answer(struct history_call *h, const struct rest_response *r)
+{
+	struct controller *c = h->c;
+	struct codec_error err;
+	int64_t seq = -1;
+	char words[160];
+	if (r->status != 200 || !r->body ||
+	    event_count_decode(r->body, r->body_len, &seq, &err) != 0) {
+		if (r->status != 200)
+			failure_words(r, words, sizeof words);
+		else
+			snprintf(words, sizeof words, "the server's count did not decode");
+		fail(h, words);
+		return;
+	}
+	/* The found event is at seq: an island, with gaps around it that the view fills. */
+	const struct event *e = &h->found.events[0];
+	struct item_spec spec;
+	struct buf store;
+	buf_init(&store);
+	uint64_t lines = transcript_lines_added(c->transcript);
+	struct controller_page_result res = { .events = 1 };
+	if (ctl_event_to_spec(c, e, seq, &spec, &store)) {
+		if (transcript_add_event(c->transcript, &spec) != APPLY_DUPLICATE)
+			res.added = 1;
+	}
+	buf_fini(&store);
+	long idx = e->id ? transcript_find_id(c->transcript, e->id) : -1;
+	if (idx < 0)
+		idx = transcript_find_seq(c->transcript, seq);
+	res.found = idx >= 0;
+	res.found_uid = idx >= 0 ? transcript_uid_at(c->transcript, (size_t)idx) : 0;
+	res.lines = transcript_lines_added(c->transcript) - lines;
+	if (res.added)
+		ctl_changed(c);
+	finish(h, &res);
+}
+
+static void search_answer(struct history_call *h, const struct rest_response *r)
+{
+	struct controller *c = h->c;
+	struct codec_error err;
+	char words[160];
+	if (r->status != 200) {
+		failure_words(r, words, sizeof words);
+		fail(h, words);
+		return;
+	}
+	if (event_page_decode(r->body ? r->body : "", r->body_len, &h->found, &err) != 0) {
+		fail(h, "the server's page did not decode");
+		return;
+	}
+	/* A newer search skips the current match (asked from its time on). */
+	size_t at = 0;
+	while (at < h->found.count && h->skip_id && h->found.events[at].id &&
+	       !strcmp(h->found.events[at].id, h->skip_id))
+		at++;
+	struct controller_page_result res = { .events = h->found.count - at };
+	if (at == h->found.count) {
+		finish(h, &res); /* no match in the server's history either */
+		return;
+	}
+	if (at)
+		h->found.events[0] = h->found.events[at];
+	const struct event *e = &h->found.events[0];
+	long idx = e->id ? transcript_find_id(c->transcript, e->id) : -1;
+	if (idx >= 0) {
+		res.found = true;
+		res.found_uid = transcript_uid_at(c->transcript, (size_t)idx);
+		finish(h, &res);
+		return;
+	}
+	if (!e->timestamp) {
+		fail(h, "the match has no timestamp to place it by");
+		return;
+	}
+	/* Its seq: the events older than it (protocol.md §4.1 counts by timestamp). */
+	h->step = STEP_PLACE;
+	h->found_ts = xstrdup(e->timestamp);
+	struct event_query q = { .timestamp_lt = h->found_ts };
+	struct rest_server srv = server_of(c);
+	if (rest_count_events(&srv, c->o->conversation_id, &q, history_done, h) != 0) {
+		fail(h, "could not start the request");
+		return;
+	}
+}
+
+static void history_done(void *ctx, const struct rest_response *r)
+{
+	struct history_call *h = ctx;
+	if (!h->c) {
+		call_free(h);
+		return;
+	}
+	switch (h->step) {
+	case STEP_PAGE:
+		page_answer(h, r);
+		break;
+	case STEP_SEARCH:
+		search_answer(h, r);
+		break;
+	case STEP_PLACE:
+		place_answer(h, r);
+		break;
+	}
+}
+
+static struct history_call *call_begin(struct controller *c, enum history_step step,
+				       controller_page_fn done, void *ctx)
+{
+	if (c->history_call || c->finished)
+		return NULL;
+	struct history_call *h = xcalloc(1, sizeof *h);
+	h->c = c;
+	h->step = step;
+	h->done = done;
+	h->ctx = ctx;
+	c->history_call = h;
+	return h;
+}
+
+/* rc is what the typed call returned: one that did not start fails like one unanswered. */
+static bool call_started(struct history_call *h, int rc)
+{
+	if (rc != 0) {
+		struct rest_response r = { .status = 0, .error = "could not start the request" };
+		history_done(h, &r);
+	}
+	return true;
+}
+
+bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
+			  controller_page_fn done, void *ctx)
+{
+	if (!gap->anchor_timestamp || gap->missing <= 0)
+		return false;
+	struct history_call *h = call_begin(c, STEP_PAGE, done, ctx);
+	if (!h)
+		return false;
+	h->before = gap->before;
+	h->anchor_seq = gap->anchor_seq;
+	h->anchor_id = gap->anchor_id ? xstrdup(gap->anchor_id) : NULL;
+	/* Newer ones are asked from the anchor's time on: the anchor comes back too. */
+	int64_t want = gap->missing + (gap->before ? 0 : 1);
+	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
+	 * page deep in a long history costs what one at its end does. */
+	struct event_query q = {
+		.page_id = h->anchor_id,
+		.limit = want < HISTORY_PAGE_MAX ? (int)want : HISTORY_PAGE_MAX,
+		.order = gap->before ? EVENT_ORDER_NEWEST_FIRST : EVENT_ORDER_OLDEST_FIRST,
+		.timestamp_lt = gap->before ? gap->anchor_timestamp : NULL,
+		.timestamp_gte = gap->before ? NULL : gap->anchor_timestamp,
+	};
+	struct rest_server srv = server_of(c);
+	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));
+}
+
+bool controller_search_history(struct controller *c, const char *needle, const char *ts,
+			       const char *skip_id, controller_page_fn done, void *ctx)
+{
+	if (!needle || !*needle)
+		return false;
+	struct history_call *h = call_begin(c, STEP_SEARCH, done, ctx);
+	if (!h)
+		return false;
+	h->needle = xstrdup(needle);
+	h->skip_id = skip_id ? xstrdup(skip_id) : NULL;
+	/* Newer: from ts on, oldest first; the match at ts itself (and its equals) come too. */
+	struct event_query q = {
+		.limit = skip_id ? 2 : 1,
+		.order = skip_id ? EVENT_ORDER_OLDEST_FIRST : EVENT_ORDER_NEWEST_FIRST,
+		.body = h->needle,
+		.timestamp_lt = skip_id ? NULL : ts,
+		.timestamp_gte = skip_id ? ts : NULL,
+	};
+	struct rest_server srv = server_of(c);
+	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));
+}
