@@ -8,6 +8,7 @@
 #include "terminal.h"
 #include "latency.h"
 #include "recorder.h"
+#include "app.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 enum {
 	NOTICE_US = 6000000,
+	NOTICE_UNDER_WAY_US = 30000000,     /* at most, for one that waits for a status change */
 	CTRL_C_WINDOW_US = 2000000,
 	INPUT_BLOCK_BYTES = 64 * 1024,
 	INPUT_TURN_BYTES = 1024 * 1024,
@@ -60,7 +62,43 @@ void tui_notice(struct tui *u, const char *fmt, ...)
 	free(u->notice);
 	u->notice = buf_steal(&shown);
 	u->notice_until = clock_now_us() + NOTICE_US;
+	free(u->notice_status);
+	u->notice_status = NULL;
 	tui_schedule_frame(u);
+}
+
+void tui_notice_until_status(struct tui *u, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	tui_notice(u, "%s", buf_cstr(&b));
+	buf_fini(&b);
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	u->notice_status = xstrdup(st.execution_status ? st.execution_status : "");
+	u->notice_until = clock_now_us() + NOTICE_UNDER_WAY_US;
+}
+
+bool tui_running(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	return st.run_status == RUN_STATUS_RUNNING;
+}
+
+/* A notice about something under way is no longer true once the status moved on. */
+static void notice_check_status(struct tui *u, const struct controller_status *st)
+{
+	if (u->notice_status && strcmp(u->notice_status, st->execution_status ? st->execution_status : "")) {
+		free(u->notice);
+		u->notice = NULL;
+		free(u->notice_status);
+		u->notice_status = NULL;
+	}
 }
 
 void tui_quit(struct tui *u, int exit_code)
@@ -174,8 +212,14 @@ static void on_frame(void *arg)
 	bool more = transcript_reveal_tick(u->t);
 	struct controller_status st;
 	controller_status(u->ctl, &st);
+	if (st.connection == SESSION_SYNCED)
+		u->reached = true;
+	notice_check_status(u, &st);
 	track_confirmation(u, &st);
-	paint_frame(u, &st, now);
+	if (u->overlay)
+		overlay_paint(u);
+	else
+		paint_frame(u, &st, now);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
 	if (more) {
@@ -295,6 +339,7 @@ static void tui_free(struct tui *u)
 	layout_fini(&u->confirm_layout);
 	paint_fini(&u->paint);
 	free(u->notice);
+	free(u->notice_status);
 	free(u->last_error);
 	free(u);
 }
@@ -362,6 +407,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);
+	if (u->reached)
+		app_print_come_back(o, stdout);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;
