@@ -366,6 +366,8 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 		free(c->execution_status);
 		c->execution_status = buf_steal(&shown);
 		c->run_status = e->run_status;
+		if (e->run_status == RUN_STATUS_RUNNING)
+			c->interrupt_asked = false; /* a new run */
 		transcript_set_awaiting_confirmation(c->transcript,
 						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 		gate_outbox(c);
@@ -560,8 +562,13 @@ static void on_aborted(struct controller *c, const struct frame *f)
 	buf_init(&shown);
 	if (slot && !cs)
 		controller_clean(c, f->item_id, strlen(f->item_id), &shown);
-	if (transcript_stream_abort(c->transcript, f->item_id, f->attempt, f->reason) ==
-	    APPLY_ABORTED) {
+	/* An answer cut short by an interrupt stays, marked (issue 15): upstream's interrupt
+	 * cancels the run's task, and the stream's abort says "cancelled". */
+	bool keep = c->interrupt_asked || (f->reason && !strcmp(f->reason, "cancelled"));
+	enum apply_result r = keep ? transcript_stream_interrupted(c->transcript, f->item_id)
+				   : transcript_stream_abort(c->transcript, f->item_id, f->attempt,
+							     f->reason);
+	if (r == APPLY_ABORTED) {
 		struct buf reason;
 		buf_init(&reason);
 		if (f->reason)

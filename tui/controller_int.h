@@ -69,6 +69,7 @@ struct controller {
 	bool closed_reported;           /* the last connection line was "closed" */
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
+	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 };
 
 /* Calls op on every sink that has it, with the sink's context and the arguments. */

@@ -227,6 +227,8 @@ bool controller_interrupt(struct controller *c)
 {
 	struct rest_call *call = call_begin(c, "interrupt", "interrupt");
 	struct rest_server srv = server_of(c);
+	if (call)
+		c->interrupt_asked = true;
 	return call &&
 	       call_started(call, rest_interrupt(&srv, c->o->conversation_id, rest_done, call));
 }

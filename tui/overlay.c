@@ -136,13 +136,13 @@ static void put_section(struct buf *out, const char *heading, const struct entri
 		int w = text_width(e->keys.data ? e->keys.data : "", e->keys.len);
 		buf_puts(out, "  ");
 		wrap_words(out, e->keys.data ? e->keys.data : "", 2, 4, width); /* a long list of keys wraps too */
-		if (w <= column && width >= 40) {
+		if (w <= column && width >= 60) {
 			out->len--; /* the keys fit the column: the help goes beside them */
 			pad(out, column - w + 2);
 			wrap_words(out, e->help, 4 + column, 4 + column, width);
 		} else {
-			pad(out, 6);
-			wrap_words(out, e->help, 6, 6, width);
+			pad(out, 4);
+			wrap_words(out, e->help, 4, 4, width);
 		}
 	}
 }
@@ -226,11 +226,11 @@ void overlay_paint(struct tui *u)
 		u->overlay_scroll = max_scroll;
 	struct buf title;
 	buf_init(&title);
-	buf_puts(&title, " Keys and commands");
+	buf_puts(&title, " Keys and commands · Esc closes");
 	if (max_scroll)
 		buf_printf(&title, " · lines %zu-%zu of %zu · ↑↓ PgUp PgDn", u->overlay_scroll + 1,
 			   u->overlay_scroll + (size_t)body, nlines);
-	buf_puts(&title, " · Esc closes ");
+	buf_putc(&title, ' ');
 	paint_line(0, title.data, title.len, &title_look, true);
 	buf_fini(&title);
 	const char *s = buf_cstr(&text);
