@@ -562,10 +562,10 @@ static void on_aborted(struct controller *c, const struct frame *f)
 	buf_init(&shown);
 	if (slot && !cs)
 		controller_clean(c, f->item_id, strlen(f->item_id), &shown);
-	/* An answer cut short by an interrupt stays, marked (issue 15): upstream's interrupt
-	 * cancels the run's task, and the stream's abort says "cancelled". */
-	bool keep = c->interrupt_asked || (f->reason && !strcmp(f->reason, "cancelled"));
-	enum apply_result r = keep ? transcript_stream_interrupted(c->transcript, f->item_id)
+	/* An answer the user cut short stays, marked (issue 15): upstream's interrupt cancels
+	 * the run's task, whose stream then ends in item_aborted "cancelled". An abort nobody
+	 * here asked for (a failure, another client) still drops the provisional text. */
+	enum apply_result r = c->interrupt_asked ? transcript_stream_interrupted(c->transcript, f->item_id)
 				   : transcript_stream_abort(c->transcript, f->item_id, f->attempt,
 							     f->reason);
 	if (r == APPLY_ABORTED) {

@@ -42,6 +42,11 @@ refused "TERM=dumb" "TERM=dumb cannot move the cursor" "$CONV"
 refused "TERM=dumb, picker" "TERM=dumb cannot move the cursor"
 with_env TERM=nonexistent-terminal-xyz
 refused "unknown TERM" "TERM=nonexistent-terminal-xyz is not a terminal type known here" "$CONV"
+refused "unknown TERM, picker" "TERM=nonexistent-terminal-xyz is not a terminal type known here"
+# "unknown" (what some systems set): refused whether terminfo has an entry (a generic one
+# that cannot move the cursor) or not.
+with_env TERM=unknown
+refused "TERM=unknown" "TERM=unknown" "$CONV"
 with_env -u TERM
 refused "no TERM" "TERM is not set" "$CONV"
 with_env "TERM=$(printf 'x\033]0;owned\007')"
