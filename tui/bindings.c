@@ -546,8 +546,11 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 	if (DISPATCH(first_bindings, u, &u->input, ev))
 		return;
 	if (u->overlay) {
-		DISPATCH(overlay_bindings, u, &u->input, ev); /* other keys do nothing under it */
-		return;
+		if (ev->kind != KEYS_PASTE) {
+			DISPATCH(overlay_bindings, u, &u->input, ev); /* other keys do nothing */
+			return;
+		}
+		overlay_close(u); /* a paste is never lost: it goes where it would have gone */
 	}
 	if (u->mode == TUI_MODE_SEARCH_BROWSE) {
 		if (DISPATCH(search_browse_bindings, u, &u->query, ev) ||

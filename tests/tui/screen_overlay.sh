@@ -64,6 +64,18 @@ wait_gone "Keys and commands" || fail "q did not close the overlay"
 wait_for "> hi" || fail "the draft was touched by the overlay"
 T send-keys -t main C-u
 
+# Typing under the overlay does nothing; a paste closes it and lands in the draft.
+T send-keys -t main F1
+wait_for "Keys and commands" || fail "F1 did not open the overlay"
+T send-keys -t main -l "x"
+sleep 0.2
+screen | grep -qF "Keys and commands" || fail "a letter closed the overlay"
+printf 'pasted words' | T load-buffer -
+T paste-buffer -p -t main
+wait_gone "Keys and commands" || fail "a paste did not close the overlay"
+wait_for "> pasted words" || fail "a paste under the overlay was lost"
+T send-keys -t main C-u
+
 # /help opens the overlay; nothing is added to the transcript.
 T send-keys -t main -l "/help"
 T send-keys -t main Enter
