@@ -90,15 +90,22 @@ bool tui_running(struct tui *u)
 	return st.run_status == RUN_STATUS_RUNNING;
 }
 
+void tui_notice_settled(struct tui *u)
+{
+	if (!u->notice_status)
+		return;
+	free(u->notice);
+	u->notice = NULL;
+	free(u->notice_status);
+	u->notice_status = NULL;
+	tui_schedule_frame(u);
+}
+
 /* A notice about something under way is no longer true once the status moved on. */
 static void notice_check_status(struct tui *u, const struct controller_status *st)
 {
-	if (u->notice_status && strcmp(u->notice_status, st->execution_status ? st->execution_status : "")) {
-		free(u->notice);
-		u->notice = NULL;
-		free(u->notice_status);
-		u->notice_status = NULL;
-	}
+	if (u->notice_status && strcmp(u->notice_status, st->execution_status ? st->execution_status : ""))
+		tui_notice_settled(u);
 }
 
 void tui_quit(struct tui *u, int exit_code)
