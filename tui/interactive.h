@@ -1,6 +1,6 @@
 /* The interactive client's state, shared by its files: interactive.c (the loop wiring and
- * the frame clock), bindings.c (keys → actions), search.c, slash.c (slash commands), paint.c
- * and draw.c. */
+ * the frame clock), bindings.c (keys → actions), search.c, slash.c (slash commands), modal.c,
+ * overlay.c (the keys overlay), paint.c and draw.c. */
 #ifndef TETHER_INTERACTIVE_H
 #define TETHER_INTERACTIVE_H
 

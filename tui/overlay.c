@@ -227,6 +227,10 @@ void overlay_paint(struct tui *u)
 	struct buf title;
 	buf_init(&title);
 	buf_puts(&title, " Keys and commands · Esc closes");
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (st.awaiting_confirmation)
+		buf_puts(&title, " · a confirmation waits"); /* the modal is under the list */
 	if (max_scroll)
 		buf_printf(&title, " · lines %zu-%zu of %zu · ↑↓ PgUp PgDn", u->overlay_scroll + 1,
 			   u->overlay_scroll + (size_t)body, nlines);

@@ -88,6 +88,13 @@ SRV=
 start_fixture "$DATA/tui_notices_confirm.scenario"
 start_tether 100 24 "$CONV"
 wait_for "echo cleaning" || fail "the confirmation did not show"
+# The keys overlay over the waiting confirmation says it waits.
+T send-keys -t main F1
+wait_for "Keys and commands · Esc closes · a confirmation waits" ||
+	fail "the overlay does not say that a confirmation waits under it"
+T send-keys -t main Escape
+wait_gone "Keys and commands" || fail "Esc did not close the overlay"
+wait_for "echo cleaning" || fail "the confirmation is not back after the overlay"
 T send-keys -t main Tab
 T send-keys -t main y
 wait_traffic 'respond_to_confirmation' || fail "y did not allow"
