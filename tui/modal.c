@@ -255,7 +255,7 @@ bool modal_handle(struct tui *u, const struct key_event *ev)
 {
 	struct key_event k = *ev;
 	if (k.kind == KEYS_CHAR && k.cp >= 'A' && k.cp <= 'Z')
-		k.cp |= 0x20; /* Y is y */
+		k.cp = k.cp - 'A' + 'a'; /* Y is y */
 	return bindings_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
 }
 
