@@ -200,7 +200,8 @@ static void act_move(struct tui *u, struct editor *e, const struct key_event *ev
 {
 	(void)e;
 	if (u->confirm_focused)
-		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT ? -1 : 1);
+		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT || ev->kind == KEYS_BACKTAB
+				       ? -1 : 1);
 	u->confirm_focused = true;
 }
 
@@ -237,6 +238,7 @@ const struct binding modal_bindings[] = {
 	{ KEYS_RIGHT, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
 	{ KEYS_UP, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
 	{ KEYS_LEFT, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_BACKTAB, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
 	{ KEYS_CTRL, 0, 'o', act_focus, "give the choices the keyboard" },
 	{ KEYS_ENTER, 0, 0, act_take, "take the highlighted choice" },
 	{ KEYS_CHAR, 0, 'y', act_choice, "allow (once the choices have the keyboard)" },

@@ -95,9 +95,10 @@ wait_for "Keys and commands · Esc closes · a confirmation waits" ||
 T send-keys -t main Escape
 wait_gone "Keys and commands" || fail "Esc did not close the overlay"
 wait_for "echo cleaning" || fail "the confirmation is not back after the overlay"
-T send-keys -t main Tab
-T send-keys -t main y
-wait_traffic 'respond_to_confirmation' || fail "y did not allow"
+# Shift-Tab gives the choices the keyboard (else Y would be refused as typing); Y is y.
+T send-keys -t main BTab
+T send-keys -t main Y
+wait_traffic 'respond_to_confirmation.*"accept": ?true' || fail "Shift-Tab then Y did not allow"
 wait_for "Cleaned." || fail "the run did not go on"
 wait_gone "allowed; waiting for the agent" 2 || fail "'allowed; waiting for the agent' stayed after the agent went on"
 T send-keys -t main C-d
