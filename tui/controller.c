@@ -565,9 +565,10 @@ static void on_aborted(struct controller *c, const struct frame *f)
 	/* An answer the user cut short stays, marked (issue 15): upstream's interrupt cancels
 	 * the run's task, whose stream then ends in item_aborted "cancelled". An abort nobody
 	 * here asked for (a failure, another client) still drops the provisional text. */
-	enum apply_result r = c->interrupt_asked ? transcript_stream_interrupted(c->transcript, f->item_id)
-				   : transcript_stream_abort(c->transcript, f->item_id, f->attempt,
-							     f->reason);
+	enum apply_result r =
+		c->interrupt_asked
+			? transcript_stream_interrupted(c->transcript, f->item_id)
+			: transcript_stream_abort(c->transcript, f->item_id, f->attempt, f->reason);
 	if (r == APPLY_ABORTED) {
 		struct buf reason;
 		buf_init(&reason);

@@ -104,7 +104,8 @@ void tui_notice_settled(struct tui *u)
 /* A notice about something under way is no longer true once the status moved on. */
 static void notice_check_status(struct tui *u, const struct controller_status *st)
 {
-	if (u->notice_status && strcmp(u->notice_status, st->execution_status ? st->execution_status : ""))
+	const char *now = st->execution_status ? st->execution_status : "";
+	if (u->notice_status && strcmp(u->notice_status, now) != 0)
 		tui_notice_settled(u);
 }
 

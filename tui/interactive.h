@@ -195,7 +195,8 @@ void overlay_text(int width, struct buf *out);
 void overlay_paint(struct tui *u);
 
 /* A notice about something under way: gone once the execution status changes. */
-void tui_notice_until_status(struct tui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_notice_until_status(struct tui *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* What a notice said was under way ended otherwise (a failed request): the notice goes. */
 void tui_notice_settled(struct tui *u);
 /* Whether a run is in progress (the status says running). */

@@ -135,7 +135,8 @@ static void put_section(struct buf *out, const char *heading, const struct entri
 		const struct entry *e = &l->e[i];
 		int w = text_width(e->keys.data ? e->keys.data : "", e->keys.len);
 		buf_puts(out, "  ");
-		wrap_words(out, e->keys.data ? e->keys.data : "", 2, 4, width); /* a long list of keys wraps too */
+		/* a long list of keys wraps too */
+		wrap_words(out, e->keys.data ? e->keys.data : "", 2, 4, width);
 		if (w <= column && width >= 60) {
 			out->len--; /* the keys fit the column: the help goes beside them */
 			pad(out, column - w + 2);

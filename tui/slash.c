@@ -145,7 +145,9 @@ static const struct slash_help helps[] = {
 	{ "interrupt", "", "cancel the agent's current step (also Esc)" },
 	{ "confirm", "", "open the waiting confirmation (also Ctrl-O)" },
 	{ "reject", "[reason]", "reject the actions waiting for confirmation" },
-	{ "copy", "[code|action]", "copy the last agent message (code: its last code block; action: the waiting action, whole)" },
+	{ "copy", "[code|action]",
+	  "copy the last agent message (code: its last code block; action: the waiting action, "
+	  "whole)" },
 	{ "help", "", "this list of keys and commands (also ? and F1)" },
 	{ "quit", "", "leave tether" },
 };
