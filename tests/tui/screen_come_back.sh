@@ -24,7 +24,7 @@ awk 'BEGIN{RS="\033\\[\\?1049l"} END{print}' "$WORK/bytes" | grep -qaF "to come 
 no_sanitizer_report
 
 # Ctrl-C twice says it too.
-T kill-server >/dev/null 2>&1
+fresh_tmux
 start_tether 100 24 "$CONV"
 wait_for "Ready for your messages." || fail "the history did not show"
 T send-keys -t main C-c
@@ -34,7 +34,7 @@ wait_exit || fail "Ctrl-C twice did not quit"
 wait_for "$want" 5 || fail "Ctrl-C twice: no line saying how to come back"
 
 # The picker left without choosing: no conversation, no line.
-T kill-server >/dev/null 2>&1
+fresh_tmux
 start_tether 100 24
 wait_for "Chat screen test" || fail "the picker did not show"
 T send-keys -t main q
@@ -47,7 +47,7 @@ SRV=
 
 # A conversation that is not found: nothing to come back to.
 start_fixture "$DATA/close_4004.scenario"
-T kill-server >/dev/null 2>&1
+fresh_tmux
 start_tether 100 24 "$CONV"
 wait_exit 20 || fail "a conversation not found did not end the run"
 [ "$RC" = 4 ] || fail "exit status $RC for a conversation not found"

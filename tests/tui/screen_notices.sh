@@ -81,7 +81,7 @@ wait_exit || fail "Ctrl-D did not quit"
 no_sanitizer_report
 
 # "allowed; waiting for the agent" goes once the agent goes on, well before 6 s.
-T kill-server >/dev/null 2>&1
+fresh_tmux
 kill "$SRV" 2>/dev/null
 wait "$SRV" 2>/dev/null
 SRV=
