@@ -1,14 +1,14 @@
 /* bindings: what each key does. Scrolling keys never take a key that typing needs: PgUp/PgDn
  * always scroll, Home/End only while the input is empty, and letters are only ever text —
- * except n/N while browsing search results. A waiting confirmation is a modal (modal.c)
- * that takes every key while open. */
+ * except n/N while browsing search results, and ? on an empty input (the keys overlay). A
+ * waiting confirmation is a modal (modal.c) that takes every key while open; the keys
+ * overlay (overlay.c) too. Every table's rows say what they do: the overlay lists them. */
 #include "interactive.h"
 #include "diagnose.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <limits.h>
 
 static bool matches(const struct binding *b, const struct key_event *ev)
 {
