@@ -131,6 +131,10 @@ bool transcript_streams_check_stalls(struct transcript *t, int64_t now_us, int64
 /* item_aborted: drops the slot whatever its attempt. */
 enum apply_result transcript_stream_abort(struct transcript *t, const char *item_id, int attempt,
 					  const char *reason);
+/* item_aborted after an interrupt: the slot's text stays, a finished agent item marked
+ * interrupted (APPLY_ABORTED); a slot with no text yet is dropped as by
+ * transcript_stream_abort. */
+enum apply_result transcript_stream_interrupted(struct transcript *t, const char *item_id);
 /* Drops every open slot (a reconnect); returns how many. */
 size_t transcript_discard_streams(struct transcript *t);
 /* Open streaming slots. */
@@ -189,6 +193,7 @@ struct item_info {
 	bool awaiting_confirmation;
 	bool reasoning_expanded;
 	bool expanded;          /* shown whole: a card's output and arguments uncapped */
+	bool interrupted;       /* an answer cut short by an interrupt, kept as it was */
 	int attempt;
 	/* Counters that change when a text changed other than by growing: a layout of it made
 	 * before is void (one that only grew may be laid out incrementally). */

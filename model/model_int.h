@@ -43,6 +43,7 @@ struct item_stream {
 	size_t shown_len;               /* revealed bytes of text, while open */
 	size_t seen_len;                /* text.len at the previous reveal tick */
 	size_t step;                    /* reveal bytes per tick */
+	bool interrupted;               /* aborted by an interrupt, its text kept */
 };
 
 /* One transcript entry: the message core, plus a card and a stream part when it has them.

@@ -180,6 +180,18 @@ enum apply_result transcript_stream_abort(struct transcript *t, const char *item
 	return APPLY_IGNORED_UNKNOWN;
 }
 
+enum apply_result transcript_stream_interrupted(struct transcript *t, const char *item_id)
+{
+	struct item *slot = item_id ? strmap_get(&t->slots, item_id) : NULL;
+	if (!slot || (!slot->text.len && !slot->reasoning.len))
+		return transcript_stream_abort(t, item_id, 0, "cancelled");
+	transcript_slot_close(t, slot);
+	recent_ids_add(&t->retired, slot->id);
+	slot->stream->interrupted = true;
+	transcript_touch(t, slot);
+	return APPLY_ABORTED;
+}
+
 size_t transcript_discard_streams(struct transcript *t)
 {
 	size_t n = t->nopen;

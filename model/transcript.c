@@ -393,6 +393,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		info->lossy = st->lossy;
 		info->stalled = st->stalled;
 		info->attempt = st->attempt;
+		info->interrupted = st->interrupted;
 	}
 }
 

@@ -261,6 +261,8 @@ static void compose_header(struct item_rows *r, const struct item_info *it, int 
 		break;
 	case ITEM_AGENT:
 		deco_add(r, STYLE_BOLD, "agent");
+		if (it->interrupted)
+			deco_add(r, STYLE_DIM, " (interrupted)");
 		if (!it->streaming)
 			break;
 		deco_add(r, STYLE_PLAIN, " ▍");

@@ -5,6 +5,8 @@
 #include "options.h"
 #include "net.h"
 
+#include <stdio.h>
+
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
@@ -25,6 +27,11 @@ int app_exit_for_end(enum session_end end);
  * without user info, query or fragment) and returns EXIT_USAGE. */
 int app_check_server(const char *server);
 
+/* The command that opens o's conversation again, quoted for a POSIX shell: `tether -s URL ID`,
+ * the server only when it is not the default. */
+void app_come_back(const struct options *o, struct buf *out);
+/* Prints "to come back: <that command>" on f (after the TUI gave the terminal back). */
+void app_print_come_back(const struct options *o, FILE *f);
 /* Runs the command in o; returns the process exit code. */
 int app_run(const struct options *o);
 

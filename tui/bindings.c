@@ -1,23 +1,15 @@
 /* bindings: what each key does. Scrolling keys never take a key that typing needs: PgUp/PgDn
  * always scroll, Home/End only while the input is empty, and letters are only ever text —
- * except n/N while browsing search results. A waiting confirmation is a modal (modal.c)
- * that takes every key while open. */
+ * except n/N while browsing search results, and ? on an empty input (the keys overlay). A
+ * waiting confirmation is a modal (modal.c) that takes every key while open; the keys
+ * overlay (overlay.c) too. Every table's rows say what they do: the overlay lists them. */
 #include "interactive.h"
 #include "diagnose.h"
 #include "external_editor.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef void (*action_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
-
-struct binding {
-	enum keys_kind kind;
-	unsigned mods;
-	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
-	action_fn fn;
-	const char *help;        /* what the key does, for the keys overlay */
-};
 
 static bool matches(const struct binding *b, const struct key_event *ev)
 {
@@ -26,8 +18,8 @@ static bool matches(const struct binding *b, const struct key_event *ev)
 	return (b->kind != KEYS_CHAR && b->kind != KEYS_CTRL) || b->cp == ev->cp;
 }
 
-static bool dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
-		     const struct key_event *ev)
+bool bindings_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
+		       const struct key_event *ev)
 {
 	for (size_t i = 0; i < n; i++)
 		if (matches(&table[i], ev)) {
@@ -37,7 +29,7 @@ static bool dispatch(const struct binding *table, size_t n, struct tui *u, struc
 	return false;
 }
 
-#define DISPATCH(table, u, e, ev) dispatch(table, sizeof table / sizeof *table, u, e, ev)
+#define DISPATCH(table, u, e, ev) bindings_dispatch(table, sizeof table / sizeof *table, u, e, ev)
 
 /* ------------------------------------------------------------------ scrolling */
 
@@ -266,6 +258,12 @@ EDIT_ACTION(act_kill_start, editor_kill_line_start)
 EDIT_ACTION(act_kill_end, editor_kill_line_end)
 EDIT_ACTION(act_yank, editor_yank)
 
+static void act_newline(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)u, (void)ev;
+	editor_insert(e, "\n", 1);
+}
+
 static void act_insert_char(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)u;
@@ -318,10 +316,6 @@ static bool edit(struct tui *u, struct editor *e, const struct key_event *ev, bo
 		}
 		return true;
 	}
-	if (ev->kind == KEYS_NEWLINE && multiline) {
-		editor_insert(e, "\n", 1);
-		return true;
-	}
 	if (ev->kind == KEYS_CHAR && !ev->mods) {
 		act_insert_char(u, e, ev);
 		return true;
@@ -349,10 +343,18 @@ static void act_search_newer(struct tui *u, struct editor *e, const struct key_e
 	search_step(u, false);
 }
 
+/* An Esc that closed something: an Esc right after it is not taken as an interrupt. */
+static void esc_closed(struct tui *u, const struct key_event *ev)
+{
+	if (ev->kind == KEYS_ESC)
+		u->esc_left_at = clock_now_us();
+}
+
 static void act_search_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
 {
-	(void)e, (void)ev;
+	(void)e;
 	search_cancel(u);
+	esc_closed(u, ev);
 }
 
 static void act_search_browse(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -404,12 +406,14 @@ static void act_reason_send(struct tui *u, struct editor *e, const struct key_ev
 
 static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
 {
-	(void)e, (void)ev;
+	(void)e;
 	modal_reason_done(u, false);
+	esc_closed(u, ev);
 }
 
 static const struct binding reason_bindings[] = {
 	{ KEYS_ENTER, 0, 0, act_reason_send, "reject with this reason" },
+	{ KEYS_NEWLINE, 0, 0, act_newline, "a line break in the reason" },
 	{ KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation" },
 };
 
@@ -440,22 +444,45 @@ static void act_send(struct tui *u, struct editor *e, const struct key_event *ev
 	tui_submit(u);
 }
 
+enum { ESC_AFTER_CLOSE_US = 1000000 };
+
+/* Esc on the plain prompt interrupts a run in progress, and nothing else: not when no run
+ * is, and not right after an Esc that closed a search, the overlay or the confirmation. */
 static void act_interrupt(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	struct controller_status st;
-	controller_status(u->ctl, &st);
-	if (st.execution_status && st.run_status != RUN_STATUS_RUNNING) {
+	bool running = tui_running(u);
+	if (u->esc_left_at && clock_now_us() - u->esc_left_at < ESC_AFTER_CLOSE_US) {
+		u->esc_left_at = 0;
+		if (running)
+			tui_notice(u, "Esc again interrupts the agent");
+		return;
+	}
+	if (!running) {
+		struct controller_status st;
+		controller_status(u->ctl, &st);
 		struct buf words;
 		buf_init(&words);
-		diag_status_words(&words, st.execution_status);
+		if (st.execution_status)
+			diag_status_words(&words, st.execution_status);
+		else
+			buf_puts(&words, "not known to be running yet");
 		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
 		buf_fini(&words);
 		return;
 	}
 	if (!controller_interrupt(u->ctl))
 		return; /* one is in flight: a burst of Esc is one interrupt */
-	tui_notice(u, "interrupting the agent…");
+	tui_notice_until_status(u, "interrupting the agent…");
+}
+
+/* '?' on an empty prompt opens the keys; in a message it is a question mark. */
+static void act_question(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	if (editor_empty(e))
+		overlay_open(u);
+	else
+		act_insert_char(u, e, ev);
 }
 
 static void act_eof(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -505,7 +532,9 @@ static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *
 }
 
 static const struct binding input_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_send, "send the message (a line break: Ctrl-J or Alt-Enter)" },
+	{ KEYS_ENTER, 0, 0, act_send, "send the message (or run the /command)" },
+	{ KEYS_NEWLINE, 0, 0, act_newline, "a line break in the message" },
+	{ KEYS_CHAR, 0, '?', act_question, "this list of keys (on an empty prompt)" },
 	{ KEYS_ESC, 0, 0, act_interrupt, "interrupt the agent while it runs" },
 	{ KEYS_CTRL, 0, 'd', act_eof, "quit (on an empty prompt)" },
 	{ KEYS_CTRL, 0, 'o', act_open, "open the waiting confirmation, else the focused card (or the newest in view) full-screen" },
@@ -520,13 +549,141 @@ static const struct binding input_bindings[] = {
 	{ KEYS_CTRL, 0, 'x', act_ctrl_x, "then Ctrl-E: write the draft in $VISUAL or $EDITOR" },
 };
 
+static void act_complete(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	slash_complete(u);
+}
+
+/* Before the global keys, while the message is a command name being typed. */
+static const struct binding completion_bindings[] = {
+	{ KEYS_TAB, 0, 0, act_complete, "complete the /command being typed" },
+};
+
+static void act_ctrl_c(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (u->overlay)
+		overlay_close(u);
+	tui_ctrl_c(u);
+}
+
+static void act_overlay_toggle(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (u->overlay)
+		overlay_close(u);
+	else
+		overlay_open(u);
+}
+
+/* Keys that come before any mode's. */
+static const struct binding first_bindings[] = {
+	{ KEYS_CTRL, 0, 'c', act_ctrl_c, "quit (twice within 2 s)" },
+	{ KEYS_F1, 0, 0, act_overlay_toggle, "this list of keys" },
+};
+
+/* ------------------------------------------------------------------ overlay */
+
+static void act_overlay_close(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	overlay_close(u);
+	esc_closed(u, ev);
+}
+
+#define OVERLAY_SCROLL(name, rows)                                                     \
+	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
+	{                                                                              \
+		(void)e, (void)ev;                                                     \
+		overlay_scroll(u, rows);                                               \
+	}
+
+OVERLAY_SCROLL(act_overlay_up, -1)
+OVERLAY_SCROLL(act_overlay_down, 1)
+OVERLAY_SCROLL(act_overlay_page_up, -page(u))
+OVERLAY_SCROLL(act_overlay_page_down, page(u))
+OVERLAY_SCROLL(act_overlay_top, LONG_MIN)
+OVERLAY_SCROLL(act_overlay_bottom, LONG_MAX)
+
+static const struct binding overlay_bindings[] = {
+	{ KEYS_ESC, 0, 0, act_overlay_close, "close this list" },
+	{ KEYS_CHAR, 0, 'q', act_overlay_close, "close this list" },
+	{ KEYS_CHAR, 0, '?', act_overlay_close, "close this list" },
+	{ KEYS_UP, 0, 0, act_overlay_up, "scroll up a line" },
+	{ KEYS_DOWN, 0, 0, act_overlay_down, "scroll down a line" },
+	{ KEYS_CHAR, 0, 'k', act_overlay_up, "scroll up a line" },
+	{ KEYS_CHAR, 0, 'j', act_overlay_down, "scroll down a line" },
+	{ KEYS_PGUP, 0, 0, act_overlay_page_up, "scroll up a page" },
+	{ KEYS_PGDN, 0, 0, act_overlay_page_down, "scroll down a page" },
+	{ KEYS_CHAR, 0, ' ', act_overlay_page_down, "scroll down a page" },
+	{ KEYS_HOME, 0, 0, act_overlay_top, "the top" },
+	{ KEYS_END, 0, 0, act_overlay_bottom, "the end" },
+	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
+	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
+};
+
+#define TABLE(t) t, sizeof t / sizeof *t
+
+size_t bindings_contexts(struct bindings_context *out, size_t max)
+{
+	const struct {
+		const char *name;
+		const struct binding *rows[BINDINGS_TABLES_MAX];
+		size_t count[BINDINGS_TABLES_MAX];
+	} all[] = {
+		{ "Everywhere", { first_bindings, global_bindings },
+		  { sizeof first_bindings / sizeof *first_bindings,
+		    sizeof global_bindings / sizeof *global_bindings } },
+		{ "Typing a message", { input_bindings, completion_bindings },
+		  { sizeof input_bindings / sizeof *input_bindings,
+		    sizeof completion_bindings / sizeof *completion_bindings } },
+		{ "Editing (the message, a search, a reason)", { edit_bindings },
+		  { sizeof edit_bindings / sizeof *edit_bindings } },
+		{ "Searching (Ctrl-R)", { search_edit_bindings },
+		  { sizeof search_edit_bindings / sizeof *search_edit_bindings } },
+		{ "Browsing the matches (after Enter)", { search_browse_bindings },
+		  { sizeof search_browse_bindings / sizeof *search_browse_bindings } },
+		{ "A confirmation waits", { modal_bindings }, { modal_bindings_count } },
+		{ "Typing the reason of a rejection", { reason_bindings },
+		  { sizeof reason_bindings / sizeof *reason_bindings } },
+		{ "This list", { overlay_bindings },
+		  { sizeof overlay_bindings / sizeof *overlay_bindings } },
+	};
+	size_t n = sizeof all / sizeof *all;
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (struct bindings_context){ .name = all[i].name };
+		for (size_t j = 0; j < BINDINGS_TABLES_MAX && all[i].rows[j]; j++) {
+			out[i].rows[j] = all[i].rows[j];
+			out[i].count[j] = all[i].count[j];
+			out[i].ntables = j + 1;
+		}
+	}
+	return n;
+}
+
+/* Tab completes while the message is "/" and a command name, nothing after it. */
+static bool completing(struct tui *u, const struct key_event *ev)
+{
+	const char *draft = editor_text(&u->input);
+	return ev->kind == KEYS_TAB && !ev->mods && draft[0] == '/' && draft[1] != '/' &&
+	       !draft[strcspn(draft, " \t\n")];
+}
+
 void bindings_handle(struct tui *u, const struct key_event *ev)
 {
 	bool after_ctrl_x = u->ctrl_x;
 	u->ctrl_x = false;
-	if (ev->kind == KEYS_CTRL && ev->cp == 'c' && !ev->mods) {
-		tui_ctrl_c(u);
+	if (DISPATCH(first_bindings, u, &u->input, ev))
 		return;
+	if (u->overlay) {
+		if (ev->kind != KEYS_PASTE) {
+			DISPATCH(overlay_bindings, u, &u->input, ev); /* other keys do nothing */
+			return;
+		}
+		overlay_close(u); /* a paste is never lost: it goes where it would have gone */
 	}
 	if (u->mode == TUI_MODE_PAGER && pager_handle(u, ev))
 		return;
@@ -552,8 +709,8 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 			edit(u, &u->reason, ev, true);
 		return;
 	case TUI_MODE_CONFIRM:
-		if (!modal_handle(u, ev))
-			DISPATCH(global_bindings, u, &u->input, ev);
+		if (!modal_handle(u, ev) && !DISPATCH(global_bindings, u, &u->input, ev))
+			modal_refuse(u);
 		return;
 	case TUI_MODE_INPUT:
 	case TUI_MODE_SEARCH_BROWSE:
@@ -569,6 +726,8 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 		free(u->notice);
 		u->notice = NULL;
 	}
+	if (completing(u, ev) && DISPATCH(completion_bindings, u, &u->input, ev))
+		return;
 	if (DISPATCH(global_bindings, u, &u->input, ev) ||
 	    DISPATCH(input_bindings, u, &u->input, ev))
 		return;

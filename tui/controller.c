@@ -370,6 +370,8 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 		else if (c->run_status != RUN_STATUS_RUNNING)
 			c->running_since_us = clock_now_us();
 		c->run_status = e->run_status;
+		if (e->run_status == RUN_STATUS_RUNNING)
+			c->interrupt_asked = false; /* a new run */
 		transcript_set_awaiting_confirmation(c->transcript,
 						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 		gate_outbox(c);
@@ -581,8 +583,14 @@ static void on_aborted(struct controller *c, const struct frame *f)
 	buf_init(&shown);
 	if (slot && !cs)
 		controller_clean(c, f->item_id, strlen(f->item_id), &shown);
-	if (transcript_stream_abort(c->transcript, f->item_id, f->attempt, f->reason) ==
-	    APPLY_ABORTED) {
+	/* An answer the user cut short stays, marked (issue 15): upstream's interrupt cancels
+	 * the run's task, whose stream then ends in item_aborted "cancelled". An abort nobody
+	 * here asked for (a failure, another client) still drops the provisional text. */
+	enum apply_result r =
+		c->interrupt_asked
+			? transcript_stream_interrupted(c->transcript, f->item_id)
+			: transcript_stream_abort(c->transcript, f->item_id, f->attempt, f->reason);
+	if (r == APPLY_ABORTED) {
 		struct buf reason;
 		buf_init(&reason);
 		if (f->reason)

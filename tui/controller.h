@@ -68,6 +68,8 @@ void controller_send(struct controller *c, const char *text);
 bool controller_pause(struct controller *c);
 /* REST interrupt (cancels the running LLM call). */
 bool controller_interrupt(struct controller *c);
+/* REST run: a paused agent goes on. */
+bool controller_resume(struct controller *c);
 /* REST respond_to_confirmation; reason may be NULL. Allowing, rejecting and the policy
  * change below are one kind. */
 bool controller_confirm(struct controller *c, bool accept, const char *reason);

@@ -72,6 +72,7 @@ struct controller {
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
 	struct history_call *history_call; /* tui/history.c: the call in flight, if any */
+	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 };
 
 /* Calls op on every sink that has it, with the sink's context and the arguments. */

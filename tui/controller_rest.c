@@ -45,6 +45,7 @@ static const char *call_words(const char *what)
 	} words[] = {
 		{ "pause", "pause the agent" },
 		{ "interrupt", "interrupt the agent" },
+		{ "resume", "resume the agent" },
 		{ "confirm", "allow the waiting actions" },
 		{ "reject", "reject the waiting actions" },
 		{ "confirmation policy", "change the confirmation policy" },
@@ -266,8 +267,17 @@ bool controller_interrupt(struct controller *c)
 {
 	struct rest_call *call = call_begin(c, "interrupt", "interrupt");
 	struct rest_server srv = server_of(c);
+	if (call)
+		c->interrupt_asked = true;
 	return call &&
 	       call_started(call, rest_interrupt(&srv, c->o->conversation_id, rest_done, call));
+}
+
+bool controller_resume(struct controller *c)
+{
+	struct rest_call *call = call_begin(c, "resume", "resume");
+	struct rest_server srv = server_of(c);
+	return call && call_started(call, rest_run(&srv, c->o->conversation_id, rest_done, call));
 }
 
 static bool confirm_then_send(struct controller *c, bool accept, const char *reason,

@@ -10,6 +10,7 @@
 #include "recorder.h"
 #include "history_file.h"
 #include "external_editor.h"
+#include "app.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 
 enum {
 	NOTICE_US = 6000000,
+	NOTICE_UNDER_WAY_US = 30000000,     /* at most, for one that waits for a status change */
 	CTRL_C_WINDOW_US = 2000000,
 	INPUT_BLOCK_BYTES = 64 * 1024,
 	INPUT_TURN_BYTES = 1024 * 1024,
@@ -63,7 +65,51 @@ void tui_notice(struct tui *u, const char *fmt, ...)
 	free(u->notice);
 	u->notice = buf_steal(&shown);
 	u->notice_until = clock_now_us() + NOTICE_US;
+	free(u->notice_status);
+	u->notice_status = NULL;
 	tui_schedule_frame(u);
+}
+
+void tui_notice_until_status(struct tui *u, const char *fmt, ...)
+{
+	struct buf b;
+	buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	tui_notice(u, "%s", buf_cstr(&b));
+	buf_fini(&b);
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	u->notice_status = xstrdup(st.execution_status ? st.execution_status : "");
+	u->notice_until = clock_now_us() + NOTICE_UNDER_WAY_US;
+}
+
+bool tui_running(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	return st.run_status == RUN_STATUS_RUNNING;
+}
+
+void tui_notice_settled(struct tui *u)
+{
+	if (!u->notice_status)
+		return;
+	free(u->notice);
+	u->notice = NULL;
+	free(u->notice_status);
+	u->notice_status = NULL;
+	tui_schedule_frame(u);
+}
+
+/* A notice about something under way is no longer true once the status moved on. */
+static void notice_check_status(struct tui *u, const struct controller_status *st)
+{
+	const char *now = st->execution_status ? st->execution_status : "";
+	if (u->notice_status && strcmp(u->notice_status, now) != 0)
+		tui_notice_settled(u);
 }
 
 void tui_quit(struct tui *u, int exit_code)
@@ -208,10 +254,17 @@ static void on_frame(void *arg)
 	bool more = transcript_reveal_tick(u->t);
 	struct controller_status st;
 	controller_status(u->ctl, &st);
+	if (st.connection == SESSION_SYNCED)
+		u->reached = true;
+	notice_check_status(u, &st);
 	track_confirmation(u, &st);
-	paint_frame(u, &st, now);
+	if (u->overlay)
+		overlay_paint(u);
+	else
+		paint_frame(u, &st, now);
 	call_back(u, &st, now);
-	history_view_painted(u, now);
+	if (!u->overlay)
+		history_view_painted(u, now);
 	history_view_check(u, &st);
 	render_clock_painted(&u->clock, now);
 	latency_painted(u->latency, now);
@@ -352,6 +405,7 @@ static void tui_free(struct tui *u)
 	pager_free(u);
 	paint_fini(&u->paint);
 	free(u->notice);
+	free(u->notice_status);
 	free(u->last_error);
 	free(u->history_path);
 	free(u);
@@ -429,6 +483,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	if (kept_draft)
 		fprintf(stderr, "tether: the message you were editing is kept in %s\n", kept_draft);
 	free(kept_draft);
+	if (u->reached)
+		app_print_come_back(o, stdout);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;

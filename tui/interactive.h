@@ -1,6 +1,6 @@
 /* The interactive client's state, shared by its files: interactive.c (the loop wiring and
- * the frame clock), bindings.c (keys → actions), search.c, slash.c (slash commands), paint.c
- * and draw.c. */
+ * the frame clock), bindings.c (keys → actions), search.c, slash.c (slash commands), modal.c,
+ * overlay.c (the keys overlay), paint.c and draw.c. */
 #ifndef TETHER_INTERACTIVE_H
 #define TETHER_INTERACTIVE_H
 
@@ -95,6 +95,14 @@ struct tui {
 	int64_t history_landed_us;  /* the page that landed was asked then (0: none waits) */
 	size_t history_npages;      /* pages timed from asked to painted ($TETHER_STATS) */
 	int64_t history_page_us[HISTORY_TIMES];
+	/* the keys overlay (overlay.c): open over everything, and its first row shown */
+	bool overlay;
+	size_t overlay_scroll;
+	/* A notice about something in progress lasts until the execution status changes from
+	 * this one (NULL: the notice just times out). */
+	char *notice_status;
+	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
+	bool reached;               /* the conversation synced once: worth coming back to */
 };
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */
@@ -158,7 +166,7 @@ void slash_copy_text(struct tui *u, const char *s, size_t n);
 void modal_open(struct tui *u, bool focused);
 /* Closes it until the next request (answered or set aside). */
 void modal_close(struct tui *u);
-/* A key while the modal has the keyboard; false for keys it leaves to the global bindings. */
+/* A key while the modal has the keyboard: runs its row of modal_bindings; false when none. */
 bool modal_handle(struct tui *u, const struct key_event *ev);
 /* The reason editor ended: send the rejection, or go back to the choices. */
 void modal_reason_done(struct tui *u, bool send);
@@ -191,5 +199,70 @@ bool pager_handle(struct tui *u, const struct key_event *ev);
 void pager_paint(struct tui *u, const struct controller_status *st);
 /* Frees the pager if open (the mode is left as is). */
 void pager_free(struct tui *u);
+
+/* ------------------------------------------------------------- key tables */
+
+typedef void (*bindings_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
+
+/* One key of a table that dispatches, and what the keys overlay says it does. */
+struct binding {
+	enum keys_kind kind;
+	unsigned mods;
+	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
+	bindings_fn fn;
+	const char *help;
+};
+
+enum { BINDINGS_TABLES_MAX = 4 };
+
+/* The tables that apply in one context, as the keys overlay lists them. */
+struct bindings_context {
+	const char *name;
+	const struct binding *rows[BINDINGS_TABLES_MAX];
+	size_t count[BINDINGS_TABLES_MAX];
+	size_t ntables;
+};
+
+/* Runs the first row of table[0..n) that matches ev; false when none does. */
+bool bindings_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
+		       const struct key_event *ev);
+/* Fills out with up to max contexts, in the order the overlay lists them; returns how many. */
+size_t bindings_contexts(struct bindings_context *out, size_t max);
+/* The confirmation modal's keys (modal.c). */
+extern const struct binding modal_bindings[];
+extern const size_t modal_bindings_count;
+/* The modal did not take a key: says what it takes instead. */
+void modal_refuse(struct tui *u);
+
+/* A slash command as /help and completion know it. */
+struct slash_help {
+	const char *name;
+	const char *args;       /* "" when it takes none */
+	const char *help;
+};
+/* The slash commands, in the order the overlay lists them; *n gets their count. */
+const struct slash_help *slash_commands(size_t *n);
+/* Tab on a draft that is a command name being typed: completes it (or lists the candidates);
+ * false when the draft is not one. */
+bool slash_complete(struct tui *u);
+
+/* Opens the keys overlay at its top. */
+void overlay_open(struct tui *u);
+/* Closes it. */
+void overlay_close(struct tui *u);
+/* Scrolls it by rows (negative: up); LONG_MIN/LONG_MAX go to its ends. */
+void overlay_scroll(struct tui *u, long rows);
+/* The overlay's text at width columns: every context's keys, then the slash commands. */
+void overlay_text(int width, struct buf *out);
+/* Paints the overlay over the whole screen. */
+void overlay_paint(struct tui *u);
+
+/* A notice about something under way: gone once the execution status changes. */
+void tui_notice_until_status(struct tui *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* What a notice said was under way ended otherwise (a failed request): the notice goes. */
+void tui_notice_settled(struct tui *u);
+/* Whether a run is in progress (the status says running). */
+bool tui_running(struct tui *u);
 
 #endif

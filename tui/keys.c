@@ -50,7 +50,7 @@ static const struct {
 	{ "kri", KEYS_UP, KEYS_MOD_SHIFT }, { "kind", KEYS_DOWN, KEYS_MOD_SHIFT },
 	{ "kHOM", KEYS_HOME, KEYS_MOD_SHIFT }, { "kEND", KEYS_END, KEYS_MOD_SHIFT },
 	{ "kPRV", KEYS_PGUP, KEYS_MOD_SHIFT }, { "kNXT", KEYS_PGDN, KEYS_MOD_SHIFT },
-	{ "kDC", KEYS_DELETE, KEYS_MOD_SHIFT },
+	{ "kDC", KEYS_DELETE, KEYS_MOD_SHIFT }, { "kf1", KEYS_F1, 0 },
 	{ "kf5", KEYS_F5, 0 },
 };
 
@@ -226,8 +226,11 @@ static struct decoded csi(struct keys *k, const unsigned char *p, size_t n)
 		return nothing(used);
 	enum keys_kind kind;
 	unsigned mods = modifiers(param[1]);
-	if (final == '[' && i == 0)     /* the Linux console's F1–F5: ESC [ [ A */
+	if (final == '[' && i == 0) {   /* the Linux console's F1–F5: ESC [ [ A */
+		if (n > 1 && p[1] == 'A')
+			return key(4, KEYS_F1, 0, 0);
 		return nothing(n > 1 ? 4 : 0);
+	}
 	if (final == '~' && param[0] == 200) {
 		struct decoded d = nothing(used);
 		d.paste = true;
@@ -237,6 +240,9 @@ static struct decoded csi(struct keys *k, const unsigned char *p, size_t n)
 		return key(used, kind, mods, 0);
 	if (final == 'Z')
 		return key(used, KEYS_BACKTAB, 0, 0);
+	/* F1: CSI 11 ~ (rxvt, old xterm) and CSI 1 ; mods P (xterm with a modifier). */
+	if ((final == '~' && param[0] == 11) || (final == 'P' && param[0] == 1))
+		return key(used, KEYS_F1, mods, 0);
 	if (letter_key(final, &kind))
 		return key(used, kind, mods, 0);
 	return nothing(used);
@@ -250,6 +256,8 @@ static struct decoded ss3(const unsigned char *p, size_t n)
 		return nothing(0);
 	if (p[0] == 'M')
 		return key(3, KEYS_ENTER, 0, 0);
+	if (p[0] == 'P')
+		return key(3, KEYS_F1, 0, 0);
 	if (letter_key(p[0], &kind))
 		return key(3, kind, 0, 0);
 	return nothing(p[0] < 0x20 ? 2 : 3);
@@ -458,4 +466,42 @@ void keys_expire(struct keys *k, keys_fn on, void *ctx)
 		at++;
 	}
 	buf_clear(&k->carry);
+}
+
+/* ------------------------------------------------------------------ names */
+
+static const char *const kind_names[] = {
+	[KEYS_ENTER] = "Enter", [KEYS_NEWLINE] = "Ctrl-J/Alt-Enter", [KEYS_TAB] = "Tab",
+	[KEYS_BACKTAB] = "Shift-Tab", [KEYS_BACKSPACE] = "Backspace", [KEYS_DELETE] = "Delete",
+	[KEYS_LEFT] = "Left", [KEYS_RIGHT] = "Right", [KEYS_UP] = "Up", [KEYS_DOWN] = "Down",
+	[KEYS_HOME] = "Home", [KEYS_END] = "End", [KEYS_PGUP] = "PgUp", [KEYS_PGDN] = "PgDn",
+	[KEYS_ESC] = "Esc", [KEYS_PASTE] = "a paste", [KEYS_F1] = "F1",
+};
+
+void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out)
+{
+	if (mods & KEYS_MOD_CTRL)
+		buf_puts(out, "Ctrl-");
+	if (mods & KEYS_MOD_ALT)
+		buf_puts(out, "Alt-");
+	if (mods & KEYS_MOD_SHIFT)
+		buf_puts(out, "Shift-");
+	switch (kind) {
+	case KEYS_CTRL:
+		buf_puts(out, "Ctrl-");
+		buf_putc(out, (char)(cp >= 'a' && cp <= 'z' ? cp - 'a' + 'A' : '?'));
+		return;
+	case KEYS_CHAR:
+		if (cp == ' ')
+			buf_puts(out, "Space");
+		else
+			buf_put_utf8(out, cp);
+		return;
+	default:
+		if ((size_t)kind < sizeof kind_names / sizeof *kind_names && kind_names[kind])
+			buf_puts(out, kind_names[kind]);
+		else
+			buf_puts(out, "?");
+		return;
+	}
 }

@@ -28,6 +28,7 @@ enum keys_kind {
 	KEYS_ESC,
 	KEYS_PASTE,         /* text/len: the whole bracketed paste, CR and CRLF turned into LF */
 	KEYS_F5,
+	KEYS_F1,
 };
 
 enum keys_mods {
@@ -94,5 +95,7 @@ int64_t keys_wait_us(const struct keys *k);
  * dropped, and a paste ends at its last end marker (what followed it is keys again) or,
  * without one, as it is. */
 void keys_expire(struct keys *k, keys_fn on, void *ctx);
+/* Appends the key's name as the keys overlay shows it: "Ctrl-O", "Alt-b", "Shift-PgUp", "F1". */
+void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out);
 
 #endif

@@ -104,7 +104,7 @@ static void answered(struct tui *u, bool started, const char *what)
 		return;
 	}
 	modal_close(u);
-	tui_notice(u, "%s", what);
+	tui_notice_until_status(u, "%s", what); /* true until the agent moves on */
 }
 
 static void copy_actions(struct tui *u)
@@ -187,61 +187,98 @@ void modal_reason_done(struct tui *u, bool send)
 	answered(u, started, "rejected");
 }
 
+static void act_aside(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	choose(u, CH_ASIDE);
+	u->esc_left_at = clock_now_us(); /* an Esc right after this one is no interrupt */
+}
+
+static void act_scroll_up(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->confirm_scroll = u->confirm_scroll > 3 ? u->confirm_scroll - 3 : 0;
+}
+
+static void act_scroll_down(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->confirm_scroll += 3; /* clamped when painted */
+}
+
+/* The first of these keys gives the choices the keyboard; the next ones move. */
+static void act_move(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	if (u->confirm_focused)
+		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT || ev->kind == KEYS_BACKTAB
+				       ? -1 : 1);
+	u->confirm_focused = true;
+}
+
+static void act_take(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (u->confirm_focused && u->confirm_choice >= 0)
+		choose(u, (enum choice)u->confirm_choice);
+	else
+		tui_notice(u, "Tab or an arrow key chooses; Esc sets the confirmation aside");
+}
+
+static void act_focus(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->confirm_focused = true;
+}
+
+/* A choice's key answers only once the choices have the keyboard. */
+static void act_choice(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	for (int c = 0; c < CH_COUNT; c++)
+		if (u->confirm_focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
+			choose(u, (enum choice)c);
+			return;
+		}
+	modal_refuse(u);
+}
+
+const struct binding modal_bindings[] = {
+	{ KEYS_TAB, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
+	{ KEYS_DOWN, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
+	{ KEYS_RIGHT, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
+	{ KEYS_UP, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_LEFT, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_BACKTAB, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_CTRL, 0, 'o', act_focus, "give the choices the keyboard" },
+	{ KEYS_ENTER, 0, 0, act_take, "take the highlighted choice" },
+	{ KEYS_CHAR, 0, 'y', act_choice, "allow (once the choices have the keyboard)" },
+	{ KEYS_CHAR, 0, 'n', act_choice, "reject, with a reason you may type" },
+	{ KEYS_CHAR, 0, 's', act_choice, "send the draft and allow" },
+	{ KEYS_CHAR, 0, 'd', act_choice, "allow, and this conversation does not ask again" },
+	{ KEYS_CHAR, 0, 'r', act_choice, "allow, and ask only for risky actions" },
+	{ KEYS_CHAR, 0, 'c', act_choice, "copy the actions whole" },
+	{ KEYS_CHAR, 0, 'o', act_choice, "open the waiting action full-screen in the pager (q comes back)" },
+	{ KEYS_ESC, 0, 0, act_aside, "set the confirmation aside (Ctrl-O or /confirm opens it)" },
+	{ KEYS_PGUP, 0, 0, act_scroll_up, "scroll the actions up" },
+	{ KEYS_PGDN, 0, 0, act_scroll_down, "scroll the actions down" },
+};
+const size_t modal_bindings_count = sizeof modal_bindings / sizeof *modal_bindings;
+
 bool modal_handle(struct tui *u, const struct key_event *ev)
 {
-	switch (ev->kind) {
-	case KEYS_ESC:
-		choose(u, CH_ASIDE);
-		return true;
-	case KEYS_PGUP:
-		u->confirm_scroll = u->confirm_scroll > 3 ? u->confirm_scroll - 3 : 0;
-		return true;
-	case KEYS_PGDN:
-		u->confirm_scroll += 3; /* clamped when painted */
-		return true;
-	case KEYS_TAB:
-	case KEYS_UP:
-	case KEYS_DOWN:
-	case KEYS_LEFT:
-	case KEYS_RIGHT:
-		if (ev->mods)
-			return false;
-		if (u->confirm_focused)
-			move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT ? -1 : 1);
-		u->confirm_focused = true;
-		return true;
-	case KEYS_ENTER:
-		if (u->confirm_focused && u->confirm_choice >= 0)
-			choose(u, (enum choice)u->confirm_choice);
-		else
-			tui_notice(u, "Tab or an arrow key chooses; Esc sets the confirmation aside");
-		return true;
-	case KEYS_CHAR:
-		if (u->confirm_focused && !ev->mods) {
-			for (int c = 0; c < CH_COUNT; c++)
-				if (offered(u, (enum choice)c) &&
-				    (choices[c].key == ev->cp || choices[c].key == (ev->cp | 0x20))) {
-					choose(u, (enum choice)c);
-					return true;
-				}
-		}
-		break;
-	case KEYS_CTRL:
-		if (ev->cp == 'l' || ev->cp == 'z')
-			return false; /* repaint, suspend */
-		if (ev->cp == 'o') {
-			u->confirm_focused = true;
-			return true;
-		}
-		break;
-	default:
-		break;
-	}
-	/* Typing, pasting, editing: neither an answer nor the draft's. */
+	struct key_event k = *ev;
+	if (k.kind == KEYS_CHAR && k.cp >= 'A' && k.cp <= 'Z')
+		k.cp = k.cp - 'A' + 'a'; /* Y is y */
+	return bindings_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
+}
+
+/* Typing, pasting, editing: neither an answer nor the draft's. */
+void modal_refuse(struct tui *u)
+{
 	tui_notice(u, u->confirm_focused
 		   ? "not a choice: y allow · n reject · Esc set aside (the draft waits)"
 		   : "typing is not taken while a confirmation waits: Tab to answer, Esc to set it aside");
-	return true;
 }
 
 /* ------------------------------------------------------------------ painting */

@@ -284,7 +284,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->bell = true;
 	o->bell_after_s = 10;
 	o->history = true;
-	o->server = "http://127.0.0.1:8000";
+	o->server = OPTIONS_DEFAULT_SERVER;
 	options_load_config(o, config_warn);
 	/* The environment overrides the config file; flags override both. */
 	const char *env_server = getenv("TETHER_SERVER");

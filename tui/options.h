@@ -5,6 +5,9 @@
 
 #include "base.h"
 
+/* The server when neither flag, environment nor config file names one. */
+#define OPTIONS_DEFAULT_SERVER "http://127.0.0.1:8000"
+
 enum command {
 	CMD_CLIENT,         /* tether [OPTIONS] [CONVERSATION_ID] */
 	CMD_LIST,

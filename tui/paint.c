@@ -395,6 +395,9 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 			draw_line_add(&l, editor_text(e) + rows[r].start, rows[r].end - rows[r].start, plain);
 		if (r == 0 && *hint)
 			draw_line_puts(&l, hint, dim);
+		/* An empty prompt says what it is for and where the keys are. */
+		if (r == 0 && u->mode == TUI_MODE_INPUT && editor_empty(e))
+			draw_line_puts(&l, "message the agent · ? for keys · /help", dim);
 		draw_line_paint(&u->paint, L->input_y + i, &l);
 	}
 	*cy = L->input_y + (int)(crow - top);

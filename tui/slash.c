@@ -2,6 +2,7 @@
 #include "interactive.h"
 #include "reltime.h"
 #include "terminal.h"
+#include "diagnose.h"
 #include "external_editor.h"
 
 #include <errno.h>
@@ -12,17 +13,65 @@
 #include <time.h>
 #include <unistd.h>
 
+/* What the status says, in words ("idle", "paused"…). */
+static void status_words(struct tui *u, struct buf *out)
+{
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	if (st.execution_status)
+		diag_status_words(out, st.execution_status);
+	else
+		buf_puts(out, "in a state not known yet");
+}
+
+static enum run_status run_status(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->ctl, &st);
+	return st.run_status;
+}
+
 static void cmd_pause(struct tui *u, const char *arg)
 {
 	(void)arg;
-	tui_notice(u, controller_pause(u->ctl) ? "pausing the agent…" : "already pausing…");
+	if (run_status(u) == RUN_STATUS_PAUSED)
+		tui_notice(u, "the agent is already paused: /resume goes on");
+	else if (controller_pause(u->ctl))
+		tui_notice_until_status(u, "pausing the agent…");
+	else
+		tui_notice(u, "already pausing…");
+}
+
+static void cmd_resume(struct tui *u, const char *arg)
+{
+	(void)arg;
+	if (run_status(u) != RUN_STATUS_PAUSED) {
+		struct buf words;
+		buf_init(&words);
+		status_words(u, &words);
+		tui_notice(u, "nothing to resume: the agent is %s, not paused", buf_cstr(&words));
+		buf_fini(&words);
+	} else if (controller_resume(u->ctl)) {
+		tui_notice_until_status(u, "resuming the agent…");
+	} else {
+		tui_notice(u, "already resuming…");
+	}
 }
 
 static void cmd_interrupt(struct tui *u, const char *arg)
 {
 	(void)arg;
-	tui_notice(u, controller_interrupt(u->ctl) ? "interrupting the agent…"
-						   : "already interrupting…");
+	if (!tui_running(u)) {
+		struct buf words;
+		buf_init(&words);
+		status_words(u, &words);
+		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		buf_fini(&words);
+	} else if (controller_interrupt(u->ctl)) {
+		tui_notice_until_status(u, "interrupting the agent…");
+	} else {
+		tui_notice(u, "already interrupting…");
+	}
 }
 
 static bool awaiting(struct tui *u)
@@ -30,7 +79,7 @@ static bool awaiting(struct tui *u)
 	struct controller_status st;
 	controller_status(u->ctl, &st);
 	if (!st.awaiting_confirmation)
-		tui_notice(u, "nothing waits for confirmation");
+		tui_notice(u, "nothing is waiting for confirmation");
 	return st.awaiting_confirmation;
 }
 
@@ -51,7 +100,7 @@ static void cmd_reject(struct tui *u, const char *arg)
 		return;
 	}
 	modal_close(u);
-	tui_notice(u, "rejected");
+	tui_notice_until_status(u, "rejected; waiting for the agent");
 }
 
 /* The actions waiting for confirmation, else the last action, whole. */
@@ -135,65 +184,48 @@ static void cmd_clear(struct tui *u, const char *arg)
 	tui_notice(u, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
 }
 
-static void cmd_help(struct tui *u, const char *arg);
-
 static void cmd_reconnect(struct tui *u, const char *arg)
 {
 	(void)arg;
 	tui_reconnect(u);
 }
 
-struct slash_command {
-	const char *name;
-	const char *usage;
-	void (*fn)(struct tui *u, const char *arg);
-};
-
-static const struct slash_command commands[] = {
-	{ "pause", "/pause                pause the agent", cmd_pause },
-	{ "interrupt", "/interrupt            cancel the agent's current step", cmd_interrupt },
-	{ "confirm", "/confirm              open the confirmation again (also Ctrl-O)", cmd_confirm },
-	{ "reject", "/reject [reason]      reject the actions awaiting confirmation", cmd_reject },
-	{ "copy", "/copy [code|action]   copy the last agent message (its last code block; the action awaiting confirmation, whole)",
-	  cmd_copy },
-	{ "reconnect", "/reconnect            reconnect now instead of waiting (also F5)", cmd_reconnect },
-	{ "time", "/time [on|off]        show or hide each item's time (config: timestamps)", cmd_time },
-	{ "help", "/help                 this help", cmd_help },
-	{ "quit", "/quit                 leave tether", cmd_quit },
-	{ "edit", "/edit [text]          write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)", cmd_edit },
-	{ "clear", "/clear                empty the input (also Ctrl-U twice)", cmd_clear },
-};
-
-static const char keys_help[] =
-	"Keys: Enter send · Alt-Enter or Ctrl-J new line · Up/Down history · "
-	"PgUp/PgDn scroll · Home/End top/bottom (empty input) · Shift-Up/Down scroll a line · "
-	"Ctrl-R search (Ctrl-R/Ctrl-S or n/N next/previous, Esc cancels) · "
-	"Alt-Up/Down focus an item · Tab expand/fold the card (or show/hide reasoning) · "
-	"Ctrl-O open the card full-screen (/ search, c copy, q back), or a confirmation set aside "
-	"(Tab or arrows, then y/n/Enter) · Esc interrupt the agent · Ctrl-L repaint · "
-	"Ctrl-C twice or Ctrl-D on an empty input quit. //text sends a message starting with /.";
-
 static void cmd_help(struct tui *u, const char *arg)
 {
 	(void)arg;
-	struct buf text;
-	buf_init(&text);
-	buf_puts(&text, keys_help);
-	buf_puts(&text, "\n\nCommands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
-		buf_puts(&text, commands[i].usage);
-		buf_putc(&text, '\n');
-	}
-	struct item_spec spec = {
-		.kind = ITEM_NOTICE,
-		.seq = -1,
-		.text = text.data,
-		.text_len = text.len,
-		.title = "help",
-	};
-	transcript_add_event(u->t, &spec);
-	viewport_follow(&u->vp);
-	buf_fini(&text);
+	overlay_open(u);
+}
+
+static const struct slash_help helps[] = {
+	{ "pause", "", "pause the agent" },
+	{ "resume", "", "let a paused agent go on" },
+	{ "interrupt", "", "cancel the agent's current step (also Esc)" },
+	{ "confirm", "", "open the waiting confirmation (also Ctrl-O)" },
+	{ "reject", "[reason]", "reject the actions waiting for confirmation" },
+	{ "copy", "[code|action]",
+	  "copy the last agent message (code: its last code block; action: the waiting action, "
+	  "whole)" },
+	{ "reconnect", "", "reconnect now instead of waiting (also F5)" },
+	{ "time", "[on|off]", "show or hide each item's time (config: timestamps)" },
+	{ "edit", "[text]", "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
+	{ "clear", "", "empty the input (also Ctrl-U twice)" },
+	{ "help", "", "this list of keys and commands (also ? and F1)" },
+	{ "quit", "", "leave tether" },
+};
+
+/* In the order of helps. */
+static void (*const runs[])(struct tui *u, const char *arg) = {
+	cmd_pause, cmd_resume, cmd_interrupt, cmd_confirm, cmd_reject, cmd_copy, cmd_reconnect,
+	cmd_time, cmd_edit, cmd_clear, cmd_help, cmd_quit,
+};
+
+_Static_assert(sizeof helps / sizeof *helps == sizeof runs / sizeof *runs,
+	       "every command has a help line");
+
+const struct slash_help *slash_commands(size_t *n)
+{
+	*n = sizeof helps / sizeof *helps;
+	return helps;
 }
 
 bool slash_run(struct tui *u, const char *line)
@@ -205,13 +237,61 @@ bool slash_run(struct tui *u, const char *line)
 	const char *arg = name + n;
 	while (*arg == ' ' || *arg == '\t' || *arg == '\n')
 		arg++;
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		if (strlen(commands[i].name) == n && strncmp(commands[i].name, name, n) == 0) {
-			commands[i].fn(u, arg);
+	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++)
+		if (strlen(helps[i].name) == n && strncmp(helps[i].name, name, n) == 0) {
+			runs[i](u, arg);
 			return true;
 		}
 	tui_notice(u, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
 		   (int)(n > 40 ? 40 : n), name, (int)(n > 40 ? 40 : n), name);
+	return true;
+}
+
+bool slash_complete(struct tui *u)
+{
+	const char *draft = editor_text(&u->input);
+	if (draft[0] != '/' || draft[1] == '/' || draft[strcspn(draft, " \t\n")])
+		return false;
+	const char *typed = draft + 1;
+	size_t n = strlen(typed), found = 0, common = 0;
+	const char *first = NULL;
+	struct buf list;
+	buf_init(&list);
+	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++) {
+		const char *name = helps[i].name;
+		if (strncmp(name, typed, n) != 0)
+			continue;
+		if (!first) {
+			first = name;
+			common = strlen(name);
+		} else {
+			size_t k = 0;
+			while (k < common && first[k] == name[k])
+				k++;
+			common = k;
+		}
+		buf_printf(&list, "%s/%s", found++ ? " " : "", name);
+	}
+	if (!found) {
+		tui_notice(u, "no command starts with /%.*s: /help lists them", (int)(n > 40 ? 40 : n),
+			   typed);
+	} else if (found == 1) {
+		struct buf line;
+		buf_init(&line);
+		buf_printf(&line, "/%s ", first);
+		editor_set(&u->input, line.data, line.len);
+		buf_fini(&line);
+	} else {
+		if (common > n) {
+			struct buf line;
+			buf_init(&line);
+			buf_printf(&line, "/%.*s", (int)common, first);
+			editor_set(&u->input, line.data, line.len);
+			buf_fini(&line);
+		}
+		tui_notice(u, "%s", buf_cstr(&list));
+	}
+	buf_fini(&list);
 	return true;
 }
 

@@ -20,6 +20,7 @@ static void on_error(void *ctx, const char *code, const char *detail)
 		.text_len = strlen(detail),
 	};
 	transcript_add_event(u->t, &spec);
+	tui_notice_settled(u); /* "pausing…" is no longer true once the pause failed */
 }
 
 static void on_stream(void *ctx, const struct sink_stream *s)

@@ -456,10 +456,36 @@ static void generation_moves_on_visible_changes(void **state)
 	transcript_destroy(t);
 }
 
+/* An answer cut short by an interrupt stays as it was, marked interrupted and finished; one
+ * with no text yet is dropped; late frames for it change nothing. */
+static void interrupted_answer_kept(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	assert_int_equal(transcript_stream_start(t, "a", 1, false, 0), APPLY_OPENED);
+	delta(t, "a", 1, 0, "Half an ans");
+	assert_int_equal(transcript_stream_start(t, "empty", 1, false, 0), APPLY_OPENED);
+	assert_int_equal(transcript_stream_interrupted(t, "a"), APPLY_ABORTED);
+	assert_int_equal(transcript_stream_interrupted(t, "empty"), APPLY_ABORTED);
+	assert_int_equal(transcript_open_streams(t), 0);
+	assert_int_equal(transcript_count(t), 1);
+	struct item_info info = info_of(t, 0);
+	assert_true(info.interrupted);
+	assert_false(info.streaming);
+	assert_int_equal(info.kind, ITEM_AGENT);
+	assert_int_equal(info.shown_len, info.text_len);
+	assert_item_text(t, 0, "Half an ans");
+	assert_int_equal(delta(t, "a", 1, 1, "wer"), APPLY_IGNORED_RETIRED);
+	assert_item_text(t, 0, "Half an ans");
+	assert_int_equal(transcript_stream_interrupted(t, "never"), APPLY_IGNORED_UNKNOWN);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_on_item_started),
+		cmocka_unit_test(interrupted_answer_kept),
 		cmocka_unit_test(open_on_first_delta_without_started),
 		cmocka_unit_test(same_attempt_started_twice_changes_nothing),
 		cmocka_unit_test(higher_attempt_started_supersedes),

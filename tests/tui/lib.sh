@@ -165,3 +165,11 @@ no_sanitizer_report() {
 		fail "a sanitizer reported a problem"
 	fi
 }
+
+# fresh_tmux: ends the tmux server and uses a new socket for the next start_tether (a new
+# session on the socket of a server still shutting down fails: "server exited unexpectedly").
+fresh_tmux() {
+	T kill-server >/dev/null 2>&1
+	FRESH_TMUX=$((${FRESH_TMUX:-0} + 1))
+	SOCKET="tether-screen-$$-$FRESH_TMUX"
+}

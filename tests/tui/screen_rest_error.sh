@@ -15,4 +15,6 @@ screen >"$WORK/shot"
 grep -A1 -xF "✗ pause" "$WORK/shot" | tail -1 |
 	grep -qxF "could not pause the agent: the server answered HTTP 500 no" ||
 	fail "the item is not the two whole lines expected"
+# The notice that said it was under way goes with the failure (issue 15, point 6).
+wait_gone "pausing the agent" 2 || fail "'pausing the agent…' stayed after the pause failed"
 echo ok

@@ -23,7 +23,7 @@ with_env() {
 refused() {
 	local what=$1 text=$2
 	shift 2
-	T kill-server >/dev/null 2>&1
+	fresh_tmux
 	rm -f "$WORK/bytes"
 	start_tether 80 24 "$@"
 	wait_exit 10 || fail "$what: tether did not exit"
@@ -42,6 +42,11 @@ refused "TERM=dumb" "TERM=dumb cannot move the cursor" "$CONV"
 refused "TERM=dumb, picker" "TERM=dumb cannot move the cursor"
 with_env TERM=nonexistent-terminal-xyz
 refused "unknown TERM" "TERM=nonexistent-terminal-xyz is not a terminal type known here" "$CONV"
+refused "unknown TERM, picker" "TERM=nonexistent-terminal-xyz is not a terminal type known here"
+# "unknown" (what some systems set): refused whether terminfo has an entry (a generic one
+# that cannot move the cursor) or not.
+with_env TERM=unknown
+refused "TERM=unknown" "TERM=unknown" "$CONV"
 with_env -u TERM
 refused "no TERM" "TERM is not set" "$CONV"
 with_env "TERM=$(printf 'x\033]0;owned\007')"
@@ -50,7 +55,7 @@ grep -qaF $'\e]0;' "$WORK/stderr" && fail "TERM's escape sequence was printed"
 
 # Absurd sizes in the environment: the interface runs at the real size.
 with_env LINES=100000000 COLUMNS=100000000
-T kill-server >/dev/null 2>&1
+fresh_tmux
 start_tether 80 24 "$CONV"
 wait_for "Ready for your messages." || fail "huge LINES/COLUMNS: the conversation did not show"
 [ "$(screen | wc -L)" -le 80 ] || fail "huge LINES/COLUMNS: drawn wider than the terminal"

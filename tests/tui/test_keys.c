@@ -205,7 +205,7 @@ static void test_unknown_sequences_are_not_typing(void **state)
 	struct keys k;
 	struct got g = { 0 };
 	keys_init(&k);
-	feed(&k, &g, "\033[99;5zq\033[[Ar\033OPs");
+	feed(&k, &g, "\033[99;5zq\033[[Br\033OQs"); /* F2 is no key here */
 	assert_int_equal(g.n, 3);
 	assert_int_equal(g.ev[0].cp, 'q');
 	assert_int_equal(g.ev[1].cp, 'r');
@@ -426,6 +426,52 @@ static void test_huge_paste_in_blocks(void **state)
 	free(in);
 }
 
+/* F1 as xterm (SS3 P, CSI 1;mods P), rxvt (CSI 11~) and the Linux console (CSI [A) send it. */
+static void test_f1(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033OP\033[11~\033[1;5P\033[[A\033[1;2P");
+	assert_int_equal(g.n, 5);
+	assert_key(&g, 0, KEYS_F1, 0);
+	assert_key(&g, 1, KEYS_F1, 0);
+	assert_key(&g, 2, KEYS_F1, KEYS_MOD_CTRL);
+	assert_key(&g, 3, KEYS_F1, 0);
+	assert_key(&g, 4, KEYS_F1, KEYS_MOD_SHIFT);
+	keys_fini(&k);
+}
+
+/* The names the keys overlay shows. */
+static void test_describe(void **state)
+{
+	(void)state;
+	static const struct {
+		enum keys_kind kind;
+		unsigned mods;
+		uint32_t cp;
+		const char *want;
+	} cases[] = {
+		{ KEYS_CTRL, 0, 'o', "Ctrl-O" },
+		{ KEYS_CHAR, KEYS_MOD_ALT, 'b', "Alt-b" },
+		{ KEYS_CHAR, 0, '?', "?" },
+		{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, "Shift-PgUp" },
+		{ KEYS_HOME, KEYS_MOD_CTRL, 0, "Ctrl-Home" },
+		{ KEYS_UP, KEYS_MOD_ALT, 0, "Alt-Up" },
+		{ KEYS_F1, 0, 0, "F1" },
+		{ KEYS_ESC, 0, 0, "Esc" },
+		{ KEYS_NEWLINE, 0, 0, "Ctrl-J/Alt-Enter" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct buf b;
+		buf_init(&b);
+		keys_describe(cases[i].kind, cases[i].mods, cases[i].cp, &b);
+		assert_string_equal(buf_cstr(&b), cases[i].want);
+		buf_fini(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +491,8 @@ int main(void)
 		cmocka_unit_test(test_keys_after_a_paste),
 		cmocka_unit_test(test_paste_without_end),
 		cmocka_unit_test(test_huge_paste_in_blocks),
+		cmocka_unit_test(test_f1),
+		cmocka_unit_test(test_describe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

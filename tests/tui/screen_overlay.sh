@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Keys you can discover (issue 15, point 2): the empty prompt says "? for keys"; ? on it and
+# F1 open the keys overlay, which lists keys of every context and the commands (generated
+# from the tables that dispatch) and scrolls; Esc, q, ? and F1 close it; ? in a message is a
+# question mark; /help opens the overlay instead of writing a paragraph; Tab completes a
+# slash command. Also at 40x10 and across a resize.
+. "$(dirname "$0")/lib.sh" "$@"
+
+start_fixture "$DATA/tui_chat.scenario"
+start_tether 100 30 "$CONV"
+wait_for "Ready for your messages." || fail "the history did not show"
+wait_for "message the agent · ? for keys · /help" || fail "the empty prompt has no hint"
+T send-keys -t main -l "hi"
+wait_for "> hi" || fail "typing did not show"
+screen | grep -qF "? for keys" && fail "the hint stayed while typing"
+T send-keys -t main -l "?"
+wait_for "> hi?" || fail "? inside a message did not type a question mark"
+screen | grep -qF "Keys and commands" && fail "? in a message opened the overlay"
+T send-keys -t main C-u
+wait_for "? for keys" || fail "the hint did not come back on an empty prompt"
+
+# ? on the empty prompt.
+T send-keys -t main -l "?"
+wait_for "Keys and commands" || fail "? on an empty prompt did not open the overlay"
+for want in "Everywhere" "Ctrl-C" "PgUp, Shift-PgUp" "Ctrl-Home, Alt-Home" "Ctrl-Z" \
+	"Typing a message" "Ctrl-J/Alt-Enter"; do
+	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
+done
+screen | grep -qF "Ready for your messages." && fail "the overlay does not cover the transcript"
+T send-keys -t main PgDn
+wait_for "Ctrl-W, Alt-Backspace" || fail "PgDn did not reach the editing keys"
+for want in "Ctrl-U" "Ctrl-K" "Ctrl-Y" "Browsing the matches"; do
+	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
+done
+# Scrolling reaches the other contexts and the commands.
+T send-keys -t main End
+wait_for "/resume" || fail "End did not reach the commands"
+for want in "back to the confirmation" "/edit [text]" "/interrupt" "/copy [code|action]" "/quit"; do
+	screen | grep -qF -- "$want" || fail "the end of the overlay does not show '$want'"
+done
+T send-keys -t main PgUp
+wait_for "A confirmation waits" || fail "PgUp did not reach the confirmation's keys"
+screen | grep -qF "send the draft and allow" || fail "the modal's s key is not listed"
+T send-keys -t main Home
+wait_for "Everywhere" || fail "Home did not go back to the top"
+T send-keys -t main PgDn
+wait_gone "Everywhere" || fail "PgDn did not scroll"
+T send-keys -t main Escape
+wait_for "Ready for your messages." || fail "Esc did not close the overlay"
+wait_gone "Keys and commands" || fail "the overlay stayed"
+sleep 0.3
+grep -q 'rest POST [^ ]*/interrupt' "$WORK/traffic" && fail "Esc closing the overlay interrupted"
+
+# F1 (tmux sends xterm's SS3 P) opens it; F1, q and ? close it.
+T send-keys -t main F1
+wait_for "Keys and commands" || fail "F1 did not open the overlay"
+T send-keys -t main F1
+wait_gone "Keys and commands" || fail "F1 did not close the overlay"
+T send-keys -t main -l "hi"
+T send-keys -t main F1
+wait_for "Keys and commands" || fail "F1 with a draft did not open the overlay"
+T send-keys -t main -l "q"
+wait_gone "Keys and commands" || fail "q did not close the overlay"
+wait_for "> hi" || fail "the draft was touched by the overlay"
+T send-keys -t main C-u
+
+# Typing under the overlay does nothing; a paste closes it and lands in the draft.
+T send-keys -t main F1
+wait_for "Keys and commands" || fail "F1 did not open the overlay"
+T send-keys -t main -l "x"
+sleep 0.2
+screen | grep -qF "Keys and commands" || fail "a letter closed the overlay"
+printf 'pasted words' | T load-buffer -
+T paste-buffer -p -t main
+wait_gone "Keys and commands" || fail "a paste did not close the overlay"
+wait_for "> pasted words" || fail "a paste under the overlay was lost"
+T send-keys -t main C-u
+
+# /help opens the overlay; nothing is added to the transcript.
+T send-keys -t main -l "/help"
+T send-keys -t main Enter
+wait_for "Keys and commands" || fail "/help did not open the overlay"
+T send-keys -t main -l "?"
+wait_gone "Keys and commands" || fail "? did not close the overlay"
+screen | grep -qF "· help" && fail "/help still writes into the transcript"
+
+# Tab completes a unique command, lists the candidates of a shared prefix, says when none.
+T send-keys -t main -l "/pa"
+T send-keys -t main Tab
+T send-keys -t main -l "x"
+wait_for "> /pause x" || fail "Tab did not complete /pa (with a space after it)"
+T send-keys -t main C-u
+T send-keys -t main -l "/re"
+T send-keys -t main Tab
+wait_for "/resume /reject" || fail "Tab did not list /resume and /reject"
+T send-keys -t main -l "s"
+T send-keys -t main Tab
+wait_for "> /resume" || fail "Tab did not complete /res"
+T send-keys -t main C-u
+T send-keys -t main -l "/xyz"
+T send-keys -t main Tab
+wait_for "no command starts with /xyz" || fail "Tab did not say that nothing matches"
+T send-keys -t main C-u
+
+# A tiny terminal: the overlay still opens, scrolls to its end and closes; a resize while
+# it is open redraws it at the new size.
+T resize-window -t main -x 40 -y 10
+sleep 0.3
+T send-keys -t main F1
+wait_for "Keys and" || fail "the overlay did not open at 40x10"
+T send-keys -t main End
+wait_for "leave tether" || fail "the overlay's end is not reachable at 40x10"
+[ "$(screen | wc -L)" -le 40 ] || fail "the overlay is drawn wider than 40 columns"
+T resize-window -t main -x 90 -y 28
+wait_for "/quit                leave tether" || fail "the overlay was not redrawn after a resize"
+T send-keys -t main Escape
+wait_for "Ready for your messages." || fail "Esc did not close the overlay after a resize"
+T send-keys -t main C-d
+wait_exit || fail "Ctrl-D did not quit"
+[ "$RC" = 0 ] || fail "exit status $RC"
+no_sanitizer_report
+echo ok
