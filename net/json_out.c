@@ -239,7 +239,8 @@ static void scan_put_string(struct text_scan *sc)
 	struct rewriter *rw = sc->rw;
 	const char *s = sc->p + 1, *q = literal_run_end(s, sc->end);
 	size_t n = (size_t)(q - s);
-	if (q < sc->end && *q == '"') {
+	bool plain = q < sc->end && *q == '"';
+	if (plain) {
 		sc->p = q + 1;
 	} else {
 		scan_string(sc, false);
@@ -250,9 +251,16 @@ static void scan_put_string(struct text_scan *sc)
 		json_append_string(rw->out, s, n);
 		return;
 	}
+	struct buf *out = rw->out;
+	if (!plain) {
+		/* Had escapes, so it will likely need some again: fn's text is escaped as a whole. */
+		buf_clear(&rw->scratch);
+		rw->fn(rw->ctx, s, n, &rw->scratch);
+		json_append_string(out, rw->scratch.data, rw->scratch.len);
+		return;
+	}
 	/* fn writes straight into the line; only what follows its first byte that needs
 	 * escaping is moved aside and escaped back in (most strings have none). */
-	struct buf *out = rw->out;
 	buf_putc(out, '"');
 	size_t body = out->len;
 	rw->fn(rw->ctx, s, n, out);
