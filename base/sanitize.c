@@ -324,6 +324,8 @@ void sanitizer_feed(struct sanitizer *s, const char *in, size_t n, struct buf *o
 	const unsigned char *p = (const unsigned char *)in;
 	size_t i = 0;
 	buf_reserve(out, n);
+	/* Kept a C string even when everything is dropped (buf_reserve alone leaves it open). */
+	out->data[out->len] = '\0';
 	while (i < n) {
 		bool consumed = true;
 		switch (san_kind(s)) {
