@@ -55,9 +55,6 @@ static int hex_value(const char *h)
 	return v;
 }
 
-/* cJSON ends a string at an escaped NUL (the rest of a delta would be lost) and rejects a
- * whole frame over one lone surrogate escape. Both become \ufffd in a copy of the text
- * (same length, so error offsets still hold). Returns NULL when there is nothing to mend. */
 /* Whether json[0..len) holds a "\\u0000", "\\ud" or "\\uD" anywhere: one pass over the text,
  * stopping only at backslashes. */
 static bool may_need_mending(const char *json, size_t len)
@@ -73,6 +70,9 @@ static bool may_need_mending(const char *json, size_t len)
 	return false;
 }
 
+/* cJSON ends a string at an escaped NUL (the rest of a delta would be lost) and rejects a
+ * whole frame over one lone surrogate escape. Both become \ufffd in a copy of the text
+ * (same length, so error offsets still hold). Returns NULL when there is nothing to mend. */
 static char *mend_escapes(const char *json, size_t len)
 {
 	if (!may_need_mending(json, len))

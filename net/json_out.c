@@ -37,7 +37,8 @@ static uint64_t word_needs_look(const unsigned char *p)
 	const uint64_t high = BYTES_OF(0x80);
 	uint64_t quote = w ^ BYTES_OF('"'), slash = w ^ BYTES_OF('\\');
 	uint64_t low = (w - BYTES_OF(0x20)) & ~w;
-	uint64_t del = w + BYTES_OF(0x01); /* 0x7F and up set the high bit (0xFF carries, but is high already) */
+	/* 0x7F and up set the high bit (0xFF carries, but is high already) */
+	uint64_t del = w + BYTES_OF(0x01);
 	return (low | ((quote - BYTES_OF(0x01)) & ~quote) | ((slash - BYTES_OF(0x01)) & ~slash) |
 		del | w) & high;
 }
@@ -253,7 +254,7 @@ static void scan_put_string(struct text_scan *sc)
 	}
 	struct buf *out = rw->out;
 	if (!plain) {
-		/* Had escapes, so it will likely need some again: fn's text is escaped as a whole. */
+		/* Had escapes, so likely needs some again: fn's text is escaped as a whole. */
 		buf_clear(&rw->scratch);
 		rw->fn(rw->ctx, s, n, &rw->scratch);
 		json_append_string(out, rw->scratch.data, rw->scratch.len);

@@ -366,19 +366,21 @@ static void test_plain_runs_at_every_offset(void **state)
 	static const struct {
 		const char *in, *out;
 	} specials[] = {
-		{ "\x1b[31m", "" }, { "\x7f", "" },    { "\r", "" },       { "\x01", "" },
-		{ "\n", "\n" },      { "\t", "\t" },     { "\xc3\xa9", "\xc3\xa9" }, { "\xff", "\xef\xbf\xbd" },
-		{ "\xc2\x9b", "" },  { "\xe2\x80\x8b", "" },
+		{ "\x1b[31m", "" },      { "\x7f", "" },          { "\r", "" },
+		{ "\x01", "" },          { "\n", "\n" },           { "\t", "\t" },
+		{ "\xc3\xa9", "\xc3\xa9" }, { "\xff", "\xef\xbf\xbd" }, { "\xc2\x9b", "" },
+		{ "\xe2\x80\x8b", "" },
 	};
+	static const char before_text[] = "ab\ncdefghij\tklmnopqrstuvwxyz";
 	for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
 		for (size_t before = 0; before < 20; before++) {
 			for (size_t after = 0; after < 12; after++) {
 				char in[64], want[64];
 				int n = snprintf(in, sizeof in, "%.*s%s%.*s", (int)before,
-						 "ab\ncdefghij\tklmnopqrstuvwxyz", specials[k].in, (int)after,
+						 before_text, specials[k].in, (int)after,
 						 "ABCDEFGH\nIJKLMNOP");
 				snprintf(want, sizeof want, "%.*s%s%.*s", (int)before,
-					 "ab\ncdefghij\tklmnopqrstuvwxyz", specials[k].out, (int)after,
+					 before_text, specials[k].out, (int)after,
 					 "ABCDEFGH\nIJKLMNOP");
 				char *got = sanitized(in, (size_t)n);
 				assert_string_equal(got, want);
