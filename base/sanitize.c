@@ -150,23 +150,51 @@ static void san_code_point(struct sanitizer *s, struct buf *out)
 	s->npending = 0;
 }
 
+static bool san_kept_as_is(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\t';
+}
+
+#define BYTES_OF(b) (0x0101010101010101ull * (b))
+
+/* Whether all 8 bytes at p are printable ASCII (0x20..0x7E). */
+static bool word_printable(const unsigned char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	uint64_t low = (w - BYTES_OF(0x20)) & ~w;    /* a byte below 0x20 */
+	uint64_t high = (w + BYTES_OF(0x01)) | w;    /* a byte 0x7F or above */
+	return !((low | high) & BYTES_OF(0x80));
+}
+
+/* How many bytes of in[0..n) on are kept as they are; whole words at a time while they are
+ * printable, byte by byte across a word with LF or TAB (or the end of the run) in it. */
+static size_t san_kept_run(const unsigned char *in, size_t n)
+{
+	size_t j = 0;
+	for (;;) {
+		while (j + 8 <= n && word_printable(in + j))
+			j += 8;
+		size_t stop = n - j > 8 ? j + 8 : n;
+		while (j < stop && san_kept_as_is(in[j]))
+			j++;
+		if (j < stop || j == n)
+			return j;
+	}
+}
+
 /* Ground state: returns how many bytes of in[0..n) it consumed (at least 1). */
 static size_t san_ground(struct sanitizer *s, const unsigned char *in, size_t n, struct buf *out)
 {
 	unsigned char c = in[0];
-	if (c >= 0x20 && c < 0x7F) {
-		size_t j = 1;
-		while (j < n && in[j] >= 0x20 && in[j] < 0x7F)
-			j++;
+	/* Printable ASCII, LF and TAB are written as they are: one run of them, one append. */
+	if (san_kept_as_is(c)) {
+		size_t j = san_kept_run(in, n);
 		san_plain(s);
 		buf_append(out, in, j);
 		return j;
 	}
-	if (c == '\n' || c == '\t') {
-		san_plain(s);
-		buf_putc(out, (char)c);
-	}
-	else if (c == ESC)
+	if (c == ESC)
 		san_enter(s, SAN_ESC);
 	else if (c >= 0x80) {
 		if (utf8_lead_len(c) == 0) {
@@ -296,6 +324,8 @@ void sanitizer_feed(struct sanitizer *s, const char *in, size_t n, struct buf *o
 	const unsigned char *p = (const unsigned char *)in;
 	size_t i = 0;
 	buf_reserve(out, n);
+	/* Kept a C string even when everything is dropped (buf_reserve alone leaves it open). */
+	out->data[out->len] = '\0';
 	while (i < n) {
 		bool consumed = true;
 		switch (san_kind(s)) {

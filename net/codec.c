@@ -55,13 +55,27 @@ static int hex_value(const char *h)
 	return v;
 }
 
+/* Whether json[0..len) holds a "\\u0000", "\\ud" or "\\uD" anywhere: one pass over the text,
+ * stopping only at backslashes. */
+static bool may_need_mending(const char *json, size_t len)
+{
+	const char *p = json, *end = json + len;
+	while ((p = memchr(p, '\\', (size_t)(end - p))) != NULL) {
+		size_t left = (size_t)(end - p);
+		if (left >= 3 && p[1] == 'u' &&
+		    (p[2] == 'd' || p[2] == 'D' || (left >= 6 && !memcmp(p + 2, "0000", 4))))
+			return true;
+		p++;
+	}
+	return false;
+}
+
 /* cJSON ends a string at an escaped NUL (the rest of a delta would be lost) and rejects a
  * whole frame over one lone surrogate escape. Both become \ufffd in a copy of the text
  * (same length, so error offsets still hold). Returns NULL when there is nothing to mend. */
 static char *mend_escapes(const char *json, size_t len)
 {
-	if (!memmem(json, len, "\\u0000", 6) && !memmem(json, len, "\\ud", 3) &&
-	    !memmem(json, len, "\\uD", 3))
+	if (!may_need_mending(json, len))
 		return NULL;
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, json, len);
@@ -798,10 +812,15 @@ void codec_store_free(struct frame_store *st)
 	store_free(st);
 }
 
-/* The event's value in the frame's text: numbers are copied from there as written. */
+/* Where the event's value starts in the frame's text (numbers are copied from there as
+ * written) and how much text follows: the rewrite reads one value and stops at its end, so
+ * the value is not walked once more just to measure it. */
 static int event_span(const struct frame_store *st, const char **at, size_t *len)
 {
-	return st && st->event ? codec_find_member(st->src, st->src_len, "event", at, len) : -1;
+	if (!st || !st->event || codec_find_member(st->src, st->src_len, "event", at, NULL) < 0)
+		return -1;
+	*len = st->src_len - (size_t)(*at - st->src);
+	return 0;
 }
 
 const char *frame_event_json(const struct frame *f, size_t *len)

@@ -22,7 +22,8 @@ void codec_fail(struct codec_error *err, enum codec_status status, const char *f
 void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
 			struct buf *out);
 /* Finds the first member called name of the JSON object in json[0..len) (accepted by
- * codec_parse): *at and *at_len span its value. Returns 0, or -1 when there is none. */
+ * codec_parse): *at and *at_len span its value (at_len NULL: only *at, without walking the
+ * value). Returns 0, or -1 when there is none. */
 int codec_find_member(const char *json, size_t len, const char *name, const char **at,
 		      size_t *at_len);
 

@@ -26,18 +26,66 @@ static void put_unicode_escape(struct buf *out, unsigned code)
 	buf_append(out, esc, sizeof esc);
 }
 
-void json_append_string(struct buf *out, const char *s, size_t len)
+#define BYTES_OF(b) (0x0101010101010101ull * (b))
+
+/* Nonzero when a byte of the 8 at p needs a look (json_ascii_safe would say 0): below 0x20,
+ * 0x7F and up, '"' or '\\'. A false alarm only costs the byte-wise look. */
+static uint64_t word_needs_look(const unsigned char *p)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+	const uint64_t high = BYTES_OF(0x80);
+	uint64_t quote = w ^ BYTES_OF('"'), slash = w ^ BYTES_OF('\\');
+	uint64_t low = (w - BYTES_OF(0x20)) & ~w;
+	/* 0x7F and up set the high bit (0xFF carries, but is high already) */
+	uint64_t del = w + BYTES_OF(0x01);
+	return (low | ((quote - BYTES_OF(0x01)) & ~quote) | ((slash - BYTES_OF(0x01)) & ~slash) |
+		del | w) & high;
+}
+
+/* Nonzero when one of the 8 bytes in w is b. */
+static uint64_t word_has(uint64_t w, unsigned char b)
+{
+	uint64_t x = w ^ BYTES_OF(b);
+	return (x - BYTES_OF(0x01)) & ~x & BYTES_OF(0x80);
+}
+
+/* The first '"', '\\' or NUL in [p, end), or end: the run a string literal copies as is. */
+static const char *literal_run_end(const char *p, const char *end)
+{
+	while (end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, sizeof w);
+		if (word_has(w, '"') | word_has(w, '\\') | word_has(w, 0))
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '"' && *p != '\\' && *p)
+		p++;
+	return p;
+}
+
+/* How many bytes from p[0..n) on need no escaping. */
+static size_t json_safe_prefix(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	while (i + 8 <= n && !word_needs_look(p + i))
+		i += 8;
+	while (i < n && p[i] < 0x80 && json_ascii_safe[p[i]])
+		i++;
+	return i;
+}
+
+/* Appends p[0..len) escaped, without the quotes. Each character's form depends only on the
+ * bytes from it on, so a text may be escaped in pieces cut between characters. */
+static void append_escaped(struct buf *out, const unsigned char *p, size_t len)
+{
 	size_t i = 0, run = 0;
-	buf_reserve(out, len + 2);
-	buf_putc(out, '"');
 	while (i < len) {
+		i += json_safe_prefix(p + i, len - i);
+		if (i >= len)
+			break;
 		unsigned char c = p[i];
-		if (c < 0x80 && json_ascii_safe[c]) {
-			i++;
-			continue;
-		}
 		size_t n = 1;
 		bool valid = true;
 		if (c >= 0x80) {
@@ -63,6 +111,13 @@ void json_append_string(struct buf *out, const char *s, size_t len)
 		run = i;
 	}
 	buf_append(out, p + run, i - run);
+}
+
+void json_append_string(struct buf *out, const char *s, size_t len)
+{
+	buf_reserve(out, len + 2);
+	buf_putc(out, '"');
+	append_escaped(out, (const unsigned char *)(s ? s : ""), len);
 	buf_putc(out, '"');
 }
 
@@ -136,8 +191,7 @@ static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 	const char *p = sc->p + 1, *end = sc->end;
 	while (p < end && *p != '"') {
 		const char *run = p;
-		while (p < end && *p != '"' && *p != '\\' && *p)
-			p++;
+		p = literal_run_end(p, end);
 		buf_append(&sc->decoded, run, (size_t)(p - run));
 		if (p >= end || *p == '"')
 			break;
@@ -179,17 +233,47 @@ static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 	sc->p = p < end ? p + 1 : end;
 }
 
+/* The string literal at sc->p: a literal without escapes or NULs is its own decoding, so it
+ * is used where it is instead of being copied first. */
 static void scan_put_string(struct text_scan *sc)
 {
 	struct rewriter *rw = sc->rw;
-	scan_string(sc, false);
+	const char *s = sc->p + 1, *q = literal_run_end(s, sc->end);
+	size_t n = (size_t)(q - s);
+	bool plain = q < sc->end && *q == '"';
+	if (plain) {
+		sc->p = q + 1;
+	} else {
+		scan_string(sc, false);
+		s = sc->decoded.data ? sc->decoded.data : "";
+		n = sc->decoded.len;
+	}
 	if (!rw->fn) {
-		json_append_string(rw->out, sc->decoded.data, sc->decoded.len);
+		json_append_string(rw->out, s, n);
 		return;
 	}
-	buf_clear(&rw->scratch);
-	rw->fn(rw->ctx, sc->decoded.data ? sc->decoded.data : "", sc->decoded.len, &rw->scratch);
-	json_append_string(rw->out, rw->scratch.data, rw->scratch.len);
+	struct buf *out = rw->out;
+	if (!plain) {
+		/* Had escapes, so likely needs some again: fn's text is escaped as a whole. */
+		buf_clear(&rw->scratch);
+		rw->fn(rw->ctx, s, n, &rw->scratch);
+		json_append_string(out, rw->scratch.data, rw->scratch.len);
+		return;
+	}
+	/* fn writes straight into the line; only what follows its first byte that needs
+	 * escaping is moved aside and escaped back in (most strings have none). */
+	buf_putc(out, '"');
+	size_t body = out->len;
+	rw->fn(rw->ctx, s, n, out);
+	size_t got = out->len - body;
+	size_t safe = json_safe_prefix((const unsigned char *)out->data + body, got);
+	if (safe < got) {
+		buf_clear(&rw->scratch);
+		buf_append(&rw->scratch, out->data + body + safe, got - safe);
+		out->len = body + safe;
+		append_escaped(out, (const unsigned char *)rw->scratch.data, rw->scratch.len);
+	}
+	buf_putc(out, '"');
 }
 
 /* Length of the RFC 8259 number at s[0..n), or 0 when s does not start with one. */
@@ -366,6 +450,11 @@ int codec_find_member(const char *json, size_t len, const char *name, const char
 			sc.p += sc.p < sc.end && *sc.p == ':';
 			scan_ws(&sc);
 			const char *start = sc.p;
+			if (match && !at_len) {
+				*at = start;
+				rc = 0;
+				break;
+			}
 			scan_skip(&sc);
 			if (match) {
 				*at = start;

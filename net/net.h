@@ -162,7 +162,8 @@ struct codec_error {
 	char message[200];
 };
 
-/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out. */
+/* Transforms one string (a JSON string value or key, as decoded UTF-8) into out, appending
+ * only (what out already holds stays as it is). */
 typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
 
 /* Decodes one server frame from json[0..len) (need not be NUL-terminated). Returns 0 and

@@ -14,6 +14,7 @@ struct headless_sink {
 	enum output_format format;
 	const struct mask_set *masks;
 	struct buf scratch;             /* clean_text's sanitized copy */
+	struct buf line;                /* on_event's rewritten event, reused */
 	struct controller *c;
 	bool quiet;                     /* -q: only fatal diagnostics on stderr */
 	/* text mode: tool summaries by tool_call_id until their result */
@@ -24,6 +25,9 @@ struct headless_sink {
 	size_t nsummaries;
 	char *closed_why;               /* text mode: the last close's reason, said at the retry */
 };
+
+/* on_event keeps its line buffer between events up to this size. */
+#define HEADLESS_LINE_KEEP (256u << 10)
 
 static const char *const state_names[] = {
 	[SESSION_CONNECTING] = "connecting", [SESSION_OPEN] = "open",
@@ -210,7 +214,11 @@ static void summaries_flush(struct headless_sink *h, const char *why)
 static void clean_json_string(void *ctx, const char *s, size_t len, struct buf *out)
 {
 	struct headless_sink *h = ctx;
-	clean_text(h->masks, s, len, &h->scratch, out);
+	/* No secrets: clean_text's masked copy would only be the sanitized one, copied again. */
+	if (!mask_set_count(h->masks))
+		sanitize_text(s, len, out);
+	else
+		clean_text(h->masks, s, len, &h->scratch, out);
 }
 
 static void on_connection(void *ctx, const struct session_status *st, const char *reason,
@@ -248,15 +256,19 @@ static void on_event(void *ctx, const struct frame *f)
 	struct headless_sink *h = ctx;
 	if (h->format != FORMAT_NDJSON)
 		return;
-	struct buf masked;
-	buf_init(&masked);
-	if (frame_event_rewrite(f, clean_json_string, h, &masked) == 0) {
+	struct buf *masked = &h->line;
+	buf_clear(masked);
+	if (frame_event_rewrite(f, clean_json_string, h, masked) == 0) {
 		if (f->type == FRAME_DURABLE)
-			headless_durable(&h->out, f->seq, masked.data, masked.len);
+			headless_durable(&h->out, f->seq, masked->data, masked->len);
 		else
-			headless_transient(&h->out, masked.data, masked.len);
+			headless_transient(&h->out, masked->data, masked->len);
 	}
-	buf_fini(&masked);
+	/* One huge event is not held on to for the rest of the run. */
+	if (masked->cap > HEADLESS_LINE_KEEP) {
+		buf_fini(masked);
+		buf_init(masked);
+	}
 }
 
 static void on_item(void *ctx, const struct sink_item *it)
@@ -329,6 +341,7 @@ static void on_destroy(void *ctx)
 	summaries_free(h);
 	free(h->closed_why);
 	buf_fini(&h->scratch);
+	buf_fini(&h->line);
 	free(h);
 }
 
@@ -363,6 +376,7 @@ struct sink headless_sink_create(FILE *out, enum output_format format, bool quie
 	h->masks = masks;
 	h->c = c;
 	buf_init(&h->scratch);
+	buf_init(&h->line);
 	headless_init(&h->out, out, format, stdout_failed, h);
 	return (struct sink){.ops = &headless_sink_ops, .ctx = h};
 }

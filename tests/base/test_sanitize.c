@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +358,38 @@ static void test_split_anywhere_same_output(void **state)
 	buf_fini(&split);
 }
 
+/* Plain runs go a word at a time: a byte that is dropped or starts a sequence is caught at
+ * every offset of a word, and LF and TAB are kept wherever they are. */
+static void test_plain_runs_at_every_offset(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} specials[] = {
+		{ "\x1b[31m", "" },      { "\x7f", "" },          { "\r", "" },
+		{ "\x01", "" },          { "\n", "\n" },           { "\t", "\t" },
+		{ "\xc3\xa9", "\xc3\xa9" }, { "\xff", "\xef\xbf\xbd" }, { "\xc2\x9b", "" },
+		{ "\xe2\x80\x8b", "" },
+	};
+	static const char before_text[] = "ab\ncdefghij\tklmnopqrstuvwxyz";
+	for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
+		for (size_t before = 0; before < 20; before++) {
+			for (size_t after = 0; after < 12; after++) {
+				char in[64], want[64];
+				int n = snprintf(in, sizeof in, "%.*s%s%.*s", (int)before,
+						 before_text, specials[k].in, (int)after,
+						 "ABCDEFGH\nIJKLMNOP");
+				snprintf(want, sizeof want, "%.*s%s%.*s", (int)before,
+					 before_text, specials[k].out, (int)after,
+					 "ABCDEFGH\nIJKLMNOP");
+				char *got = sanitized(in, (size_t)n);
+				assert_string_equal(got, want);
+				free(got);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_unterminated_string_is_capped),
 		cmocka_unit_test(test_flush_resolves_held_bytes),
 		cmocka_unit_test(test_split_anywhere_same_output),
+		cmocka_unit_test(test_plain_runs_at_every_offset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,6 +309,56 @@ static void test_rewrite_errors_leave_out_alone(void **state)
 	}
 }
 
+/* Escaping goes a word at a time: a byte that needs escaping is caught at every offset of
+ * a word and every length of text around it, and the text before and after is kept. */
+static void test_escapes_at_every_offset(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} specials[] = {
+		{ "\"", "\\\"" },        { "\\", "\\\\" },       { "\x1f", "\\u001f" },
+		{ "\n", "\\u000a" },      { "\x7f", "\\u007f" },     { "\xc2\x85", "\\u0085" },
+		{ "\xff", "\xef\xbf\xbd" }, { "\xc3\xa9", "\xc3\xa9" }, { " ", " " },
+	};
+	for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
+		for (size_t before = 0; before < 20; before++) {
+			for (size_t after = 0; after < 12; after++) {
+				char in[64], want[80];
+				int n = snprintf(in, sizeof in, "%.*s%s%.*s", (int)before,
+						 "abcdefghijklmnopqrstuvwxyz", specials[k].in, (int)after,
+						 "ABCDEFGHIJKLMNOP");
+				snprintf(want, sizeof want, "\"%.*s%s%.*s\"", (int)before,
+					 "abcdefghijklmnopqrstuvwxyz", specials[k].out, (int)after,
+					 "ABCDEFGHIJKLMNOP");
+				char *got = quote(in, (size_t)n);
+				assert_string_equal(got, want);
+				free(got);
+			}
+		}
+	}
+}
+
+/* A literal without escapes is copied as it lies, one with escapes is decoded: both give the
+ * same string to fn and the same line, whatever the string's length and where the escape is. */
+static void test_rewrite_literals_at_every_offset(void **state)
+{
+	(void)state;
+	for (size_t before = 0; before < 20; before++) {
+		char plain[64], escaped[80];
+		snprintf(plain, sizeof plain, "[\"%.*s\",\"%.*s\\u0041\\/\\\"\"]", (int)before,
+			 "abcdefghijklmnopqrstuvwxyz", (int)before, "abcdefghijklmnopqrstuvwxyz");
+		snprintf(escaped, sizeof escaped, "[\"%.*s\",\"%.*sA/\\\"\"]", (int)before,
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ", (int)before, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+		int calls = 0;
+		char *got = rewrite(plain, upper, &calls);
+		assert_non_null(got);
+		assert_string_equal(got, escaped);
+		assert_int_equal(calls, 2);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +374,8 @@ int main(void)
 		cmocka_unit_test(test_rewrite_numbers),
 		cmocka_unit_test(test_rewrite_escapes_fn_output),
 		cmocka_unit_test(test_rewrite_errors_leave_out_alone),
+		cmocka_unit_test(test_escapes_at_every_offset),
+		cmocka_unit_test(test_rewrite_literals_at_every_offset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
