@@ -645,6 +645,7 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		{ "Browsing the matches (after Enter)", { search_browse_bindings },
 		  { sizeof search_browse_bindings / sizeof *search_browse_bindings } },
 		{ "A confirmation waits", { modal_bindings }, { modal_bindings_count } },
+		{ "A card full-screen (Ctrl-O)", { pager_bindings }, { pager_bindings_count } },
 		{ "Typing the reason of a rejection", { reason_bindings },
 		  { sizeof reason_bindings / sizeof *reason_bindings } },
 		{ "This list", { overlay_bindings },

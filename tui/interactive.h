@@ -228,6 +228,9 @@ bool bindings_dispatch(const struct binding *table, size_t n, struct tui *u, str
 		       const struct key_event *ev);
 /* Fills out with up to max contexts, in the order the overlay lists them; returns how many. */
 size_t bindings_contexts(struct bindings_context *out, size_t max);
+/* The pager's keys (pager.c). */
+extern const struct binding pager_bindings[];
+extern const size_t pager_bindings_count;
 /* The confirmation modal's keys (modal.c). */
 extern const struct binding modal_bindings[];
 extern const size_t modal_bindings_count;

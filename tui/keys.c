@@ -470,12 +470,12 @@ void keys_expire(struct keys *k, keys_fn on, void *ctx)
 
 /* ------------------------------------------------------------------ names */
 
-static const char *const kind_names[] = {
+static const char *const kind_names[KEYS_KIND_COUNT] = {
 	[KEYS_ENTER] = "Enter", [KEYS_NEWLINE] = "Ctrl-J/Alt-Enter", [KEYS_TAB] = "Tab",
 	[KEYS_BACKTAB] = "Shift-Tab", [KEYS_BACKSPACE] = "Backspace", [KEYS_DELETE] = "Delete",
 	[KEYS_LEFT] = "Left", [KEYS_RIGHT] = "Right", [KEYS_UP] = "Up", [KEYS_DOWN] = "Down",
 	[KEYS_HOME] = "Home", [KEYS_END] = "End", [KEYS_PGUP] = "PgUp", [KEYS_PGDN] = "PgDn",
-	[KEYS_ESC] = "Esc", [KEYS_PASTE] = "a paste", [KEYS_F1] = "F1",
+	[KEYS_ESC] = "Esc", [KEYS_PASTE] = "a paste", [KEYS_F1] = "F1", [KEYS_F5] = "F5",
 };
 
 void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out)

@@ -295,51 +295,73 @@ static void typing_key(struct tui *u, const struct key_event *ev)
 	}
 }
 
+static long pager_page(void)
+{
+	return body_rows() > 2 ? body_rows() - 1 : 1;
+}
+
+#define PAGER_ACTION(name, body)                                                       \
+	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
+	{                                                                              \
+		(void)e, (void)ev;                                                     \
+		struct pager *p = u->pager;                                            \
+		(void)p;                                                               \
+		body;                                                                  \
+	}
+
+PAGER_ACTION(act_line_up, pager_scroll(p, -1))
+PAGER_ACTION(act_line_down, pager_scroll(p, 1))
+PAGER_ACTION(act_page_up, pager_scroll(p, -pager_page()))
+PAGER_ACTION(act_page_down, pager_scroll(p, pager_page()))
+PAGER_ACTION(act_top, p->top = 0)
+PAGER_ACTION(act_end, p->top = max_top(p))
+PAGER_ACTION(act_search, { p->typing = true; buf_clear(&p->typed); })
+PAGER_ACTION(act_next, search(u, false))
+PAGER_ACTION(act_prev, search(u, true))
+PAGER_ACTION(act_copy_output, copy(u, false))
+PAGER_ACTION(act_copy_command, copy(u, true))
+PAGER_ACTION(act_close, pager_close(u))
+PAGER_ACTION(act_repaint, tui_invalidate(u))
+PAGER_ACTION(act_suspend, tui_suspend(u))
+
+/* The pager's keys, as the keys overlay lists them (typing a search query is handled above). */
+const struct binding pager_bindings[] = {
+	{ KEYS_UP, 0, 0, act_line_up, "scroll up a line" },
+	{ KEYS_CHAR, 0, 'k', act_line_up, "scroll up a line" },
+	{ KEYS_DOWN, 0, 0, act_line_down, "scroll down a line" },
+	{ KEYS_CHAR, 0, 'j', act_line_down, "scroll down a line" },
+	{ KEYS_ENTER, 0, 0, act_line_down, "scroll down a line" },
+	{ KEYS_PGUP, 0, 0, act_page_up, "scroll up a page" },
+	{ KEYS_CHAR, 0, 'b', act_page_up, "scroll up a page" },
+	{ KEYS_PGDN, 0, 0, act_page_down, "scroll down a page" },
+	{ KEYS_CHAR, 0, ' ', act_page_down, "scroll down a page" },
+	{ KEYS_HOME, 0, 0, act_top, "the top" },
+	{ KEYS_CHAR, 0, 'g', act_top, "the top" },
+	{ KEYS_END, 0, 0, act_end, "the end" },
+	{ KEYS_CHAR, 0, 'G', act_end, "the end" },
+	{ KEYS_CHAR, 0, '/', act_search, "search in it (Enter searches, Esc cancels)" },
+	{ KEYS_CHAR, 0, 'n', act_next, "the next match" },
+	{ KEYS_CHAR, 0, 'N', act_prev, "the previous match" },
+	{ KEYS_CHAR, 0, 'c', act_copy_output, "copy the whole output" },
+	{ KEYS_CHAR, 0, 'C', act_copy_command, "copy the command (the whole action)" },
+	{ KEYS_CHAR, 0, 'q', act_close, "back to the view you left" },
+	{ KEYS_ESC, 0, 0, act_close, "back to the view you left" },
+	{ KEYS_CTRL, 0, 'o', act_close, "back to the view you left" },
+	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
+	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
+};
+const size_t pager_bindings_count = sizeof pager_bindings / sizeof *pager_bindings;
+
 bool pager_handle(struct tui *u, const struct key_event *ev)
 {
 	struct pager *p = u->pager;
 	if (!p)
 		return false;
-	if (ev->kind == KEYS_CTRL && ev->cp == 'l' && !ev->mods) {
-		tui_invalidate(u);
-		return true;
-	}
-	if (ev->kind == KEYS_CTRL && ev->cp == 'z' && !ev->mods) {
-		tui_suspend(u);
-		return true;
-	}
-	if (p->typing) {
+	if (p->typing && !(ev->kind == KEYS_CTRL && (ev->cp == 'l' || ev->cp == 'z') && !ev->mods)) {
 		typing_key(u, ev);
 		return true;
 	}
-	long page = body_rows() > 2 ? body_rows() - 1 : 1;
-	uint32_t c = ev->kind == KEYS_CHAR && !ev->mods ? ev->cp : 0;
-	if (ev->kind == KEYS_UP || c == 'k')
-		pager_scroll(p, -1);
-	else if (ev->kind == KEYS_DOWN || c == 'j' || ev->kind == KEYS_ENTER)
-		pager_scroll(p, 1);
-	else if (ev->kind == KEYS_PGUP || c == 'b')
-		pager_scroll(p, -page);
-	else if (ev->kind == KEYS_PGDN || c == ' ')
-		pager_scroll(p, page);
-	else if (ev->kind == KEYS_HOME || c == 'g')
-		p->top = 0;
-	else if (ev->kind == KEYS_END || c == 'G')
-		p->top = max_top(p);
-	else if (c == '/') {
-		p->typing = true;
-		buf_clear(&p->typed);
-	} else if (c == 'n')
-		search(u, false);
-	else if (c == 'N')
-		search(u, true);
-	else if (c == 'c')
-		copy(u, false);
-	else if (c == 'C')
-		copy(u, true);
-	else if (c == 'q' || ev->kind == KEYS_ESC || (ev->kind == KEYS_CTRL && ev->cp == 'o'))
-		pager_close(u);
-	else
+	if (!bindings_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
 		tui_notice(u, "q back · / search · c copy output · C copy command");
 	return true;
 }

@@ -38,8 +38,16 @@ wait_for "/resume" || fail "End did not reach the commands"
 for want in "back to the confirmation" "/edit [text]" "/interrupt" "/copy [code|action]" "/quit"; do
 	screen | grep -qF -- "$want" || fail "the end of the overlay does not show '$want'"
 done
-T send-keys -t main PgUp
-wait_for "A confirmation waits" || fail "PgUp did not reach the confirmation's keys"
+# Paging up passes the pager's keys on the way to the confirmation's.
+seen_pager=
+for _ in 1 2 3; do
+	T send-keys -t main PgUp
+	sleep 0.3
+	screen | grep -qF "A card full-screen (Ctrl-O)" && seen_pager=1
+	screen | grep -qF "A confirmation waits" && break
+done
+[ -n "$seen_pager" ] || fail "the pager's keys are not listed"
+screen | grep -qF "A confirmation waits" || fail "PgUp did not reach the confirmation's keys"
 screen | grep -qF "send the draft and allow" || fail "the modal's s key is not listed"
 T send-keys -t main Home
 wait_for "Everywhere" || fail "Home did not go back to the top"

@@ -32,6 +32,8 @@ static void check_width(int width)
 				struct buf name;
 				buf_init(&name);
 				keys_describe(b->kind, b->mods, b->cp, &name);
+				if (!strcmp(buf_cstr(&name), "?") && !(b->kind == KEYS_CHAR && b->cp == '?'))
+					fail_msg("%s: a key of kind %d has no name", c[i].name, (int)b->kind);
 				if (!b->help || !*b->help)
 					fail_msg("%s: %s has no help text", c[i].name, buf_cstr(&name));
 				if (!strstr(s, buf_cstr(&name)))
