@@ -1,0 +1,139 @@
+/* The README and the man page cannot go stale: every key of every context (named as the keys
+ * overlay names it), every slash command and every config key appear in both. The key
+ * tables are the ones that dispatch, so a binding added without its documentation fails
+ * here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interactive.h"
+#include "options_int.h"
+
+static const char *readme_path, *man_path;
+
+/* The file's text; the man page with roff's escapes taken out (Ctrl\-O reads Ctrl-O). */
+static char *slurp(const char *path, bool roff)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	struct buf b;
+	buf_init(&b);
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	char *s = buf_steal(&b);
+	if (roff) {
+		char *w = s;
+		for (char *r = s; *r; r++) {
+			if (r[0] == '\\' && (r[1] == '-' || r[1] == '&' || r[1] == ' ')) {
+				if (r[1] != '&')
+					*w++ = r[1];
+				r++;
+				continue;
+			}
+			if (r[0] == '\\' && r[1] == 'f' && r[2]) {
+				r += 2;
+				continue;
+			}
+			*w++ = *r;
+		}
+		*w = '\0';
+	}
+	return s;
+}
+
+/* README's "## Keys" section, up to the next section. */
+static char *keys_section(char *readme)
+{
+	char *at = strstr(readme, "\n## Keys");
+	if (!at)
+		fail_msg("README.md has no \"## Keys\" section");
+	char *end = strstr(at + 1, "\n## ");
+	if (end)
+		*end = '\0';
+	return at;
+}
+
+static void check_all(const char *doc, const char *what)
+{
+	struct buf missing;
+	buf_init(&missing);
+	struct bindings_context c[16];
+	size_t n = bindings_contexts(c, 16);
+	for (size_t i = 0; i < n; i++)
+		for (size_t t = 0; t < c[i].ntables; t++)
+			for (size_t r = 0; r < c[i].count[t]; r++) {
+				const struct binding *b = &c[i].rows[t][r];
+				struct buf name;
+				buf_init(&name);
+				keys_describe(b->kind, b->mods, b->cp, &name);
+				/* "Ctrl-J/Alt-Enter" is two keys: each must be named */
+				char *names = (char *)buf_cstr(&name), *save = NULL;
+				for (char *k = strtok_r(names, "/", &save); k; k = strtok_r(NULL, "/", &save))
+					if (!strstr(doc, k))
+						buf_printf(&missing, "  %s (%s: %s)\n", k, c[i].name, b->help);
+				buf_fini(&name);
+			}
+	size_t ncmd;
+	const struct slash_help *cmds = slash_commands(&ncmd);
+	for (size_t i = 0; i < ncmd; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "/%s", cmds[i].name);
+		if (!strstr(doc, want))
+			buf_printf(&missing, "  %s\n", want);
+	}
+	for (size_t i = 0; i < OPTION_NSPECS; i++) {
+		if (!(option_specs[i].where & SPEC_CONFIG))
+			continue;
+		char key[64];
+		snprintf(key, sizeof key, "%s", option_specs[i].name);
+		for (char *p = key; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		if (!strstr(doc, key))
+			buf_printf(&missing, "  the config key %s\n", key);
+	}
+	if (missing.len)
+		fail_msg("%s does not name:\n%s", what, buf_cstr(&missing));
+	buf_fini(&missing);
+}
+
+static void readme_lists_everything(void **state)
+{
+	(void)state;
+	char *readme = slurp(readme_path, false);
+	check_all(keys_section(readme), "README.md's Keys section");
+	free(readme);
+}
+
+static void man_page_lists_everything(void **state)
+{
+	(void)state;
+	char *man = slurp(man_path, true);
+	check_all(man, "tether.1");
+	free(man);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s README.md tether.1\n", argv[0]);
+		return 2;
+	}
+	readme_path = argv[1];
+	man_path = argv[2];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(readme_lists_everything),
+		cmocka_unit_test(man_page_lists_everything),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
