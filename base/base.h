@@ -193,6 +193,8 @@ const char *ascii_find_ci(const char *s, size_t n, const char *needle, size_t m)
 /* Overwrites n bytes at p with zeros in a way the compiler may not drop as a dead store
  * (a plain memset before free may be): every copy of a secret is wiped with this. */
 void mem_wipe(void *p, size_t n);
+/* Writes all n bytes to fd, again after EINTR and short writes. Returns 0, or -1 with errno. */
+int fd_write_all(int fd, const void *p, size_t n);
 /* Wipes a NUL-terminated secret and frees it; NULL is fine. */
 void str_wipe_free(char *s);
 

@@ -66,20 +66,6 @@ static bool private_dir(struct external_editor *x, struct buf *dir)
 	return true;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The draft written to a new file; false with errno set. */
 static bool write_draft(struct external_editor *x, const char *text)
 {
@@ -97,8 +83,8 @@ static bool write_draft(struct external_editor *x, const char *text)
 	}
 	x->path = buf_steal(&path);
 	size_t n = strlen(text);
-	bool ok = fchmod(fd, 0600) == 0 && write_all(fd, text, n) == 0 &&
-		  (n == 0 || text[n - 1] == '\n' || write_all(fd, "\n", 1) == 0);
+	bool ok = fchmod(fd, 0600) == 0 && fd_write_all(fd, text, n) == 0 &&
+		  (n == 0 || text[n - 1] == '\n' || fd_write_all(fd, "\n", 1) == 0);
 	int saved = errno;
 	if (close(fd) != 0 && ok) {
 		ok = false;

@@ -224,20 +224,6 @@ static int make_dirs(const char *path, struct buf *err)
 	return 0;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int replace_file(const char *path, const struct buf *text, struct buf *err)
 {
 	struct buf tmp;
@@ -249,7 +235,7 @@ static int replace_file(const char *path, const struct buf *text, struct buf *er
 		buf_fini(&tmp);
 		return -1;
 	}
-	int rc = fchmod(fd, 0600) == 0 && write_all(fd, text->data ? text->data : "", text->len) == 0 &&
+	int rc = fchmod(fd, 0600) == 0 && fd_write_all(fd, text->data ? text->data : "", text->len) == 0 &&
 			 fsync(fd) == 0 ? 0 : -1;
 	int saved = errno;
 	if (close(fd) != 0 && rc == 0) {

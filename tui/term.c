@@ -41,19 +41,6 @@ static const char *cap(const char *name)
 	return (s && s != (char *)-1) ? s : NULL;
 }
 
-static void write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
 static void restore_append(const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
@@ -105,7 +92,7 @@ static bool title_pushes(void)
 static void push_title(void)
 {
 	if (title_pushes())
-		write_all(term.out_fd, "\033[22;0t", strlen("\033[22;0t"));
+		(void)fd_write_all(term.out_fd, "\033[22;0t", strlen("\033[22;0t"));
 }
 
 /* Terminals whose terminfo lacks BE/BD still take xterm's private mode, and the others
@@ -133,7 +120,7 @@ static void fatal_handler(int signo)
 		term.active = 0;
 		if (term.have_saved)
 			tcsetattr(term.out_fd, TCSANOW, &term.saved);
-		write_all(term.out_fd, term.restore, term.restore_len);
+		(void)fd_write_all(term.out_fd, term.restore, term.restore_len);
 	}
 	errno = saved_errno;
 	/* SA_RESETHAND put the default action back; the signal is blocked until we return. */
@@ -287,7 +274,7 @@ int terminal_open(bool color, struct buf *err)
 	if (!term.atexit_set)
 		term.atexit_set = atexit(restore_at_exit) == 0;
 	/* Straight to the terminal: nothing of ncurses is pending before its first refresh. */
-	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	(void)fd_write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
 	push_title();
 	term.active = 1;
 	return 0;
@@ -299,7 +286,7 @@ void terminal_close(void)
 		return;
 	term.active = 0;
 	endwin();
-	write_all(term.out_fd, term.restore, term.restore_len);
+	(void)fd_write_all(term.out_fd, term.restore, term.restore_len);
 	if (term.have_saved)
 		tcsetattr(term.out_fd, TCSANOW, &term.saved);
 	delscreen(term.screen);
@@ -326,7 +313,7 @@ void terminal_suspend(void)
 	if (!term.active)
 		return;
 	endwin();
-	write_all(term.out_fd, term.restore, term.restore_len);
+	(void)fd_write_all(term.out_fd, term.restore, term.restore_len);
 	term.suspended = true;
 }
 
@@ -335,13 +322,13 @@ void terminal_resume(void)
 	if (!term.active)
 		return;
 	reset_prog_mode();
-	write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	(void)fd_write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
 	/* Pushed once per pop: a SIGCONT without our suspend (a stop from outside) pushes
 	 * nothing, but the title is set again in case the shell changed it meanwhile. */
 	if (term.suspended)
 		push_title();
 	term.suspended = false;
-	write_all(term.out_fd, term.title, term.title_len);
+	(void)fd_write_all(term.out_fd, term.title, term.title_len);
 	clearok(curscr, TRUE);
 	refresh();
 }
@@ -445,7 +432,7 @@ void terminal_set_title(const char *title)
 	if (b.len < sizeof term.title) {
 		memcpy(term.title, b.data, b.len);
 		term.title_len = b.len;
-		write_all(term.out_fd, b.data, b.len);
+		(void)fd_write_all(term.out_fd, b.data, b.len);
 	}
 	buf_fini(&b);
 }
@@ -453,7 +440,7 @@ void terminal_set_title(const char *title)
 void terminal_bell(void)
 {
 	if (term.active)
-		write_all(term.out_fd, "\a", 1);
+		(void)fd_write_all(term.out_fd, "\a", 1);
 }
 
 void terminal_notify(bool osc777, const char *title, const char *body)
@@ -464,6 +451,6 @@ void terminal_notify(bool osc777, const char *title, const char *body)
 	struct buf b;
 	buf_init(&b);
 	terminal_notify_bytes(osc777, tmux && *tmux, title, body, &b);
-	write_all(term.out_fd, b.data, b.len);
+	(void)fd_write_all(term.out_fd, b.data, b.len);
 	buf_fini(&b);
 }
