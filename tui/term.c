@@ -347,16 +347,7 @@ int terminal_write_raw(const char *s, size_t n)
 {
 	if (!term.active)
 		return -1;
-	while (n) {
-		ssize_t w = write(term.out_fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return fd_write_all(term.out_fd, s, n);
 }
 
 /* Appends s without control characters (C0, DEL, C1) — nothing in it can end or start an
