@@ -285,6 +285,26 @@ def build(args):
           f"ndjson {fmt(hw, 2)} ({fmt(hc, 2)}); text {fmt(tw, 2)} ({fmt(tc, 2)})",
           f"{fmt(hf, 2)} ({fmt(hfc, 2)}) ws_floor", f"{fmt(hr)}× (text {fmt(ratio(tw, hf))}×)",
           "≤ 1.5× floor", None if hr is None else hr <= 1.5)
+
+    # 9. TUI window (issue 16): open on the tail, page older history in, bounded memory
+    o100, o100k = med(res, "twin_open_s_100"), med(res, "twin_open_s_100000")
+    orr = ratio(o100k, o100)
+    t.add("tui_open", "9. open a conversation: s until its newest event is on screen, 100,000 events",
+          fmt(o100k, 3), f"{fmt(o100, 3)} (100 events); no count asked: {fmt(med(res, 'twin_open_s_nocount_100000'), 3)}",
+          f"{fmt(orr)}×", "≤ 1.3× and < 0.150 s",
+          None if orr is None else (orr <= 1.3 and o100k < 0.150))
+    p100, p100k = med(res, "twin_open_s_paced_100"), med(res, "twin_open_s_paced_100000")
+    t.add("tui_open_paced", "9. the same over a link paced at 10 MB/s",
+          fmt(p100k, 3), f"{fmt(p100, 3)} (100 events)", f"{fmt(ratio(p100k, p100))}×",
+          "< 0.300 s", None if p100k is None else p100k < 0.300)
+    hwm, pages, top = med(res, "twin_top_back_hwm_kb"), med(res, "twin_pages"), med(res, "twin_to_top_s")
+    t.add("tui_top_rss", "9. TUI peak RSS (MB) after paging to the very top of 100,000 events and back",
+          fmt(mb(hwm), 1), f"{fmt(pages, 0)} pages in {fmt(top, 1)} s", "—", "< 40 MB",
+          None if hwm is None else mb(hwm) < 40)
+    p50, p99 = med(res, "twin_page_p50_ms"), med(res, "twin_page_p99_ms")
+    t.add("tui_page", "9. one page back into history not loaded: ms from asked to painted, p99",
+          fmt(p99, 1), f"p50 {fmt(p50, 1)} (a render tick is 33.3)", "—", "< 100 ms",
+          None if p99 is None else p99 < 100)
     return t
 
 
@@ -357,6 +377,15 @@ def section(t, runs):
         "  into the TUI's empty input at 120x40, timed until its last line is on screen (polled every",
         "  20 ms); in process, `bench/bench_paste` feeds 1 MB and 5 MB pastes in 64 KiB reads through",
         "  the key decoder, the editor and the input's layout (best of 3).",
+        "- **Headless dump** (8): `tether --headless` over the same 100,000 generated events, ndjson",
+        "  and text to /dev/null, peak RSS (VmHWM) against a 100-event dump, wall and CPU against",
+        "  `ws_floor` receiving the same bytes.",
+        "- **Open and page** (9; also row 4's TUI figures since issue 16): the TUI opens on the tail",
+        "  (`events/count`, then `history_window` = 200 events by socket); timed from the tmux session's",
+        "  start until the newest event is on screen (polled every 10 ms), at 100 and 100,000 events,",
+        "  then with the fixture pacing socket and REST bytes at 10 MB/s; then PgUp to the very top",
+        "  (every page through `events/search`, trimmed to `history_memory`) and End back, peak RSS",
+        "  then; pages timed by tether from asking a page to the frame that shows it (`$TETHER_STATS`).",
     ]
     missed = causes_for(t.missed)
     if missed:
