@@ -104,7 +104,8 @@ start_tether() {
 
 # wait_for TEXT [SECONDS]: until the screen shows TEXT.
 wait_for() {
-	local tries=$((${2:-30} * 10))
+	local tries
+	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
 	for _ in $(seq "$tries"); do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
@@ -114,7 +115,8 @@ wait_for() {
 
 # wait_gone TEXT [SECONDS]: until the screen no longer shows TEXT.
 wait_gone() {
-	local tries=$((${2:-30} * 10))
+	local tries
+	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
 	for _ in $(seq "$tries"); do
 		screen | grep -qF -- "$1" || return 0
 		sleep 0.1
@@ -124,7 +126,8 @@ wait_gone() {
 
 # wait_traffic PATTERN [SECONDS]: until the fixture's traffic log has a line matching PATTERN.
 wait_traffic() {
-	local tries=$((${2:-30} * 10))
+	local tries
+	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
 	for _ in $(seq "$tries"); do
 		grep -qE -- "$1" "$WORK/traffic" 2>/dev/null && return 0
 		sleep 0.1
