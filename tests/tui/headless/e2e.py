@@ -1890,6 +1890,10 @@ def test_watch_server_down_recovers():
     """No server at the first poll: one line within 1 s; when the server comes up, "answers
     again", and the watch goes on (here to the waiting conversation: exit 7)."""
     url = closed_port_url()
+    want = "tether: watch: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
+    rc, out, err, took = watch(url, "--max-retries", "1")
+    why = "connection refused (no server is listening there)"
+    assert (rc, err) == (5, [want, "tether: watch: " + gave_up_line(url, why)[8:]]), (rc, err)
     errf = os.path.join(TMP, "watch.err")
     t0 = time.monotonic()
     p = subprocess.Popen([TETHER, "watch", "--server", url], stdout=subprocess.PIPE,
@@ -1904,7 +1908,7 @@ def test_watch_server_down_recovers():
     s.stop()
     err = open(errf).read().splitlines()
     assert p.returncode == 7, (p.returncode, out, err)
-    want = "tether: watch: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
+    assert want == "tether: watch: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
     assert err == [want, "tether: watch: the server at %s answers again" % url], err
     assert out.decode().splitlines()[-1] == "aaaa0001 Build: %s %s waiting_for_confirmation" % (EM, ARROW)
 
