@@ -1363,7 +1363,7 @@ def test_control_failures():
 def test_bad_id_usage():
     """A word in the id's place that is no UUID is a usage error at once (no connection
     attempt); a near-miss of a command names the commands."""
-    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt "
+    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch "
             "(tether --help)")
     cases = [
         (["lsit"], "tether: 'lsit' is neither a command nor a conversation id (did you mean "
@@ -1936,6 +1936,8 @@ def test_watch_usage_2():
     assert rc == 2 and err == ["tether: --interval goes only with tether watch"], (rc, err)
     p = subprocess.run([TETHER, "--help"], capture_output=True, env=ENV)
     assert b"tether watch" in p.stdout and b"--interval" in p.stdout
+    rc, out, err, took = timed([TETHER, "wacth"])
+    assert rc == 2 and "(did you mean watch?)" in err[0], (rc, err)
 
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
