@@ -538,6 +538,10 @@ int app_run(const struct options *o)
 	case CMD_INTERRUPT:
 		rc = run_rest_command(o, cmd_control_run);
 		break;
+	case CMD_WATCH:
+		block_loop_signals(); /* before the keyring's thread starts: the loop takes them */
+		rc = run_rest_command(o, cmd_watch_run);
+		break;
 	default:
 		rc = cmd_keyring_run(o);
 		break;

@@ -21,4 +21,10 @@ int cmd_keyring_run(const struct options *o);
 int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_key,
 		    const struct mask_set *masks);
 
+/* tether watch: polls every conversation of o's server and prints a line per status change
+ * (sanitized and masked with masks) until the --until/--on-confirm rules or a signal end it;
+ * returns the exit code. */
+int cmd_watch_run(const struct options *o, loop_log_fn log, const char *api_key,
+		  const struct mask_set *masks);
+
 #endif

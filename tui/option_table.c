@@ -55,6 +55,7 @@ const struct option_spec option_specs[] = {
 	{ "timestamps", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(timestamps), 0, 0, NULL },
 	{ "history-window", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_window), 0, 1000000, NULL },
 	{ "history-memory", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_memory_mb), 4, 65536, NULL },
+	{ "interval", 0, SPEC_SECONDS, SPEC_CLI, FIELD(watch_interval_s), 0, 0, NULL },
 };
 
 bool option_takes_value(const struct option_spec *s)

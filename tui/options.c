@@ -18,9 +18,15 @@ static const char usage[] =
 	"       tether pause ID                        stop the run after the current step\n"
 	"       tether resume ID                       start a run (one under way is fine)\n"
 	"       tether interrupt ID                    stop the run now\n"
+	"       tether watch [--format text|ndjson] [--interval S] [--until never|idle]\n"
+	"                    [--on-confirm exit|wait]  a line per status change of any\n"
+	"                          conversation on the server (polled every S seconds, default 2)\n"
 	"\n"
 	"A conversation ID is a UUID, hyphenated or as 32 hex digits (tether list shows them).\n"
-	"\n"
+	"\n";
+
+/* The rest of --help (one string literal may hold only 4095 bytes in C11). */
+static const char usage_options[] =
 	"options:\n"
 	"  -s, --server URL        agent server (env TETHER_SERVER, default http://127.0.0.1:8000)\n"
 	"      --headless          no TUI; output per --format on stdout\n"
@@ -52,6 +58,7 @@ static const char usage[] =
 	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
 	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --reason TEXT       tether reject: why, for the agent\n"
+	"      --interval S        tether watch: seconds between polls (default 2, at least 0.1)\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           the version\n"
@@ -70,7 +77,10 @@ static const char usage[] =
 
 const char *options_usage(void)
 {
-	return usage;
+	static char text[sizeof usage + sizeof usage_options];
+	if (!text[0])
+		snprintf(text, sizeof text, "%s%s", usage, usage_options);
+	return text;
 }
 
 /* The getopt_long tables built from option_specs: a long option's val is its index plus
@@ -181,6 +191,12 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 	if (npos == 0)
 		return 0;
 	const char *c = pos[0];
+	if (!strcmp(c, "watch")) {
+		o->command = CMD_WATCH;
+		if (npos > 1)
+			goto extra;
+		return 0;
+	}
 	if (!strcmp(c, "list")) {
 		o->command = CMD_LIST;
 		if (npos > 1)
@@ -261,6 +277,40 @@ extra:
 	return -1;
 }
 
+/* tether watch takes the modes that make sense for many conversations at once; the other
+ * commands do not take --interval. */
+static int check_watch(const struct options *o, struct buf *err)
+{
+	if (o->command != CMD_WATCH) {
+		if (o->watch_interval_s != 2) {
+			buf_puts(err, "--interval goes only with tether watch");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->until != UNTIL_UNSET && o->until != UNTIL_NEVER && o->until != UNTIL_IDLE) {
+		buf_puts(err, "tether watch: --until takes never or idle");
+		return -1;
+	}
+	if (o->on_confirm != ON_CONFIRM_EXIT && o->on_confirm != ON_CONFIRM_WAIT) {
+		buf_puts(err, "tether watch: --on-confirm takes exit or wait (answer with tether confirm ID)");
+		return -1;
+	}
+	if (o->format == FORMAT_JSON) {
+		buf_puts(err, "tether watch: --format takes text or ndjson");
+		return -1;
+	}
+	if (o->watch_interval_s < 0.1) {
+		buf_puts(err, "tether watch: --interval must be at least 0.1 seconds");
+		return -1;
+	}
+	if (o->nsends || o->send_stdin) {
+		buf_puts(err, "tether watch sends nothing: --send goes with a conversation");
+		return -1;
+	}
+	return 0;
+}
+
 static void config_warn(const char *line)
 {
 	clean_eprintf(NULL, "%s", line);
@@ -271,7 +321,8 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	memset(o, 0, sizeof *o);
 	o->command = CMD_CLIENT;
 	o->format = FORMAT_TEXT;
-	o->until = UNTIL_IDLE;
+	o->until = UNTIL_UNSET;
+	o->watch_interval_s = 2;
 	o->after_seq = -2; /* not given: -1 below */
 	o->history_window = 200;
 	o->history_memory_mb = 16;
@@ -314,6 +365,10 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 		buf_puts(err, "--format json is for tether list; the client writes text or ndjson");
 		rc = -1;
 	}
+	if (rc == 0)
+		rc = check_watch(o, err);
+	if (o->until == UNTIL_UNSET)
+		o->until = o->command == CMD_WATCH ? UNTIL_NEVER : UNTIL_IDLE;
 	if (rc == 0 && o->no_history && o->after_seq != -1) {
 		buf_puts(err, "--no-history and --after-seq exclude each other");
 		rc = -1;

@@ -23,10 +23,12 @@ enum command {
 	CMD_INTERRUPT,
 	CMD_HELP,
 	CMD_VERSION,
+	CMD_WATCH,          /* tether watch: status changes of every conversation */
 };
 
 enum output_format { FORMAT_TEXT, FORMAT_NDJSON, FORMAT_JSON /* tether list only */ };
-enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER, UNTIL_SYNCED };
+enum until_mode { UNTIL_IDLE, UNTIL_FINISHED, UNTIL_NEVER, UNTIL_SYNCED,
+		  UNTIL_UNSET /* not given: the command's default */ };
 /* --on-confirm: what headless does when actions wait for confirmation. */
 enum on_confirm { ON_CONFIRM_EXIT, ON_CONFIRM_WAIT, ON_CONFIRM_ACCEPT, ON_CONFIRM_REJECT };
 
@@ -70,6 +72,7 @@ struct options {
 	bool after_seq_given;       /* --after-seq was given: the TUI resumes there, not at the tail */
 	int history_window;         /* TUI: events loaded at start, the newest (0: all of them) */
 	int history_memory_mb;      /* TUI: about how much the loaded history may hold, in MB */
+	double watch_interval_s;    /* tether watch --interval: seconds between polls */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

@@ -1363,7 +1363,7 @@ def test_control_failures():
 def test_bad_id_usage():
     """A word in the id's place that is no UUID is a usage error at once (no connection
     attempt); a near-miss of a command names the commands."""
-    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt "
+    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch "
             "(tether --help)")
     cases = [
         (["lsit"], "tether: 'lsit' is neither a command nor a conversation id (did you mean "
@@ -1781,6 +1781,163 @@ def test_rewrite_golden():
         assert len(got) == len(want) == 10, (golden, len(got), len(want))
         for g, w in zip(got, want):
             assert g == w, "%s: line differs:\n got %r\nwant %r" % (golden, g, w)
+
+
+# tether watch (issue 17): every conversation's status changes, polled over REST.
+WATCH_MAIN = "5f2c9b7e"
+EM, ARROW = "\u2014", "\u2192"
+
+
+def watch(url, *args, timeout=30):
+    """Runs tether watch to its end: (rc, stdout text lines, stderr text lines, seconds)."""
+    rc, out, err, took = timed([TETHER, "watch", "--server", url] + list(args))
+    assert b"AddressSanitizer" not in out, out
+    return rc, out.decode("utf-8").splitlines(), err, took
+
+
+def watch_mask():
+    path = os.path.join(TMP, "watch.mask")
+    open(path, "w").write("watch-secret-42\n")
+    return path
+
+
+def test_watch_text_lines_exit_7():
+    """Text: a line per conversation at start (from "—"), then a line per change (one that
+    finished, one that disappeared); the conversation going to waiting_for_confirmation after
+    3 s is printed, then tether exits 7 within one interval of it."""
+    s = Server("watch.scenario")
+    rc, out, err, took = watch(s.url, "--interval", "0.5", "--mask-file", watch_mask())
+    s.stop()
+    assert rc == 7, (rc, out, err)
+    assert err == [], err
+    assert out[:5] == [
+        "%s Main conversation: %s %s idle" % (WATCH_MAIN, EM, ARROW),
+        "aaaa0001 Build the docs: %s %s running" % (EM, ARROW),
+        "bbbb0002 Run the tests: %s %s running" % (EM, ARROW),
+        "cccc0003 Old experiment: %s %s paused" % (EM, ARROW),
+        "dddd0004 evil red <secret-hidden>: %s %s idle" % (EM, ARROW)], out
+    assert out[5:] == [
+        "bbbb0002 Run the tests: running %s finished" % ARROW,
+        "cccc0003 Old experiment: paused %s gone" % ARROW,
+        "aaaa0001 Build the docs: running %s waiting_for_confirmation" % ARROW], out
+    assert took < 3 + 0.5 + AT_ONCE, took
+
+
+def test_watch_ndjson_lines():
+    """ndjson: {"type":"status","id","title","from","to","at"}; from null at start, "gone"
+    for a conversation that disappeared; --on-confirm wait goes on past the confirmation."""
+    s = Server("watch.scenario")
+    p = subprocess.Popen([TETHER, "watch", "--format", "ndjson", "--on-confirm", "wait",
+                          "--interval", "0.3", "--server", s.url], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=ENV)
+    time.sleep(4.5)
+    assert p.poll() is None, "--on-confirm wait must not exit"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=10)
+    s.stop()
+    assert p.returncode == 130, (p.returncode, err)
+    lines = ndjson(out)
+    for l in lines:
+        assert set(l) == {"type", "id", "title", "from", "to", "at"}, l
+        assert l["type"] == "status" and re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", l["at"]), l
+    got = [(l["id"][:8], l["from"], l["to"]) for l in lines]
+    assert got == [(WATCH_MAIN, None, "idle"), ("aaaa0001", None, "running"),
+                   ("bbbb0002", None, "running"), ("cccc0003", None, "paused"),
+                   ("dddd0004", None, "idle"), ("bbbb0002", "running", "finished"),
+                   ("cccc0003", "paused", "gone"),
+                   ("aaaa0001", "running", "waiting_for_confirmation")], got
+    assert lines[1]["title"] == "Build the docs" and lines[1]["id"] == "aaaa0001-1111-4111-8111-111111111111"
+
+
+def test_watch_hostile_title_clean_masked():
+    """A title with escape sequences and a local secret (--mask-file) is printed clean and
+    masked in both formats."""
+    for fmt in ("text", "ndjson"):
+        s = Server("watch.scenario")
+        rc, out, err, took = timed([TETHER, "watch", "--format", fmt, "--server", s.url,
+                                    "--mask-file", watch_mask()])
+        s.stop()
+        assert rc == 7, (fmt, rc, err)
+        assert b"watch-secret-42" not in out and b"<secret-hidden>" in out, out
+        assert_no_controls(out.replace(b"\n", b""), "watch " + fmt)
+        assert b"pwned" not in out, out
+
+
+def test_watch_until_idle():
+    """--until idle: exit 0 once nothing runs or waits; 6 when then any ended in error or
+    stuck."""
+    for then, want in (("finished", 0), ("error", 6), ("stuck", 6)):
+        path = scenario_file("watch_idle.scenario", 'list_extra aaaa0001-1111-4111-8111-111111111111 '
+                             'running "Build" then=%s after=1\n' % then)
+        s = Server(None, "--scenario", path)
+        rc, out, err, took = watch(s.url, "--until", "idle", "--interval", "0.3")
+        s.stop()
+        assert rc == want, (then, rc, out, err)
+        assert out[-1] == "aaaa0001 Build: running %s %s" % (ARROW, then), out
+        assert took < 1 + 0.3 + AT_ONCE, took
+
+
+def test_watch_auth_3():
+    """A server that refuses the key: said at once, exit 3."""
+    s = Server("headless_auth.scenario")
+    rc, out, err, took = watch(s.url)
+    s.stop()
+    assert rc == 3 and out == [] and len(err) == 1 and "authentication failed" in err[0], (rc, out, err)
+    assert took < AT_ONCE, took
+
+
+def test_watch_server_down_recovers():
+    """No server at the first poll: one line within 1 s; when the server comes up, "answers
+    again", and the watch goes on (here to the waiting conversation: exit 7)."""
+    url = closed_port_url()
+    want = "tether: watch: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
+    rc, out, err, took = watch(url, "--max-retries", "1")
+    why = "connection refused (no server is listening there)"
+    assert (rc, err) == (5, [want, "tether: watch: " + gave_up_line(url, why)[8:]]), (rc, err)
+    errf = os.path.join(TMP, "watch.err")
+    t0 = time.monotonic()
+    p = subprocess.Popen([TETHER, "watch", "--server", url], stdout=subprocess.PIPE,
+                         stderr=open(errf, "w"), env=ENV)
+    while "cannot reach" not in open(errf).read():
+        assert time.monotonic() - t0 < AT_ONCE, "the refusal was not said at once"
+        time.sleep(0.02)
+    path = scenario_file("watch_wait.scenario", 'list_extra aaaa0001-1111-4111-8111-111111111111 '
+                         'waiting_for_confirmation "Build"\n')
+    s = Server(None, "--scenario", path, "--port", url.rsplit(":", 1)[1])
+    out, _ = p.communicate(timeout=30)
+    s.stop()
+    err = open(errf).read().splitlines()
+    assert p.returncode == 7, (p.returncode, out, err)
+    assert want == "tether: watch: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
+    assert err == [want, "tether: watch: the server at %s answers again" % url], err
+    assert out.decode().splitlines()[-1] == "aaaa0001 Build: %s %s waiting_for_confirmation" % (EM, ARROW)
+
+
+def test_watch_epipe_141():
+    """`tether watch | head -1`: the next write finds the reader gone: exit 141, quietly."""
+    s = Server("watch.scenario")
+    for fmt in ("text", "ndjson"):
+        cmd = "%s watch --format %s --on-confirm wait --interval 0.3 --server %s | head -1; exit ${PIPESTATUS[0]}" % (
+            TETHER, fmt, s.url)
+        p = subprocess.run(["bash", "-c", cmd], capture_output=True, timeout=30, env=ENV)
+        assert p.returncode == 141, (fmt, p.returncode, p.stderr)
+        assert len(p.stdout.splitlines()) == 1 and p.stderr == b"", (p.stdout, p.stderr)
+    s.stop()
+
+
+def test_watch_usage_2():
+    """Usage errors are one line and exit 2; --help lists the command."""
+    for args in (["--bogus"], ["--interval", "0"], ["--interval", "abc"], ["--interval", "0.01"],
+                 ["--until", "finished"], ["--on-confirm", "accept"], ["--format", "json"],
+                 ["extra"], ["--send", "hi"]):
+        rc, out, err, took = timed([TETHER, "watch", "--server", "http://127.0.0.1:1"] + args)
+        assert rc == 2 and out == b"" and len(err) == 1, (args, rc, out, err)
+    rc, out, err, took = timed([TETHER, "--interval", "1", CONV])
+    assert rc == 2 and err == ["tether: --interval goes only with tether watch"], (rc, err)
+    p = subprocess.run([TETHER, "--help"], capture_output=True, env=ENV)
+    assert b"tether watch" in p.stdout and b"--interval" in p.stdout
+    rc, out, err, took = timed([TETHER, "wacth"])
+    assert rc == 2 and "(did you mean watch?)" in err[0], (rc, err)
 
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}

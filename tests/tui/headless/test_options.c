@@ -186,7 +186,7 @@ static void test_commands(void **state)
 }
 
 #define COMMANDS "the commands are list, key, secret, confirm, reject, pause, resume, " \
-		 "interrupt (tether --help)"
+		 "interrupt, watch (tether --help)"
 
 /* Ids are UUIDs, hyphenated or 32 hex digits; any other word is a usage error that says so,
  * and names the commands when it looks like one. */
@@ -519,6 +519,43 @@ static void test_config_same_table(void **state)
 	buf_fini(&err);
 }
 
+/* tether watch: its own defaults (until never, every 2 s) and only the modes that make
+ * sense for many conversations; the client keeps its own default. */
+static void test_watch(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, "watch", NULL), 0);
+	assert_int_equal(o.command, CMD_WATCH);
+	assert_int_equal(o.until, UNTIL_NEVER);
+	assert_int_equal(o.on_confirm, ON_CONFIRM_EXIT);
+	assert_true(o.watch_interval_s == 2);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--until", "idle", "watch", "--interval=0.5",
+			       "--on-confirm", "wait", "--format", "ndjson", NULL), 0);
+	assert_int_equal(o.until, UNTIL_IDLE);
+	assert_int_equal(o.on_confirm, ON_CONFIRM_WAIT);
+	assert_true(o.watch_interval_s == 0.5);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "watch", "--until", "synced", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "tether watch: --until takes never or idle");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "watch", "--interval", "0.05", NULL), -1);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "list", "--interval", "3", NULL), -1);
+	assert_string_equal(buf_cstr(&err), "--interval goes only with tether watch");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, ID, "--until", "never", NULL), 0);
+	assert_int_equal(o.until, UNTIL_NEVER);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
+	assert_int_equal(o.until, UNTIL_IDLE);
+	options_fini(&o);
+	buf_fini(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_config_same_table),
 		cmocka_unit_test(test_config_attention_keys),
 		cmocka_unit_test(test_config_timestamps),
+		cmocka_unit_test(test_watch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
