@@ -4,6 +4,7 @@
 #include "app.h"
 #include "clean.h"
 #include "diagnose.h"
+#include "list.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -45,20 +46,6 @@ static void finish(struct watch_run *w, int code)
 	w->exit_code = code;
 	w->done = true;
 	loop_quit(w->loop);
-}
-
-/* Server strings cross the same boundary as everything else shown: sanitize, then mask. */
-static void clean_field(char **field, const struct mask_set *masks)
-{
-	if (!*field)
-		return;
-	struct buf san, out;
-	buf_init(&san);
-	buf_init(&out);
-	clean_text(masks, *field, strlen(*field), &san, &out);
-	free(*field);
-	*field = buf_steal(&out);
-	buf_fini(&san);
 }
 
 static void forget_poll(struct watch_run *w)
@@ -271,11 +258,8 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		poll_failed(w, NULL, err.message);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		clean_field(&items[i].id, w->masks);
-		clean_field(&items[i].title, w->masks);
-		clean_field(&items[i].execution_status, w->masks);
-	}
+	for (size_t i = 0; i < n; i++)
+		conversation_info_clean(&items[i], w->masks);
 	w->items = xrealloc(w->items, (w->count + n + 1) * sizeof *w->items);
 	if (n)
 		memcpy(w->items + w->count, items, n * sizeof *items);

@@ -45,7 +45,7 @@ static void clean_field(char **field, const struct mask_set *masks)
 	buf_fini(&san);
 }
 
-static void clean_info(struct conversation_info *c, const struct mask_set *masks)
+void conversation_info_clean(struct conversation_info *c, const struct mask_set *masks)
 {
 	clean_field(&c->id, masks);
 	clean_field(&c->title, masks);
@@ -208,7 +208,7 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		clean_info(&items[i], r->masks);
+		conversation_info_clean(&items[i], r->masks);
 	if (r->collect) {
 		r->items = xrealloc(r->items, (r->count + n + 1) * sizeof *r->items);
 		if (n) /* an empty page has no array to copy from */

@@ -16,4 +16,7 @@ int list_run(const struct options *o, loop_log_fn log, const char *api_key,
 int list_fetch(const struct options *o, loop_log_fn log, const char *api_key,
 	       const struct mask_set *masks, struct conversation_info **items, size_t *count);
 
+/* Sanitizes and masks every server string of one conversation's info, in place. */
+void conversation_info_clean(struct conversation_info *c, const struct mask_set *masks);
+
 #endif
