@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The newest items are never dropped: the live tail the reader comes back to. */
-#define HISTORY_KEEP_TAIL 64
-
 static void set_note(struct conv *v, const char *note)
 {
 	snprintf(v->history_note, sizeof v->history_note, "%s", note ? note : "");

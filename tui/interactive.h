@@ -33,6 +33,8 @@ struct painter {
 
 /* Pages timed for $TETHER_STATS. */
 enum { HISTORY_TIMES = 4096 };
+/* The newest items are never trimmed: the live tail the reader comes back to. */
+enum { HISTORY_KEEP_TAIL = 64 };
 
 /* What tether shows at most open at once, and the slots Alt-1…9 reach. */
 enum { CONV_OPEN_MAX = 64 };
@@ -54,6 +56,7 @@ struct conv {
 	size_t unread;              /* agent messages that came since the user last looked */
 	bool finished_unseen;       /* a run ended while not on screen */
 	int mark_shown;             /* the mark the strip shows (enum conv_mark) */
+	unsigned items_since_trim;  /* background: items since its memory was last looked at */
 	/* search */
 	long match;                 /* item of the current match, -1 when none */
 	bool search_failed;

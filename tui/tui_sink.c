@@ -22,9 +22,30 @@ static void on_changed(void *ctx)
 		tui_schedule_frame(v->u);
 }
 
+/* A conversation in the background is held to history_memory like the one on screen: what
+ * is far from where its reader left it goes (scrolling back there fetches it again). */
+static void trim_background(struct conv *v)
+{
+	size_t max_bytes = (size_t)v->u->o->history_memory_mb << 20;
+	/* transcript_bytes walks the items: looked at every 64 items, not on each. */
+	if (++v->items_since_trim < 64)
+		return;
+	v->items_since_trim = 0;
+	if (transcript_bytes(v->t) <= max_bytes)
+		return;
+	size_t count = transcript_count(v->t);
+	long top = v->vp.follow ? -1 : transcript_index_of(v->t, v->vp.top_uid);
+	size_t keep = top >= 0 ? (size_t)top : count ? count - 1 : 0;
+	size_t screen = (size_t)(v->vp.height > 0 ? v->vp.height : 1);
+	transcript_trim(v->t, keep > screen ? keep - screen : 0, keep + 2 * screen, max_bytes,
+			HISTORY_KEEP_TAIL);
+}
+
 static void on_item(void *ctx, const struct sink_item *it)
 {
 	struct conv *v = ctx;
+	if (!shown(v))
+		trim_background(v);
 	struct controller_status st;
 	controller_status(v->ctl, &st);
 	/* Replayed history is no news; an answer the user did not see is. */
