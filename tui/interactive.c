@@ -272,8 +272,6 @@ static void on_frame(void *arg)
 	bool more = transcript_reveal_tick(u->cur->t);
 	struct controller_status st;
 	controller_status(u->cur->ctl, &st);
-	if (st.connection == SESSION_SYNCED)
-		u->cur->reached = true;
 	notice_check_status(u, &st);
 	track_confirmation(u, &st);
 	if (u->overlay)
@@ -490,10 +488,19 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	history_view_write_stats(u);
+	/* The command that opens what was open again: the one on screen first, then the others
+	 * that were reached, in their order. */
 	bool reached = u->cur->reached;
 	struct options shown = u->cur->o;
-	char *shown_id = xstrdup(u->cur->id);
-	shown.conversation_id = shown_id;
+	char *ids[CONV_OPEN_MAX];
+	size_t nids = 0;
+	ids[nids++] = xstrdup(u->cur->id);
+	shown.nmore_ids = 0;
+	for (size_t i = 0; i < u->nconvs; i++)
+		if (u->convs[i] != u->cur && u->convs[i]->reached && !u->convs[i]->ended &&
+		    shown.nmore_ids < OPTIONS_MORE_IDS_MAX)
+			shown.more_ids[shown.nmore_ids++] = ids[nids++] = xstrdup(u->convs[i]->id);
+	shown.conversation_id = ids[0];
 	/* The first conversation last: its sink writes the latency line of $TETHER_STATS. */
 	while (u->nconvs) {
 		conv_destroy(u->convs[u->nconvs - 1]);
@@ -507,7 +514,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	free(kept_draft);
 	if (reached)
 		app_print_come_back(&shown, stdout);
-	free(shown_id);
+	for (size_t i = 0; i < nids; i++)
+		free(ids[i]);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;

@@ -66,6 +66,15 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 	tui_schedule_frame(v->u);
 }
 
+static void on_connection(void *ctx, const struct session_status *st, const char *reason,
+			  bool repeat)
+{
+	struct conv *v = ctx;
+	(void)reason, (void)repeat;
+	if (st->state == SESSION_SYNCED)
+		v->reached = true;
+}
+
 static void on_error(void *ctx, const char *code, const char *detail)
 {
 	struct conv *v = ctx;
@@ -157,7 +166,7 @@ static void on_destroy(void *ctx)
 }
 
 static const struct sink_ops tui_sink_ops = {
-	.changed = on_changed, .item = on_item,       .status = on_status,
+	.connection = on_connection, .changed = on_changed, .item = on_item, .status = on_status,
 	.error = on_error,     .stream = on_stream,   .notice = on_notice,
 	.unsent = on_unsent,   .finished = on_finished, .destroy = on_destroy,
 };
