@@ -481,21 +481,13 @@ static int put(int y, int x, int cols, const char *s, const struct look *l)
 	return draw_text(y, x, cols, s, strlen(s), l);
 }
 
-/* What the selected conversation waits for, in words. */
+/* What the selected conversation waits for, in words its status does not already say. */
 static void waits_for(const struct item *it, struct buf *out)
 {
 	if (waits_for_confirmation(it))
 		buf_puts(out, "waits for your confirmation (Ctrl-O to answer)");
-	else if (it->run_status == RUN_STATUS_STUCK)
-		buf_puts(out, "stuck");
-	else if (it->run_status == RUN_STATUS_ERROR || it->mark == CONV_MARK_ERROR)
-		buf_puts(out, "ended in an error");
 	else if (it->mark == CONV_MARK_FINISHED)
-		buf_puts(out, "finished since you last looked");
-	else if (it->run_status == RUN_STATUS_RUNNING)
-		buf_puts(out, "the agent is working");
-	else if (it->run_status == RUN_STATUS_PAUSED)
-		buf_puts(out, "paused");
+		buf_puts(out, "ended since you last looked");
 	else if (it->run_status == RUN_STATUS_IDLE || it->run_status == RUN_STATUS_FINISHED)
 		buf_puts(out, "waits for your message");
 	if (it->mark == CONV_MARK_UNREAD || it->unread) {
@@ -525,21 +517,23 @@ static void paint_detail(struct board *b, int y, int cols)
 	buf_init(&words);
 	conv_row_flat(it->id, &s);
 	int x = draw_text(y, 0, cols, s.data, s.len, &plain);
-	conv_row_status_words(it->status, &words);
-	conv_row_flat(buf_cstr(&words), &s);
-	x = put(y, x, cols, " · ", &dim);
-	x = draw_text(y, x, cols, s.data, s.len, &plain);
+	if (it->slot) {
+		buf_printf(&words, " · open as %d", it->slot);
+		x = put(y, x, cols, buf_cstr(&words), &bold);
+	}
+	/* the status in words, unless what it waits for says it better */
+	if (!waits_for_confirmation(it)) {
+		conv_row_status_words(it->status, &words);
+		conv_row_flat(buf_cstr(&words), &s);
+		x = put(y, x, cols, " · ", &dim);
+		x = draw_text(y, x, cols, s.data, s.len, &plain);
+	}
 	buf_clear(&words);
 	waits_for(it, &words);
 	if (words.len) {
 		x = put(y, x, cols, " · ", &dim);
-		x = draw_text(y, x, cols, words.data, words.len,
-			      it->mark ? &mark_looks[it->mark] : &plain);
-	}
-	if (it->slot) {
-		buf_clear(&words);
-		buf_printf(&words, " · open as %d", it->slot);
-		put(y, x, cols, buf_cstr(&words), &dim);
+		draw_text(y, x, cols, words.data, words.len,
+			  it->mark ? &mark_looks[it->mark] : &plain);
 	}
 	buf_fini(&words);
 	buf_fini(&s);
