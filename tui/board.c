@@ -578,6 +578,9 @@ void board_paint(struct board *b, int lines, int cols, time_t now, const char *s
 		b->top = b->sel;
 	if (b->sel >= b->top + b->page)
 		b->top = b->sel - b->page + 1;
+	/* a screen grown taller shows the rows above rather than blank lines */
+	if (b->top + b->page > b->nshown)
+		b->top = b->nshown > b->page ? b->nshown - b->page : 0;
 	struct buf s;
 	buf_init(&s);
 	if (g.title_y >= 0) {

@@ -15,6 +15,10 @@
 #include "conv_row.h"
 #include "render.h"
 
+#include <curses.h>
+#include <stdio.h>
+#include <wchar.h>
+
 static const time_t NOW = 1800000000;
 
 static struct board_entry entry(const char *id, const char *title, enum conv_mark mark,
@@ -374,6 +378,110 @@ static void test_rows_fit_any_width(void **state)
 	board_destroy(b);
 }
 
+/* Line y of the curses screen as UTF-8, trailing blanks dropped. */
+static char *screen_line(int y)
+{
+	wchar_t w[512] = { 0 };
+	mvinnwstr(y, 0, w, 511);
+	char *s = calloc(4 * 512 + 1, 1);
+	wcstombs(s, w, 4 * 512);
+	for (size_t n = strlen(s); n && s[n - 1] == ' '; n--)
+		s[n - 1] = '\0';
+	return s;
+}
+
+static bool screen_has(int y, const char *needle)
+{
+	char *line = screen_line(y);
+	bool has = strstr(line, needle) != NULL;
+	free(line);
+	return has;
+}
+
+/* The painted board: its lines where they belong, the rows as board_text has them, the
+ * selection in reverse, and any size down to one cell without a crash. */
+static void test_paint(void **state)
+{
+	(void)state;
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *scr = out && in ? newterm("xterm", out, in) : NULL;
+	if (!scr) {
+		if (out)
+			fclose(out);
+		if (in)
+			fclose(in);
+		skip();
+	}
+	set_term(scr);
+	struct board *b = board_create("my\x1b]0;pwned\x07host");
+	struct board_entry e[] = {
+		entry("aaaa0000-1111", "asks", CONV_MARK_CONFIRM, 60),
+		entry("bbbb0000-2222", "日本語のタイトル", CONV_MARK_NONE, 120),
+		entry("cccc0000-3333", "talks", CONV_MARK_UNREAD, 180),
+	};
+	e[0].run_status = RUN_STATUS_WAITING_FOR_CONFIRMATION;
+	e[0].slot = 4;
+	board_set_entries(b, e, 3);
+	resizeterm(24, 80);
+	board_paint(b, 24, 80, NOW, "list updated 3 s ago");
+	char *line = screen_line(0);
+	assert_string_equal(line, "Conversations on myhost · 2 need you");
+	free(line);
+	assert_true(screen_has(1, "Filter: type to filter by title or id"));
+	char *t = text(b, 80);
+	for (int r = 0; r < 3; r++) {
+		line = screen_line(2 + r);
+		size_t n = strcspn(t, "\n");
+		assert_int_equal(strlen(line), n);
+		assert_memory_equal(line, t, n);
+		free(line);
+		memmove(t, t + n + 1, strlen(t + n + 1) + 1);
+	}
+	free(t);
+	assert_true(mvinch(2, 40) & A_REVERSE);
+	assert_false(mvinch(3, 40) & A_REVERSE);
+	line = screen_line(22);
+	assert_string_equal(line, "aaaa0000-1111 · open as 4 · waits for your confirmation "
+			    "(Ctrl-O to answer)");
+	free(line);
+	assert_true(screen_has(23, "list updated 3 s ago"));
+	assert_true(screen_has(23, "Enter open · Ctrl-O answer · Esc back · type to filter"));
+	/* Ctrl-O where there is nothing to answer says so on the detail line */
+	press(b, KEYS_DOWN, 0);
+	press(b, KEYS_CTRL, 'o');
+	board_paint(b, 24, 80, NOW, NULL);
+	assert_true(screen_has(22, "waits for none"));
+	assert_true(mvinch(3, 40) & A_REVERSE);
+	/* a filter that leaves nothing says how to get the rows back */
+	type(b, "zzz");
+	board_paint(b, 24, 80, NOW, NULL);
+	assert_true(screen_has(1, "Filter: zzz"));
+	assert_true(screen_has(2, "No conversation matches \"zzz\""));
+	/* every small size, and a list longer than the screen */
+	press(b, KEYS_CTRL, 'u');
+	for (int lines = 1; lines <= 8; lines++)
+		for (int cols = 1; cols <= 24; cols++) {
+			resizeterm(lines, cols);
+			board_paint(b, lines, cols, NOW, "server unreachable, retrying in 8 s");
+			press(b, KEYS_PGDN, 0);
+		}
+	resizeterm(5, 40);
+	press(b, KEYS_END, 0);
+	board_paint(b, 5, 40, NOW, NULL);
+	assert_true(screen_has(3, "bbbb0000"));   /* the last row, scrolled to */
+	assert_true(mvinch(3, 20) & A_REVERSE);
+	board_set_entries(b, NULL, 0);
+	resizeterm(24, 80);
+	board_paint(b, 24, 80, NOW, NULL);
+	assert_true(screen_has(0, "none needs you"));
+	assert_true(screen_has(2, "No conversations on the server yet"));
+	board_destroy(b);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
 int main(void)
 {
 	/* widths as a UTF-8 terminal has them; without, every character is one column */
@@ -387,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_keys_say_what_to_do),
 		cmocka_unit_test(test_marks_and_slots),
 		cmocka_unit_test(test_rows_fit_any_width),
+		cmocka_unit_test(test_paint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
