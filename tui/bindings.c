@@ -260,6 +260,20 @@ static const struct binding global_bindings[] = {
 	{ KEYS_TAB, 0, 0, act_tab, "expand or fold the focused card (else the newest in view) or its reasoning" },
 	{ KEYS_UP, KEYS_MOD_ALT, 0, act_focus_prev, "focus the item above (a card, a message)" },
 	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_focus_next, "focus the item below (past the newest: none)" },
+};
+
+static void act_board(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (u->mode == TUI_MODE_BOARD)
+		board_view_close(u);
+	else
+		board_view_open(u);
+}
+
+/* Everywhere but the pager and the overlay, the board included. */
+static const struct binding conversation_bindings[] = {
+	{ KEYS_CTRL, 0, 'g', act_board, "the board: every conversation on the server (again: back)" },
 	{ KEYS_CHAR, KEYS_MOD_ALT, KEYS_CP_DIGITS, act_switch_slot, "show open conversation 1…9 (the strip's numbers)" },
 	{ KEYS_CTRL, 0, 'n', act_switch_next, "the next open conversation" },
 	{ KEYS_CTRL, 0, 'p', act_switch_prev, "the previous open conversation" },
@@ -663,6 +677,8 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		{ "Everywhere", { first_bindings, global_bindings },
 		  { sizeof first_bindings / sizeof *first_bindings,
 		    sizeof global_bindings / sizeof *global_bindings } },
+		{ "Conversations (also on the board)", { conversation_bindings },
+		  { sizeof conversation_bindings / sizeof *conversation_bindings } },
 		{ "Typing a message", { input_bindings, completion_bindings },
 		  { sizeof input_bindings / sizeof *input_bindings,
 		    sizeof completion_bindings / sizeof *completion_bindings } },
@@ -722,6 +738,13 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 			return;
 		u->mode = TUI_MODE_INPUT; /* any other key ends browsing and does its usual job */
 	}
+	if (u->mode == TUI_MODE_BOARD) {
+		if (!board_view_handle(u, ev))
+			DISPATCH(conversation_bindings, u, &u->input, ev);
+		return;
+	}
+	if (DISPATCH(conversation_bindings, u, &u->input, ev))
+		return;
 	switch (u->mode) {
 	case TUI_MODE_SEARCH_EDIT: {
 		if (DISPATCH(search_edit_bindings, u, &u->query, ev) ||

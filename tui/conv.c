@@ -133,7 +133,8 @@ void tui_switch(struct tui *u, struct conv *v)
 {
 	if (!v)
 		return;
-	bool board = u->mode == TUI_MODE_BOARD;
+	if (u->mode == TUI_MODE_BOARD)
+		board_view_close(u);
 	if (v != u->cur) {
 		leave_modes(u);
 		put_draft_aside(u, u->cur);
@@ -145,8 +146,6 @@ void tui_switch(struct tui *u, struct conv *v)
 	}
 	u->modal = v;
 	u->modal_from_board = false;
-	if (board || u->mode == TUI_MODE_BOARD)
-		u->mode = TUI_MODE_INPUT;
 	/* Looked at: its marks are read (a confirmation stays until answered). */
 	v->unread = 0;
 	v->finished_unseen = false;

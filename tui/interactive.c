@@ -276,6 +276,9 @@ static void on_frame(void *arg)
 	track_confirmation(u, &st);
 	if (u->overlay)
 		overlay_paint(u);
+	else if (u->mode == TUI_MODE_BOARD || (u->modal_from_board &&
+		 (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)))
+		board_view_paint(u);
 	else
 		paint_frame(u, &st, now);
 	call_back(u, now);
@@ -501,6 +504,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		    shown.nmore_ids < OPTIONS_MORE_IDS_MAX)
 			shown.more_ids[shown.nmore_ids++] = ids[nids++] = xstrdup(u->convs[i]->id);
 	shown.conversation_id = ids[0];
+	board_view_destroy(u);
 	/* The first conversation last: its sink writes the latency line of $TETHER_STATS. */
 	while (u->nconvs) {
 		conv_destroy(u->convs[u->nconvs - 1]);

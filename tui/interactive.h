@@ -5,6 +5,7 @@
 #define TETHER_INTERACTIVE_H
 
 #include "attention.h"
+#include "board.h"
 #include "controller.h"
 #include "editor.h"
 #include "keys.h"
@@ -57,6 +58,7 @@ struct conv {
 	bool finished_unseen;       /* a run ended while not on screen */
 	int mark_shown;             /* the mark the strip shows (enum conv_mark) */
 	unsigned items_since_trim;  /* background: items since its memory was last looked at */
+	int64_t activity_unix;      /* the last live event or status change (0: none seen) */
 	/* search */
 	long match;                 /* item of the current match, -1 when none */
 	bool search_failed;
@@ -134,6 +136,7 @@ struct tui {
 	 * this one (NULL: the notice just times out). */
 	char *notice_status;
 	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
+	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
 };
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */
@@ -168,14 +171,6 @@ void tui_input_pause(struct tui *u, bool pause);
  * items, notices, latency. */
 struct sink tui_sink(struct conv *v);
 
-/* What a conversation not on screen has for the user, in ascending urgency. */
-enum conv_mark {
-	CONV_MARK_NONE,
-	CONV_MARK_UNREAD,       /* agent messages the user has not seen */
-	CONV_MARK_FINISHED,     /* a run ended while it was not on screen */
-	CONV_MARK_ERROR,        /* error, stuck, or its connection ended for good */
-	CONV_MARK_CONFIRM,      /* actions wait for confirmation */
-};
 
 /* Opens conversation id (or finds it open): its controller connects at once when the loop
  * runs. first: the one tether was started with (--after-seq, --record are its). NULL with
@@ -201,6 +196,18 @@ void tui_switch_step(struct tui *u, int dir);
 void tui_switch_slot(struct tui *u, size_t slot);
 /* The most urgent other conversation that needs the user (Alt-A). */
 void tui_switch_attention(struct tui *u);
+/* Opens the board over the conversation (Ctrl-G, /board); the server's list is polled while
+ * it is open. */
+void board_view_open(struct tui *u);
+/* Back to the conversation on screen; polling stops. */
+void board_view_close(struct tui *u);
+/* A key while the board is open; false when the board does not take it. */
+bool board_view_handle(struct tui *u, const struct key_event *ev);
+/* Paints the board (and the modal opened from it) over the whole screen. */
+void board_view_paint(struct tui *u);
+/* Frees the board (tui_run's end). */
+void board_view_destroy(struct tui *u);
+
 /* The mark's glyph on the strip and the board: "!" "✗" "✓" "•" ("" for none). */
 const char *conv_mark_glyph(enum conv_mark m);
 /* The strip at the status line's start when several are open: "2/5 · 1! 4• │ ". */

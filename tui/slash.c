@@ -164,6 +164,12 @@ static void cmd_time(struct tui *u, const char *arg)
 			 : "times hidden");
 }
 
+static void cmd_board(struct tui *u, const char *arg)
+{
+	(void)arg;
+	board_view_open(u);
+}
+
 static void cmd_open(struct tui *u, const char *arg)
 {
 	char id[128];
@@ -234,6 +240,7 @@ static const struct slash_help helps[] = {
 	{ "time", "[on|off]", "show or hide each item's time (config: timestamps)" },
 	{ "edit", "[text]", "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
 	{ "clear", "", "empty the input (also Ctrl-U twice)" },
+	{ "board", "", "every conversation on the server: switch, open, answer (also Ctrl-G)" },
 	{ "open", "ID", "open another conversation of this server beside this one and show it" },
 	{ "close", "", "close this conversation (the others stay open)" },
 	{ "help", "", "this list of keys and commands (also ? and F1)" },
@@ -243,7 +250,7 @@ static const struct slash_help helps[] = {
 /* In the order of helps. */
 static void (*const runs[])(struct tui *u, const char *arg) = {
 	cmd_pause, cmd_resume, cmd_interrupt, cmd_confirm, cmd_reject, cmd_copy, cmd_reconnect,
-	cmd_time, cmd_edit, cmd_clear, cmd_open, cmd_close, cmd_help, cmd_quit,
+	cmd_time, cmd_edit, cmd_clear, cmd_board, cmd_open, cmd_close, cmd_help, cmd_quit,
 };
 
 _Static_assert(sizeof helps / sizeof *helps == sizeof runs / sizeof *runs,

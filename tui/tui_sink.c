@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static bool shown(const struct conv *v)
 {
@@ -49,6 +50,8 @@ static void on_item(void *ctx, const struct sink_item *it)
 	struct controller_status st;
 	controller_status(v->ctl, &st);
 	/* Replayed history is no news; an answer the user did not see is. */
+	if (st.caught_up && it->seq >= 0)
+		v->activity_unix = (int64_t)time(NULL);
 	if (!shown(v) && st.caught_up && it->seq >= 0 && it->spec->kind == ITEM_AGENT &&
 	    (it->applied == APPLY_ADDED || it->applied == APPLY_RETIRED))
 		v->unread++;
@@ -60,6 +63,8 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 	(void)execution_status;
 	struct controller_status st;
 	controller_status(v->ctl, &st);
+	if (st.caught_up)
+		v->activity_unix = (int64_t)time(NULL);
 	if (!shown(v) && run_ended && st.caught_up)
 		v->finished_unseen = true;
 	/* A bell or a mark may be due: decided by the next frame, one tick from now. */
