@@ -176,3 +176,112 @@ fresh_tmux() {
 	FRESH_TMUX=$((${FRESH_TMUX:-0} + 1))
 	SOCKET="tether-screen-$$-$FRESH_TMUX"
 }
+
+# ------------------------------------------------------------ several conversations (issue 17)
+# start_fixtures NAME=SCENARIO[,VAR=VALUE…]…: one fixture server per conversation (SCENARIO
+# relative to DATA unless absolute; each VAR=VALUE is a --set for that one), and in front of
+# them a router: a fixture server whose `route` settings send every request naming one of
+# their conversations to its server (tests/fixture/README.md, "Several conversations"). The
+# router's list (/api/conversations/search) names each conversation with its title and status
+# at start. Sets PORT to the router's (start_tether and rest use it), URL, and for each NAME:
+# ID_NAME (its conversation id), PORT_NAME, and LOG_NAME = WORK/log_NAME, its traffic log; the
+# router's is WORK/log_router (also WORK/traffic, for wait_traffic). The first NAME's
+# conversation is the router's own (so the list names it once); its own requests still go to
+# its server. Each conversation's log starts with the one search request start_fixtures makes.
+FIXTURE_PIDS=
+start_fixtures() {
+	local spec name scen sets p port routes=() first=
+	command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed: skipped"; exit 77; }
+	trap 'stop_fixtures; cleanup' EXIT
+	for spec in "$@"; do
+		name=${spec%%=*}
+		scen=${spec#*=}
+		sets=()
+		IFS=, read -r -a p <<<"$scen"
+		scen=${p[0]}
+		for v in "${p[@]:1}"; do sets+=(--set "$v"); done
+		[ "${scen#/}" != "$scen" ] || scen="$DATA/$scen"
+		"$FIXTURE" --scenario "$scen" --log "$WORK/log_$name" \
+			--durable-log "$WORK/durable_$name" --max-seconds 120 "${sets[@]}" \
+			>"$WORK/port_$name" 2>"$WORK/fixture_$name.err" &
+		FIXTURE_PIDS="$FIXTURE_PIDS $!"
+		port=$(fixture_port "$WORK/port_$name" $!) || {
+			cat "$WORK/fixture_$name.err" >&2
+			fail "the fixture server '$name' did not start"
+		}
+		printf -v "PORT_$name" '%s' "$port"
+		printf -v "LOG_$name" '%s' "$WORK/log_$name"
+		routes+=("$name" "$port")
+		[ -n "$first" ] || first=$name
+	done
+	# The router's scenario: the conversations' own list entries, read from their servers.
+	python3 - "$WORK/router.scenario" "${routes[@]}" <<'PY' || fail "cannot write the router scenario"
+import json, sys, urllib.request
+out, pairs = sys.argv[1], sys.argv[2:]
+lines, own, ids = [], None, []
+for name, port in zip(pairs[::2], pairs[1::2]):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/conversations/search", timeout=10) as r:
+        items = json.load(r)["items"]
+    if not items:
+        sys.exit(f"start_fixtures: '{name}' lists no conversation")
+    ids.append(f"{name} {items[0]['id']}")
+    lines.append(f"route {items[0]['id']} {port}")
+    for i, it in enumerate(items):
+        if own is None:
+            own = it
+            lines += [f"conversation {it['id']}", f"title {json.dumps(it['title'])}",
+                      f"initial_status {it['execution_status']}"]
+        else:
+            lines.append(f"list_extra {it['id']} {it['execution_status']} {json.dumps(it['title'])}")
+open(out, "w").write("# written by start_fixtures (tests/tui/lib.sh)\n" + "\n".join(lines) + "\n")
+open(out + ".ids", "w").write("\n".join(ids) + "\n")
+PY
+	while read -r name id; do printf -v "ID_$name" '%s' "$id"; done <"$WORK/router.scenario.ids"
+	"$FIXTURE" --scenario "$WORK/router.scenario" --log "$WORK/log_router" --max-seconds 120 \
+		>"$WORK/port_router" 2>"$WORK/fixture_router.err" &
+	FIXTURE_PIDS="$FIXTURE_PIDS $!"
+	PORT=$(fixture_port "$WORK/port_router" $!) || {
+		cat "$WORK/fixture_router.err" >&2
+		fail "the router did not start"
+	}
+	ln -sf "$WORK/log_router" "$WORK/traffic"
+	URL="http://127.0.0.1:$PORT"
+	LOG_router="$WORK/log_router"
+	export URL
+}
+
+# fixture_port PORTFILE PID: waits for the PORT line of a fixture server started in the
+# background; prints the port.
+fixture_port() {
+	local port
+	for _ in $(seq 200); do
+		port=$(sed -n 's/^PORT //p' "$1")
+		[ -n "$port" ] && { echo "$port"; return 0; }
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# stop_fixtures: ends the servers start_fixtures started.
+stop_fixtures() {
+	local p
+	for p in $FIXTURE_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $FIXTURE_PIDS; do wait "$p" 2>/dev/null; done
+	FIXTURE_PIDS=
+}
+
+# wait_log NAME PATTERN [SECONDS]: until NAME's traffic log (or the router's: NAME=router) has
+# a line matching PATTERN.
+wait_log() {
+	local tries
+	tries=$(awk -v s="${3:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
+	for _ in $(seq "$tries"); do
+		grep -qE -- "$2" "$WORK/log_$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# log_count NAME PATTERN: how many lines of NAME's traffic log match PATTERN.
+log_count() { grep -cE -- "$2" "$WORK/log_$1" 2>/dev/null; }
