@@ -11,6 +11,7 @@
 #include "history_file.h"
 #include "external_editor.h"
 #include "app.h"
+#include "outfile.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -247,6 +248,12 @@ static void call_back(struct tui *u, int64_t now)
 		if (calls.set_title && v == u->cur)
 			terminal_set_title(calls.title);
 		bell = bell || calls.bell;
+		if (calls.bell && v != u->cur) {
+			uint64_t late = u->frames - v->status_frame;
+			u->background_rings++;
+			if (late > u->ring_frames_max)
+				u->ring_frames_max = late;
+		}
 		if (calls.notify)
 			terminal_notify(u->o->notify == NOTIFY_OSC777, calls.notify_title,
 					calls.notify_body);
@@ -261,6 +268,7 @@ static void on_frame(void *arg)
 	if (u->quitting)
 		return;
 	int64_t now = clock_now_us();
+	u->frames++;
 	if (external_editor_running(u)) {
 		render_clock_painted(&u->clock, now);
 		return;
@@ -429,6 +437,21 @@ static void tui_free(struct tui *u)
 	free(u);
 }
 
+/* $TETHER_STATS: the bells of conversations in the background and how many frames after
+ * their status changed they rang (1: the first frame after the change, one render tick). */
+static void write_ring_stats(const struct tui *u)
+{
+	const char *path = getenv("TETHER_STATS");
+	if (!path || !*path || !u->background_rings)
+		return;
+	FILE *f = outfile_open_append(path);
+	if (!f)
+		return;
+	fprintf(f, "{\"background_rings\":%llu,\"ring_frames_max\":%llu}\n",
+		(unsigned long long)u->background_rings, (unsigned long long)u->ring_frames_max);
+	fclose(f);
+}
+
 /* Exit codes that the user asked for need no explanation; the others get the last notice. */
 static bool needs_explaining(int code)
 {
@@ -491,6 +514,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
 	history_view_write_stats(u);
+	write_ring_stats(u);
 	/* The command that opens what was open again: the one on screen first, then the others
 	 * that were reached, in their order. */
 	bool reached = u->cur->reached;

@@ -59,6 +59,7 @@ struct conv {
 	int mark_shown;             /* the mark the strip shows (enum conv_mark) */
 	unsigned items_since_trim;  /* background: items since its memory was last looked at */
 	int64_t activity_unix;      /* the last live event or status change (0: none seen) */
+	uint64_t status_frame;      /* u->frames when its status last changed */
 	/* search */
 	long match;                 /* item of the current match, -1 when none */
 	bool search_failed;
@@ -137,6 +138,11 @@ struct tui {
 	char *notice_status;
 	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
 	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
+	uint64_t frames;            /* frames begun so far */
+	/* background calls back ($TETHER_STATS): how many, and the most frames between a status
+	 * change and its bell (1: the first frame after it) */
+	uint64_t background_rings;
+	uint64_t ring_frames_max;
 };
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */

@@ -65,6 +65,7 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 	controller_status(v->ctl, &st);
 	if (st.caught_up)
 		v->activity_unix = (int64_t)time(NULL);
+	v->status_frame = v->u->frames;
 	if (!shown(v) && run_ended && st.caught_up)
 		v->finished_unseen = true;
 	/* A bell or a mark may be due: decided by the next frame, one tick from now. */
