@@ -210,6 +210,19 @@ static void filter_changed(struct board *b)
 	apply_filter(b);
 }
 
+static void filter_type(struct board *b, const char *s, size_t n)
+{
+	if (conv_row_filter_add(&b->filter, s, n))
+		filter_changed(b);
+}
+
+static void filter_clear(struct board *b)
+{
+	buf_clear(&b->filter);
+	buf_puts(&b->filter, "");
+	filter_changed(b);
+}
+
 static void move_to(struct board *b, size_t sel)
 {
 	if (!b->nshown)
@@ -255,29 +268,23 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 			*out = (struct board_action){ BOARD_OPEN, id };
 		return true;
 	case KEYS_ESC:
-		if (b->filter.len) {
-			buf_clear(&b->filter);
-			buf_puts(&b->filter, "");
-			filter_changed(b);
-		} else {
+		if (b->filter.len)
+			filter_clear(b);
+		else
 			out->kind = BOARD_CLOSE;
-		}
 		return true;
-	case KEYS_CHAR:
-		if (ev->mods & KEYS_MOD_ALT) {
-			b->hint = hint;
-			return false;
-		}
+	case KEYS_CHAR: {
+		if (ev->mods & KEYS_MOD_ALT)
+			break;
 		struct buf u;
 		buf_init(&u);
 		buf_put_utf8(&u, ev->cp);
-		if (conv_row_filter_add(&b->filter, u.data, u.len))
-			filter_changed(b);
+		filter_type(b, u.data, u.len);
 		buf_fini(&u);
 		return true;
+	}
 	case KEYS_PASTE:    /* text, never keys: it filters (an id pasted from elsewhere) */
-		if (conv_row_filter_add(&b->filter, ev->text, ev->len))
-			filter_changed(b);
+		filter_type(b, ev->text, ev->len);
 		return true;
 	case KEYS_BACKSPACE:
 		if (conv_row_filter_backspace(&b->filter))
@@ -285,9 +292,7 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 		return true;
 	case KEYS_CTRL:
 		if (ev->cp == 'u') {
-			buf_clear(&b->filter);
-			buf_puts(&b->filter, "");
-			filter_changed(b);
+			filter_clear(b);
 			return true;
 		}
 		if (ev->cp == 'o') {
@@ -389,7 +394,7 @@ static void row_format(const struct item *it, int cols, time_t now, struct board
 			buf_putc(&raw, it->slot ? (char)('0' + it->slot) : ' ');
 			break;
 		case F_ID:
-			buf_append(&raw, it->id, strnlen(it->id, CONV_ROW_SHORT_ID));
+			buf_puts(&raw, it->id);   /* its start: fit cuts it to the column */
 			break;
 		case F_TITLE:
 			buf_puts(&raw, it->title && *it->title ? it->title : "(untitled)");
@@ -406,11 +411,12 @@ static void row_format(const struct item *it, int cols, time_t now, struct board
 				buf_putc(&raw, '-');
 			break;
 		}
-		if (f == F_MARK || f == F_SLOT)
+		if (f == F_MARK || f == F_SLOT) {
 			fit(raw.data, raw.len, r->w[f], false, &r->text[f]);
-		else   /* the caller cleaned them; the columns must not depend on it */
-			conv_row_flat(buf_cstr(&raw), &clean),
+		} else {    /* server text: the columns must not depend on the caller's cleaning */
+			conv_row_flat(buf_cstr(&raw), &clean);
 			fit(clean.data, clean.len, r->w[f], ellipsis, &r->text[f]);
+		}
 	}
 	buf_fini(&raw);
 	buf_fini(&clean);

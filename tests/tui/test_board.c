@@ -338,15 +338,18 @@ static void test_rows_fit_any_width(void **state)
 		      180),
 		entry("dddd0000", "\x1b[31mred\x1b[0m \x07 bell", CONV_MARK_NONE, 240),
 		entry("eeee0000", "", CONV_MARK_NONE, 300),
+		entry("日本語の\x1b[1mID", "wide id", CONV_MARK_NONE, 400),
 	};
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < 6; i++)
 		e[i].status = "running";
-	board_set_entries(b, e, 5);
+	board_set_entries(b, e, 6);
 	const int widths[] = { 1, 2, 5, 20, 40, 80, 200 };
 	for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
 		int cols = widths[w];
 		char *t = text(b, cols);
 		int status_col = -1, lines = 0;
+		if (cols == 40)    /* the id cut at a character, by columns */
+			assert_non_null(strstr(t, "    日本語の  wide id"));
 		if (cols == 80)
 			assert_non_null(strstr(t, "長く…"));   /* the long title is cut, and says so */
 		if (cols == 200) {
@@ -369,10 +372,10 @@ static void test_rows_fit_any_width(void **state)
 					status_col = c;
 				assert_int_equal(c, status_col);
 			}
-			if (cols >= 40)
+			if (cols >= 40 && !strstr(line, "wide id"))
 				assert_int_equal(column_of(line, "0000"), cols >= 60 ? 17 : 8);
 		}
-		assert_int_equal(lines, 5);
+		assert_int_equal(lines, 6);
 		free(t);
 	}
 	board_destroy(b);
