@@ -51,14 +51,19 @@ static enum conv_mark mark_of(enum conv_mark m)
 	return m <= CONV_MARK_CONFIRM ? m : CONV_MARK_NONE;
 }
 
+const char *conv_mark_glyph(enum conv_mark m)
+{
+	static const char *const glyphs[] = {
+		[CONV_MARK_NONE] = "", [CONV_MARK_UNREAD] = "•", [CONV_MARK_FINISHED] = "✓",
+		[CONV_MARK_ERROR] = "✗", [CONV_MARK_CONFIRM] = "!",
+	};
+	return m <= CONV_MARK_CONFIRM ? glyphs[m] : "";
+}
+
 /* The glyph and the word of a mark: readable without colour. */
 static void mark_text(const struct item *it, bool word, struct buf *out)
 {
-	static const char *const glyph[] = {
-		[CONV_MARK_NONE] = " ", [CONV_MARK_UNREAD] = "•", [CONV_MARK_FINISHED] = "✓",
-		[CONV_MARK_ERROR] = "✗", [CONV_MARK_CONFIRM] = "!",
-	};
-	buf_puts(out, glyph[it->mark]);
+	buf_puts(out, it->mark == CONV_MARK_NONE ? " " : conv_mark_glyph(it->mark));
 	if (!word || it->mark == CONV_MARK_NONE)
 		return;
 	switch (it->mark) {

@@ -20,6 +20,9 @@ enum conv_mark {
 	CONV_MARK_CONFIRM,          /* waits for a confirmation */
 };
 
+/* The mark's glyph on the board and the strip: "!" "✗" "✓" "•" ("" for none). */
+const char *conv_mark_glyph(enum conv_mark m);
+
 /* One conversation as the caller knows it. Strings are borrowed for the call that takes it
  * (the board copies them) and may be NULL. */
 struct board_entry {

@@ -220,15 +220,6 @@ void tui_close_current(struct tui *u)
 	tui_notice(u, "closed %s", name);
 }
 
-const char *conv_mark_glyph(enum conv_mark m)
-{
-	static const char *const glyphs[] = {
-		[CONV_MARK_NONE] = "", [CONV_MARK_UNREAD] = "•", [CONV_MARK_FINISHED] = "✓",
-		[CONV_MARK_ERROR] = "✗", [CONV_MARK_CONFIRM] = "!",
-	};
-	return glyphs[m];
-}
-
 void conv_strip(struct tui *u, struct buf *out)
 {
 	if (u->nconvs < 2)

@@ -214,8 +214,6 @@ void board_view_paint(struct tui *u);
 /* Frees the board (tui_run's end). */
 void board_view_destroy(struct tui *u);
 
-/* The mark's glyph on the strip and the board: "!" "✗" "✓" "•" ("" for none). */
-const char *conv_mark_glyph(enum conv_mark m);
 /* The strip at the status line's start when several are open: "2/5 · 1! 4• │ ". */
 void conv_strip(struct tui *u, struct buf *out);
 /* Closes the conversation on screen and shows another (/close). */
