@@ -25,7 +25,52 @@ struct board_view {
 	char note[200];                    /* how fresh the list is, or why it is not */
 	time_t polled_at;                  /* the last complete poll (0: none yet) */
 	char *answer_id;                   /* Ctrl-O on a conversation not open: its modal waits */
+	/* conversations not open whose run ended between two polls: finished since you looked */
+	char **finished;
+	size_t nfinished;
 };
+
+static bool listed_finished(const struct board_view *b, const char *id, size_t *at)
+{
+	for (size_t i = 0; i < b->nfinished; i++)
+		if (!strcmp(b->finished[i], id)) {
+			if (at)
+				*at = i;
+			return true;
+		}
+	return false;
+}
+
+static void forget_finished(struct board_view *b, const char *id)
+{
+	size_t i;
+	if (!listed_finished(b, id, &i))
+		return;
+	free(b->finished[i]);
+	b->finished[i] = b->finished[--b->nfinished];
+}
+
+static bool busy(enum run_status s)
+{
+	return s == RUN_STATUS_RUNNING || s == RUN_STATUS_WAITING_FOR_CONFIRMATION;
+}
+
+/* A run that ended between the last poll and this one, in a conversation not open here (the
+ * open ones have their own marks). */
+static void note_ended(struct tui *u, const struct conversation_info *now)
+{
+	struct board_view *b = u->board;
+	if (!now->id || busy(now->run_status) || conv_find(u, now->id) ||
+	    listed_finished(b, now->id, NULL))
+		return;
+	for (size_t i = 0; i < b->nlisted; i++)
+		if (b->listed[i].id && !strcmp(b->listed[i].id, now->id) &&
+		    busy(b->listed[i].run_status)) {
+			b->finished = xrealloc(b->finished, (b->nfinished + 1) * sizeof *b->finished);
+			b->finished[b->nfinished++] = xstrdup(now->id);
+			return;
+		}
+}
 
 static char *dup_or_null(const char *s)
 {
@@ -46,6 +91,8 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 	if (p->failed) {
 		snprintf(b->note, sizeof b->note, "%s · retrying in %.0f s", p->words, p->retry_s);
 	} else {
+		for (size_t i = 0; i < p->count; i++)
+			note_ended(u, &p->items[i]);
 		forget_list(b);
 		b->listed = xcalloc(p->count + 1, sizeof *b->listed);
 		for (size_t i = 0; i < p->count; i++) {
@@ -112,6 +159,8 @@ static void refresh_entries(struct tui *u)
 			x->mark = CONV_MARK_CONFIRM;
 		else if (c->run_status == RUN_STATUS_ERROR || c->run_status == RUN_STATUS_STUCK)
 			x->mark = CONV_MARK_ERROR;
+		else if (listed_finished(b, c->id, NULL))
+			x->mark = CONV_MARK_FINISHED;
 		struct conv *v = conv_find(u, c->id);
 		if (v) {
 			merged[conv_slot(v) - 1] = true;
@@ -175,6 +224,9 @@ void board_view_destroy(struct tui *u)
 	directory_destroy(b->dir);
 	board_destroy(b->board);
 	forget_list(b);
+	for (size_t i = 0; i < b->nfinished; i++)
+		free(b->finished[i]);
+	free(b->finished);
 	free(b->answer_id);
 	free(b);
 	u->board = NULL;
@@ -229,6 +281,7 @@ bool board_view_handle(struct tui *u, const struct key_event *ev)
 		return false;
 	switch (a.kind) {
 	case BOARD_OPEN: {
+		forget_finished(u->board, a.id);
 		struct conv *v = conv_open(u, a.id, false);
 		if (v) {
 			board_view_close(u);

@@ -231,6 +231,9 @@ static void draw(struct picker *p)
 		draw_text(g.list_y, 0, COLS, line.data, line.len, &plain);
 		buf_fini(&line);
 	}
+	/* A screen grown taller shows the rows above rather than blank lines. */
+	if (p->top + (size_t)g.list_rows > p->nshown)
+		p->top = p->nshown > (size_t)g.list_rows ? p->nshown - (size_t)g.list_rows : 0;
 	for (int r = 0; r < g.list_rows && p->top + (size_t)r < p->nshown; r++)
 		draw_row(p, g.list_y + r, &p->items[p->shown[p->top + (size_t)r]],
 			 p->top + (size_t)r == p->sel);

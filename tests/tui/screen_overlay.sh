@@ -37,18 +37,21 @@ wait_for "Browsing the matches" || fail "PgDn did not reach the search keys"
 # Scrolling reaches the other contexts and the commands.
 T send-keys -t main End
 wait_for "/resume" || fail "End did not reach the commands"
-for want in "back to the confirmation" "/edit [text]" "/interrupt" "/copy [code|action]" "/quit"; do
+for want in "/edit [text]" "/interrupt" "/copy [code|action]" "/quit"; do
 	screen | grep -qF -- "$want" || fail "the end of the overlay does not show '$want'"
 done
 # Paging up passes the pager's keys on the way to the confirmation's.
 seen_pager=
+seen_reason=
 for _ in 1 2 3; do
 	T send-keys -t main PgUp
 	sleep 0.3
 	screen | grep -qF "A card full-screen (Ctrl-O)" && seen_pager=1
+	screen | grep -qF "back to the confirmation" && seen_reason=1
 	screen | grep -qF "A confirmation waits" && break
 done
 [ -n "$seen_pager" ] || fail "the pager's keys are not listed"
+[ -n "$seen_reason" ] || fail "the reason editor's keys are not listed"
 screen | grep -qF "A confirmation waits" || fail "PgUp did not reach the confirmation's keys"
 screen | grep -qF "send the draft and allow" || fail "the modal's s key is not listed"
 T send-keys -t main Home

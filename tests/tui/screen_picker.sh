@@ -55,8 +55,15 @@ s=$(screen)
 [ "$(sed -n 1p <<<"$s")" = "Filter: gone" ] || fail "a short picker does not start with its filter"
 sed -n 2p <<<"$s" | grep -qF "0badc0de  Gone on the" || fail "a short picker lost its list"
 sed -n 4p <<<"$s" | grep -qF "conversation 0badc0de-0000" || fail "a short picker lost the error"
+# The last row selected on the short screen; grown again, the rows above it come back.
+T send-keys -t main C-u
+T send-keys -t main End
+sleep 0.3
 T resize-window -t main -x 100 -y 20
 sleep 0.3
+for id in 5f2c9b7e 0badc0de 7e57ab1e cafe0001; do
+	wait_for "$id" 5 || fail "row $id is missing after the screen grew: $(screen)"
+done
 
 # Another pick opens.
 T send-keys -t main C-u
