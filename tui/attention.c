@@ -50,8 +50,12 @@ void attention_observe(struct attention *a, const struct controller_status *st, 
 	char name[ATTENTION_TEXT_BYTES / 2];
 	put_name(name, sizeof name, st);
 	char title[ATTENTION_TEXT_BYTES];
-	snprintf(title, sizeof title, "tether%s%s — %s", *name ? ": " : "", name,
-		 status_title_state(st));
+	char others[48] = "";
+	if (a->others_need > 0)
+		snprintf(others, sizeof others, " · %d other%s need%s you", a->others_need,
+			 a->others_need == 1 ? "" : "s", a->others_need == 1 ? "s" : "");
+	snprintf(title, sizeof title, "tether%s%s — %s%s", *name ? ": " : "", name,
+		 status_title_state(st), others);
 	if (strcmp(title, a->title) != 0) {
 		snprintf(a->title, sizeof a->title, "%s", title);
 		out->set_title = true;

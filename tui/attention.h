@@ -19,6 +19,7 @@ struct attention {
 	bool last_awaiting;
 	int64_t running_since_us;   /* of the run last seen running */
 	char title[ATTENTION_TEXT_BYTES];
+	int others_need;            /* set by the caller: other open conversations that need the user */
 };
 
 /* What to do now: each set field once. */

@@ -146,6 +146,7 @@ void tui_switch(struct tui *u, struct conv *v)
 	}
 	u->modal = v;
 	u->modal_from_board = false;
+	v->attention.title[0] = '\0'; /* the terminal title is this one's now */
 	/* Looked at: its marks are read (a confirmation stays until answered). */
 	v->unread = 0;
 	v->finished_unseen = false;

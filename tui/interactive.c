@@ -239,6 +239,11 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 static void call_back(struct tui *u, int64_t now)
 {
 	bool bell = false;
+	int others_need = 0;
+	for (size_t i = 0; i < u->nconvs; i++)
+		if (u->convs[i] != u->cur && conv_mark(u->convs[i]) >= CONV_MARK_ERROR)
+			others_need++;
+	u->cur->attention.others_need = others_need;
 	for (size_t i = 0; i < u->nconvs; i++) {
 		struct conv *v = u->convs[i];
 		struct controller_status st;

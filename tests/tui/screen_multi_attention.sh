@@ -27,6 +27,8 @@ wait_log b "^conn 1 .* id=$ID_b\$" 10 || fail "B's socket did not open in the ba
 wait_for " 1/2 · 2! │" 15 || fail "the strip does not mark B as waiting: $(screen | tail -2)"
 wait_bell 1 30 || fail "no bell for B's confirmation"
 screen | grep -qF "kubectl apply" && fail "B's command shows on A's screen"
+title=$(T display -p -t main:0 '#{pane_title}')
+grep -qF "· 1 other needs you" <<<"$title" || fail "the title does not say B needs you: $title"
 screen | grep -qF "Alpha: the parser is refactored" || fail "A left the screen"
 
 # The board: B first (it needs you), its mark; Ctrl-O answers it in the modal.

@@ -58,6 +58,15 @@ static void test_title_follows_state(void **state)
 	/* no title known: the start of the id */
 	st.title = NULL;
 	assert_string_equal(see(&a, &st, 6 * S).title, "tether: 5f2c9b7e — reconnecting");
+	/* other open conversations that need the user are counted in the title */
+	a.others_need = 1;
+	assert_string_equal(see(&a, &st, 7 * S).title,
+			    "tether: 5f2c9b7e — reconnecting · 1 other needs you");
+	a.others_need = 3;
+	assert_string_equal(see(&a, &st, 8 * S).title,
+			    "tether: 5f2c9b7e — reconnecting · 3 others need you");
+	a.others_need = 0;
+	assert_string_equal(see(&a, &st, 9 * S).title, "tether: 5f2c9b7e — reconnecting");
 }
 
 static void test_confirmation_rings_once(void **state)
