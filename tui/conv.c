@@ -133,10 +133,10 @@ void tui_switch(struct tui *u, struct conv *v)
 {
 	if (!v)
 		return;
+	leave_modes(u); /* a modal opened from the board goes back to it: closed next */
 	if (u->mode == TUI_MODE_BOARD)
 		board_view_close(u);
 	if (v != u->cur) {
-		leave_modes(u);
 		put_draft_aside(u, u->cur);
 		u->cur = v;
 		bring_draft_back(u, v);

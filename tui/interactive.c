@@ -133,6 +133,8 @@ void tui_ctrl_c(struct tui *u)
 	u->ctrl_c_at = now;
 	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
 		modal_close(u);
+	if (u->mode == TUI_MODE_BOARD)
+		board_view_close(u);
 	else if (u->mode != TUI_MODE_INPUT)
 		u->mode = TUI_MODE_INPUT;
 	tui_notice(u, "press Ctrl-C again to quit");
