@@ -188,6 +188,7 @@ fresh_tmux() {
 # router's is WORK/log_router (also WORK/traffic, for wait_traffic). The first NAME's
 # conversation is the router's own (so the list names it once); its own requests still go to
 # its server. Each conversation's log starts with the one search request start_fixtures makes.
+# With FIXTURES_KEY set, that request sends it (scenarios with `key`) and the router needs it too.
 FIXTURE_PIDS=
 start_fixtures() {
 	local spec name scen sets p port routes=() first=
@@ -216,12 +217,19 @@ start_fixtures() {
 	done
 	# The router's scenario: the conversations' own list entries, read from their servers.
 	python3 - "$WORK/router.scenario" "${routes[@]}" <<'PY' || fail "cannot write the router scenario"
-import json, sys, urllib.request
+import json, os, sys, urllib.error, urllib.request
 out, pairs = sys.argv[1], sys.argv[2:]
-lines, own, ids = [], None, []
+key = os.environ.get("FIXTURES_KEY", "")
+lines, own, ids = ([f"key {json.dumps(key)}"] if key else []), None, []
 for name, port in zip(pairs[::2], pairs[1::2]):
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/conversations/search", timeout=10) as r:
-        items = json.load(r)["items"]
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/conversations/search",
+                                 headers={"X-Session-API-Key": key} if key else {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            items = json.load(r)["items"]
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"start_fixtures: '{name}' did not list its conversation ({e});"
+                 " a scenario with `key` needs FIXTURES_KEY")
     if not items:
         sys.exit(f"start_fixtures: '{name}' lists no conversation")
     ids.append(f"{name} {items[0]['id']}")
