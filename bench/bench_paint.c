@@ -30,6 +30,7 @@ struct bed {
 	size_t items;
 	struct transcript *t;
 	struct tui u;
+	struct conv c;              /* the one conversation u shows */
 	SCREEN *scr;
 	FILE *out, *in;
 	int64_t next_seq;
@@ -139,13 +140,15 @@ static void bed_open(struct bed *b, size_t items, const struct mask_set *masks)
 		exit(1);
 	}
 	set_term(b->scr);
-	b->u.t = b->t;
-	b->u.match = -1;
+	b->u.cur = b->u.modal = &b->c;
+	b->c.u = &b->u;
+	b->c.t = b->t;
+	b->c.match = -1;
 	editor_init(&b->u.input);
 	editor_init(&b->u.query);
 	editor_init(&b->u.reason);
 	paint_init(&b->u.paint);
-	viewport_init(&b->u.vp, COLS, LINES - 2);
+	viewport_init(&b->c.vp, COLS, LINES - 2);
 	stream_open(b);
 }
 

@@ -500,6 +500,10 @@ void app_come_back(const struct options *o, struct buf *out)
 	}
 	buf_putc(out, ' ');
 	shell_word(o->conversation_id ? o->conversation_id : "", out);
+	for (size_t i = 0; i < o->nmore_ids; i++) {
+		buf_putc(out, ' ');
+		shell_word(o->more_ids[i], out);
+	}
 }
 
 void app_print_come_back(const struct options *o, FILE *f)

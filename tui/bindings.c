@@ -15,6 +15,8 @@ static bool matches(const struct binding *b, const struct key_event *ev)
 {
 	if (b->kind != ev->kind || b->mods != ev->mods)
 		return false;
+	if (b->kind == KEYS_CHAR && b->cp == KEYS_CP_DIGITS)
+		return ev->cp >= '1' && ev->cp <= '9';
 	return (b->kind != KEYS_CHAR && b->kind != KEYS_CTRL) || b->cp == ev->cp;
 }
 
@@ -42,38 +44,38 @@ static long page(struct tui *u)
 static void act_page_up(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	viewport_scroll(&u->vp, u->t, -page(u));
+	viewport_scroll(&u->cur->vp, u->cur->t, -page(u));
 }
 
 static void act_page_down(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	viewport_scroll(&u->vp, u->t, page(u));
+	viewport_scroll(&u->cur->vp, u->cur->t, page(u));
 }
 
 static void act_line_up(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	viewport_scroll(&u->vp, u->t, -1);
+	viewport_scroll(&u->cur->vp, u->cur->t, -1);
 }
 
 static void act_line_down(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	viewport_scroll(&u->vp, u->t, 1);
+	viewport_scroll(&u->cur->vp, u->cur->t, 1);
 }
 
 static void act_top(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (transcript_count(u->t))
-		viewport_show_item(&u->vp, u->t, 0);
+	if (transcript_count(u->cur->t))
+		viewport_show_item(&u->cur->vp, u->cur->t, 0);
 }
 
 static void act_bottom(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	viewport_follow(&u->vp);
+	viewport_follow(&u->cur->vp);
 }
 
 static void act_repaint(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -95,7 +97,7 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 		return;
 	}
 	struct item_info info;
-	transcript_item(u->t, (size_t)item, &info);
+	transcript_item(u->cur->t, (size_t)item, &info);
 	/* In place: the item's header stays on its screen line, or moves up just enough for
 	 * what opened to show (never above the top), so it is read from its start (even while
 	 * following, which then stops until End). */
@@ -103,22 +105,22 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	for (size_t i = 0; i < u->paint.nrows && y < 0; i++)
 		if (u->paint.rows[i].item == (size_t)item && u->paint.rows[i].header)
 			y = (long)i;
-	if (transcript_item_capped(u->t, (size_t)item, u->vp.width))
-		transcript_toggle_expanded(u->t, (size_t)item);
+	if (transcript_item_capped(u->cur->t, (size_t)item, u->cur->vp.width))
+		transcript_toggle_expanded(u->cur->t, (size_t)item);
 	else if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
-		transcript_toggle_reasoning(u->t, (size_t)item);
+		transcript_toggle_reasoning(u->cur->t, (size_t)item);
 	else {
 		tui_notice(u, "this item is shown whole: Ctrl-O opens it full-screen");
 		return;
 	}
 	if (y >= 0) {
-		long rows = (long)transcript_item_rows(u->t, (size_t)item, u->vp.width);
-		if (y + rows > u->vp.height)
-			y = u->vp.height > rows ? u->vp.height - rows : 0;
-		viewport_show_item(&u->vp, u->t, (size_t)item);
+		long rows = (long)transcript_item_rows(u->cur->t, (size_t)item, u->cur->vp.width);
+		if (y + rows > u->cur->vp.height)
+			y = u->cur->vp.height > rows ? u->cur->vp.height - rows : 0;
+		viewport_show_item(&u->cur->vp, u->cur->t, (size_t)item);
 		/* Following: the item is in the last screenful, shown whole from its header. */
-		if (!u->vp.follow)
-			viewport_scroll(&u->vp, u->t, -y);
+		if (!u->cur->vp.follow)
+			viewport_scroll(&u->cur->vp, u->cur->t, -y);
 	}
 }
 
@@ -130,7 +132,7 @@ static void items_in_view(struct tui *u, size_t *first, size_t *last)
 {
 	size_t n = u->paint.nrows;
 	*first = n ? u->paint.rows[0].item : 0;
-	*last = n ? u->paint.rows[n - 1].item : transcript_count(u->t) - 1;
+	*last = n ? u->paint.rows[n - 1].item : transcript_count(u->cur->t) - 1;
 	for (size_t i = 0; i < n; i++)
 		if (u->paint.rows[i].header) {
 			*first = u->paint.rows[i].item;
@@ -151,17 +153,17 @@ static void reveal_item(struct tui *u, size_t idx)
 		if (u->paint.rows[i].item == idx && u->paint.rows[i].header)
 			return;
 	size_t first = u->paint.nrows ? u->paint.rows[0].item : 0;
-	viewport_show_item(&u->vp, u->t, idx);
+	viewport_show_item(&u->cur->vp, u->cur->t, idx);
 	if (idx <= first)
 		return;
-	size_t rows = transcript_item_rows(u->t, idx, u->vp.width);
-	if (rows < (size_t)u->vp.height)
-		viewport_scroll(&u->vp, u->t, -(long)((size_t)u->vp.height - rows));
+	size_t rows = transcript_item_rows(u->cur->t, idx, u->cur->vp.width);
+	if (rows < (size_t)u->cur->vp.height)
+		viewport_scroll(&u->cur->vp, u->cur->t, -(long)((size_t)u->cur->vp.height - rows));
 }
 
 static void focus_move(struct tui *u, int dir)
 {
-	size_t n = transcript_count(u->t);
+	size_t n = transcript_count(u->cur->t);
 	if (!n) {
 		tui_notice(u, "nothing to focus yet");
 		return;
@@ -179,12 +181,12 @@ static void focus_move(struct tui *u, int dir)
 		next = 0;
 	}
 	if ((size_t)next >= n) {
-		u->focus_uid = 0;
-		viewport_follow(&u->vp);
+		u->cur->focus_uid = 0;
+		viewport_follow(&u->cur->vp);
 		tui_notice(u, "back to the newest: Tab and Ctrl-O act on the newest card in view");
 		return;
 	}
-	u->focus_uid = transcript_uid_at(u->t, (size_t)next);
+	u->cur->focus_uid = transcript_uid_at(u->cur->t, (size_t)next);
 	reveal_item(u, (size_t)next);
 }
 
@@ -215,6 +217,30 @@ static void act_reconnect(struct tui *u, struct editor *e, const struct key_even
 }
 
 /* Keys that work the same in every mode. */
+static void act_switch_slot(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	tui_switch_slot(u, ev->cp - '0');
+}
+
+static void act_switch_next(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_switch_step(u, 1);
+}
+
+static void act_switch_prev(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_switch_step(u, -1);
+}
+
+static void act_switch_attention(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	tui_switch_attention(u);
+}
+
 static const struct binding global_bindings[] = {
 	{ KEYS_PGUP, 0, 0, act_page_up, "scroll up a page" },
 	{ KEYS_PGDN, 0, 0, act_page_down, "scroll down a page" },
@@ -234,6 +260,24 @@ static const struct binding global_bindings[] = {
 	{ KEYS_TAB, 0, 0, act_tab, "expand or fold the focused card (else the newest in view) or its reasoning" },
 	{ KEYS_UP, KEYS_MOD_ALT, 0, act_focus_prev, "focus the item above (a card, a message)" },
 	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_focus_next, "focus the item below (past the newest: none)" },
+};
+
+static void act_board(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (u->mode == TUI_MODE_BOARD)
+		board_view_close(u);
+	else
+		board_view_open(u);
+}
+
+/* Everywhere but the pager and the overlay, the board included. */
+static const struct binding conversation_bindings[] = {
+	{ KEYS_CTRL, 0, 'g', act_board, "the board: every conversation on the server (again: back)" },
+	{ KEYS_CHAR, KEYS_MOD_ALT, KEYS_CP_DIGITS, act_switch_slot, "show open conversation 1…9 (the strip's numbers)" },
+	{ KEYS_CTRL, 0, 'n', act_switch_next, "the next open conversation" },
+	{ KEYS_CTRL, 0, 'p', act_switch_prev, "the previous open conversation" },
+	{ KEYS_CHAR, KEYS_MOD_ALT, 'a', act_switch_attention, "the open conversation that needs you most (confirmation, error, finished, unread)" },
 };
 
 /* ------------------------------------------------------------------ editing */
@@ -424,7 +468,7 @@ static void act_open(struct tui *u, struct editor *e, const struct key_event *ev
 {
 	(void)e, (void)ev;
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	if (st.awaiting_confirmation) {
 		modal_open(u, true);
 		return;
@@ -460,7 +504,7 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 	}
 	if (!running) {
 		struct controller_status st;
-		controller_status(u->ctl, &st);
+		controller_status(u->cur->ctl, &st);
 		struct buf words;
 		buf_init(&words);
 		if (st.execution_status)
@@ -471,7 +515,7 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 		buf_fini(&words);
 		return;
 	}
-	if (!controller_interrupt(u->ctl))
+	if (!controller_interrupt(u->cur->ctl))
 		return; /* one is in flight: a burst of Esc is one interrupt */
 	tui_notice_until_status(u, "interrupting the agent…");
 }
@@ -540,8 +584,6 @@ static const struct binding input_bindings[] = {
 	{ KEYS_CTRL, 0, 'o', act_open, "open the waiting confirmation, else the focused card (or the newest in view) full-screen" },
 	{ KEYS_CTRL, 0, 'r', act_search_start, "search the conversation" },
 	{ KEYS_CTRL, 0, 's', act_search_start, "search the conversation" },
-	{ KEYS_CTRL, 0, 'p', act_up, "the previous message you sent (or up a line)" },
-	{ KEYS_CTRL, 0, 'n', act_down, "the next message you sent (or down a line)" },
 	{ KEYS_UP, 0, 0, act_up, "the previous message you sent (or up a line)" },
 	{ KEYS_DOWN, 0, 0, act_down, "the next message you sent (or down a line)" },
 	{ KEYS_HOME, 0, 0, act_home, "the top (empty prompt) or start of the line" },
@@ -635,6 +677,8 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		{ "Everywhere", { first_bindings, global_bindings },
 		  { sizeof first_bindings / sizeof *first_bindings,
 		    sizeof global_bindings / sizeof *global_bindings } },
+		{ "Conversations (also on the board)", { conversation_bindings },
+		  { sizeof conversation_bindings / sizeof *conversation_bindings } },
 		{ "Typing a message", { input_bindings, completion_bindings },
 		  { sizeof input_bindings / sizeof *input_bindings,
 		    sizeof completion_bindings / sizeof *completion_bindings } },
@@ -694,6 +738,13 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 			return;
 		u->mode = TUI_MODE_INPUT; /* any other key ends browsing and does its usual job */
 	}
+	if (u->mode == TUI_MODE_BOARD) {
+		if (!board_view_handle(u, ev))
+			DISPATCH(conversation_bindings, u, &u->input, ev);
+		return;
+	}
+	if (DISPATCH(conversation_bindings, u, &u->input, ev))
+		return;
 	switch (u->mode) {
 	case TUI_MODE_SEARCH_EDIT: {
 		if (DISPATCH(search_edit_bindings, u, &u->query, ev) ||

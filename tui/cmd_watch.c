@@ -4,6 +4,7 @@
 #include "app.h"
 #include "clean.h"
 #include "diagnose.h"
+#include "directory.h"
 #include "list.h"
 
 #include <errno.h>
@@ -13,31 +14,23 @@
 #include <string.h>
 #include <time.h>
 
-enum { WATCH_MAX_PAGES = 100, WATCH_MAX_BACKOFF_S = 30 };
-
 struct watch_run {
 	struct loop *loop;
-	struct loop_timer *timer;
+	struct directory *dir;
 	const struct options *o;
 	const struct mask_set *masks;
-	struct rest_server srv;
-	struct buf url;                 /* the server as shown */
+	const char *url;                /* the server as shown */
+	bool has_key;
 	/* what the last complete poll saw */
 	struct conversation_info *known;
 	size_t nknown;
-	bool polled;
-	/* the poll under way */
-	struct conversation_info *items;
+	/* the poll that is being compared with it (the directory's) */
+	const struct conversation_info *items;
 	size_t count;
-	char *page_ids[WATCH_MAX_PAGES];
-	int pages;
-	/* an outage: failed polls in a row, said once */
-	int failures;
+	bool failing;                   /* the last poll failed: an outage said once */
 	int exit_code;
 	bool done;
 };
-
-static void poll_now(void *arg);
 
 static void finish(struct watch_run *w, int code)
 {
@@ -46,16 +39,6 @@ static void finish(struct watch_run *w, int code)
 	w->exit_code = code;
 	w->done = true;
 	loop_quit(w->loop);
-}
-
-static void forget_poll(struct watch_run *w)
-{
-	conversation_infos_free(w->items, w->count);
-	w->items = NULL;
-	w->count = 0;
-	for (int i = 0; i < w->pages; i++)
-		free(w->page_ids[i]);
-	w->pages = 0;
 }
 
 /* Flushes stdout as the headless writer does: EPIPE (the reader went away) ends quietly with
@@ -174,125 +157,72 @@ static int settled(const struct watch_run *w)
 	return failed ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
-static void schedule(struct watch_run *w, double seconds)
+/* The directory keeps its list only until its next poll: the last one seen is copied. */
+static void keep_known(struct watch_run *w)
 {
-	loop_timer_schedule(w->timer, (int64_t)(seconds * 1e6));
+	conversation_infos_free(w->known, w->nknown);
+	w->known = xcalloc(w->count + 1, sizeof *w->known);
+	w->nknown = w->count;
+	for (size_t i = 0; i < w->count; i++) {
+		const struct conversation_info *c = &w->items[i];
+		w->known[i] = (struct conversation_info){
+			.id = c->id ? xstrdup(c->id) : NULL,
+			.title = c->title ? xstrdup(c->title) : NULL,
+			.execution_status = c->execution_status ? xstrdup(c->execution_status) : NULL,
+			.run_status = c->run_status,
+			.updated_at = c->updated_at ? xstrdup(c->updated_at) : NULL,
+		};
+	}
 }
 
-static void poll_complete(struct watch_run *w)
+static void poll_complete(struct watch_run *w, const struct directory_poll *p)
 {
-	if (w->failures && !w->o->quiet)
-		clean_eprintf(w->masks, "watch: the server at %s answers again", buf_cstr(&w->url));
-	w->failures = 0;
+	if (w->failing && !w->o->quiet)
+		clean_eprintf(w->masks, "watch: the server at %s answers again", w->url);
+	w->failing = false;
+	w->items = p->items;
+	w->count = p->count;
 	bool confirm = print_changes(w);
 	int rc = flush_stdout();
-	conversation_infos_free(w->known, w->nknown);
-	w->known = w->items;
-	w->nknown = w->count;
-	w->items = NULL;
-	w->count = 0;
-	forget_poll(w);
-	w->polled = true;
+	keep_known(w);
 	if (rc != EXIT_OK)
 		finish(w, rc);
 	else if (confirm && w->o->on_confirm == ON_CONFIRM_EXIT)
 		finish(w, EXIT_CONFIRM);
 	else if (w->o->until == UNTIL_IDLE && settled(w) >= 0)
 		finish(w, settled(w));
-	else
-		schedule(w, w->o->watch_interval_s);
 }
 
-/* A poll that failed: said at the first failure of an outage, then tried again later and
- * later (2, 4, 8 … 30 s); 401/403 end at once, --max-retries failures in a row give up. */
-static void poll_failed(struct watch_run *w, const struct rest_response *resp, const char *why)
+/* A poll that failed: said at the first failure of an outage (the directory tries again
+ * later and later); 401/403 end at once, --max-retries failures in a row give up. */
+static void poll_failed(struct watch_run *w, const struct directory_poll *p)
 {
-	forget_poll(w);
-	struct diag_about about = {.server = buf_cstr(&w->url), .has_key = w->srv.api_key != NULL};
-	struct buf line, cause, scratch;
-	buf_init(&line);
-	buf_init(&cause);
-	buf_init(&scratch);
-	if (resp && resp->error)
-		clean_text(w->masks, resp->error, strlen(resp->error), &scratch, &cause);
-	if (resp)
-		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
-	else
-		buf_printf(&line, "unexpected answer from the server at %s: %s", about.server, why);
-	bool auth = resp && (resp->status == 401 || resp->status == 403);
-	w->failures++;
-	if (auth || (w->failures == 1 && !w->o->quiet))
-		clean_eprintf(w->masks, "watch: %s", buf_cstr(&line));
+	bool auth = p->status == 401 || p->status == 403;
+	w->failing = true;
+	if (auth || (p->failures == 1 && !w->o->quiet))
+		clean_eprintf(w->masks, "watch: %s", p->words);
 	if (auth) {
 		finish(w, EXIT_AUTH);
-	} else if (w->o->max_retries > 0 && w->failures >= w->o->max_retries) {
-		buf_clear(&scratch);
-		diag_gave_up(&scratch, &about, w->failures, buf_cstr(&cause));
-		clean_eprintf(w->masks, "watch: %s", buf_cstr(&scratch));
+	} else if (w->o->max_retries > 0 && p->failures >= w->o->max_retries) {
+		struct diag_about about = {.server = w->url, .has_key = w->has_key};
+		struct buf line;
+		buf_init(&line);
+		diag_gave_up(&line, &about, p->failures, p->cause);
+		clean_eprintf(w->masks, "watch: %s", buf_cstr(&line));
+		buf_fini(&line);
 		finish(w, EXIT_GAVE_UP);
-	} else {
-		double delay = 1;
-		for (int i = 0; i < w->failures && delay < WATCH_MAX_BACKOFF_S; i++)
-			delay *= 2;
-		schedule(w, delay < WATCH_MAX_BACKOFF_S ? delay : WATCH_MAX_BACKOFF_S);
 	}
-	buf_fini(&scratch);
-	buf_fini(&cause);
-	buf_fini(&line);
 }
 
-static void fetch_page(struct watch_run *w, const char *page_id);
-
-static void page_done(void *ctx, const struct rest_response *resp)
+static void on_poll(void *ctx, const struct directory_poll *p)
 {
 	struct watch_run *w = ctx;
-	if (resp->status != 200) {
-		poll_failed(w, resp, NULL);
+	if (w->done)
 		return;
-	}
-	struct conversation_info *items = NULL;
-	size_t n = 0;
-	char *next = NULL;
-	struct codec_error err;
-	if (conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err) != 0) {
-		poll_failed(w, NULL, err.message);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		conversation_info_clean(&items[i], w->masks);
-	w->items = xrealloc(w->items, (w->count + n + 1) * sizeof *w->items);
-	if (n)
-		memcpy(w->items + w->count, items, n * sizeof *items);
-	w->count += n;
-	free(items);
-	if (!next) {
-		poll_complete(w);
-		return;
-	}
-	/* A server that keeps handing out pages must not keep us forever, nor round a loop. */
-	bool again = false;
-	for (int i = 0; i < w->pages; i++)
-		again = again || !strcmp(w->page_ids[i], next);
-	if (again || w->pages == WATCH_MAX_PAGES) {
-		poll_failed(w, NULL, again ? "a page id came a second time"
-					   : "more than 100 pages of conversations");
-	} else {
-		w->page_ids[w->pages++] = xstrdup(next);
-		fetch_page(w, next);
-	}
-	free(next);
-}
-
-static void fetch_page(struct watch_run *w, const char *page_id)
-{
-	if (rest_search_conversations(&w->srv, page_id, 100, page_done, w) != 0)
-		poll_failed(w, NULL, "cannot start the request");
-}
-
-static void poll_now(void *arg)
-{
-	struct watch_run *w = arg;
-	fetch_page(w, NULL);
+	if (p->failed)
+		poll_failed(w, p);
+	else
+		poll_complete(w, p);
 }
 
 static void on_signal(void *arg, int signo)
@@ -310,23 +240,22 @@ int cmd_watch_run(const struct options *o, loop_log_fn log, const char *api_key,
 		return exit_code;
 	/* A closed stdout is seen as EPIPE on the write. */
 	signal(SIGPIPE, SIG_IGN);
+	struct buf url;
+	buf_init(&url);
+	url_describe(o->server, &url);
 	struct watch_run w = {
-		.loop = loop, .o = o, .masks = masks, .exit_code = EXIT_RUNTIME,
-		.srv = {.loop = loop, .url = o->server, .api_key = api_key, .insecure = o->insecure},
+		.loop = loop, .o = o, .masks = masks, .exit_code = EXIT_RUNTIME, .url = buf_cstr(&url),
+		.has_key = api_key != NULL,
 	};
-	buf_init(&w.url);
-	url_describe(o->server, &w.url);
-	w.timer = loop_timer_create(loop, poll_now, &w);
+	w.dir = directory_create(loop, o, masks, api_key, on_poll, &w);
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	if (loop_watch_signals(loop, sigs, 3, on_signal, &w) != 0 && !o->quiet)
 		fprintf(stderr, "tether: signals are not watched; Ctrl-C ends tether watch abruptly\n");
-	poll_now(&w);
-	if (!w.done && loop_run(loop) != 0)
+	if (loop_run(loop) != 0)
 		finish(&w, EXIT_RUNTIME);
-	loop_timer_destroy(w.timer);
+	directory_destroy(w.dir);
 	loop_destroy(loop);
-	forget_poll(&w);
 	conversation_infos_free(w.known, w.nknown);
-	buf_fini(&w.url);
+	buf_fini(&url);
 	return w.exit_code;
 }

@@ -328,7 +328,7 @@ void tui_history_save(struct tui *u, const char *entry)
 	struct buf masked, err;
 	buf_init(&masked);
 	buf_init(&err);
-	controller_clean(u->ctl, entry, strlen(entry), &masked);
+	controller_clean(u->cur->ctl, entry, strlen(entry), &masked);
 	if (history_file_append(u->history_path, buf_cstr(&masked), &err) != 0) {
 		tui_notice(u, "input history is not saved any more this run: %s", buf_cstr(&err));
 		free(u->history_path);

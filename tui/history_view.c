@@ -10,19 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The newest items are never dropped: the live tail the reader comes back to. */
-#define HISTORY_KEEP_TAIL 64
-
-static void set_note(struct tui *u, const char *note)
+static void set_note(struct conv *v, const char *note)
 {
-	snprintf(u->history_note, sizeof u->history_note, "%s", note ? note : "");
-	u->vp.gap_note = note ? u->history_note : NULL;
+	snprintf(v->history_note, sizeof v->history_note, "%s", note ? note : "");
+	v->vp.gap_note = note ? v->history_note : NULL;
 }
 
 /* The items the last frame showed, [first, last]; false when it showed none. */
 static bool shown_items(struct tui *u, size_t *first, size_t *last)
 {
-	size_t count = transcript_count(u->t);
+	size_t count = transcript_count(u->cur->t);
 	if (!u->paint.nrows || !count)
 		return false;
 	*first = u->paint.rows[0].item;
@@ -37,18 +34,18 @@ static bool shown_items(struct tui *u, size_t *first, size_t *last)
 /* Where the view is (never 0): items are trimmed again once it changes. */
 static uint64_t view_place(const struct tui *u)
 {
-	return u->vp.follow ? 1 : u->vp.top_uid * 65599u + u->vp.top_row + 2;
+	return u->cur->vp.follow ? 1 : u->cur->vp.top_uid * 65599u + u->cur->vp.top_row + 2;
 }
 
 /* Only right after a frame: the rows it showed give the items to keep. */
 size_t history_view_trim(struct tui *u)
 {
-	size_t first, last, screen = (size_t)(u->vp.height > 0 ? u->vp.height : 1);
+	size_t first, last, screen = (size_t)(u->cur->vp.height > 0 ? u->cur->vp.height : 1);
 	if (!shown_items(u, &first, &last))
 		return 0;
 	size_t keep_first = first > screen ? first - screen : 0;
 	size_t max_bytes = (size_t)u->o->history_memory_mb << 20;
-	size_t dropped = transcript_trim(u->t, keep_first, last + screen, max_bytes,
+	size_t dropped = transcript_trim(u->cur->t, keep_first, last + screen, max_bytes,
 					 HISTORY_KEEP_TAIL);
 	if (dropped)
 		tui_schedule_frame(u);
@@ -57,31 +54,31 @@ size_t history_view_trim(struct tui *u)
 
 static void page_done(void *ctx, const struct controller_page_result *r)
 {
-	struct tui *u = ctx;
+	struct conv *v = ctx;
 	if (r->error) {
-		char note[sizeof u->history_note];
+		char note[sizeof v->history_note];
 		snprintf(note, sizeof note, "could not load: %s · scroll to retry", r->error);
-		set_note(u, note);
-		u->history_failed_at = u->vp.scrolls + 1;
-		tui_schedule_frame(u);
+		set_note(v, note);
+		v->history_failed_at = v->vp.scrolls + 1;
+		tui_schedule_frame(v->u);
 		return;
 	}
-	u->history_failed_at = 0;
-	u->history_landed_us = u->history_asked_us; /* timed until the frame that shows it */
+	v->history_failed_at = 0;
+	v->history_landed_us = v->history_asked_us; /* timed until the frame that shows it */
 	/* History, not news: the lines of the page are no "new below". */
-	u->vp.seen_generation += r->lines;
+	v->vp.seen_generation += r->lines;
 	if (!r->added) {
 		/* The server had nothing more there (unreadable events, a shorter log): the gap
 		 * stays, and is not asked for again from this anchor. */
-		u->history_dead_seq = u->history_asked_seq;
-		u->history_dead_before = u->history_asked_before;
-		set_note(u, "not available from the server");
+		v->history_dead_seq = v->history_asked_seq;
+		v->history_dead_before = v->history_asked_before;
+		set_note(v, "not available from the server");
 	} else {
-		set_note(u, NULL);
+		set_note(v, NULL);
 	}
 	/* Trimmed after the next frame: the rows shown now are from before the page. */
-	u->history_trimmed_at = 0;
-	tui_schedule_frame(u);
+	v->history_trimmed_at = 0;
+	tui_schedule_frame(v->u);
 }
 
 void history_view_check(struct tui *u, const struct controller_status *st)
@@ -91,43 +88,43 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	search_server_resume(u);
 	if (st->syncing || !shown_items(u, &first, &last))
 		return;
-	if (view_place(u) != u->history_trimmed_at) {
-		u->history_trimmed_at = view_place(u);
+	if (view_place(u) != u->cur->history_trimmed_at) {
+		u->cur->history_trimmed_at = view_place(u);
 		if (history_view_trim(u))
 			return; /* indices moved: the next frame shows where things are */
 	}
-	if (controller_history_busy(u->ctl))
+	if (controller_history_busy(u->cur->ctl))
 		return;
-	if (u->history_failed_at && u->history_failed_at == u->vp.scrolls + 1)
+	if (u->cur->history_failed_at && u->cur->history_failed_at == u->cur->vp.scrolls + 1)
 		return; /* failed: asked again when the reader scrolls (even at the top) */
 	struct history_gap gap;
-	if (!transcript_gap_near(u->t, first, last, (size_t)(u->vp.height > 0 ? u->vp.height : 1),
+	if (!transcript_gap_near(u->cur->t, first, last, (size_t)(u->cur->vp.height > 0 ? u->cur->vp.height : 1),
 				 &gap))
 		return;
-	if (gap.anchor_seq == u->history_dead_seq && gap.before == u->history_dead_before)
+	if (gap.anchor_seq == u->cur->history_dead_seq && gap.before == u->cur->history_dead_before)
 		return;
-	u->history_asked_seq = gap.anchor_seq;
-	u->history_asked_us = clock_now_us();
-	u->history_asked_before = gap.before;
-	if (controller_fetch_gap(u->ctl, &gap, page_done, u)) {
-		if (controller_history_busy(u->ctl))
-			set_note(u, "loading…");
+	u->cur->history_asked_seq = gap.anchor_seq;
+	u->cur->history_asked_us = clock_now_us();
+	u->cur->history_asked_before = gap.before;
+	if (controller_fetch_gap(u->cur->ctl, &gap, page_done, u->cur)) {
+		if (controller_history_busy(u->cur->ctl))
+			set_note(u->cur, "loading…");
 	} else {
 		/* No time to page by (the anchor event had none): not asked again. */
-		u->history_dead_seq = gap.anchor_seq;
-		u->history_dead_before = gap.before;
-		set_note(u, "not available from the server");
+		u->cur->history_dead_seq = gap.anchor_seq;
+		u->cur->history_dead_before = gap.before;
+		set_note(u->cur, "not available from the server");
 	}
 	tui_schedule_frame(u);
 }
 
 void history_view_painted(struct tui *u, int64_t now_us)
 {
-	if (!u->history_landed_us)
+	if (!u->cur->history_landed_us)
 		return;
-	if (u->history_npages < HISTORY_TIMES)
-		u->history_page_us[u->history_npages++] = now_us - u->history_landed_us;
-	u->history_landed_us = 0;
+	if (u->cur->history_npages < HISTORY_TIMES)
+		u->cur->history_page_us[u->cur->history_npages++] = now_us - u->cur->history_landed_us;
+	u->cur->history_landed_us = 0;
 }
 
 static int by_value(const void *a, const void *b)
@@ -144,11 +141,11 @@ void history_view_write_stats(struct tui *u)
 	FILE *f = outfile_open_append(path);
 	if (!f)
 		return;
-	size_t n = u->history_npages;
-	qsort(u->history_page_us, n, sizeof *u->history_page_us, by_value);
-	double p50 = n ? (double)u->history_page_us[(n - 1) / 2] / 1000.0 : 0;
-	double p99 = n ? (double)u->history_page_us[(size_t)((double)(n - 1) * 0.99)] / 1000.0 : 0;
-	double max = n ? (double)u->history_page_us[n - 1] / 1000.0 : 0;
+	size_t n = u->cur->history_npages;
+	qsort(u->cur->history_page_us, n, sizeof *u->cur->history_page_us, by_value);
+	double p50 = n ? (double)u->cur->history_page_us[(n - 1) / 2] / 1000.0 : 0;
+	double p99 = n ? (double)u->cur->history_page_us[(size_t)((double)(n - 1) * 0.99)] / 1000.0 : 0;
+	double max = n ? (double)u->cur->history_page_us[n - 1] / 1000.0 : 0;
 	fprintf(f, "{\"history_pages\":%zu,\"page_p50_ms\":%.1f,\"page_p99_ms\":%.1f,"
 		   "\"page_max_ms\":%.1f}\n", n, p50, p99, max);
 	fclose(f);

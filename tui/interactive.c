@@ -11,6 +11,7 @@
 #include "history_file.h"
 #include "external_editor.h"
 #include "app.h"
+#include "outfile.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -57,8 +58,8 @@ void tui_notice(struct tui *u, const char *fmt, ...)
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	/* A notice may quote the user's input or a server's words: shown like everything else. */
-	if (u->ctl)
-		controller_clean(u->ctl, buf_cstr(&b), b.len, &shown);
+	if (u->cur)
+		controller_clean(u->cur->ctl, buf_cstr(&b), b.len, &shown);
 	else
 		sanitize_text(buf_cstr(&b), b.len, &shown);
 	buf_fini(&b);
@@ -81,7 +82,7 @@ void tui_notice_until_status(struct tui *u, const char *fmt, ...)
 	tui_notice(u, "%s", buf_cstr(&b));
 	buf_fini(&b);
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	u->notice_status = xstrdup(st.execution_status ? st.execution_status : "");
 	u->notice_until = clock_now_us() + NOTICE_UNDER_WAY_US;
 }
@@ -89,7 +90,7 @@ void tui_notice_until_status(struct tui *u, const char *fmt, ...)
 bool tui_running(struct tui *u)
 {
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	return st.run_status == RUN_STATUS_RUNNING;
 }
 
@@ -118,7 +119,7 @@ void tui_quit(struct tui *u, int exit_code)
 		return;
 	u->quitting = true;
 	u->exit_code = exit_code;
-	controller_quit(u->ctl, exit_code);
+	controller_quit(u->cur->ctl, exit_code);
 	loop_quit(u->loop);
 }
 
@@ -150,10 +151,10 @@ void tui_suspend(struct tui *u)
 void tui_reconnect(struct tui *u)
 {
 	/* The status line says "connecting" at once: a notice would outlive it. */
-	if (controller_reconnect_now(u->ctl))
+	if (controller_reconnect_now(u->cur->ctl))
 		return;
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	if (st.connection == SESSION_SYNCED)
 		tui_notice(u, "already connected: nothing to reconnect");
 	else
@@ -170,7 +171,7 @@ static bool blank(const char *s)
 static bool held_for_confirmation(struct tui *u)
 {
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	if (!st.awaiting_confirmation)
 		return false;
 	modal_open(u, false);
@@ -194,8 +195,8 @@ void tui_submit(struct tui *u)
 		else if (slash_run(u, text))
 			msg = NULL;
 		if (msg) {
-			controller_send(u->ctl, msg);
-			viewport_follow(&u->vp);
+			controller_send(u->cur->ctl, msg);
+			viewport_follow(&u->cur->vp);
 		}
 	}
 	free(text);
@@ -205,36 +206,60 @@ void tui_submit(struct tui *u)
  * other actions wait than those set aside; it closes when nothing waits any more. */
 static void track_confirmation(struct tui *u, const struct controller_status *st)
 {
-	size_t n = st->awaiting_confirmation ? transcript_pending_tools(u->t, NULL, 0) : 0;
+	size_t n = st->awaiting_confirmation ? transcript_pending_tools(u->cur->t, NULL, 0) : 0;
 	size_t last = 0;
 	if (n)
-		transcript_pending_tools(u->t, &last, 1);
+		transcript_pending_tools(u->cur->t, &last, 1);
 	size_t signature = n ? n * 1000003u + last : 0;
-	if (st->awaiting_confirmation && (!u->was_awaiting || signature != u->confirm_signature)) {
-		u->confirm_hidden = false;
+	if (st->awaiting_confirmation && (!u->cur->was_awaiting || signature != u->cur->confirm_signature)) {
+		u->cur->confirm_hidden = false;
 		/* Other actions than those the user looked at: no key answers before a new look. */
-		u->confirm_focused = false;
-		u->confirm_choice = -1;
+		u->cur->confirm_focused = false;
+		u->cur->confirm_choice = -1;
+	}
+	if (u->modal != u->cur) {
+		/* Opened from the board for another conversation: closed once nothing waits there. */
+		struct controller_status other;
+		controller_status(u->modal->ctl, &other);
+		if (!other.awaiting_confirmation &&
+		    (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
+			modal_close(u);
+		return;
 	}
 	if (!st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
 		modal_close(u);
-	if (st->awaiting_confirmation && !u->confirm_hidden && u->mode == TUI_MODE_INPUT)
+	if (st->awaiting_confirmation && !u->cur->confirm_hidden && u->mode == TUI_MODE_INPUT)
 		modal_open(u, false);
-	u->was_awaiting = st->awaiting_confirmation;
-	u->confirm_signature = signature;
+	u->cur->was_awaiting = st->awaiting_confirmation;
+	u->cur->confirm_signature = signature;
 }
 
-/* After the frame's doupdate: the title, a bell, a notification, straight to the terminal. */
-static void call_back(struct tui *u, const struct controller_status *st, int64_t now)
+/* After the frame's doupdate: the title (the conversation on screen), a bell or a
+ * notification (any open conversation), straight to the terminal. */
+static void call_back(struct tui *u, int64_t now)
 {
-	struct attention_calls calls;
-	attention_observe(&u->attention, st, now, &calls);
-	if (calls.set_title)
-		terminal_set_title(calls.title);
-	if (calls.bell)
+	bool bell = false;
+	for (size_t i = 0; i < u->nconvs; i++) {
+		struct conv *v = u->convs[i];
+		struct controller_status st;
+		controller_status(v->ctl, &st);
+		struct attention_calls calls;
+		attention_observe(&v->attention, &st, now, &calls);
+		if (calls.set_title && v == u->cur)
+			terminal_set_title(calls.title);
+		bell = bell || calls.bell;
+		if (calls.bell && v != u->cur) {
+			uint64_t late = u->frames - v->status_frame;
+			u->background_rings++;
+			if (late > u->ring_frames_max)
+				u->ring_frames_max = late;
+		}
+		if (calls.notify)
+			terminal_notify(u->o->notify == NOTIFY_OSC777, calls.notify_title,
+					calls.notify_body);
+	}
+	if (bell)
 		terminal_bell();
-	if (calls.notify)
-		terminal_notify(u->o->notify == NOTIFY_OSC777, calls.notify_title, calls.notify_body);
 }
 
 static void on_frame(void *arg)
@@ -243,6 +268,7 @@ static void on_frame(void *arg)
 	if (u->quitting)
 		return;
 	int64_t now = clock_now_us();
+	u->frames++;
 	if (external_editor_running(u)) {
 		render_clock_painted(&u->clock, now);
 		return;
@@ -251,23 +277,24 @@ static void on_frame(void *arg)
 		free(u->notice);
 		u->notice = NULL;
 	}
-	bool more = transcript_reveal_tick(u->t);
+	bool more = transcript_reveal_tick(u->cur->t);
 	struct controller_status st;
-	controller_status(u->ctl, &st);
-	if (st.connection == SESSION_SYNCED)
-		u->reached = true;
+	controller_status(u->cur->ctl, &st);
 	notice_check_status(u, &st);
 	track_confirmation(u, &st);
 	if (u->overlay)
 		overlay_paint(u);
+	else if (u->mode == TUI_MODE_BOARD || (u->modal_from_board &&
+		 (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)))
+		board_view_paint(u);
 	else
 		paint_frame(u, &st, now);
-	call_back(u, &st, now);
+	call_back(u, now);
 	if (!u->overlay)
 		history_view_painted(u, now);
 	history_view_check(u, &st);
 	render_clock_painted(&u->clock, now);
-	latency_painted(u->latency, now);
+	latency_painted(u->cur->latency, now);
 	if (more) {
 		tui_schedule_frame(u);
 		return;
@@ -401,7 +428,6 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->input);
 	editor_fini(&u->query);
 	editor_fini(&u->reason);
-	layout_fini(&u->confirm_layout);
 	pager_free(u);
 	paint_fini(&u->paint);
 	free(u->notice);
@@ -409,6 +435,21 @@ static void tui_free(struct tui *u)
 	free(u->last_error);
 	free(u->history_path);
 	free(u);
+}
+
+/* $TETHER_STATS: the bells of conversations in the background and how many frames after
+ * their status changed they rang (1: the first frame after the change, one render tick). */
+static void write_ring_stats(const struct tui *u)
+{
+	const char *path = getenv("TETHER_STATS");
+	if (!path || !*path || !u->background_rings)
+		return;
+	FILE *f = outfile_open_append(path);
+	if (!f)
+		return;
+	fprintf(f, "{\"background_rings\":%llu,\"ring_frames_max\":%llu}\n",
+		(unsigned long long)u->background_rings, (unsigned long long)u->ring_frames_max);
+	fclose(f);
 }
 
 /* Exit codes that the user asked for need no explanation; the others get the last notice. */
@@ -423,15 +464,13 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	struct tui *u = xcalloc(1, sizeof *u);
 	u->o = o;
 	u->loop = loop;
-	u->match = -1;
-	u->history_dead_seq = -1;
+	u->masks = masks;
+	u->api_key = api_key;
+	u->record = record;
 	keys_init(&u->keys);
 	editor_init(&u->input);
 	editor_init(&u->query);
 	editor_init(&u->reason);
-	layout_init(&u->confirm_layout);
-	u->confirm_choice = -1;
-	attention_init(&u->attention, o->bell, o->bell_after_s, o->notify);
 	struct buf err;
 	buf_init(&err);
 	if (terminal_open(o->color, &err) != 0) {
@@ -447,15 +486,12 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	paint_init(&u->paint);
 	slash_timestamps(u, o->timestamps);
 	render_clock_init(&u->clock, o->render_hz);
-	viewport_init(&u->vp, COLS, LINES > 2 ? LINES - 2 : 1);
 	u->frame_timer = loop_timer_create(loop, on_frame, u);
 	u->key_timer = loop_timer_create(loop, on_key_timer, u);
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
-	u->ctl = controller_create(loop, o, masks, api_key, false);
-	controller_add_sink(u->ctl, tui_sink(u));
-	if (record)
-		controller_add_sink(u->ctl, recorder_create(record, o->record_path, masks, u->ctl));
-	u->t = controller_transcript(u->ctl);
+	conv_open(u, o->conversation_id, true);
+	for (size_t i = 0; i < o->nmore_ids; i++)
+		conv_open(u, o->more_ids[i], false);
 	tui_history_load(u);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
@@ -467,7 +503,9 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		if (loop_watch_signals(loop, signals, (int)(sizeof signals / sizeof *signals),
 				       on_signal, u) != 0)
 			tui_notice(u, "signals are not watched: resize with Ctrl-L");
-		controller_start(u->ctl);
+		u->started = true;
+		for (size_t i = 0; i < u->nconvs; i++)
+			controller_start(u->convs[i]->ctl);
 		tui_schedule_frame(u);
 		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
 			u->exit_code = 1;
@@ -475,16 +513,37 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	char *kept_draft = external_editor_fini(u);
 	loop_timer_cancel(u->frame_timer);
 	loop_timer_cancel(u->key_timer);
-	controller_destroy(u->ctl);
 	history_view_write_stats(u);
+	write_ring_stats(u);
+	/* The command that opens what was open again: the one on screen first, then the others
+	 * that were reached, in their order. */
+	bool reached = u->cur->reached;
+	struct options shown = u->cur->o;
+	char *ids[CONV_OPEN_MAX];
+	size_t nids = 0;
+	ids[nids++] = xstrdup(u->cur->id);
+	shown.nmore_ids = 0;
+	for (size_t i = 0; i < u->nconvs; i++)
+		if (u->convs[i] != u->cur && u->convs[i]->reached && !u->convs[i]->ended &&
+		    shown.nmore_ids < OPTIONS_MORE_IDS_MAX)
+			shown.more_ids[shown.nmore_ids++] = ids[nids++] = xstrdup(u->convs[i]->id);
+	shown.conversation_id = ids[0];
+	board_view_destroy(u);
+	/* The first conversation last: its sink writes the latency line of $TETHER_STATS. */
+	while (u->nconvs) {
+		conv_destroy(u->convs[u->nconvs - 1]);
+		u->nconvs--;
+	}
 	terminal_close();
 	if (needs_explaining(u->exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);
 	if (kept_draft)
 		fprintf(stderr, "tether: the message you were editing is kept in %s\n", kept_draft);
 	free(kept_draft);
-	if (u->reached)
-		app_print_come_back(o, stdout);
+	if (reached)
+		app_print_come_back(&shown, stdout);
+	for (size_t i = 0; i < nids; i++)
+		free(ids[i]);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;

@@ -5,6 +5,7 @@
 #define TETHER_INTERACTIVE_H
 
 #include "attention.h"
+#include "board.h"
 #include "controller.h"
 #include "editor.h"
 #include "keys.h"
@@ -17,6 +18,7 @@ enum tui_mode {
 	TUI_MODE_REASON,            /* typing the reason for a rejection */
 	TUI_MODE_CONFIRM,           /* the confirmation modal has the keyboard */
 	TUI_MODE_PAGER,             /* one item full-screen (pager.c) */
+	TUI_MODE_BOARD,             /* every conversation of the server (board_view.c) */
 };
 
 /* Per-screen-line fingerprints of the last frame, so that a frame rewrites only lines that
@@ -32,21 +34,32 @@ struct painter {
 
 /* Pages timed for $TETHER_STATS. */
 enum { HISTORY_TIMES = 4096 };
+/* The newest items are never trimmed: the live tail the reader comes back to. */
+enum { HISTORY_KEEP_TAIL = 64 };
 
-struct tui {
-	const struct options *o;
-	struct loop *loop;
+/* What tether shows at most open at once, and the slots Alt-1…9 reach. */
+enum { CONV_OPEN_MAX = 64 };
+
+/* One open conversation: its controller and everything the user left in it — where the view
+ * was, the draft, the search, the confirmation modal's state, the history paging, its
+ * attention marks. Only one is on screen (struct tui's cur); the others keep receiving. */
+struct conv {
+	struct tui *u;
+	struct options o;           /* the user's options, with this conversation's id */
+	char *id;
 	struct controller *ctl;
 	struct transcript *t;
 	struct viewport vp;
-	struct render_clock clock;
-	struct loop_timer *frame_timer;
-	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
-	char *input_block;              /* one read() of the terminal */
-	struct keys keys;
-	struct editor input, query, reason;
-	struct painter paint;
-	enum tui_mode mode;
+	char *draft;                /* the input's text while another conversation is shown */
+	size_t draft_cursor;
+	int ended;                  /* the controller ended (exit code + 1; 0: running) */
+	/* attention: what happened while it was not on screen */
+	size_t unread;              /* agent messages that came since the user last looked */
+	bool finished_unseen;       /* a run ended while not on screen */
+	int mark_shown;             /* the mark the strip shows (enum conv_mark) */
+	unsigned items_since_trim;  /* background: items since its memory was last looked at */
+	int64_t activity_unix;      /* the last live event or status change (0: none seen) */
+	uint64_t status_frame;      /* u->frames when its status last changed */
 	/* search */
 	long match;                 /* item of the current match, -1 when none */
 	bool search_failed;
@@ -66,23 +79,10 @@ struct tui {
 	struct layout confirm_layout;
 	bool was_awaiting;
 	size_t confirm_signature;   /* which actions wait: a change opens the modal again */
-	/* a one-line notice above the status line, until notice_until */
-	char *notice;
-	int64_t notice_until;
-	char *last_error;           /* the last notice, printed on stderr when the run ends */
 	struct latency *latency;    /* delta arrival → painted frame (the TUI sink's) */
-	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
-	bool quitting;
-	int exit_code;
 	struct attention attention; /* title, bell and notifications */
-	/* the editor (issue 15 point 7) */
-	char *history_path;         /* the input history's file; NULL when not kept */
-	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
-	bool ctrl_x;                /* Ctrl-X was pressed: Ctrl-E opens $EDITOR */
-	/* cards: the item the user focused (its uid; 0: none, the newest card in view acts) and
-	 * the pager open on one item (NULL when closed) */
+	/* cards: the item the user focused (its uid; 0: none, the newest card in view acts) */
 	uint64_t focus_uid;
-	struct pager *pager;
 	/* history not loaded (history_view.c) */
 	char history_note[160];     /* what gap rows say after the count */
 	uint64_t history_failed_at; /* scrolls + 1 when a page failed (0: none failed) */
@@ -95,6 +95,41 @@ struct tui {
 	int64_t history_landed_us;  /* the page that landed was asked then (0: none waits) */
 	size_t history_npages;      /* pages timed from asked to painted ($TETHER_STATS) */
 	int64_t history_page_us[HISTORY_TIMES];
+	bool reached;               /* the conversation synced once: worth coming back to */
+};
+
+struct tui {
+	const struct options *o;
+	struct loop *loop;
+	struct mask_set *masks;
+	const char *api_key;
+	FILE *record;               /* --record: the first conversation's */
+	struct conv *convs[CONV_OPEN_MAX];  /* in the order of their slots (Alt-1…9) */
+	size_t nconvs;
+	struct conv *cur;           /* the one on screen */
+	struct conv *modal;         /* the one the confirmation modal answers */
+	bool modal_from_board;      /* … opened from the board: it goes back there */
+	struct render_clock clock;
+	struct loop_timer *frame_timer;
+	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
+	char *input_block;              /* one read() of the terminal */
+	struct keys keys;
+	struct editor input, query, reason;
+	struct painter paint;
+	enum tui_mode mode;
+	/* a one-line notice above the status line, until notice_until */
+	char *notice;
+	int64_t notice_until;
+	char *last_error;           /* the last notice, printed on stderr when the run ends */
+	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
+	bool quitting;
+	bool started;               /* the loop runs: a conversation opened connects at once */
+	int exit_code;
+	/* the editor (issue 15 point 7) */
+	char *history_path;         /* the input history's file; NULL when not kept */
+	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
+	bool ctrl_x;                /* Ctrl-X was pressed: Ctrl-E opens $EDITOR */
+	struct pager *pager;        /* the pager open on one item of cur (NULL when closed) */
 	/* the keys overlay (overlay.c): open over everything, and its first row shown */
 	bool overlay;
 	size_t overlay_scroll;
@@ -102,7 +137,12 @@ struct tui {
 	 * this one (NULL: the notice just times out). */
 	char *notice_status;
 	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
-	bool reached;               /* the conversation synced once: worth coming back to */
+	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
+	uint64_t frames;            /* frames begun so far */
+	/* background calls back ($TETHER_STATS): how many, and the most frames between a status
+	 * change and its bell (1: the first frame after it) */
+	uint64_t background_rings;
+	uint64_t ring_frames_max;
 };
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */
@@ -133,8 +173,53 @@ void tui_submit(struct tui *u);
 /* Stops reading keys (the terminal belongs to a child), or starts again. */
 void tui_input_pause(struct tui *u, bool pause);
 
-/* The TUI as a sink of its controller: dirty marks, error items, notices, latency. */
-struct sink tui_sink(struct tui *u);
+/* The TUI as a sink of one conversation's controller: dirty marks, background marks, error
+ * items, notices, latency. */
+struct sink tui_sink(struct conv *v);
+
+
+/* Opens conversation id (or finds it open): its controller connects at once when the loop
+ * runs. first: the one tether was started with (--after-seq, --record are its). NULL with
+ * a notice when max_open are open. */
+struct conv *conv_open(struct tui *u, const char *id, bool first);
+/* The open conversation with this id, or NULL. */
+struct conv *conv_find(struct tui *u, const char *id);
+/* Closes the controller and frees v (not the one on screen: tui_close_current). */
+void conv_destroy(struct conv *v);
+/* Its title, else its id (clean). */
+const char *conv_name(const struct conv *v);
+/* What it has for the user now. */
+enum conv_mark conv_mark(const struct conv *v);
+/* A conversation in the background changed: true when its mark did (a frame is due). */
+bool conv_background_news(struct conv *v);
+/* Its slot, 1 … nconvs (Alt-1…9 reach the first nine). */
+size_t conv_slot(const struct conv *v);
+/* Shows v: the draft, view and modes of the one left are kept with it. */
+void tui_switch(struct tui *u, struct conv *v);
+/* The next (dir > 0) or previous open conversation (Ctrl-N, Ctrl-P). */
+void tui_switch_step(struct tui *u, int dir);
+/* The conversation in slot (Alt-1…9). */
+void tui_switch_slot(struct tui *u, size_t slot);
+/* The most urgent other conversation that needs the user (Alt-A). */
+void tui_switch_attention(struct tui *u);
+/* Opens the board over the conversation (Ctrl-G, /board); the server's list is polled while
+ * it is open. */
+void board_view_open(struct tui *u);
+/* Back to the conversation on screen; polling stops. */
+void board_view_close(struct tui *u);
+/* A key while the board is open; false when the board does not take it. */
+bool board_view_handle(struct tui *u, const struct key_event *ev);
+/* Paints the board (and the modal opened from it) over the whole screen. */
+void board_view_paint(struct tui *u);
+/* Frees the board (tui_run's end). */
+void board_view_destroy(struct tui *u);
+
+/* The strip at the status line's start when several are open: "2/5 · 1! 4• │ ". */
+void conv_strip(struct tui *u, struct buf *out);
+/* Closes the conversation on screen and shows another (/close). */
+void tui_close_current(struct tui *u);
+/* Opens the confirmation modal for v's waiting actions (from the board: back there after). */
+void modal_open_for(struct tui *u, struct conv *v, bool focused);
 
 /* Starts a search: the query is typed in the input area; the view is remembered for Esc. */
 void search_start(struct tui *u);

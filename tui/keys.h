@@ -96,6 +96,9 @@ int64_t keys_wait_us(const struct keys *k);
  * dropped, and a paste ends at its last end marker (what followed it is keys again) or,
  * without one, as it is. */
 void keys_expire(struct keys *k, keys_fn on, void *ctx);
+/* A binding's cp that stands for any of the digits 1…9 ("Alt-1…9"). */
+#define KEYS_CP_DIGITS 0x110000u
+
 /* Appends the key's name as the keys overlay shows it: "Ctrl-O", "Alt-b", "Shift-PgUp", "F1". */
 void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out);
 

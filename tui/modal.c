@@ -42,16 +42,20 @@ static const struct look title_look = { A_BOLD | A_REVERSE, PAIR_PENDING, A_BOLD
 static const struct look chosen_look = { A_REVERSE | A_BOLD, 0, A_REVERSE | A_BOLD };
 static const struct look key_look = { A_BOLD, 0, A_BOLD };
 
+/* Sending the draft and opening the pager are about the conversation on screen: not offered
+ * for one answered from the board. */
 static bool offered(struct tui *u, enum choice c)
 {
-	return c != CH_SEND || !editor_empty(&u->input);
+	if (c == CH_SEND)
+		return u->modal == u->cur && !editor_empty(&u->input);
+	return c != CH_OPEN || u->modal == u->cur;
 }
 
 /* The pending actions as one text: what is painted, searched by the eye, and copied. */
 static size_t modal_text(struct tui *u, struct buf *out)
 {
 	struct item_info infos[MODAL_ACTIONS_MAX];
-	size_t n = transcript_pending_infos(u->t, infos, MODAL_ACTIONS_MAX);
+	size_t n = transcript_pending_infos(u->modal->t, infos, MODAL_ACTIONS_MAX);
 	if (n > MODAL_ACTIONS_MAX)
 		n = MODAL_ACTIONS_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -79,21 +83,31 @@ static size_t modal_text(struct tui *u, struct buf *out)
 
 void modal_open(struct tui *u, bool focused)
 {
+	modal_open_for(u, u->cur, focused);
+}
+
+void modal_open_for(struct tui *u, struct conv *v, bool focused)
+{
 	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
 		search_cancel(u);
+	/* Answered, it goes back to where it was opened from: the board or the prompt. */
+	u->modal_from_board = u->mode == TUI_MODE_BOARD ||
+			      ((u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON) &&
+			       u->modal_from_board);
+	u->modal = v;
 	u->mode = TUI_MODE_CONFIRM;
-	u->confirm_hidden = false;
-	u->confirm_focused = focused;
-	u->confirm_choice = -1;
-	u->confirm_scroll = 0;
+	u->modal->confirm_hidden = false;
+	u->modal->confirm_focused = focused;
+	u->modal->confirm_choice = -1;
+	u->modal->confirm_scroll = 0;
 	tui_schedule_frame(u);
 }
 
 void modal_close(struct tui *u)
 {
 	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		u->mode = TUI_MODE_INPUT;
-	u->confirm_hidden = true;
+		u->mode = u->modal_from_board ? TUI_MODE_BOARD : TUI_MODE_INPUT;
+	u->modal->confirm_hidden = true;
 	tui_schedule_frame(u);
 }
 
@@ -103,8 +117,12 @@ static void answered(struct tui *u, bool started, const char *what)
 		tui_notice(u, "an answer is already on its way to the server");
 		return;
 	}
+	bool shown = u->modal == u->cur;
 	modal_close(u);
-	tui_notice_until_status(u, "%s", what); /* true until the agent moves on */
+	if (shown)
+		tui_notice_until_status(u, "%s", what); /* true until the agent moves on */
+	else
+		tui_notice(u, "%s: %s", conv_name(u->modal), what);
 }
 
 static void copy_actions(struct tui *u)
@@ -120,7 +138,7 @@ static void choose(struct tui *u, enum choice c)
 {
 	switch (c) {
 	case CH_ALLOW:
-		answered(u, controller_confirm(u->ctl, true, NULL), "allowed; waiting for the agent");
+		answered(u, controller_confirm(u->modal->ctl, true, NULL), "allowed; waiting for the agent");
 		break;
 	case CH_REJECT:
 		editor_clear(&u->reason);
@@ -128,7 +146,7 @@ static void choose(struct tui *u, enum choice c)
 		break;
 	case CH_SEND: {
 		char *draft = editor_take(&u->input);
-		bool started = controller_confirm_and_send(u->ctl, draft);
+		bool started = controller_confirm_and_send(u->modal->ctl, draft);
 		if (!started)
 			editor_insert(&u->input, draft, strlen(draft));
 		free(draft);
@@ -138,7 +156,7 @@ static void choose(struct tui *u, enum choice c)
 	case CH_NEVER:
 	case CH_RISKY:
 		answered(u, controller_set_confirmation_policy(
-				    u->ctl, c == CH_NEVER ? CONFIRMATION_POLICY_NEVER : CONFIRMATION_POLICY_RISKY,
+				    u->modal->ctl, c == CH_NEVER ? CONFIRMATION_POLICY_NEVER : CONFIRMATION_POLICY_RISKY,
 				    true),
 			 c == CH_NEVER ? "allowing; this conversation will not ask again"
 				       : "allowing; this conversation will ask only for risky actions");
@@ -149,7 +167,7 @@ static void choose(struct tui *u, enum choice c)
 	case CH_OPEN: {
 		/* The pager's q comes back to this modal. */
 		size_t idx;
-		if (transcript_pending_tools(u->t, &idx, 1))
+		if (transcript_pending_tools(u->modal->t, &idx, 1))
 			pager_open(u, idx);
 		else
 			tui_notice(u, "the waiting action is not in this transcript");
@@ -166,13 +184,13 @@ static void choose(struct tui *u, enum choice c)
 /* The next offered choice from the current one in direction dir (+1 or -1). */
 static void move_choice(struct tui *u, int dir)
 {
-	int c = u->confirm_choice;
+	int c = u->modal->confirm_choice;
 	if (c < 0)
 		c = dir > 0 ? -1 : CH_COUNT;
 	do
 		c = (c + dir + CH_COUNT) % CH_COUNT;
 	while (!offered(u, (enum choice)c));
-	u->confirm_choice = c;
+	u->modal->confirm_choice = c;
 }
 
 void modal_reason_done(struct tui *u, bool send)
@@ -182,7 +200,7 @@ void modal_reason_done(struct tui *u, bool send)
 		return;
 	}
 	char *reason = editor_take(&u->reason);
-	bool started = controller_confirm(u->ctl, false, *reason ? reason : NULL);
+	bool started = controller_confirm(u->modal->ctl, false, *reason ? reason : NULL);
 	free(reason);
 	answered(u, started, "rejected");
 }
@@ -197,30 +215,30 @@ static void act_aside(struct tui *u, struct editor *e, const struct key_event *e
 static void act_scroll_up(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->confirm_scroll = u->confirm_scroll > 3 ? u->confirm_scroll - 3 : 0;
+	u->modal->confirm_scroll = u->modal->confirm_scroll > 3 ? u->modal->confirm_scroll - 3 : 0;
 }
 
 static void act_scroll_down(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->confirm_scroll += 3; /* clamped when painted */
+	u->modal->confirm_scroll += 3; /* clamped when painted */
 }
 
 /* The first of these keys gives the choices the keyboard; the next ones move. */
 static void act_move(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e;
-	if (u->confirm_focused)
+	if (u->modal->confirm_focused)
 		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT || ev->kind == KEYS_BACKTAB
 				       ? -1 : 1);
-	u->confirm_focused = true;
+	u->modal->confirm_focused = true;
 }
 
 static void act_take(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->confirm_focused && u->confirm_choice >= 0)
-		choose(u, (enum choice)u->confirm_choice);
+	if (u->modal->confirm_focused && u->modal->confirm_choice >= 0)
+		choose(u, (enum choice)u->modal->confirm_choice);
 	else
 		tui_notice(u, "Tab or an arrow key chooses; Esc sets the confirmation aside");
 }
@@ -228,7 +246,7 @@ static void act_take(struct tui *u, struct editor *e, const struct key_event *ev
 static void act_focus(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->confirm_focused = true;
+	u->modal->confirm_focused = true;
 }
 
 /* A choice's key answers only once the choices have the keyboard. */
@@ -236,7 +254,7 @@ static void act_choice(struct tui *u, struct editor *e, const struct key_event *
 {
 	(void)e;
 	for (int c = 0; c < CH_COUNT; c++)
-		if (u->confirm_focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
+		if (u->modal->confirm_focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
 			choose(u, (enum choice)c);
 			return;
 		}
@@ -276,7 +294,7 @@ bool modal_handle(struct tui *u, const struct key_event *ev)
 /* Typing, pasting, editing: neither an answer nor the draft's. */
 void modal_refuse(struct tui *u)
 {
-	tui_notice(u, u->confirm_focused
+	tui_notice(u, u->modal->confirm_focused
 		   ? "not a choice: y allow · n reject · Esc set aside (the draft waits)"
 		   : "typing is not taken while a confirmation waits: Tab to answer, Esc to set it aside");
 }
@@ -309,12 +327,12 @@ int modal_rows_wanted(struct tui *u, int width)
 	buf_init(&text);
 	modal_text(u, &text);
 	/* The actions change in other ways than growing: lay out afresh (a few rows). */
-	layout_reset(&u->confirm_layout);
-	layout_update(&u->confirm_layout, text.data ? text.data : "", text.len,
+	layout_reset(&u->modal->confirm_layout);
+	layout_update(&u->modal->confirm_layout, text.data ? text.data : "", text.len,
 		      width > 3 ? width - 2 : 1, 0);
 	buf_fini(&text);
 	int line_of[CH_COUNT];
-	return 1 + (int)u->confirm_layout.nrows + choice_lines(u, width, line_of);
+	return 1 + (int)u->modal->confirm_layout.nrows + choice_lines(u, width, line_of);
 }
 
 void modal_paint(struct tui *u, int y, int rows)
@@ -326,11 +344,11 @@ void modal_paint(struct tui *u, int y, int rows)
 		nchoice += body;
 		body = 0;
 	}
-	struct layout *l = &u->confirm_layout;
+	struct layout *l = &u->modal->confirm_layout;
 	size_t max_scroll = l->nrows > (size_t)body ? l->nrows - (size_t)body : 0;
-	if (u->confirm_scroll > max_scroll)
-		u->confirm_scroll = max_scroll;
-	size_t npending = transcript_pending_tools(u->t, NULL, 0);
+	if (u->modal->confirm_scroll > max_scroll)
+		u->modal->confirm_scroll = max_scroll;
+	size_t npending = transcript_pending_tools(u->modal->t, NULL, 0);
 	struct buf title;
 	buf_init(&title);
 	if (npending)
@@ -338,9 +356,9 @@ void modal_paint(struct tui *u, int y, int rows)
 	else
 		buf_puts(&title, " Confirm the actions the agent waits to run ");
 	if (max_scroll)
-		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->confirm_scroll + 1,
-			   u->confirm_scroll + (size_t)body, l->nrows);
-	if (!u->confirm_focused)
+		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->modal->confirm_scroll + 1,
+			   u->modal->confirm_scroll + (size_t)body, l->nrows);
+	if (!u->modal->confirm_focused)
 		buf_puts(&title, "· Tab or ↑↓ to answer, Esc to set aside ");
 	struct draw_line t = { .nseg = 0, .fill = true, .fill_look = title_look };
 	draw_line_add(&t, title.data, title.len, title_look);
@@ -348,7 +366,7 @@ void modal_paint(struct tui *u, int y, int rows)
 	buf_fini(&title);
 	for (int i = 0; i < body; i++) {
 		struct draw_line a = { .nseg = 0 };
-		size_t r = u->confirm_scroll + (size_t)i;
+		size_t r = u->modal->confirm_scroll + (size_t)i;
 		draw_line_puts(&a, "  ", plain);
 		if (r < l->nrows) {
 			const struct row *row = &l->rows[r];
@@ -366,9 +384,9 @@ void modal_paint(struct tui *u, int y, int rows)
 				continue;
 			if (a.nseg)
 				draw_line_puts(&a, " · ", plain);
-			bool chosen = u->confirm_focused && u->confirm_choice == c;
+			bool chosen = u->modal->confirm_focused && u->modal->confirm_choice == c;
 			draw_line_puts(&a, choices[c].label,
-				       chosen ? chosen_look : u->confirm_focused ? key_look : plain);
+				       chosen ? chosen_look : u->modal->confirm_focused ? key_look : plain);
 		}
 		draw_line_paint(&u->paint, y + 1 + body + line, &a);
 	}

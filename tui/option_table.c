@@ -56,6 +56,7 @@ const struct option_spec option_specs[] = {
 	{ "history-window", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_window), 0, 1000000, NULL },
 	{ "history-memory", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_memory_mb), 4, 65536, NULL },
 	{ "interval", 0, SPEC_SECONDS, SPEC_CLI, FIELD(watch_interval_s), 0, 0, NULL },
+	{ "max-open", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(max_open), 1, 64, NULL },
 };
 
 bool option_takes_value(const struct option_spec *s)

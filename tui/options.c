@@ -269,8 +269,23 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 		return -1;
 	}
 	o->conversation_id = c;
-	if (npos > 1)
-		goto extra;
+	/* The TUI opens every conversation named; the first is shown. */
+	for (size_t i = 1; i < npos; i++) {
+		if (!conversation_id_valid(pos[i])) {
+			options_bad_id("", pos[i], err);
+			return -1;
+		}
+		if (o->nmore_ids == OPTIONS_MORE_IDS_MAX) {
+			buf_printf(err, "at most %d conversations at once", OPTIONS_MORE_IDS_MAX + 1);
+			return -1;
+		}
+		o->more_ids[o->nmore_ids++] = pos[i];
+	}
+	if (o->nmore_ids && o->headless) {
+		buf_puts(err, "--headless follows one conversation (tether watch: every conversation "
+			      "on the server)");
+		return -1;
+	}
 	return 0;
 extra:
 	buf_printf(err, "unexpected argument '%.60s'", pos[npos - 1]);
@@ -326,6 +341,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->after_seq = -2; /* not given: -1 below */
 	o->history_window = 200;
 	o->history_memory_mb = 16;
+	o->max_open = 16;
 	o->ping_interval_s = 20;
 	o->stall_timeout_s = 60;
 	o->max_retries = -1;

@@ -35,6 +35,8 @@ enum on_confirm { ON_CONFIRM_EXIT, ON_CONFIRM_WAIT, ON_CONFIRM_ACCEPT, ON_CONFIR
 /* notify =: a desktop notification through the terminal's escape sequence, or none. */
 enum notify_mode { NOTIFY_OFF, NOTIFY_OSC9, NOTIFY_OSC777 };
 
+enum { OPTIONS_MORE_IDS_MAX = 63 };
+
 struct options {
 	enum command command;
 	const char *conversation_id;
@@ -73,6 +75,9 @@ struct options {
 	int history_window;         /* TUI: events loaded at start, the newest (0: all of them) */
 	int history_memory_mb;      /* TUI: about how much the loaded history may hold, in MB */
 	double watch_interval_s;    /* tether watch --interval: seconds between polls */
+	const char *more_ids[OPTIONS_MORE_IDS_MAX]; /* TUI: more conversations to open */
+	size_t nmore_ids;
+	int max_open;               /* TUI: conversations open at once, at most */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

@@ -229,7 +229,7 @@ void overlay_paint(struct tui *u)
 	buf_init(&title);
 	buf_puts(&title, " Keys and commands · Esc closes");
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	if (st.awaiting_confirmation)
 		buf_puts(&title, " · a confirmation waits"); /* the modal is under the list */
 	if (max_scroll)

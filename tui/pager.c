@@ -48,13 +48,13 @@ static void section(struct buf *b, const char *name, const char *s, size_t n)
 static void compose(struct tui *u, struct pager *p, size_t idx)
 {
 	struct item_info it;
-	transcript_item(u->t, idx, &it);
+	transcript_item(u->cur->t, idx, &it);
 	buf_clear(&p->title);
 	struct view_row h;
-	transcript_item_row(u->t, idx, 0, u->vp.width > 0 ? u->vp.width : COLS, &h);
+	transcript_item_row(u->cur->t, idx, 0, u->cur->vp.width > 0 ? u->cur->vp.width : COLS, &h);
 	for (size_t i = 0; i < h.nspans; i++)
 		buf_append(&p->title, h.text + h.spans[i].off, h.spans[i].len);
-	transcript_view_cache(u->t, idx, &p->version);
+	transcript_view_cache(u->cur->t, idx, &p->version);
 	buf_clear(&p->text);
 	buf_clear(&p->command);
 	buf_clear(&p->output);
@@ -95,7 +95,7 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 
 void pager_open(struct tui *u, size_t idx)
 {
-	if (idx >= transcript_count(u->t))
+	if (idx >= transcript_count(u->cur->t))
 		return;
 	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
 		u->mode = TUI_MODE_INPUT; /* the search stops where it stands */
@@ -108,7 +108,7 @@ void pager_open(struct tui *u, size_t idx)
 	buf_init(&p->query);
 	buf_init(&p->typed);
 	layout_init(&p->l);
-	p->uid = transcript_uid_at(u->t, idx);
+	p->uid = transcript_uid_at(u->cur->t, idx);
 	p->back = u->mode == TUI_MODE_PAGER ? TUI_MODE_INPUT : u->mode;
 	p->match = -1;
 	compose(u, p, idx);
@@ -409,10 +409,10 @@ static void paint_body_row(struct tui *u, int y, size_t r)
 void pager_paint(struct tui *u, const struct controller_status *st)
 {
 	struct pager *p = u->pager;
-	long idx = transcript_index_of(u->t, p->uid);
+	long idx = transcript_index_of(u->cur->t, p->uid);
 	if (idx >= 0) {
 		uint64_t version;
-		transcript_view_cache(u->t, (size_t)idx, &version);
+		transcript_view_cache(u->cur->t, (size_t)idx, &version);
 		if (version != p->version) {
 			size_t top = p->top;
 			compose(u, p, (size_t)idx);

@@ -63,6 +63,7 @@ static const struct look dim = { A_DIM, 0, A_DIM };
 static const struct look marker_look = { A_REVERSE | A_BOLD, PAIR_MARKER, A_REVERSE | A_BOLD };
 static const struct look notice_look = { A_BOLD, PAIR_PENDING, A_BOLD };
 static const struct look status_look = { A_REVERSE, 0, A_REVERSE };
+static const struct look strip_look = { A_REVERSE | A_BOLD, 0, A_REVERSE | A_BOLD };
 /* The focused item's header: a bar, in colour and without. */
 static const struct look focus_look = { A_REVERSE, 0, A_REVERSE };
 
@@ -94,7 +95,7 @@ static struct look row_look(struct tui *u, const struct view_row *r)
 	if (r->kind != ITEM_TOOL)
 		return header_look[r->kind];
 	struct item_info info;
-	transcript_item(u->t, r->item, &info);
+	transcript_item(u->cur->t, r->item, &info);
 	return outcome_look[info.outcome];
 }
 
@@ -129,7 +130,7 @@ static const char *more_hint(struct tui *u, const struct view_row *r, const stru
 	bool tab = k->tab >= 0 && r->item == (size_t)k->tab;
 	bool open = k->open >= 0 && r->item == (size_t)k->open;
 	struct item_info info;
-	transcript_item(u->t, r->item, &info);
+	transcript_item(u->cur->t, r->item, &info);
 	if (tab && open)
 		return info.expanded ? " · Tab folds · Ctrl-O opens" : " · Tab expands · Ctrl-O opens";
 	if (tab)
@@ -220,7 +221,7 @@ static const char *input_prefix(struct tui *u)
 	switch (u->mode) {
 	case TUI_MODE_SEARCH_EDIT:
 	case TUI_MODE_SEARCH_BROWSE:
-		return u->search_failed ? "search (no match): " : "search: ";
+		return u->cur->search_failed ? "search (no match): " : "search: ";
 	case TUI_MODE_REASON:
 		return "reason: ";
 	case TUI_MODE_INPUT:
@@ -271,7 +272,7 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 		prompt = take(&left, want < most ? want : most);
 	}
 	int notice = u->notice ? take(&left, 1) : 0;
-	int marker = !u->vp.follow ? take(&left, 1) : 0;
+	int marker = !u->cur->vp.follow ? take(&left, 1) : 0;
 	size_t q = queued_shown(st);
 	int queued = q ? take(&left, q > 3 ? 3 : (int)q) : 0;
 	L->transcript = left;
@@ -297,9 +298,9 @@ static void paint_marker(struct tui *u, int y)
 {
 	struct buf b;
 	buf_init(&b);
-	if (u->vp.new_below) {
+	if (u->cur->vp.new_below) {
 		buf_puts(&b, " ↓ ");
-		status_put_new_below(&b, u->vp.new_below);
+		status_put_new_below(&b, u->cur->vp.new_below);
 		buf_puts(&b, " — End to jump ");
 	} else {
 		buf_puts(&b, " ↓ more below — End to jump ");
@@ -328,7 +329,7 @@ static void paint_queued(struct tui *u, const struct controller_status *st, int 
 		} else if ((size_t)i < n && (size_t)i < sizeof st->queued / sizeof *st->queued) {
 			/* As it will show once sent: sanitized and masked (a secret the user pasted
 			 * is hidden like the server's copy of it will be). */
-			controller_clean(u->ctl, shown[i].text, strlen(shown[i].text), &clean);
+			controller_clean(u->cur->ctl, shown[i].text, strlen(shown[i].text), &clean);
 			const char *s = buf_cstr(&clean);
 			const char *nl = strchr(s, '\n');
 			buf_puts(&b, "⧗ queued: ");
@@ -349,14 +350,29 @@ static void paint_queued(struct tui *u, const struct controller_status *st, int 
 
 static void paint_status(struct tui *u, const struct controller_status *st, int64_t now, int y)
 {
-	struct buf b;
+	struct buf b, strip, fitted;
 	buf_init(&b);
-	buf_putc(&b, ' ');
+	buf_init(&strip);
+	buf_init(&fitted);
+	buf_putc(&strip, ' ');
+	conv_strip(u, &strip);
+	/* The strip comes first: with many open, where the others need you beats the host. */
+	int strip_width = text_width(strip.data, strip.len);
+	if (strip_width > COLS / 2) {
+		status_put_fitted(&fitted, strip.data, strip.len, COLS / 2);
+		buf_clear(&strip);
+		buf_append(&strip, fitted.data, fitted.len);
+		strip_width = text_width(strip.data, strip.len);
+	}
 	/* Other modes show their own keys where the user types. */
-	status_format(st, now, COLS - 1, u->mode == TUI_MODE_INPUT ? STATUS_KEY_HINT : 0, &b);
+	status_format(st, now, COLS - strip_width, u->mode == TUI_MODE_INPUT ? STATUS_KEY_HINT : 0,
+		      &b);
 	struct draw_line l = { .nseg = 0, .fill = true, .fill_look = status_look };
+	draw_line_add(&l, strip.data, strip.len, strip_look);
 	draw_line_add(&l, buf_cstr(&b), b.len, status_look);
 	draw_line_paint(&u->paint, y, &l);
+	buf_fini(&fitted);
+	buf_fini(&strip);
 	buf_fini(&b);
 }
 
@@ -435,10 +451,10 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	struct layout_plan L;
 	plan_layout(u, st, (int)in_rows, &L);
 	ensure_size(&u->paint, L.transcript);
-	if (u->vp.width != COLS || u->vp.height != L.transcript)
-		viewport_resize(&u->vp, u->t, COLS, L.transcript);
-	viewport_note_changes(&u->vp, u->t);
-	u->paint.nrows = viewport_rows(&u->vp, u->t, u->paint.rows);
+	if (u->cur->vp.width != COLS || u->cur->vp.height != L.transcript)
+		viewport_resize(&u->cur->vp, u->cur->t, COLS, L.transcript);
+	viewport_note_changes(&u->cur->vp, u->cur->t);
+	u->paint.nrows = viewport_rows(&u->cur->vp, u->cur->t, u->paint.rows);
 	u->paint.transcript_rows = L.transcript;
 	struct targets k = { .focused = focus_in_view(u), .tab = -1, .open = -1 };
 	/* Only a capped card's count row names them: most frames need not look for them. */
@@ -482,7 +498,7 @@ static bool in_view(struct tui *u, size_t idx)
 
 long paint_focused(struct tui *u)
 {
-	return u->focus_uid ? transcript_index_of(u->t, u->focus_uid) : -1;
+	return u->cur->focus_uid ? transcript_index_of(u->cur->t, u->cur->focus_uid) : -1;
 }
 
 /* Scrolled out of view (or gone), the focus goes back to the newest card in view. */
@@ -490,7 +506,7 @@ static long focus_in_view(struct tui *u)
 {
 	long idx = paint_focused(u);
 	if (idx < 0 || !in_view(u, (size_t)idx)) {
-		u->focus_uid = 0;
+		u->cur->focus_uid = 0;
 		return -1;
 	}
 	return idx;
@@ -508,9 +524,9 @@ long paint_open_target(struct tui *u)
 		return f;
 	for (size_t i = u->paint.nrows; i-- > 0;) {
 		size_t idx = u->paint.rows[i].item;
-		if (idx < transcript_count(u->t)) {
+		if (idx < transcript_count(u->cur->t)) {
 			struct item_info info;
-			transcript_item(u->t, idx, &info);
+			transcript_item(u->cur->t, idx, &info);
 			if (is_card(info.kind))
 				return (long)idx;
 		}
@@ -525,13 +541,13 @@ long paint_tab_target(struct tui *u)
 		return f;
 	for (size_t i = u->paint.nrows; i-- > 0;) {
 		size_t idx = u->paint.rows[i].item;
-		if (idx >= transcript_count(u->t))
+		if (idx >= transcript_count(u->cur->t))
 			continue;
 		struct item_info info;
-		transcript_item(u->t, idx, &info);
+		transcript_item(u->cur->t, idx, &info);
 		/* Tab also opens the system prompt, whose text is collapsed like reasoning. */
 		if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len) ||
-		    transcript_item_capped(u->t, idx, u->vp.width))
+		    transcript_item_capped(u->cur->t, idx, u->cur->vp.width))
 			return (long)idx;
 	}
 	return -1;

@@ -4,6 +4,7 @@
  * ignored); Enter tries to open the selected conversation and a failure is shown here, so the
  * user picks again instead of being thrown out. */
 #include "picker.h"
+#include "conv_row.h"
 #include "draw.h"
 #include "keys.h"
 #include "reltime.h"
@@ -19,12 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Columns of the short id on each row (the full one is on the detail line). */
-#define SHORT_ID 8
 /* Rows the error under the list may take. */
 #define ERROR_ROWS 3
-/* The filter is for typing a few words or an id, not for a pasted file. */
-#define FILTER_MAX 256
 
 struct picker {
 	const char *server;
@@ -84,19 +81,6 @@ static size_t page_rows(const struct picker *p)
 	return (size_t)geometry(p).list_rows;
 }
 
-/* A field made safe and flat: sanitized (server text never reaches the terminal raw), one
- * line. */
-static void flat(const char *s, struct buf *out)
-{
-	buf_clear(out);
-	if (!s || !*s)
-		s = "-";
-	sanitize_text(s, strlen(s), out);
-	for (size_t i = 0; i < out->len; i++)
-		if (out->data[i] == '\n' || out->data[i] == '\t')
-			out->data[i] = ' ';
-}
-
 /* Draws one field from column x, at most cols columns, the filter's matches highlighted. */
 static int draw_field(const struct picker *p, int y, int x, int cols, const char *s,
 		      const struct look *l)
@@ -105,27 +89,11 @@ static int draw_field(const struct picker *p, int y, int x, int cols, const char
 		return x;
 	struct buf clean;
 	buf_init(&clean);
-	flat(s, &clean);
+	conv_row_flat(s, &clean);
 	int end = draw_highlighted(y, x, x + cols, clean.data, clean.len, l, p->filter.data,
 				   p->filter.len);
 	buf_fini(&clean);
 	return end;
-}
-
-static bool has_ci(const char *hay, const char *needle, size_t m)
-{
-	if (!hay)
-		return false;
-	size_t n = strlen(hay);
-	for (size_t i = 0; i + m <= n; i++) {
-		size_t k = 0;
-		while (k < m && (hay[i + k] | (hay[i + k] >= 'A' && hay[i + k] <= 'Z' ? 0x20 : 0)) ==
-				(needle[k] | (needle[k] >= 'A' && needle[k] <= 'Z' ? 0x20 : 0)))
-			k++;
-		if (k == m)
-			return true;
-	}
-	return false;
 }
 
 /* The items the filter lets through; the selection stays on its item when it still shows. */
@@ -136,8 +104,7 @@ static void apply_filter(struct picker *p)
 	p->sel = 0;
 	for (size_t i = 0; i < p->count; i++) {
 		const struct conversation_info *c = &p->items[i];
-		if (p->filter.len && !has_ci(c->title, p->filter.data, p->filter.len) &&
-		    !has_ci(c->id, p->filter.data, p->filter.len))
+		if (!conv_row_matches(c->title, c->id, p->filter.data, p->filter.len))
 			continue;
 		if (i == keep)
 			p->sel = p->nshown;
@@ -150,7 +117,7 @@ static void set_error(struct picker *p, const char *msg)
 {
 	buf_clear(&p->error_text);
 	if (msg && *msg)
-		flat(msg, &p->error_text);
+		conv_row_flat(msg, &p->error_text);
 	layout_reset(&p->error);
 }
 
@@ -164,14 +131,11 @@ static void draw_row(const struct picker *p, int y, const struct conversation_in
 		attroff(A_REVERSE);
 	}
 	/* id | title | status | updated; the narrower the screen, the fewer columns */
-	int id_w = COLS >= 30 ? SHORT_ID : 0;
-	int updated_w = COLS >= 40 ? 12 : 0;
-	int status_w = COLS >= 60 ? (COLS / 5 < 24 ? COLS / 5 : 24) : 0;
-	int title_w = COLS - id_w - status_w - updated_w - (id_w ? 2 : 0) - (status_w ? 1 : 0) -
-		      (updated_w ? 1 : 0);
+	struct conv_row_cols w = conv_row_columns(COLS);
+	int id_w = w.id, updated_w = w.updated, status_w = w.status, title_w = w.title;
 	int x = 0;
 	if (id_w) {
-		char shortid[SHORT_ID + 1] = "-";
+		char shortid[CONV_ROW_SHORT_ID + 1] = "-";
 		if (c->id)
 			snprintf(shortid, sizeof shortid, "%s", c->id);
 		draw_field(p, y, x, id_w, shortid, selected ? l : &dim);
@@ -182,8 +146,7 @@ static void draw_row(const struct picker *p, int y, const struct conversation_in
 	if (status_w) {
 		struct buf words;
 		buf_init(&words);
-		for (const char *s = c->execution_status ? c->execution_status : "-"; *s; s++)
-			buf_append(&words, *s == '_' ? " " : s, 1);
+		conv_row_status_words(c->execution_status, &words);
 		draw_field(p, y, x, status_w, buf_cstr(&words), l);
 		buf_fini(&words);
 		x += status_w + 1;
@@ -244,14 +207,14 @@ static void draw(struct picker *p)
 	if (g.title_y >= 0) {
 		static const char head[] = "Pick a conversation on ";
 		int x = draw_text(g.title_y, 0, COLS, head, strlen(head), &bold);
-		flat(p->server, &clean);
+		conv_row_flat(p->server, &clean);
 		draw_text(g.title_y, x, COLS, clean.data, clean.len, &bold);
 	}
 	if (g.filter_y >= 0) {
 		static const char flabel[] = "Filter: ";
 		int x = draw_text(g.filter_y, 0, COLS, flabel, strlen(flabel), &dim);
 		if (p->filter.len) {
-			flat(p->filter.data, &clean);
+			conv_row_flat(p->filter.data, &clean);
 			x = draw_text(g.filter_y, x, COLS, clean.data, clean.len, &plain);
 			draw_text(g.filter_y, x, COLS, " ", 1, &reverse);
 		} else {
@@ -260,7 +223,7 @@ static void draw(struct picker *p)
 		}
 	}
 	if (!p->nshown) {
-		flat(p->filter.data, &clean);
+		conv_row_flat(p->filter.data, &clean);
 		struct buf line;
 		buf_init(&line);
 		buf_printf(&line, "No conversation matches \"%s\" (Backspace or Ctrl-U to edit the "
@@ -289,22 +252,14 @@ static void filter_changed(struct picker *p)
 /* Appends typed or pasted text to the filter: its first line, controls dropped. */
 static void filter_add(struct picker *p, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n && s[i] != '\n' && p->filter.len < FILTER_MAX; i++)
-		if ((unsigned char)s[i] >= 0x20 && s[i] != 0x7F)
-			buf_putc(&p->filter, s[i]);
+	conv_row_filter_add(&p->filter, s, n);
 	filter_changed(p);
 }
 
 static void filter_backspace(struct picker *p)
 {
-	if (!p->filter.len)
-		return;
-	size_t n = p->filter.len - 1;
-	while (n > 0 && ((unsigned char)p->filter.data[n] & 0xC0) == 0x80)
-		n--;
-	p->filter.len = n;
-	p->filter.data[n] = '\0';
-	filter_changed(p);
+	if (conv_row_filter_backspace(&p->filter))
+		filter_changed(p);
 }
 
 /* Enter: the conversation opens, or why not is shown and the list stays. */
@@ -330,29 +285,6 @@ static void pick(struct picker *p)
 		set_error(p, why.len ? why.data : "the conversation could not be opened");
 	}
 	buf_fini(&why);
-}
-
-static void encode_utf8(uint32_t cp, char *out, size_t *n)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		*n = 1;
-	} else if (cp < 0x800) {
-		out[0] = (char)(0xC0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		*n = 2;
-	} else if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		*n = 3;
-	} else {
-		out[0] = (char)(0xF0 | cp >> 18);
-		out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-		out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-		out[3] = (char)(0x80 | (cp & 0x3F));
-		*n = 4;
-	}
 }
 
 static void on_key(void *ctx, const struct key_event *ev)
@@ -385,10 +317,11 @@ static void on_key(void *ctx, const struct key_event *ev)
 		p->done = true;
 		break;
 	case KEYS_CHAR: {
-		char u[4];
-		size_t n;
-		encode_utf8(ev->cp, u, &n);
-		filter_add(p, u, n);
+		struct buf u;
+		buf_init(&u);
+		buf_put_utf8(&u, ev->cp);
+		filter_add(p, u.data, u.len);
+		buf_fini(&u);
 		break;
 	}
 	case KEYS_PASTE:    /* text, never keys: it filters (an id pasted from elsewhere) */

@@ -45,6 +45,12 @@ int reltime_format(const char *iso, time_t now, struct buf *out)
 	time_t t;
 	if (!iso || parse_iso(iso, &t) != 0)
 		return -1;
+	reltime_format_time(t, now, out);
+	return 0;
+}
+
+void reltime_format_time(time_t t, time_t now, struct buf *out)
+{
 	double ago = difftime(now, t);
 	/* A server clock a little ahead of ours is still "just now". */
 	if (ago < -60 || ago >= 7 * 86400.0) {
@@ -64,7 +70,6 @@ int reltime_format(const char *iso, time_t now, struct buf *out)
 	} else {
 		buf_printf(out, "%d days ago", (int)(ago / 86400));
 	}
-	return 0;
 }
 
 int reltime_parse(const char *iso, time_t *out)

@@ -8,19 +8,19 @@
 
 static void show_match(struct tui *u, long idx)
 {
-	u->match = idx;
-	u->match_uid = idx >= 0 ? transcript_uid_at(u->t, (size_t)idx) : 0;
+	u->cur->match = idx;
+	u->cur->match_uid = idx >= 0 ? transcript_uid_at(u->cur->t, (size_t)idx) : 0;
 	if (idx >= 0)
-		viewport_show_item(&u->vp, u->t, (size_t)idx);
+		viewport_show_item(&u->cur->vp, u->cur->t, (size_t)idx);
 }
 
 /* The current match's index now (pages and trims move indices; uids stay). */
 static void refresh_match(struct tui *u)
 {
-	if (u->match_uid)
-		u->match = transcript_index_of(u->t, u->match_uid);
-	if (u->match < 0)
-		u->match_uid = 0;
+	if (u->cur->match_uid)
+		u->cur->match = transcript_index_of(u->cur->t, u->cur->match_uid);
+	if (u->cur->match < 0)
+		u->cur->match_uid = 0;
 }
 
 static bool searching(const struct tui *u)
@@ -33,14 +33,17 @@ static void search_server_dir(struct tui *u, bool newer);
 
 static void server_found(void *ctx, const struct controller_page_result *r)
 {
-	struct tui *u = ctx;
-	bool current = searching(u) && !strcmp(u->server_needle, editor_text(&u->query));
-	u->server_searching = false;
-	u->vp.seen_generation += r->lines; /* history, not news below */
+	struct conv *v = ctx;
+	struct tui *u = v->u;
+	v->server_searching = false;
+	v->vp.seen_generation += r->lines; /* history, not news below */
 	tui_schedule_frame(u);
+	if (v != u->cur)
+		return; /* the user left that conversation (and its search) meanwhile */
+	bool current = searching(u) && !strcmp(v->server_needle, editor_text(&u->query));
 	if (!current) {
 		/* Typed on meanwhile: the query now, if nothing loaded matches it. */
-		if (searching(u) && u->search_failed)
+		if (searching(u) && u->cur->search_failed)
 			search_server(u);
 		return;
 	}
@@ -48,13 +51,13 @@ static void server_found(void *ctx, const struct controller_page_result *r)
 		tui_notice(u, "could not search the server's history: %s", r->error);
 		return;
 	}
-	long idx = r->found ? transcript_index_of(u->t, r->found_uid) : -1;
+	long idx = r->found ? transcript_index_of(u->cur->t, r->found_uid) : -1;
 	if (idx < 0) {
-		u->search_failed = u->match < 0;
+		u->cur->search_failed = u->cur->match < 0;
 		tui_notice(u, "no other match in the whole history");
 		return;
 	}
-	u->search_failed = false;
+	u->cur->search_failed = false;
 	show_match(u, idx);
 }
 
@@ -62,11 +65,11 @@ static void server_found(void *ctx, const struct controller_page_result *r)
  * asked for matches before it. NULL when no item above has one. */
 static const char *time_before(struct tui *u, long idx)
 {
-	size_t count = transcript_count(u->t);
+	size_t count = transcript_count(u->cur->t);
 	size_t from = idx >= 0 && (size_t)idx < count ? (size_t)idx : 0;
 	struct item_info info;
 	for (size_t i = from; i < count; i++) {
-		transcript_item(u->t, i, &info);
+		transcript_item(u->cur->t, i, &info);
 		if (info.timestamp)
 			return info.timestamp;
 	}
@@ -78,31 +81,31 @@ static const char *time_before(struct tui *u, long idx)
 static void search_server_dir(struct tui *u, bool newer)
 {
 	const char *needle = editor_text(&u->query);
-	u->server_search_wanted = false;
-	if (!*needle || u->server_searching)
+	u->cur->server_search_wanted = false;
+	if (!*needle || u->cur->server_searching)
 		return;
-	snprintf(u->server_needle, sizeof u->server_needle, "%s", needle);
-	if (strlen(needle) >= sizeof u->server_needle)
+	snprintf(u->cur->server_needle, sizeof u->cur->server_needle, "%s", needle);
+	if (strlen(needle) >= sizeof u->cur->server_needle)
 		return; /* too long to be a message's words */
-	const char *ts = time_before(u, u->match >= 0 ? u->match : 0);
+	const char *ts = time_before(u, u->cur->match >= 0 ? u->cur->match : 0);
 	const char *skip = NULL;
 	struct item_info info;
 	if (newer) {
-		if (u->match < 0)
+		if (u->cur->match < 0)
 			return;
-		transcript_item(u->t, (size_t)u->match, &info);
+		transcript_item(u->cur->t, (size_t)u->cur->match, &info);
 		if (!info.timestamp || !info.id)
 			return;
 		ts = info.timestamp;
 		skip = info.id;
 	}
-	if (controller_search_history(u->ctl, needle, ts, skip, server_found, u)) {
-		u->server_searching = true;
+	if (controller_search_history(u->cur->ctl, needle, ts, skip, server_found, u->cur)) {
+		u->cur->server_searching = true;
 		tui_notice(u, "searching the server's history…");
 	} else {
 		/* A page of history is on its way: the search goes once it has come. */
-		u->server_search_wanted = true;
-		u->server_search_newer = newer;
+		u->cur->server_search_wanted = true;
+		u->cur->server_search_newer = newer;
 		tui_notice(u, "searching the server's history once the page loading now has come…");
 	}
 }
@@ -114,19 +117,19 @@ static void search_server(struct tui *u)
 
 void search_server_resume(struct tui *u)
 {
-	if (!u->server_search_wanted || controller_history_busy(u->ctl))
+	if (!u->cur->server_search_wanted || controller_history_busy(u->cur->ctl))
 		return;
-	u->server_search_wanted = false;
-	if (searching(u) && (u->search_failed || u->match >= 0))
-		search_server_dir(u, u->server_search_newer);
+	u->cur->server_search_wanted = false;
+	if (searching(u) && (u->cur->search_failed || u->cur->match >= 0))
+		search_server_dir(u, u->cur->server_search_newer);
 }
 
 void search_update(struct tui *u)
 {
-	size_t count = transcript_count(u->t);
+	size_t count = transcript_count(u->cur->t);
 	const char *needle = editor_text(&u->query);
-	long idx = *needle && count ? transcript_search(u->t, needle, count - 1, true) : -1;
-	u->search_failed = *needle && idx < 0;
+	long idx = *needle && count ? transcript_search(u->cur->t, needle, count - 1, true) : -1;
+	u->cur->search_failed = *needle && idx < 0;
 	if (idx >= 0)
 		show_match(u, idx);
 	else if (*needle)
@@ -136,22 +139,22 @@ void search_update(struct tui *u)
 void search_step(struct tui *u, bool older)
 {
 	const char *needle = editor_text(&u->query);
-	size_t count = transcript_count(u->t);
+	size_t count = transcript_count(u->cur->t);
 	if (!*needle || !count)
 		return;
 	long idx;
 	refresh_match(u);
-	if (u->match < 0)
-		idx = transcript_search(u->t, needle, count - 1, true);
+	if (u->cur->match < 0)
+		idx = transcript_search(u->cur->t, needle, count - 1, true);
 	else if (older)
-		idx = u->match > 0 ? transcript_search(u->t, needle, (size_t)u->match - 1, true) : -1;
+		idx = u->cur->match > 0 ? transcript_search(u->cur->t, needle, (size_t)u->cur->match - 1, true) : -1;
 	else
-		idx = transcript_search(u->t, needle, (size_t)u->match + 1, false);
+		idx = transcript_search(u->cur->t, needle, (size_t)u->cur->match + 1, false);
 	if (idx >= 0)
 		show_match(u, idx);
 	else if (older)
 		search_server(u);
-	else if (u->match >= 0 && transcript_gap_near(u->t, (size_t)u->match, count - 1, 0,
+	else if (u->cur->match >= 0 && transcript_gap_near(u->cur->t, (size_t)u->cur->match, count - 1, 0,
 						       &(struct history_gap){ 0 }))
 		search_server_dir(u, true); /* history not loaded below the match */
 	else
@@ -160,27 +163,27 @@ void search_step(struct tui *u, bool older)
 
 void search_start(struct tui *u)
 {
-	u->saved_follow = u->vp.follow;
-	u->saved_top_item = u->vp.top_item;
-	u->saved_top_row = u->vp.top_row;
-	u->saved_top_uid = u->vp.top_uid;
+	u->cur->saved_follow = u->cur->vp.follow;
+	u->cur->saved_top_item = u->cur->vp.top_item;
+	u->cur->saved_top_row = u->cur->vp.top_row;
+	u->cur->saved_top_uid = u->cur->vp.top_uid;
 	editor_clear(&u->query);
-	u->match = -1;
-	u->match_uid = 0;
-	u->search_failed = false;
+	u->cur->match = -1;
+	u->cur->match_uid = 0;
+	u->cur->search_failed = false;
 	u->mode = TUI_MODE_SEARCH_EDIT;
 }
 
 void search_cancel(struct tui *u)
 {
 	u->mode = TUI_MODE_INPUT;
-	if (u->saved_follow) {
-		viewport_follow(&u->vp);
+	if (u->cur->saved_follow) {
+		viewport_follow(&u->cur->vp);
 	} else {
-		u->vp.follow = false;
-		u->vp.top_item = u->saved_top_item;
-		u->vp.top_row = u->saved_top_row;
-		u->vp.top_uid = u->saved_top_uid;
+		u->cur->vp.follow = false;
+		u->cur->vp.top_item = u->cur->saved_top_item;
+		u->cur->vp.top_row = u->cur->saved_top_row;
+		u->cur->vp.top_uid = u->cur->saved_top_uid;
 	}
 }
 

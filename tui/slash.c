@@ -17,7 +17,7 @@
 static void status_words(struct tui *u, struct buf *out)
 {
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	if (st.execution_status)
 		diag_status_words(out, st.execution_status);
 	else
@@ -27,7 +27,7 @@ static void status_words(struct tui *u, struct buf *out)
 static enum run_status run_status(struct tui *u)
 {
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	return st.run_status;
 }
 
@@ -36,7 +36,7 @@ static void cmd_pause(struct tui *u, const char *arg)
 	(void)arg;
 	if (run_status(u) == RUN_STATUS_PAUSED)
 		tui_notice(u, "the agent is already paused: /resume goes on");
-	else if (controller_pause(u->ctl))
+	else if (controller_pause(u->cur->ctl))
 		tui_notice_until_status(u, "pausing the agent…");
 	else
 		tui_notice(u, "already pausing…");
@@ -51,7 +51,7 @@ static void cmd_resume(struct tui *u, const char *arg)
 		status_words(u, &words);
 		tui_notice(u, "nothing to resume: the agent is %s, not paused", buf_cstr(&words));
 		buf_fini(&words);
-	} else if (controller_resume(u->ctl)) {
+	} else if (controller_resume(u->cur->ctl)) {
 		tui_notice_until_status(u, "resuming the agent…");
 	} else {
 		tui_notice(u, "already resuming…");
@@ -67,7 +67,7 @@ static void cmd_interrupt(struct tui *u, const char *arg)
 		status_words(u, &words);
 		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
 		buf_fini(&words);
-	} else if (controller_interrupt(u->ctl)) {
+	} else if (controller_interrupt(u->cur->ctl)) {
 		tui_notice_until_status(u, "interrupting the agent…");
 	} else {
 		tui_notice(u, "already interrupting…");
@@ -77,7 +77,7 @@ static void cmd_interrupt(struct tui *u, const char *arg)
 static bool awaiting(struct tui *u)
 {
 	struct controller_status st;
-	controller_status(u->ctl, &st);
+	controller_status(u->cur->ctl, &st);
 	if (!st.awaiting_confirmation)
 		tui_notice(u, "nothing is waiting for confirmation");
 	return st.awaiting_confirmation;
@@ -95,7 +95,7 @@ static void cmd_reject(struct tui *u, const char *arg)
 {
 	if (!awaiting(u))
 		return;
-	if (!controller_confirm(u->ctl, false, *arg ? arg : NULL)) {
+	if (!controller_confirm(u->cur->ctl, false, *arg ? arg : NULL)) {
 		tui_notice(u, "an answer is already on its way to the server");
 		return;
 	}
@@ -107,15 +107,15 @@ static void cmd_reject(struct tui *u, const char *arg)
 static void copy_action(struct tui *u)
 {
 	size_t idx;
-	long found = transcript_pending_tools(u->t, &idx, 1) ? (long)idx : -1;
-	for (size_t i = transcript_count(u->t); found < 0 && i-- > 0;) {
+	long found = transcript_pending_tools(u->cur->t, &idx, 1) ? (long)idx : -1;
+	for (size_t i = transcript_count(u->cur->t); found < 0 && i-- > 0;) {
 		struct item_info info;
-		transcript_item(u->t, i, &info);
+		transcript_item(u->cur->t, i, &info);
 		if (info.kind == ITEM_TOOL)
 			found = (long)i;
 	}
 	struct item_info info;
-	if (found < 0 || (transcript_item(u->t, (size_t)found, &info), !info.full_action)) {
+	if (found < 0 || (transcript_item(u->cur->t, (size_t)found, &info), !info.full_action)) {
 		tui_notice(u, "no action to copy");
 		return;
 	}
@@ -164,6 +164,37 @@ static void cmd_time(struct tui *u, const char *arg)
 			 : "times hidden");
 }
 
+static void cmd_board(struct tui *u, const char *arg)
+{
+	(void)arg;
+	board_view_open(u);
+}
+
+static void cmd_open(struct tui *u, const char *arg)
+{
+	char id[128];
+	size_t n = strcspn(arg, " \t\n");
+	if (!n || n >= sizeof id) {
+		tui_notice(u, "/open takes a conversation id (Ctrl-G: the board lists them)");
+		return;
+	}
+	memcpy(id, arg, n);
+	id[n] = '\0';
+	if (!conversation_id_valid(id)) {
+		tui_notice(u, "not a conversation id: %s", id);
+		return;
+	}
+	struct conv *v = conv_open(u, id, false);
+	if (v)
+		tui_switch(u, v);
+}
+
+static void cmd_close(struct tui *u, const char *arg)
+{
+	(void)arg;
+	tui_close_current(u);
+}
+
 static void cmd_quit(struct tui *u, const char *arg)
 {
 	(void)arg;
@@ -209,6 +240,9 @@ static const struct slash_help helps[] = {
 	{ "time", "[on|off]", "show or hide each item's time (config: timestamps)" },
 	{ "edit", "[text]", "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
 	{ "clear", "", "empty the input (also Ctrl-U twice)" },
+	{ "board", "", "every conversation on the server: switch, open, answer (also Ctrl-G)" },
+	{ "open", "ID", "open another conversation of this server beside this one and show it" },
+	{ "close", "", "close this conversation (the others stay open)" },
 	{ "help", "", "this list of keys and commands (also ? and F1)" },
 	{ "quit", "", "leave tether" },
 };
@@ -216,7 +250,7 @@ static const struct slash_help helps[] = {
 /* In the order of helps. */
 static void (*const runs[])(struct tui *u, const char *arg) = {
 	cmd_pause, cmd_resume, cmd_interrupt, cmd_confirm, cmd_reject, cmd_copy, cmd_reconnect,
-	cmd_time, cmd_edit, cmd_clear, cmd_help, cmd_quit,
+	cmd_time, cmd_edit, cmd_clear, cmd_board, cmd_open, cmd_close, cmd_help, cmd_quit,
 };
 
 _Static_assert(sizeof helps / sizeof *helps == sizeof runs / sizeof *runs,
@@ -332,9 +366,9 @@ static bool last_code_block(const char *s, size_t n, const char **out, size_t *l
 
 static bool find_copy_text(struct tui *u, bool code, const char **s, size_t *n)
 {
-	for (size_t i = transcript_count(u->t); i-- > 0;) {
+	for (size_t i = transcript_count(u->cur->t); i-- > 0;) {
 		struct item_info info;
-		transcript_item(u->t, i, &info);
+		transcript_item(u->cur->t, i, &info);
 		if (info.kind != ITEM_AGENT || !info.text_len)
 			continue;
 		if (!code) {

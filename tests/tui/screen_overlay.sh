@@ -29,9 +29,11 @@ done
 screen | grep -qF "Ready for your messages." && fail "the overlay does not cover the transcript"
 T send-keys -t main PgDn
 wait_for "Ctrl-W, Alt-Backspace" || fail "PgDn did not reach the editing keys"
-for want in "Ctrl-U" "Ctrl-K" "Ctrl-Y" "Browsing the matches"; do
+for want in "Ctrl-U" "Ctrl-K" "Ctrl-Y"; do
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
+T send-keys -t main PgDn
+wait_for "Browsing the matches" || fail "PgDn did not reach the search keys"
 # Scrolling reaches the other contexts and the commands.
 T send-keys -t main End
 wait_for "/resume" || fail "End did not reach the commands"

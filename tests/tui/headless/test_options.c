@@ -521,6 +521,42 @@ static void test_config_same_table(void **state)
 
 /* tether watch: its own defaults (until never, every 2 s) and only the modes that make
  * sense for many conversations; the client keeps its own default. */
+/* The TUI opens every id named (the first shown); headless follows one. */
+static void test_several_ids(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, ID, ID32, "--max-open", "5", NULL), 0);
+	assert_string_equal(o.conversation_id, ID);
+	assert_int_equal(o.nmore_ids, 1);
+	assert_string_equal(o.more_ids[0], ID32);
+	assert_int_equal(o.max_open, 5);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, ID, "not-an-id", NULL), -1);
+	assert_non_null(strstr(buf_cstr(&err), "not-an-id"));
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "--headless", ID, ID32, NULL), -1);
+	assert_string_equal(buf_cstr(&err), "--headless follows one conversation (tether watch: "
+					    "every conversation on the server)");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, ID, "--max-open", "0", NULL), -1);
+	options_fini(&o);
+	char *argv[70] = { "tether", ID };
+	for (int i = 2; i < 67; i++)
+		argv[i] = ID32;
+	buf_clear(&err);
+	assert_int_equal(options_parse(66, argv, &o, &err), -1);
+	assert_string_equal(buf_cstr(&err), "at most 64 conversations at once");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, ID, NULL), 0);
+	assert_int_equal(o.max_open, 16);
+	assert_int_equal(o.nmore_ids, 0);
+	options_fini(&o);
+	buf_fini(&err);
+}
+
 static void test_watch(void **state)
 {
 	(void)state;
@@ -572,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_config_attention_keys),
 		cmocka_unit_test(test_config_timestamps),
 		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_several_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,283 @@
+/* board_view: the board inside the TUI (Ctrl-G, /board). While it is open the server's list
+ * is polled (directory.c, with backoff) and merged with the conversations open here, whose
+ * sockets know better: their live status, marks and unread answers win over the list's.
+ * Enter switches to a conversation (opening it when it is not open); Ctrl-O answers a
+ * waiting confirmation in the modal, without switching — a conversation not open is opened
+ * in the background first and its modal comes once its waiting actions are loaded. Nothing
+ * is polled while the board is closed: the open conversations' sockets are live anyway. */
+#include "interactive.h"
+#include "directory.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The board polls faster than tether watch: someone is looking. */
+#define BOARD_POLL_S 2.0
+
+struct board_view {
+	struct board *board;
+	struct directory *dir;
+	struct conversation_info *listed;  /* the last complete poll (copied) */
+	size_t nlisted;
+	char note[200];                    /* how fresh the list is, or why it is not */
+	time_t polled_at;                  /* the last complete poll (0: none yet) */
+	char *answer_id;                   /* Ctrl-O on a conversation not open: its modal waits */
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void forget_list(struct board_view *b)
+{
+	conversation_infos_free(b->listed, b->nlisted);
+	b->listed = NULL;
+	b->nlisted = 0;
+}
+
+static void on_poll(void *ctx, const struct directory_poll *p)
+{
+	struct tui *u = ctx;
+	struct board_view *b = u->board;
+	if (p->failed) {
+		snprintf(b->note, sizeof b->note, "%s · retrying in %.0f s", p->words, p->retry_s);
+	} else {
+		forget_list(b);
+		b->listed = xcalloc(p->count + 1, sizeof *b->listed);
+		for (size_t i = 0; i < p->count; i++) {
+			const struct conversation_info *c = &p->items[i];
+			b->listed[i] = (struct conversation_info){
+				.id = dup_or_null(c->id), .title = dup_or_null(c->title),
+				.execution_status = dup_or_null(c->execution_status),
+				.run_status = c->run_status, .updated_at = dup_or_null(c->updated_at),
+			};
+		}
+		b->nlisted = p->count;
+		b->polled_at = time(NULL);
+		b->note[0] = '\0';
+	}
+	tui_schedule_frame(u);
+}
+
+/* "2026-12-03T10:42:07.123456" (the server's naive UTC-ish time) as a time_t; 0 when not. */
+static int64_t parse_time(const char *s)
+{
+	struct tm tm = {0};
+	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%S", &tm))
+		return 0;
+	return (int64_t)timegm(&tm);
+}
+
+static void entry_of_conv(struct conv *v, struct board_entry *e, int64_t listed_at)
+{
+	struct controller_status st;
+	controller_status(v->ctl, &st);
+	size_t slot = conv_slot(v);
+	e->id = v->id;
+	if (st.title && *st.title)
+		e->title = st.title;
+	if (st.execution_status) {
+		e->status = st.execution_status;
+		e->run_status = st.run_status;
+	}
+	e->slot = slot <= 9 ? (int)slot : 0;
+	e->mark = v == v->u->cur ? (st.awaiting_confirmation ? CONV_MARK_CONFIRM : CONV_MARK_NONE)
+				 : conv_mark(v);
+	e->unread = v->unread;
+	e->activity_unix = v->activity_unix > listed_at ? v->activity_unix : listed_at;
+}
+
+/* The list and the open conversations as the board's entries. */
+static void refresh_entries(struct tui *u)
+{
+	struct board_view *b = u->board;
+	size_t cap = b->nlisted + u->nconvs;
+	struct board_entry *e = xcalloc(cap + 1, sizeof *e);
+	bool *merged = xcalloc(u->nconvs + 1, sizeof *merged);
+	size_t n = 0;
+	for (size_t i = 0; i < b->nlisted; i++) {
+		const struct conversation_info *c = &b->listed[i];
+		if (!c->id)
+			continue;
+		struct board_entry *x = &e[n++];
+		*x = (struct board_entry){
+			.id = c->id, .title = c->title, .status = c->execution_status,
+			.run_status = c->run_status, .activity_unix = parse_time(c->updated_at),
+		};
+		if (c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION)
+			x->mark = CONV_MARK_CONFIRM;
+		else if (c->run_status == RUN_STATUS_ERROR || c->run_status == RUN_STATUS_STUCK)
+			x->mark = CONV_MARK_ERROR;
+		struct conv *v = conv_find(u, c->id);
+		if (v) {
+			merged[conv_slot(v) - 1] = true;
+			entry_of_conv(v, x, x->activity_unix);
+		}
+	}
+	for (size_t i = 0; i < u->nconvs; i++)
+		if (!merged[i])
+			entry_of_conv(u->convs[i], &e[n++], 0);
+	board_set_entries(b->board, e, n);
+	free(merged);
+	free(e);
+}
+
+void board_view_open(struct tui *u)
+{
+	if (u->mode == TUI_MODE_BOARD)
+		return;
+	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+		search_cancel(u);
+	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+		modal_close(u);
+	if (!u->board) {
+		u->board = xcalloc(1, sizeof *u->board);
+		struct buf host;
+		buf_init(&host);
+		url_describe(u->o->server, &host);
+		u->board->board = board_create(buf_cstr(&host));
+		buf_fini(&host);
+		snprintf(u->board->note, sizeof u->board->note, "asking the server for its list…");
+	}
+	if (!u->board->dir) {
+		u->board->dir = directory_create(u->loop, u->o, u->masks, u->api_key, on_poll, u);
+		directory_set_interval(u->board->dir, BOARD_POLL_S);
+		directory_poll_now(u->board->dir);
+	}
+	u->mode = TUI_MODE_BOARD;
+	refresh_entries(u);
+	tui_invalidate(u);
+}
+
+void board_view_close(struct tui *u)
+{
+	if (u->mode == TUI_MODE_BOARD)
+		u->mode = TUI_MODE_INPUT;
+	if (u->board) {
+		/* Not polled while nobody looks; the list and the filter stay for the next look. */
+		directory_destroy(u->board->dir);
+		u->board->dir = NULL;
+		free(u->board->answer_id);
+		u->board->answer_id = NULL;
+	}
+	tui_invalidate(u);
+}
+
+void board_view_destroy(struct tui *u)
+{
+	struct board_view *b = u->board;
+	if (!b)
+		return;
+	directory_destroy(b->dir);
+	board_destroy(b->board);
+	forget_list(b);
+	free(b->answer_id);
+	free(b);
+	u->board = NULL;
+}
+
+/* Ctrl-O on a row: the modal for that conversation's waiting actions, on top of the board. */
+static void answer(struct tui *u, const char *id)
+{
+	struct conv *v = conv_find(u, id);
+	if (!v) {
+		v = conv_open(u, id, false);
+		if (!v)
+			return;
+		free(u->board->answer_id);
+		u->board->answer_id = xstrdup(id);
+		tui_notice(u, "opening %s to show what waits…", conv_name(v));
+		return;
+	}
+	struct controller_status st;
+	controller_status(v->ctl, &st);
+	if (!st.awaiting_confirmation) {
+		tui_notice(u, "%s: nothing is waiting for confirmation", conv_name(v));
+		return;
+	}
+	modal_open_for(u, v, true);
+}
+
+/* A conversation opened to answer it: the modal comes once it is live and its actions wait
+ * (or it says that nothing does). */
+static void answer_when_ready(struct tui *u)
+{
+	struct board_view *b = u->board;
+	if (!b->answer_id || u->mode != TUI_MODE_BOARD)
+		return;
+	struct conv *v = conv_find(u, b->answer_id);
+	struct controller_status st;
+	if (v)
+		controller_status(v->ctl, &st);
+	if (v && !(st.connection == SESSION_SYNCED && st.caught_up) && !v->ended)
+		return;
+	char *id = b->answer_id;
+	b->answer_id = NULL;
+	if (v && !v->ended)
+		answer(u, id);
+	free(id);
+}
+
+bool board_view_handle(struct tui *u, const struct key_event *ev)
+{
+	struct board_action a = { BOARD_NONE, NULL };
+	if (!board_key(u->board->board, ev, &a))
+		return false;
+	switch (a.kind) {
+	case BOARD_OPEN: {
+		struct conv *v = conv_open(u, a.id, false);
+		if (v) {
+			board_view_close(u);
+			tui_switch(u, v);
+		}
+		break;
+	}
+	case BOARD_ANSWER:
+		answer(u, a.id);
+		break;
+	case BOARD_CLOSE:
+		board_view_close(u);
+		break;
+	case BOARD_NONE:
+		break;
+	}
+	tui_schedule_frame(u);
+	return true;
+}
+
+void board_view_paint(struct tui *u)
+{
+	struct board_view *b = u->board;
+	answer_when_ready(u);
+	refresh_entries(u);
+	char note[sizeof b->note + 64];
+	time_t now = time(NULL);
+	if (b->note[0])
+		snprintf(note, sizeof note, "%s", b->note);
+	else if (b->polled_at)
+		snprintf(note, sizeof note, "list updated %lld s ago",
+			 (long long)(now > b->polled_at ? now - b->polled_at : 0));
+	else
+		note[0] = '\0';
+	bool modal = u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON;
+	int modal_rows = modal ? modal_rows_wanted(u, COLS) : 0;
+	if (modal_rows > LINES - 3)
+		modal_rows = LINES - 3 > 1 ? LINES - 3 : 1;
+	erase();
+	board_paint(b->board, LINES - modal_rows, COLS, now, note[0] ? note : NULL);
+	paint_invalidate(&u->paint);
+	if (modal)
+		modal_paint(u, LINES - modal_rows, modal_rows);
+	if (u->notice) {
+		attrset(A_BOLD);
+		mvaddnstr(LINES - modal_rows - 1, 0, u->notice, -1);
+		clrtoeol();
+		attrset(A_NORMAL);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+}

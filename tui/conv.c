@@ -1,0 +1,240 @@
+/* conv: the conversations open in one tether. Each has its own controller (socket, cursor,
+ * model, streams), view, draft and confirmation state; one is on screen. Switching puts the
+ * draft aside and brings the other's back, leaves a search or a modal the way Esc would,
+ * and shows the other exactly where its reader left it. */
+#include "interactive.h"
+#include "recorder.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *conv_name(const struct conv *v)
+{
+	struct controller_status st;
+	controller_status(v->ctl, &st);
+	if (st.title && *st.title)
+		return st.title;
+	return st.conversation_id ? st.conversation_id : "";
+}
+
+enum conv_mark conv_mark(const struct conv *v)
+{
+	struct controller_status st;
+	controller_status(v->ctl, &st);
+	if (st.awaiting_confirmation)
+		return CONV_MARK_CONFIRM;
+	if (v->ended || st.run_status == RUN_STATUS_ERROR || st.run_status == RUN_STATUS_STUCK)
+		return CONV_MARK_ERROR;
+	if (v->finished_unseen)
+		return CONV_MARK_FINISHED;
+	return v->unread ? CONV_MARK_UNREAD : CONV_MARK_NONE;
+}
+
+bool conv_background_news(struct conv *v)
+{
+	enum conv_mark m = conv_mark(v);
+	bool news = (int)m != v->mark_shown;
+	v->mark_shown = (int)m;
+	return news;
+}
+
+size_t conv_slot(const struct conv *v)
+{
+	for (size_t i = 0; i < v->u->nconvs; i++)
+		if (v->u->convs[i] == v)
+			return i + 1;
+	return 0;
+}
+
+struct conv *conv_find(struct tui *u, const char *id)
+{
+	for (size_t i = 0; i < u->nconvs; i++)
+		if (!strcmp(u->convs[i]->id, id))
+			return u->convs[i];
+	return NULL;
+}
+
+struct conv *conv_open(struct tui *u, const char *id, bool first)
+{
+	struct conv *v = conv_find(u, id);
+	if (v)
+		return v;
+	if (u->nconvs >= (size_t)u->o->max_open || u->nconvs >= CONV_OPEN_MAX) {
+		tui_notice(u, "%zu conversations are open (max_open): /close one first", u->nconvs);
+		return NULL;
+	}
+	v = xcalloc(1, sizeof *v);
+	v->u = u;
+	v->id = xstrdup(id);
+	v->o = *u->o;
+	v->o.conversation_id = v->id;
+	if (!first) {
+		/* --after-seq and --record are about the conversation tether was started with. */
+		v->o.after_seq_given = false;
+		v->o.no_history = false;
+	}
+	v->match = -1;
+	v->history_dead_seq = -1;
+	v->confirm_choice = -1;
+	layout_init(&v->confirm_layout);
+	attention_init(&v->attention, u->o->bell, u->o->bell_after_s, u->o->notify);
+	viewport_init(&v->vp, COLS, LINES > 2 ? LINES - 2 : 1);
+	v->ctl = controller_create(u->loop, &v->o, u->masks, u->api_key, false);
+	v->t = controller_transcript(v->ctl);
+	u->convs[u->nconvs++] = v;
+	controller_add_sink(v->ctl, tui_sink(v));
+	if (first && u->record) {
+		controller_add_sink(v->ctl, recorder_create(u->record, u->o->record_path, u->masks,
+							    v->ctl));
+		u->record = NULL; /* the controller closes it */
+	}
+	if (!u->cur)
+		u->cur = u->modal = v;
+	if (u->started) /* else tui_run starts them with the loop */
+		controller_start(v->ctl);
+	return v;
+}
+
+static void put_draft_aside(struct tui *u, struct conv *v)
+{
+	free(v->draft);
+	v->draft_cursor = u->input.cursor;
+	v->draft = editor_take(&u->input);
+}
+
+static void bring_draft_back(struct tui *u, struct conv *v)
+{
+	editor_clear(&u->input);
+	if (v->draft && *v->draft) {
+		editor_insert(&u->input, v->draft, strlen(v->draft));
+		/* The cursor where it was: the text is the same, so its offset is a boundary. */
+		if (v->draft_cursor <= u->input.text.len)
+			u->input.cursor = v->draft_cursor;
+	}
+	free(v->draft);
+	v->draft = NULL;
+}
+
+/* Leaves what the current conversation's screen had open the way Esc would. */
+static void leave_modes(struct tui *u)
+{
+	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+		search_cancel(u);
+	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+		modal_close(u);
+	if (u->mode == TUI_MODE_PAGER)
+		u->mode = TUI_MODE_INPUT;
+	pager_free(u);
+}
+
+void tui_switch(struct tui *u, struct conv *v)
+{
+	if (!v)
+		return;
+	if (u->mode == TUI_MODE_BOARD)
+		board_view_close(u);
+	if (v != u->cur) {
+		leave_modes(u);
+		put_draft_aside(u, u->cur);
+		u->cur = v;
+		bring_draft_back(u, v);
+		tui_notice_settled(u);
+		free(u->notice);
+		u->notice = NULL;
+	}
+	u->modal = v;
+	u->modal_from_board = false;
+	/* Looked at: its marks are read (a confirmation stays until answered). */
+	v->unread = 0;
+	v->finished_unseen = false;
+	v->mark_shown = (int)conv_mark(v);
+	tui_invalidate(u);
+}
+
+void tui_switch_step(struct tui *u, int dir)
+{
+	if (u->nconvs < 2) {
+		tui_notice(u, "one conversation is open: Ctrl-G shows the others on the server");
+		return;
+	}
+	size_t i = conv_slot(u->cur) - 1;
+	tui_switch(u, u->convs[(i + u->nconvs + (size_t)(dir > 0 ? 1 : u->nconvs - 1)) % u->nconvs]);
+}
+
+void tui_switch_slot(struct tui *u, size_t slot)
+{
+	if (slot == 0 || slot > u->nconvs) {
+		tui_notice(u, "no conversation %zu: %zu open (Ctrl-G: the board)", slot, u->nconvs);
+		return;
+	}
+	tui_switch(u, u->convs[slot - 1]);
+}
+
+void tui_switch_attention(struct tui *u)
+{
+	/* The most urgent first, then the nearest after the current one. */
+	struct conv *best = NULL;
+	enum conv_mark best_mark = CONV_MARK_NONE;
+	size_t at = conv_slot(u->cur);
+	for (size_t k = 1; k <= u->nconvs; k++) {
+		struct conv *v = u->convs[(at - 1 + k) % u->nconvs];
+		enum conv_mark m = v == u->cur ? CONV_MARK_NONE : conv_mark(v);
+		if (m > best_mark) {
+			best = v;
+			best_mark = m;
+		}
+	}
+	if (!best) {
+		tui_notice(u, "no other conversation needs you");
+		return;
+	}
+	tui_switch(u, best);
+}
+
+void conv_destroy(struct conv *v)
+{
+	controller_destroy(v->ctl);
+	layout_fini(&v->confirm_layout);
+	free(v->draft);
+	free(v->id);
+	free(v);
+}
+
+void tui_close_current(struct tui *u)
+{
+	if (u->nconvs < 2) {
+		tui_notice(u, "the only conversation open: /quit ends tether");
+		return;
+	}
+	struct conv *v = u->cur;
+	size_t i = conv_slot(v) - 1;
+	struct conv *next = u->convs[i + 1 < u->nconvs ? i + 1 : i - 1];
+	tui_switch(u, next);
+	memmove(&u->convs[i], &u->convs[i + 1], (u->nconvs - i - 1) * sizeof *u->convs);
+	u->nconvs--;
+	char name[64];
+	snprintf(name, sizeof name, "%s", conv_name(v));
+	conv_destroy(v);
+	tui_notice(u, "closed %s", name);
+}
+
+void conv_strip(struct tui *u, struct buf *out)
+{
+	if (u->nconvs < 2)
+		return;
+	/* irssi's activity bar: where you are, then who has something for you. */
+	buf_printf(out, "%zu/%zu", conv_slot(u->cur), u->nconvs);
+	bool any = false;
+	for (size_t i = 0; i < u->nconvs; i++) {
+		struct conv *v = u->convs[i];
+		enum conv_mark m = v == u->cur ? CONV_MARK_NONE : conv_mark(v);
+		if (m == CONV_MARK_NONE)
+			continue;
+		buf_puts(out, any ? " " : " · ");
+		buf_printf(out, "%zu%s", i + 1, conv_mark_glyph(m));
+		any = true;
+	}
+	buf_puts(out, " │ ");
+}

@@ -1,0 +1,44 @@
+/* The server's conversations, live: every page of GET /api/conversations/search polled on the
+ * loop at an interval, with backoff while the server fails. The source of tether watch and
+ * of the board. */
+#ifndef TETHER_DIRECTORY_H
+#define TETHER_DIRECTORY_H
+
+#include "options.h"
+#include "net.h"
+#include "keyring.h"
+
+struct directory;
+
+/* What one poll gave: the complete list, or why there is none this time. */
+struct directory_poll {
+	bool failed;
+	/* a complete poll: every page's conversations in the server's order, each sanitized and
+	 * masked; owned by the directory until its next callback or its destroy */
+	const struct conversation_info *items;
+	size_t count;
+	/* a failed poll */
+	int status;                     /* the HTTP status; 0 when no usable answer came */
+	const char *words;              /* the failure in words (diagnose.c), clean */
+	const char *cause;              /* the clean transport error ("" when none) */
+	int failures;                   /* failed polls in a row, this one included */
+	double retry_s;                 /* the next poll, in seconds from now */
+};
+
+typedef void (*directory_fn)(void *ctx, const struct directory_poll *p);
+
+/* Starts polling on loop (the first poll at once, on the loop, never inside this call) the
+ * server of o with api_key (NULL: none); on_poll gets every outcome. The interval starts as
+ * o->watch_interval_s; after a failure the next poll is 2, 4, 8 … 30 s later. */
+struct directory *directory_create(struct loop *loop, const struct options *o,
+				   const struct mask_set *masks, const char *api_key,
+				   directory_fn on_poll, void *ctx);
+/* Sets the seconds between polls while the server answers (from now on). */
+void directory_set_interval(struct directory *d, double seconds);
+/* Polls at once (on the loop) unless a poll is under way: the user opened the board. */
+void directory_poll_now(struct directory *d);
+/* Stops polling and frees (also from inside on_poll): no callback comes after it, and a
+ * request in flight no longer reaches it. Call it before the loop's destroy. */
+void directory_destroy(struct directory *d);
+
+#endif
