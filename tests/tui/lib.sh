@@ -188,14 +188,21 @@ fresh_tmux() {
 # router's is WORK/log_router (also WORK/traffic, for wait_traffic). The first NAME's
 # conversation is the router's own (so the list names it once); its own requests still go to
 # its server. Each conversation's log starts with the one search request start_fixtures makes.
+# With FIXTURES_KEY set, that request sends it (scenarios with `key`) and the router needs it too.
+# Durable logs: WORK/durable_NAME. Example:
+#   start_fixtures a=multi_a.scenario b=multi_b.scenario,confirm_after=5 c=multi_c.scenario
+#   start_tether 100 30 "$ID_a"; …; [ "$(log_count b respond_to_confirmation)" = 1 ]
 FIXTURE_PIDS=
 start_fixtures() {
-	local spec name scen sets p port routes=() first=
+	local spec name scen sets p v port routes=()
 	command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed: skipped"; exit 77; }
+	[ $# -gt 0 ] || fail "start_fixtures: no NAME=SCENARIO given"
 	trap 'stop_fixtures; cleanup' EXIT
 	for spec in "$@"; do
 		name=${spec%%=*}
 		scen=${spec#*=}
+		[[ $spec == *=* && $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && $name != router ]] ||
+			fail "start_fixtures: '$spec' is not NAME=SCENARIO (NAME a shell name, not router)"
 		sets=()
 		IFS=, read -r -a p <<<"$scen"
 		scen=${p[0]}
@@ -212,16 +219,22 @@ start_fixtures() {
 		printf -v "PORT_$name" '%s' "$port"
 		printf -v "LOG_$name" '%s' "$WORK/log_$name"
 		routes+=("$name" "$port")
-		[ -n "$first" ] || first=$name
 	done
 	# The router's scenario: the conversations' own list entries, read from their servers.
 	python3 - "$WORK/router.scenario" "${routes[@]}" <<'PY' || fail "cannot write the router scenario"
-import json, sys, urllib.request
+import json, os, sys, urllib.error, urllib.request
 out, pairs = sys.argv[1], sys.argv[2:]
-lines, own, ids = [], None, []
+key = os.environ.get("FIXTURES_KEY", "")
+lines, own, ids = ([f"key {json.dumps(key)}"] if key else []), None, []
 for name, port in zip(pairs[::2], pairs[1::2]):
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/conversations/search", timeout=10) as r:
-        items = json.load(r)["items"]
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/conversations/search",
+                                 headers={"X-Session-API-Key": key} if key else {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            items = json.load(r)["items"]
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"start_fixtures: '{name}' did not list its conversation ({e});"
+                 " a scenario with `key` needs FIXTURES_KEY")
     if not items:
         sys.exit(f"start_fixtures: '{name}' lists no conversation")
     ids.append(f"{name} {items[0]['id']}")

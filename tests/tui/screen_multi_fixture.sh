@@ -3,10 +3,11 @@
 # one fixture server per conversation and a router in front; today's tether, given the
 # router's URL, opens B by id and sees B's messages, B's server alone gets the socket and
 # exactly one respond_to_confirmation; the picker through the router lists all three and
-# opens C on C's server.
+# opens C on C's server; A streams through the router.
 . "$(dirname "$0")/lib.sh" "$@"
 
-start_fixtures a=multi_a.scenario b=multi_b.scenario,confirm_after=1 c=multi_c.scenario
+start_fixtures a=multi_a.scenario,stream=1,parts=10,rate=50,history=30 \
+	b=multi_b.scenario,confirm_after=1 c=multi_c.scenario
 [ -n "$ID_a" ] && [ -n "$ID_b" ] && [ -n "$ID_c" ] || fail "start_fixtures did not set the ids"
 [ "$URL" = "http://127.0.0.1:$PORT" ] || fail "URL is not the router's"
 
@@ -49,6 +50,17 @@ wait_for "Charlie: noted. Nothing else to do." 15 || fail "C's messages are not 
 wait_log c "^conn 1 .* id=$ID_c\$" 5 || fail "C's server did not get the socket"
 [ "$(log_count a '^conn ')" = 0 ] || fail "A's server got a socket"
 [ "$(log_count b '^conn ')" = 1 ] || fail "B's server got another socket"
+T send-keys -t main C-d
+wait_exit 10 || fail "tether did not quit"
+no_sanitizer_report
+
+# A by id: its generated history, then its stream to the end.
+fresh_tmux
+start_tether 100 24 "$ID_a"
+wait_for "ALPHA-STREAM-END" 20 || fail "A's stream did not reach its end"
+grep -qF "alpha-stream alpha-stream" <<<"$(screen)" || fail "A's streamed text is not on screen"
+wait_log a "^conn 1 .* id=$ID_a\$" 5 || fail "A's server did not get the socket"
+[ "$(grep -c . "$WORK/durable_a")" -gt 30 ] || fail "A's history was not generated"
 T send-keys -t main C-d
 wait_exit 10 || fail "tether did not quit"
 no_sanitizer_report
