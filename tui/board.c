@@ -617,11 +617,9 @@ void board_paint(struct board *b, int lines, int cols, time_t now, const char *s
 		}
 	}
 	if (!b->nshown && b->count) {
-		conv_row_flat(b->filter.data, &s);
 		struct buf line;
 		buf_init(&line);
-		buf_printf(&line, "No conversation matches \"%s\" (Backspace or Ctrl-U to edit the "
-			   "filter)", buf_cstr(&s));
+		conv_row_no_match(b->filter.data, &line);
 		draw_text(g.list_y, 0, cols, line.data, line.len, &plain);
 		buf_fini(&line);
 	} else if (!b->count) {

@@ -72,3 +72,13 @@ struct conv_row_cols conv_row_columns(int cols)
 		c.title = 0;
 	return c;
 }
+
+void conv_row_no_match(const char *filter, struct buf *out)
+{
+	struct buf clean;
+	buf_init(&clean);
+	conv_row_flat(filter, &clean);
+	buf_printf(out, "No conversation matches \"%s\" (Backspace or Ctrl-U to edit the filter)",
+		   buf_cstr(&clean));
+	buf_fini(&clean);
+}

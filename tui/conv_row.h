@@ -29,6 +29,8 @@ bool conv_row_filter_backspace(struct buf *filter);
 /* out = an execution status as words ("waiting_for_confirmation" → "waiting for
  * confirmation"); "-" for none. */
 void conv_row_status_words(const char *status, struct buf *out);
+/* out = what the list says when the filter hides every row. */
+void conv_row_no_match(const char *filter, struct buf *out);
 /* The columns a row of cols columns holds: the narrower, the fewer fields. */
 struct conv_row_cols conv_row_columns(int cols);
 

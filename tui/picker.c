@@ -223,11 +223,9 @@ static void draw(struct picker *p)
 		}
 	}
 	if (!p->nshown) {
-		conv_row_flat(p->filter.data, &clean);
 		struct buf line;
 		buf_init(&line);
-		buf_printf(&line, "No conversation matches \"%s\" (Backspace or Ctrl-U to edit the "
-			   "filter)", buf_cstr(&clean));
+		conv_row_no_match(p->filter.data, &line);
 		draw_text(g.list_y, 0, COLS, line.data, line.len, &plain);
 		buf_fini(&line);
 	}
