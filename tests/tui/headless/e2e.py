@@ -1940,6 +1940,58 @@ def test_watch_usage_2():
     assert rc == 2 and "(did you mean watch?)" in err[0], (rc, err)
 
 
+# Issue 17 (flaky send_stdin_lines): --until idle with --send ends at a run's end only when a
+# running status or the message's echo came after the last message went out.
+def read_until(p, out, marker, timeout=20):
+    """Reads p's stdout (non-blocking) into out (a bytearray) until marker is in it."""
+    deadline = time.time() + timeout
+    while marker not in out and time.time() < deadline and p.poll() is None:
+        chunk = p.stdout.read()
+        if chunk:
+            out += chunk
+        else:
+            time.sleep(0.02)
+    assert marker in out, (marker, bytes(out))
+
+
+def test_send_stdin_second_run():
+    """The second line goes out while the first run goes on; the server reads it only after
+    that run's idle (as upstream's state lock can): tether stays for the second run."""
+    s = Server("headless_send_after_run.scenario", "--echo-after-run")
+    errf = tempfile.TemporaryFile(dir=TMP)
+    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--send", "-",
+                          "--server", s.url, CONV], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=errf, env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    out = bytearray()
+    p.stdin.write(b"line one\n")
+    p.stdin.flush()
+    read_until(p, out, b'{"type":"status","execution_status":"running"}')
+    p.stdin.write(b"line two\n")
+    p.stdin.close()
+    try:
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    out += p.stdout.read() or b""
+    s.stop()
+    errf.seek(0)
+    err = errf.read()
+    assert p.returncode == 0, (p.returncode, err)
+    recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
+    assert [r["content"][0]["text"] for r in recv] == ["line one", "line two"], recv
+    lines = ndjson(bytes(out))
+    check_invariants(lines)
+    texts = [json.dumps(l) for l in lines]
+    echo = [i for i, t in enumerate(texts) if '"text": "line two"' in t and '"durable"' in t]
+    assert echo, ("the echo of line two", texts)
+    answered = [i for i, t in enumerate(texts) if '"text": "answered"' in t and '"durable"' in t]
+    assert len(answered) == 2 and answered[1] > echo[0], texts
+    statuses = [l["execution_status"] for l in lines if l["type"] == "status"]
+    assert statuses[-1] == "idle" and statuses.count("running") == 2, statuses
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
