@@ -1992,6 +1992,68 @@ def test_send_stdin_second_run():
     assert statuses[-1] == "idle" and statuses.count("running") == 2, statuses
 
 
+# Issue 17: a secret split across two content parts of one event (message, thought,
+# observation) is masked: the parts are one text to the reader.
+SPLIT_PIECES = (b"parts-se", b"cret-77")
+
+
+def split_mask():
+    path = os.path.join(TMP, "split.mask")
+    open(path, "w").write("parts-secret-77\n")
+    return path
+
+
+def test_split_parts_secret_nowhere():
+    """Headless text and ndjson, --record and --log: neither piece of the secret, and the
+    parts read as one masked text."""
+    for fmt in ("text", "ndjson"):
+        s = Server("split_parts.scenario")
+        log, rec = os.path.join(TMP, "split-log-" + fmt), os.path.join(TMP, "split-rec-" + fmt)
+        rc, out, err = run(s, "--format", fmt, "--mask-file", split_mask(), "--log", log,
+                           "--record", rec)
+        s.stop()
+        assert rc == 0, (fmt, rc, err)
+        for name, blob in (("stdout", out), ("stderr", err), ("log", open(log, "rb").read()),
+                           ("record", open(rec, "rb").read())):
+            for piece in SPLIT_PIECES:
+                assert piece not in blob, "%r in %s (%s): %r" % (piece, name, fmt, blob)
+        if fmt == "text":
+            assert b"the key is <secret-hidden> ok" in out and b"using <secret-hidden> now" in out, out
+        else:
+            events = [l["event"] for l in ndjson(out) if l["type"] == "durable"]
+            msg = [e for e in events if e.get("kind") == "MessageEvent"][0]
+            assert [p["text"] for p in msg["llm_message"]["content"]] == \
+                ["the key is <secret-hidden> ok", ""], msg
+            obs = [e for e in events if e.get("kind") == "ObservationEvent"][0]
+            assert obs["observation"]["content"][0]["text"] == "out <secret-hidden> end", obs
+
+
+def test_tui_split_parts_secret():
+    """The TUI shows the message, the thought and the output as one text each, masked."""
+    s = Server("split_parts.scenario")
+    sock = "tether-split-%d" % os.getpid()
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+
+    def screen():
+        return subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
+
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "100", "-y", "30", "-e", "LANG=C.UTF-8",
+                               "%s --mask-file %s --server %s %s; sleep 30" % (
+                                   TETHER, split_mask(), s.url, CONV)], check=True, env=ENV)
+        deadline = time.time() + 15
+        while time.time() < deadline and "using <secret-hidden> now" not in screen():
+            time.sleep(0.1)
+        text = screen()
+        assert "the key is <secret-hidden> ok" in text and "using <secret-hidden> now" in text, text
+        assert "out <secret-hidden> end" in text, text
+        for piece in SPLIT_PIECES:
+            assert piece.decode() not in text, text
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
