@@ -351,8 +351,10 @@ void controller_send(struct controller *c, const char *text)
 	c->sent_anything = true;
 	/* Only what the server shows after this message went out may end the run (cli.md). */
 	c->busy_since_send = false;
-	free(c->last_sent);
-	c->last_sent = xstrdup(text);
+	if (c->headless) {
+		free(c->last_sent);
+		c->last_sent = xstrdup(text);
+	}
 	outbox_send(c->outbox, text);
 	ctl_changed(c);
 }
