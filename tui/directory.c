@@ -81,17 +81,10 @@ static void poll_failed(struct directory *d, const struct rest_response *resp, c
 	buf_init(&scratch);
 	if (resp && resp->error)
 		clean_text(d->masks, resp->error, strlen(resp->error), &scratch, &cause);
-	if (resp) {
+	if (resp)
 		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
-	} else {
-		/* why may quote the answer: it crosses the boundary too */
-		struct buf clean_why;
-		buf_init(&clean_why);
-		clean_text(d->masks, why, strlen(why), &scratch, &clean_why);
-		buf_printf(&line, "unexpected answer from the server at %s: %s", about.server,
-			   buf_cstr(&clean_why));
-		buf_fini(&clean_why);
-	}
+	else
+		buf_printf(&line, "unexpected answer from the server at %s: %s", about.server, why);
 	d->failures++;
 	double delay = 1;
 	for (int i = 0; i < d->failures && delay < DIR_MAX_BACKOFF_S; i++)
