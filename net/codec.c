@@ -236,6 +236,8 @@ static const char *joiner_finish(struct joiner *j, struct frame_store *st)
 	return store_own(st, buf_steal(&j->joined));
 }
 
+static const char image_text[] = "[image]";
+
 /* The display text of one content part: its text, "[image]" for images, else NULL. */
 static const char *part_text(const cJSON *part)
 {
@@ -243,20 +245,45 @@ static const char *part_text(const cJSON *part)
 	if (!type || strcmp(type, "text") == 0)
 		return ev_string(part, "text");
 	if (strcmp(type, "image") == 0)
-		return "[image]";
+		return image_text;
 	return NULL;
 }
 
-/* Text parts joined by "\n"; a bare string (as Message accepts) counts as one part. */
+/* The parts as one text: text parts joined with nothing between them, as upstream shows a
+ * message or an observation (content_to_str, then "".join), so that a secret split across two
+ * parts reaches the masker whole; an image stands on a line of its own. A bare string (as
+ * Message accepts) counts as one part. */
 static const char *parts_text(struct frame_store *st, const cJSON *parts)
 {
 	if (cJSON_IsString(parts))
 		return parts->valuestring;
-	struct joiner j = { .sep = "\n" };
+	const char *first = NULL;
+	size_t count = 0;
+	bool last_image = false;
+	struct buf joined;
+	buf_init(&joined);
 	const cJSON *part, *list = array_or_null(parts);
-	cJSON_ArrayForEach(part, list)
-		joiner_add(&j, part_text(part));
-	return joiner_finish(&j, st);
+	cJSON_ArrayForEach(part, list) {
+		const char *s = part_text(part);
+		if (!s || !*s)
+			continue;
+		bool image = s == image_text;
+		if (count == 1)
+			buf_puts(&joined, first);
+		if (count && (image || last_image))
+			buf_putc(&joined, '\n');
+		if (count)
+			buf_puts(&joined, s);
+		else
+			first = s;
+		last_image = image;
+		count++;
+	}
+	if (count < 2) {
+		buf_fini(&joined);
+		return first;
+	}
+	return store_own(st, buf_steal(&joined));
 }
 
 /* Adds s unless the reasoning so far already holds it (providers repeat the same thoughts

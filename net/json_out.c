@@ -333,21 +333,217 @@ static void scan_put_number(struct text_scan *sc)
 	put_number(sc->rw->out, strtod(tmp, NULL));
 }
 
+/* ------------------------------------------- text parts: one text to the reader */
+
+/* Where the "text" string of one text part is, in the input and in the output. */
+struct part_at {
+	const char *in;                 /* its opening quote */
+	size_t out_start, out_end;      /* its literal, quotes included */
+};
+
+/* The text parts (objects whose "type" is "text" or absent, with a "text" string) among the
+ * elements of one array. */
+struct part_run {
+	struct part_at few[4], *at;
+	size_t n, cap;
+};
+
+static void part_run_add(struct part_run *r, const char *in, size_t start, size_t end)
+{
+	if (!r->at) {
+		r->at = r->few;
+		r->cap = sizeof r->few / sizeof *r->few;
+	}
+	if (r->n == r->cap) {
+		struct part_at *grown = xcalloc(r->cap * 2, sizeof *grown);
+		memcpy(grown, r->at, r->n * sizeof *grown);
+		if (r->at != r->few)
+			free(r->at);
+		r->at = grown;
+		r->cap *= 2;
+	}
+	r->at[r->n++] = (struct part_at){ in, start, end };
+}
+
+static void part_run_fini(struct part_run *r)
+{
+	if (r->at != r->few)
+		free(r->at);
+}
+
+/* Whether the string literal at sc->p decodes to name (a key or a value). */
+static bool literal_is(struct text_scan *sc, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = sc->p;
+	if ((size_t)(sc->end - p) >= n + 2 && !memcmp(p + 1, name, n) && p[n + 1] == '"')
+		return true;
+	const char *q = literal_run_end(p + 1, sc->end);
+	if (q >= sc->end || *q == '"')
+		return false;   /* plain, and not name */
+	/* Escaped ("t\u0065xt"): decoded aside, as cJSON reads it (up to a raw NUL). */
+	struct text_scan look = { .p = p, .end = sc->end, .rw = sc->rw };
+	look.decoded = sc->rw->scratch;
+	scan_string(&look, true);
+	bool same = strcmp(buf_cstr(&look.decoded), name) == 0;
+	sc->rw->scratch = look.decoded;
+	return same;
+}
+
+/* fn of the decoded parts [from, to) of joined (ends[i] is where part i ends) into out. */
+static void fn_of_parts(struct rewriter *rw, const struct buf *joined, const size_t *ends,
+			size_t from, size_t to, struct buf *out)
+{
+	size_t start = from ? ends[from - 1] : 0;
+	rw->fn(rw->ctx, joined->data ? joined->data + start : "", ends[to - 1] - start, out);
+}
+
+static bool same_buf(const struct buf *a, const struct buf *b)
+{
+	return a->len == b->len && (!a->len || !memcmp(a->data, b->data, a->len));
+}
+
+/* codec.c shows the text parts of one array joined with nothing between. When fn gives them
+ * joined something other than what it gives them one by one (a secret split across parts),
+ * the parts a secret spans are merged: the first is written again as fn gives them joined,
+ * the others as "". A boundary is spanned when fn of the whole differs from fn of each side;
+ * past MERGE_LOOK parts (a hostile server's thousands) every part is merged. */
+enum { MERGE_LOOK = 32 };
+
+static void merge_parts(struct text_scan *sc, const struct part_run *r)
+{
+	struct rewriter *rw = sc->rw;
+	struct text_scan one = { .end = sc->end, .rw = rw };
+	struct buf joined, apart, together, halves;
+	size_t n = r->n, *ends = xcalloc(n, sizeof *ends);
+	buf_init(&one.decoded);
+	buf_init(&joined);
+	buf_init(&apart);
+	buf_init(&together);
+	buf_init(&halves);
+	for (size_t i = 0; i < n; i++) {
+		one.p = r->at[i].in;
+		scan_string(&one, false);
+		const char *s = one.decoded.data ? one.decoded.data : "";
+		buf_append(&joined, s, one.decoded.len);
+		ends[i] = joined.len;
+		rw->fn(rw->ctx, s, one.decoded.len, &apart);
+	}
+	fn_of_parts(rw, &joined, ends, 0, n, &together);
+	if (!same_buf(&apart, &together)) {
+		/* spanned[k]: a secret spans the boundary before part k */
+		bool *spanned = xcalloc(n, sizeof *spanned);
+		for (size_t k = 1; k < n; k++) {
+			if (n > MERGE_LOOK) {
+				spanned[k] = true;
+				continue;
+			}
+			buf_clear(&halves);
+			fn_of_parts(rw, &joined, ends, 0, k, &halves);
+			fn_of_parts(rw, &joined, ends, k, n, &halves);
+			spanned[k] = !same_buf(&halves, &together);
+		}
+		struct buf *out = rw->out, seg, part;
+		buf_init(&seg);
+		buf_init(&part);
+		size_t from = r->at[0].out_start;
+		for (size_t i = 0; i < n; i++) {
+			size_t last = i;
+			while (last + 1 < n && spanned[last + 1])
+				last++;
+			for (size_t k = i; k <= last && last > i; k++) {
+				buf_append(&seg, out->data + from, r->at[k].out_start - from);
+				buf_clear(&part);
+				if (k == i)
+					fn_of_parts(rw, &joined, ends, i, last + 1, &part);
+				json_append_string(&seg, part.data ? part.data : "", part.len);
+				from = r->at[k].out_end;
+			}
+			i = last;
+		}
+		buf_append(&seg, out->data + from, out->len - from);
+		out->len = r->at[0].out_start;
+		buf_append(out, seg.data, seg.len);
+		buf_fini(&part);
+		buf_fini(&seg);
+		free(spanned);
+	}
+	free(ends);
+	buf_fini(&halves);
+	buf_fini(&together);
+	buf_fini(&apart);
+	buf_fini(&joined);
+	buf_fini(&one.decoded);
+}
+
+/* An object's members; in parent (an array's, with fn) when it is a text part. */
+static void scan_value(struct text_scan *sc, struct part_run *parent);
+
+static void scan_members(struct text_scan *sc, struct part_run *parent)
+{
+	struct buf *out = sc->rw->out;
+	const char *text = NULL;
+	size_t text_start = 0, text_end = 0;
+	bool not_text = false;
+	for (bool first = true;; first = false) {
+		scan_ws(sc);
+		if (sc->p >= sc->end || *sc->p == '}') {
+			sc->p += sc->p < sc->end;
+			break;
+		}
+		if (*sc->p == ',')
+			sc->p++;
+		if (!first)
+			buf_putc(out, ',');
+		const char *before = sc->p;
+		scan_ws(sc);
+		if (sc->p >= sc->end || *sc->p != '"')
+			break;
+		bool is_text = parent && literal_is(sc, "text") && !text;
+		bool is_type = parent && !is_text && literal_is(sc, "type");
+		scan_put_string(sc);
+		scan_ws(sc);
+		sc->p += sc->p < sc->end && *sc->p == ':';
+		buf_putc(out, ':');
+		scan_ws(sc);
+		bool string = sc->p < sc->end && *sc->p == '"';
+		if (is_type)
+			not_text |= !string || !literal_is(sc, "text");
+		is_text &= string;
+		if (is_text) {
+			text = sc->p;
+			text_start = out->len;
+		}
+		scan_value(sc, NULL);
+		if (is_text)
+			text_end = out->len;
+		if (sc->p == before)
+			break;
+	}
+	buf_putc(out, '}');
+	if (text && !not_text)
+		part_run_add(parent, text, text_start, text_end);
+}
+
 /* Depth is bounded by what cJSON accepted (CJSON_NESTING_LIMIT). */
-static void scan_value(struct text_scan *sc)
+static void scan_value(struct text_scan *sc, struct part_run *parent)
 {
 	struct buf *out = sc->rw->out;
 	scan_ws(sc);
 	if (sc->p >= sc->end)
 		return;
 	char c = *sc->p;
-	if (c == '{' || c == '[') {
-		bool object = c == '{';
+	if (c == '{') {
+		buf_putc(out, c);
+		sc->p++;
+		scan_members(sc, parent);
+	} else if (c == '[') {
+		struct part_run run = { .n = 0 };
 		buf_putc(out, c);
 		sc->p++;
 		for (bool first = true;; first = false) {
 			scan_ws(sc);
-			if (sc->p >= sc->end || *sc->p == (object ? '}' : ']')) {
+			if (sc->p >= sc->end || *sc->p == ']') {
 				sc->p += sc->p < sc->end;
 				break;
 			}
@@ -356,20 +552,14 @@ static void scan_value(struct text_scan *sc)
 			if (!first)
 				buf_putc(out, ',');
 			const char *before = sc->p;
-			if (object) {
-				scan_ws(sc);
-				if (sc->p >= sc->end || *sc->p != '"')
-					break;
-				scan_put_string(sc);
-				scan_ws(sc);
-				sc->p += sc->p < sc->end && *sc->p == ':';
-				buf_putc(out, ':');
-			}
-			scan_value(sc);
+			scan_value(sc, sc->rw->fn ? &run : NULL);
 			if (sc->p == before)
 				break;
 		}
-		buf_putc(out, object ? '}' : ']');
+		buf_putc(out, ']');
+		if (run.n >= 2)
+			merge_parts(sc, &run);
+		part_run_fini(&run);
 	} else if (c == '"') {
 		scan_put_string(sc);
 	} else if (c == 't' || c == 'f' || c == 'n') {
@@ -389,7 +579,7 @@ void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *c
 	struct text_scan sc = { .p = json, .end = json + len, .rw = &rw };
 	buf_init(&rw.scratch);
 	buf_init(&sc.decoded);
-	scan_value(&sc);
+	scan_value(&sc, NULL);
 	buf_fini(&sc.decoded);
 	buf_fini(&rw.scratch);
 }

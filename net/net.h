@@ -79,7 +79,8 @@ struct event {
 	const char *timestamp;
 	enum event_source source;
 	const char *role;               /* MessageEvent: llm_message.role */
-	/* The main text: MessageEvent text parts (joined by "\n"), ActionEvent thought (both
+	/* The main text: MessageEvent text parts (joined with nothing between, an image as a
+	 * line "[image]"; so are thought and observation parts), ActionEvent thought (both
 	 * without inline <think>…</think>), ObservationEvent content text (and the terminal's
 	 * timeout note), UserRejectObservation rejection_reason, AgentErrorEvent error,
 	 * ConversationErrorEvent detail, condensation summary, SystemPromptEvent prompt and tool

@@ -265,6 +265,12 @@ static bool all_sent(const struct controller *c)
 	return outbox_unsent(c->outbox, NULL, 0) == 0 && !c->stdin_open;
 }
 
+/* Every message given to the outbox is written (stdin may still bring more). */
+static bool went_out(const struct controller *c)
+{
+	return outbox_unsent(c->outbox, NULL, 0) == 0;
+}
+
 void ctl_until_check(struct controller *c)
 {
 	if (!c->headless || c->finished || !c->caught_up_once || c->o->until == UNTIL_NEVER ||
@@ -288,9 +294,21 @@ static void check_until(struct controller *c, enum run_status status, bool live)
 {
 	if (!live)
 		return;
-	if (c->sent_anything && !status_ended_run(status))
+	/* A run seen while the last message is still on its way may end before the server reads
+	 * it: that run's end is not this message's. */
+	if (c->sent_anything && !status_ended_run(status) && went_out(c))
 		c->busy_since_send = true;
 	ctl_until_check(c);
+}
+
+/* The durable echo of the last message during a run: the server has it and it joins that run
+ * (a server sends no second running), whose end is then its own. Echoed between runs, the
+ * run it starts shows its own running status. */
+static void check_echo(struct controller *c, const struct event *e, bool live)
+{
+	if (live && c->last_sent && e->kind == EVENT_MESSAGE && e->source == SOURCE_USER &&
+	    e->text && !strcmp(e->text, c->last_sent) && went_out(c) && ctl_run_in_progress(c))
+		c->busy_since_send = true;
 }
 
 /* headless --on-confirm: once per waiting period, the actions that wait go to the sinks, then
@@ -500,6 +518,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
 		set_execution_status(c, &f->event, live);
+	check_echo(c, &f->event, live);
 	catchup_rearm(c);
 }
 
@@ -934,6 +953,7 @@ void controller_destroy(struct controller *c)
 	free(c->last_drop);
 	transcript_destroy(c->transcript);
 	free(c->title);
+	free(c->last_sent);
 	free(c->shown_server);
 	free(c->shown_conversation_id);
 	free(c->execution_status);

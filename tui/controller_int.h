@@ -65,7 +65,10 @@ struct controller {
 	bool has_through_seq;
 	int64_t through_seq;
 	bool sent_anything;
+	/* --until with --send: a run in progress (or the echo of the last message) was seen
+	 * since the last message went out */
 	bool busy_since_send;
+	char *last_sent;                /* headless: the last message sent, to know its echo */
 	bool stdin_open;
 	bool finished;
 	bool closed_reported;           /* the last connection line was "closed" */

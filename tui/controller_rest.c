@@ -349,9 +349,12 @@ void controller_send(struct controller *c, const char *text)
 	if (!text || ctl_blank(text, strlen(text)))
 		return;
 	c->sent_anything = true;
-	/* A message sent while a run goes on joins that run: its end is this message's too. */
-	if (!ctl_run_in_progress(c))
-		c->busy_since_send = false;
+	/* Only what the server shows after this message went out may end the run (cli.md). */
+	c->busy_since_send = false;
+	if (c->headless) {
+		free(c->last_sent);
+		c->last_sent = xstrdup(text);
+	}
 	outbox_send(c->outbox, text);
 	ctl_changed(c);
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 
 enum { DIR_MAX_PAGES = 100, DIR_MAX_BACKOFF_S = 30 };
+/* The shortest interval (tether watch --interval's floor): never a busy loop of requests. */
+static const double dir_min_interval_s = 0.1;
 
 /* The request in flight; d is NULL once the directory is gone. */
 struct dir_call {
@@ -181,6 +183,8 @@ struct directory *directory_create(struct loop *loop, const struct options *o,
 	buf_init(&d->url);
 	url_describe(o->server, &d->url);
 	d->interval_s = o->watch_interval_s;
+	if (!(d->interval_s >= dir_min_interval_s))
+		d->interval_s = dir_min_interval_s;
 	d->on_poll = on_poll;
 	d->ctx = ctx;
 	d->timer = loop_timer_create(loop, timer_fired, d);
@@ -190,7 +194,7 @@ struct directory *directory_create(struct loop *loop, const struct options *o,
 
 void directory_set_interval(struct directory *d, double seconds)
 {
-	d->interval_s = seconds;
+	d->interval_s = seconds >= dir_min_interval_s ? seconds : dir_min_interval_s;
 	if (!d->call && !d->failures && loop_timer_pending(d->timer))
 		schedule(d, seconds);
 }

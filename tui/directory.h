@@ -29,11 +29,11 @@ typedef void (*directory_fn)(void *ctx, const struct directory_poll *p);
 
 /* Starts polling on loop (the first poll at once, on the loop, never inside this call) the
  * server of o with api_key (NULL: none); on_poll gets every outcome. The interval starts as
- * o->watch_interval_s; after a failure the next poll is 2, 4, 8 … 30 s later. */
+ * o->watch_interval_s (at least 0.1 s); after a failure the next poll is 2, 4, 8 … 30 s later. */
 struct directory *directory_create(struct loop *loop, const struct options *o,
 				   const struct mask_set *masks, const char *api_key,
 				   directory_fn on_poll, void *ctx);
-/* Sets the seconds between polls while the server answers (from now on). */
+/* Sets the seconds between polls while the server answers (from now on; at least 0.1). */
 void directory_set_interval(struct directory *d, double seconds);
 /* Polls at once (on the loop) unless a poll is under way: the user opened the board. */
 void directory_poll_now(struct directory *d);

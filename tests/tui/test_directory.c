@@ -275,6 +275,13 @@ static void test_poll_now_and_interval(void **state)
 	run_loop(&run, 10);
 	assert_int_equal(run.polls, 4);
 	assert_false(run.seen[3].failed);
+	/* no interval is shorter than 0.1 s: not a busy loop of requests */
+	directory_set_interval(run.d, 0);
+	run.stop_after = 7;
+	run_loop(&run, 10);
+	assert_int_equal(run.polls, 7);
+	for (int i = 5; i < 7; i++)
+		assert_true(run.seen[i].at_us - run.seen[i - 1].at_us >= 90000);
 	run_end(&run);
 	stop_fixture(&fp, url);
 }

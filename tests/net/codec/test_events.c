@@ -63,6 +63,19 @@ static void test_message_parts(void **state)
 	assert_null(f.event.reasoning);
 	frame_fini(&f);
 
+	/* Text parts join with nothing between (upstream's "".join of content_to_str): a secret
+	 * split across two parts reaches the masker whole. */
+	decode_event("{\"kind\":\"MessageEvent\",\"source\":\"agent\",\"llm_message\":{\"role\":"
+		     "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"abc SEC\"},"
+		     "{\"type\":\"text\",\"text\":\"RET def\"}]}}", &f);
+	assert_string_equal(f.event.text, "abc SECRET def");
+	frame_fini(&f);
+	decode_event("{\"kind\":\"ObservationEvent\",\"observation\":{\"content\":["
+		     "{\"type\":\"text\",\"text\":\"out SEC\"},{\"type\":\"image\",\"image_urls\":[]},"
+		     "{\"type\":\"text\",\"text\":\"tail\"},{\"type\":\"text\",\"text\":\"RET\"}]}}", &f);
+	assert_string_equal(f.event.text, "out SEC\n[image]\ntailRET");
+	frame_fini(&f);
+
 	/* Message also accepts content as a bare string. */
 	decode_event("{\"kind\":\"MessageEvent\",\"llm_message\":{\"role\":\"user\",\"content\":\"plain\"}}", &f);
 	assert_string_equal(f.event.text, "plain");
@@ -292,7 +305,7 @@ static void test_action_risk_and_reasoning(void **state)
 	decode_event("{\"kind\":\"ActionEvent\",\"thought\":[{\"type\":\"text\",\"text\":\"a\"},"
 		     "{\"type\":\"text\",\"text\":\"b\"}],\"reasoning_content\":\"why\","
 		     "\"thinking_blocks\":[{\"type\":\"thinking\",\"thinking\":\"deeper\"}]}", &f);
-	assert_string_equal(f.event.text, "a\nb");
+	assert_string_equal(f.event.text, "ab");    /* parts joined as a message's are */
 	assert_string_equal(f.event.reasoning, "why\n\ndeeper");
 	frame_fini(&f);
 

@@ -221,6 +221,76 @@ static void test_rewrite_every_string(void **state)
 	free(out);
 }
 
+/* A masker of one secret, "SECRET", for whole strings only. */
+static void mask_secret(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	(void)ctx;
+	for (size_t i = 0; i < len;) {
+		if (len - i >= 6 && !memcmp(s + i, "SECRET", 6)) {
+			buf_puts(out, "<hidden>");
+			i += 6;
+		} else {
+			buf_putc(out, s[i++]);
+		}
+	}
+}
+
+/* Text parts are one text to the reader: a secret split across two of them is masked (the
+ * first part takes the masked whole, the others are emptied); parts without one stay as
+ * they are, byte for byte. */
+static void test_rewrite_secret_across_parts(void **state)
+{
+	(void)state;
+	char *out = rewrite("{\"kind\":\"MessageEvent\",\"llm_message\":{\"content\":["
+			    "{\"cache_prompt\":false,\"type\":\"text\",\"text\":\"abc SEC\"},"
+			    "{\"type\":\"text\",\"text\":\"RET def\"}]}}", mask_secret, NULL);
+	assert_string_equal(out, "{\"kind\":\"MessageEvent\",\"llm_message\":{\"content\":["
+				 "{\"cache_prompt\":false,\"type\":\"text\",\"text\":\"abc <hidden> def\"},"
+				 "{\"type\":\"text\",\"text\":\"\"}]}}");
+	free(out);
+
+	/* In a whole frame, escaped, with an image between and a part without "type"; the text
+	 * of another kind of part is not the reader's text. */
+	out = rewrite("{\"type\":\"durable\",\"event\":{\"observation\":{\"content\":["
+		      "{\"text\":\"x S\\u0045C\"},{\"type\":\"image\",\"image_urls\":[\"SEC\",\"RET\"]},"
+		      "{\"type\":\"audio\",\"text\":\"zz\"},{\"type\":\"text\",\"text\":\"R\\u0045\"},"
+		      "{\"text\":\"T \\\"y\\\"\",\"type\":\"text\"}]}}}", mask_secret, NULL);
+	assert_string_equal(out, "{\"type\":\"durable\",\"event\":{\"observation\":{\"content\":["
+				 "{\"text\":\"x <hidden> \\\"y\\\"\"},{\"type\":\"image\",\"image_urls\":[\"SEC\",\"RET\"]},"
+				 "{\"type\":\"audio\",\"text\":\"zz\"},{\"type\":\"text\",\"text\":\"\"},"
+				 "{\"text\":\"\",\"type\":\"text\"}]}}}");
+	free(out);
+	/* Only the parts a secret spans are merged, however many it spans. */
+	out = rewrite("[{\"text\":\"SE\"},{\"text\":\"CRET\"},{\"text\":\"!\"}]", mask_secret, NULL);
+	assert_string_equal(out, "[{\"text\":\"<hidden>\"},{\"text\":\"\"},{\"text\":\"!\"}]");
+	free(out);
+	out = rewrite("[{\"text\":\"a\"},{\"text\":\"SE\"},{\"text\":\"CR\"},{\"text\":\"ET b\"},"
+		      "{\"text\":\"c\"},{\"text\":\"SECR\"},{\"text\":\"ET\"}]", mask_secret, NULL);
+	assert_string_equal(out, "[{\"text\":\"a\"},{\"text\":\"<hidden> b\"},{\"text\":\"\"},"
+				 "{\"text\":\"\"},{\"text\":\"c\"},{\"text\":\"<hidden>\"},{\"text\":\"\"}]");
+	free(out);
+	/* A server's thousands of parts: past 32 every part is merged (no quadratic search). */
+	struct buf many;
+	buf_init(&many);
+	buf_puts(&many, "[{\"text\":\"SE\"},{\"text\":\"CRET\"}");
+	for (int i = 0; i < 40; i++)
+		buf_puts(&many, ",{\"text\":\"x\"}");
+	buf_puts(&many, "]");
+	out = rewrite(many.data, mask_secret, NULL);
+	assert_non_null(strstr(out, "[{\"text\":\"<hidden>xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"},{\"text\":\"\"}"));
+	assert_null(strstr(out, "SE"));
+	free(out);
+	buf_fini(&many);
+
+	/* Nothing split: as before, byte for byte (and each part masked alone). */
+	const char *plain = "{\"content\":[{\"type\":\"text\",\"text\":\"a SECRET\"},"
+			    "{\"type\":\"text\",\"text\":\"b\\nc\"}],\"more\":[{\"text\":\"SEC\"}]}";
+	out = rewrite(plain, mask_secret, NULL);
+	assert_string_equal(out, "{\"content\":[{\"type\":\"text\",\"text\":\"a <hidden>\"},"
+				 "{\"type\":\"text\",\"text\":\"b\\u000ac\"}],\"more\":[{\"text\":\"SEC\"}]}");
+	free(out);
+}
+
 static void test_rewrite_compacts_without_fn(void **state)
 {
 	(void)state;
@@ -370,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_random_bytes),
 		cmocka_unit_test(test_appends_to_buffer),
 		cmocka_unit_test(test_rewrite_every_string),
+		cmocka_unit_test(test_rewrite_secret_across_parts),
 		cmocka_unit_test(test_rewrite_compacts_without_fn),
 		cmocka_unit_test(test_rewrite_numbers),
 		cmocka_unit_test(test_rewrite_escapes_fn_output),

@@ -1940,6 +1940,120 @@ def test_watch_usage_2():
     assert rc == 2 and "(did you mean watch?)" in err[0], (rc, err)
 
 
+# Issue 17 (flaky send_stdin_lines): --until idle with --send ends at a run's end only when a
+# running status or the message's echo came after the last message went out.
+def read_until(p, out, marker, timeout=20):
+    """Reads p's stdout (non-blocking) into out (a bytearray) until marker is in it."""
+    deadline = time.time() + timeout
+    while marker not in out and time.time() < deadline and p.poll() is None:
+        chunk = p.stdout.read()
+        if chunk:
+            out += chunk
+        else:
+            time.sleep(0.02)
+    assert marker in out, (marker, bytes(out))
+
+
+def test_send_stdin_second_run():
+    """The second line goes out while the first run goes on; the server reads it only after
+    that run's idle (as upstream's state lock can): tether stays for the second run."""
+    s = Server("headless_send_after_run.scenario", "--echo-after-run")
+    errf = tempfile.TemporaryFile(dir=TMP)
+    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--send", "-",
+                          "--server", s.url, CONV], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=errf, env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    out = bytearray()
+    p.stdin.write(b"line one\n")
+    p.stdin.flush()
+    read_until(p, out, b'{"type":"status","execution_status":"running"}')
+    p.stdin.write(b"line two\n")
+    p.stdin.close()
+    try:
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    out += p.stdout.read() or b""
+    s.stop()
+    errf.seek(0)
+    err = errf.read()
+    assert p.returncode == 0, (p.returncode, err)
+    recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
+    assert [r["content"][0]["text"] for r in recv] == ["line one", "line two"], recv
+    lines = ndjson(bytes(out))
+    check_invariants(lines)
+    texts = [json.dumps(l) for l in lines]
+    echo = [i for i, t in enumerate(texts) if '"text": "line two"' in t and '"durable"' in t]
+    assert echo, ("the echo of line two", texts)
+    answered = [i for i, t in enumerate(texts) if '"text": "answered"' in t and '"durable"' in t]
+    assert len(answered) == 2 and answered[1] > echo[0], texts
+    statuses = [l["execution_status"] for l in lines if l["type"] == "status"]
+    assert statuses[-1] == "idle" and statuses.count("running") == 2, statuses
+
+
+# Issue 17: a secret split across two content parts of one event (message, thought,
+# observation) is masked: the parts are one text to the reader.
+SPLIT_PIECES = (b"parts-se", b"cret-77")
+
+
+def split_mask():
+    path = os.path.join(TMP, "split.mask")
+    open(path, "w").write("parts-secret-77\n")
+    return path
+
+
+def test_split_parts_secret_nowhere():
+    """Headless text and ndjson, --record and --log: neither piece of the secret, and the
+    parts read as one masked text."""
+    for fmt in ("text", "ndjson"):
+        s = Server("split_parts.scenario")
+        log, rec = os.path.join(TMP, "split-log-" + fmt), os.path.join(TMP, "split-rec-" + fmt)
+        rc, out, err = run(s, "--format", fmt, "--mask-file", split_mask(), "--log", log,
+                           "--record", rec)
+        s.stop()
+        assert rc == 0, (fmt, rc, err)
+        for name, blob in (("stdout", out), ("stderr", err), ("log", open(log, "rb").read()),
+                           ("record", open(rec, "rb").read())):
+            for piece in SPLIT_PIECES:
+                assert piece not in blob, "%r in %s (%s): %r" % (piece, name, fmt, blob)
+        if fmt == "text":
+            assert b"the key is <secret-hidden> ok" in out and b"using <secret-hidden> now" in out, out
+        else:
+            events = [l["event"] for l in ndjson(out) if l["type"] == "durable"]
+            msg = [e for e in events if e.get("kind") == "MessageEvent"][0]
+            assert [p["text"] for p in msg["llm_message"]["content"]] == \
+                ["the key is <secret-hidden> ok", ""], msg
+            obs = [e for e in events if e.get("kind") == "ObservationEvent"][0]
+            assert obs["observation"]["content"][0]["text"] == "out <secret-hidden> end", obs
+
+
+def test_tui_split_parts_secret():
+    """The TUI shows the message, the thought and the output as one text each, masked."""
+    s = Server("split_parts.scenario")
+    sock = "tether-split-%d" % os.getpid()
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+
+    def screen():
+        return subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout
+
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "100", "-y", "30", "-e", "LANG=C.UTF-8",
+                               "%s --mask-file %s --server %s %s; sleep 30" % (
+                                   TETHER, split_mask(), s.url, CONV)], check=True, env=ENV)
+        deadline = time.time() + 15
+        while time.time() < deadline and "using <secret-hidden> now" not in screen():
+            time.sleep(0.1)
+        text = screen()
+        assert "the key is <secret-hidden> ok" in text and "using <secret-hidden> now" in text, text
+        assert "out <secret-hidden> end" in text, text
+        for piece in SPLIT_PIECES:
+            assert piece.decode() not in text, text
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        s.stop()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
