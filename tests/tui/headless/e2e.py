@@ -1992,6 +1992,35 @@ def test_send_stdin_second_run():
     assert statuses[-1] == "idle" and statuses.count("running") == 2, statuses
 
 
+def test_send_joins_run():
+    """A line sent while a run goes on, echoed during it, with no second running (as
+    upstream's agent takes it into the run): the run's end ends tether, exit 0."""
+    s = Server("headless_send_joins_run.scenario")
+    errf = tempfile.TemporaryFile(dir=TMP)
+    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--send", "-",
+                          "--server", s.url, CONV], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=errf, env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    out = bytearray()
+    read_until(p, out, b'{"type":"status","execution_status":"running"}')
+    p.stdin.write(b"join this\n")
+    p.stdin.close()
+    try:
+        p.wait(20)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    out += p.stdout.read() or b""
+    s.stop()
+    errf.seek(0)
+    assert p.returncode == 0, (p.returncode, errf.read(), bytes(out))
+    lines = ndjson(bytes(out))
+    check_invariants(lines)
+    texts = [json.dumps(l) for l in lines]
+    assert any('"text": "join this"' in t for t in texts), texts
+    assert [l["execution_status"] for l in lines if l["type"] == "status"][-1] == "idle"
+
+
 # Issue 17: a secret split across two content parts of one event (message, thought,
 # observation) is masked: the parts are one text to the reader.
 SPLIT_PIECES = (b"parts-se", b"cret-77")
