@@ -51,7 +51,7 @@ size_t conv_slot(const struct conv *v)
 struct conv *conv_find(struct tui *u, const char *id)
 {
 	for (size_t i = 0; i < u->nconvs; i++)
-		if (!strcmp(u->convs[i]->id, id))
+		if (conversation_id_same(u->convs[i]->id, id))
 			return u->convs[i];
 	return NULL;
 }

@@ -37,6 +37,20 @@ bool conversation_id_valid(const char *s)
 	return true;
 }
 
+bool conversation_id_same(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == '-')
+			a++;
+		while (*b == '-')
+			b++;
+		if (!*a || !*b)
+			return !*a && !*b;
+		if (tolower((unsigned char)*a++) != tolower((unsigned char)*b++))
+			return false;
+	}
+}
+
 /* Edit distance with adjacent transpositions (optimal string alignment), for short words. */
 static size_t distance(const char *a, const char *b)
 {

@@ -91,6 +91,8 @@ void options_load_config(struct options *o, void (*warn)(const char *line));
 void options_fini(struct options *o);
 /* True when s is a conversation id: a UUID, hyphenated (8-4-4-4-12) or as 32 hex digits. */
 bool conversation_id_valid(const char *s);
+/* True when a and b name the same conversation: the same hex digits, hyphens and case aside. */
+bool conversation_id_same(const char *a, const char *b);
 /* The --help text. */
 const char *options_usage(void);
 

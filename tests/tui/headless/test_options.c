@@ -550,6 +550,11 @@ static void test_several_ids(void **state)
 	assert_int_equal(options_parse(66, argv, &o, &err), -1);
 	assert_string_equal(buf_cstr(&err), "at most 64 conversations at once");
 	options_fini(&o);
+	/* one conversation, written two ways */
+	assert_true(conversation_id_same(ID, ID32));
+	assert_true(conversation_id_same(ID32, ID));
+	assert_false(conversation_id_same(ID, "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a92"));
+	assert_false(conversation_id_same(ID, "5f2c9b7e"));
 	assert_int_equal(parse(&o, &err, ID, NULL), 0);
 	assert_int_equal(o.max_open, 16);
 	assert_int_equal(o.nmore_ids, 0);
