@@ -319,13 +319,15 @@ void board_view_paint(struct tui *u)
 	bool modal = u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON;
 	int modal_rows = modal ? modal_rows_wanted(u, COLS) : 0;
 	if (modal_rows > LINES - 3)
-		modal_rows = LINES - 3 > 1 ? LINES - 3 : 1;
+		modal_rows = LINES - 3 > 1 ? LINES - 3 : LINES > 1 ? 1 : LINES;
+	int board_lines = LINES - modal_rows;
 	erase();
-	board_paint(b->board, LINES - modal_rows, COLS, now, note[0] ? note : NULL);
+	if (board_lines > 0)
+		board_paint(b->board, board_lines, COLS, now, note[0] ? note : NULL);
 	paint_invalidate(&u->paint);
 	if (modal)
-		modal_paint(u, LINES - modal_rows, modal_rows);
-	if (u->notice) {
+		modal_paint(u, board_lines, modal_rows);
+	if (u->notice && board_lines > 1) {
 		attrset(A_BOLD);
 		mvaddnstr(LINES - modal_rows - 1, 0, u->notice, -1);
 		clrtoeol();
