@@ -10,10 +10,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(bool ok)
+#include <stdio.h>
+
+/* An invariant that failed says which before the abort the fuzzer reports. */
+#define check(ok) check_at((ok), __LINE__)
+
+static void check_at(bool ok, int line)
 {
-	if (!ok)
+	if (!ok) {
+		fprintf(stderr, "fuzz_codec: the check at line %d failed\n", line);
 		abort();
+	}
 }
 
 /* Doubles every string, so the callback path and its scratch buffer are exercised. */

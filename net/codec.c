@@ -718,7 +718,7 @@ static void decode_acp_tool_call(struct frame_store *st, const cJSON *ev, struct
 	e->tool_status = ev_string(ev, "status");
 	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "is_error"));
 	const char *kind = ev_string(ev, "tool_kind");
-	e->action_summary = kind;
+	e->action_summary = kind ? one_line(st, kind, NULL) : NULL; /* a summary: one line, cut */
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(ev, "raw_input");
 	char *args = cJSON_IsString(in) ? xstrdup(in->valuestring) : codec_kv_lines(in, NULL);
 	e->arguments = args ? store_own(st, args) : NULL;

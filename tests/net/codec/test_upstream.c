@@ -304,6 +304,21 @@ static void test_acp_tool_call(void **state)
 	assert_true(f.event.is_error);
 	assert_string_equal(f.event.text, "no such file\nedited b.py");
 	frame_fini(&f);
+	/* A tool_kind from a hostile agent is a summary like any other: one line, cut at 200
+	 * (fuzz_codec found it whole). */
+	char json[1024];
+	char kind[400];
+	memset(kind, 'k', sizeof kind - 1);
+	kind[sizeof kind - 1] = '\0';
+	kind[10] = '\\';    /* "\n" in the JSON: a line break in the value */
+	kind[11] = 'n';
+	snprintf(json, sizeof json, "{\"id\":\"c3\",\"tool_call_id\":\"acp_3\",\"tool_kind\":\"%s\","
+		 "\"kind\":\"ACPToolCallEvent\"}", kind);
+	decode(json, &f);
+	assert_non_null(f.event.action_summary);
+	assert_true(strlen(f.event.action_summary) <= 200 + strlen("…"));
+	assert_null(strchr(f.event.action_summary, '\n'));
+	frame_fini(&f);
 }
 
 static void test_hooks_and_rejections(void **state)
