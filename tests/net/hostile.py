@@ -268,7 +268,21 @@ class Tmux:
         subprocess.run(self.t + ["send-keys"] + list(k), check=True)
 
     def kill(self):
+        # tether goes with its terminal; one still there after 5 s must not outlive the test
+        # (an ASan build's leak check at exit was seen spinning forever once its tty was gone).
+        pane = subprocess.run(self.t + ["display", "-p", "#{pane_pid}"], capture_output=True,
+                              text=True).stdout.strip()
+        kids = subprocess.run(["pgrep", "-P", pane], capture_output=True,
+                              text=True).stdout.split() if pane.isdigit() else []
         subprocess.run(self.t + ["kill-server"], capture_output=True)
+        deadline = time.time() + 5
+        for pid in (int(k) for k in kids):
+            while time.time() < deadline and os.path.exists("/proc/%d" % pid):
+                time.sleep(0.1)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def quit_with_ctrl_d(t, result, errf):

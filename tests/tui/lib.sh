@@ -27,8 +27,19 @@ chmod 700 "$WORK/run"
 
 T() { tmux -L "$SOCKET" "$@"; }
 
+# tether goes with its terminal; one still there after 5 s must not outlive the test (an ASan
+# build's leak check at exit was seen spinning forever once its tty was gone).
+reap_tether() {
+	local p
+	p=$(cat "$WORK/pid" 2>/dev/null)
+	[ -n "$p" ] || return 0
+	for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.1; done
+	kill -KILL "$p" 2>/dev/null
+}
+
 cleanup() {
 	T kill-server >/dev/null 2>&1
+	reap_tether
 	if [ -n "$SRV" ]; then
 		kill "$SRV" 2>/dev/null
 		wait "$SRV" 2>/dev/null
@@ -173,6 +184,7 @@ no_sanitizer_report() {
 # session on the socket of a server still shutting down fails: "server exited unexpectedly").
 fresh_tmux() {
 	T kill-server >/dev/null 2>&1
+	reap_tether
 	FRESH_TMUX=$((${FRESH_TMUX:-0} + 1))
 	SOCKET="tether-screen-$$-$FRESH_TMUX"
 }
