@@ -479,22 +479,28 @@ static void merge_parts(struct text_scan *sc, const struct part_run *r)
 /* An object's members; in parent (an array's, with fn) when it is a text part. */
 static void scan_value(struct text_scan *sc, struct part_run *parent);
 
+/* Before the next member or element: false at the closing bracket (taken) or the end. */
+static bool scan_separator(struct text_scan *sc, char close, bool first)
+{
+	scan_ws(sc);
+	if (sc->p >= sc->end || *sc->p == close) {
+		sc->p += sc->p < sc->end;
+		return false;
+	}
+	if (*sc->p == ',')
+		sc->p++;
+	if (!first)
+		buf_putc(sc->rw->out, ',');
+	return true;
+}
+
 static void scan_members(struct text_scan *sc, struct part_run *parent)
 {
 	struct buf *out = sc->rw->out;
 	const char *text = NULL;
 	size_t text_start = 0, text_end = 0;
 	bool not_text = false;
-	for (bool first = true;; first = false) {
-		scan_ws(sc);
-		if (sc->p >= sc->end || *sc->p == '}') {
-			sc->p += sc->p < sc->end;
-			break;
-		}
-		if (*sc->p == ',')
-			sc->p++;
-		if (!first)
-			buf_putc(out, ',');
+	for (bool first = true; scan_separator(sc, '}', first); first = false) {
 		const char *before = sc->p;
 		scan_ws(sc);
 		if (sc->p >= sc->end || *sc->p != '"')
@@ -541,16 +547,7 @@ static void scan_value(struct text_scan *sc, struct part_run *parent)
 		struct part_run run = { .n = 0 };
 		buf_putc(out, c);
 		sc->p++;
-		for (bool first = true;; first = false) {
-			scan_ws(sc);
-			if (sc->p >= sc->end || *sc->p == ']') {
-				sc->p += sc->p < sc->end;
-				break;
-			}
-			if (*sc->p == ',')
-				sc->p++;
-			if (!first)
-				buf_putc(out, ',');
+		for (bool first = true; scan_separator(sc, ']', first); first = false) {
 			const char *before = sc->p;
 			scan_value(sc, sc->rw->fn ? &run : NULL);
 			if (sc->p == before)
