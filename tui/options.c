@@ -9,6 +9,7 @@
 
 static const char usage[] =
 	"usage: tether [OPTIONS] [CONVERSATION_ID]   interactive (TUI) or headless client\n"
+	"       tether [OPTIONS] ID ID …              several at once in the TUI (Alt-1…9, Ctrl-G)\n"
 	"       tether list [--format text|ndjson|json]  the server's conversations\n"
 	"       tether key set|rm [--server URL]       the session API key in the keyring\n"
 	"       tether secret add NAME                 a local secret to mask (value from stdin)\n"
@@ -55,6 +56,7 @@ static const char usage_options[] =
 	"      --history-window N  TUI: open on the newest N events, older ones as you scroll\n"
 	"                          up (default 200; 0 = load the whole history)\n"
 	"      --history-memory MB TUI: about how much loaded history to hold (default 16)\n"
+	"      --max-open N        TUI: conversations open at once (default 16)\n"
 	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
 	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --reason TEXT       tether reject: why, for the agent\n"
