@@ -255,12 +255,7 @@ static int secret_list(const struct options *o)
 	}
 	buf_fini(&shown);
 	keyring_strings_free(names, n);
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return EXIT_OK;
-	if (errno != EPIPE)
-		clean_eprintf(NULL, "cannot write to standard output: %s", strerror(errno ? errno : EIO));
-	return errno == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
+	return command_flush_stdout();
 }
 
 static int secret_rm(const struct options *o)

@@ -1,7 +1,11 @@
-/* The event loop a one-shot REST command (list, confirm, pause, ...) runs on. */
+/* The event loop a one-shot REST command (list, confirm, pause, ...) runs on, and how they flush stdout. */
 #include "commands.h"
 #include "app.h"
 #include "clean.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 struct loop *command_loop(const struct options *o, loop_log_fn log, const struct mask_set *masks,
 			  int *exit_code)
@@ -19,4 +23,15 @@ struct loop *command_loop(const struct options *o, loop_log_fn log, const struct
 	}
 	buf_fini(&err);
 	return loop;
+}
+
+int command_flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_OK;
+	int err = errno ? errno : EIO;
+	if (err != EPIPE)
+		clean_eprintf(NULL, "cannot write to standard output: %s", strerror(err));
+	return err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
 }

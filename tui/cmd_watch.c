@@ -41,19 +41,6 @@ static void finish(struct watch_run *w, int code)
 	loop_quit(w->loop);
 }
 
-/* Flushes stdout as the headless writer does: EPIPE (the reader went away) ends quietly with
- * 141, any other failed write is said once and is exit 1. Returns EXIT_OK when written. */
-static int flush_stdout(void)
-{
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return EXIT_OK;
-	int err = errno ? errno : EIO;
-	if (err != EPIPE)
-		clean_eprintf(NULL, "cannot write to standard output: %s", strerror(err));
-	return err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
-}
-
 /* One field on one text line: tabs and line breaks become spaces. */
 static void put_flat(struct buf *line, const char *f)
 {
@@ -183,7 +170,7 @@ static void poll_complete(struct watch_run *w, const struct directory_poll *p)
 	w->items = p->items;
 	w->count = p->count;
 	bool confirm = print_changes(w);
-	int rc = flush_stdout();
+	int rc = command_flush_stdout();
 	keep_known(w);
 	if (rc != EXIT_OK)
 		finish(w, rc);

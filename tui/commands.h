@@ -12,6 +12,10 @@
 struct loop *command_loop(const struct options *o, loop_log_fn log, const struct mask_set *masks,
 			  int *exit_code);
 
+/* Flushes stdout as the headless writer does: a reader that went away (EPIPE) ends quietly
+ * with 141, any other failed write is said once and is exit 1. EXIT_OK when written. */
+int command_flush_stdout(void);
+
 /* Runs the key or secret command in o (values from stdin or a no-echo prompt, never
  * printed); returns the exit code of tui/app.h. */
 int cmd_keyring_run(const struct options *o);

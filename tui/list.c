@@ -157,19 +157,6 @@ static void print_table(const struct conversation_info *items, size_t n)
 	free(cells);
 }
 
-/* Flushes stdout; on a failed write says why (quietly for a reader that went away) and
- * returns the exit code, else EXIT_OK. */
-static int flush_stdout(void)
-{
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return EXIT_OK;
-	int err = errno ? errno : EIO;
-	if (err != EPIPE)
-		clean_eprintf(NULL, "cannot write to standard output: %s", strerror(err));
-	return err == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
-}
-
 static void finish(struct list_run *r, int code)
 {
 	r->exit_code = code;
@@ -221,7 +208,7 @@ static void page_done(void *ctx, const struct rest_response *resp)
 			print_item(r->o, &items[i]);
 		conversation_infos_free(items, n);
 		/* A reader that went away ends it quietly (as SIGPIPE would). */
-		int rc = flush_stdout();
+		int rc = command_flush_stdout();
 		if (rc != EXIT_OK) {
 			finish(r, rc);
 			free(next);
@@ -297,7 +284,7 @@ int list_run(const struct options *o, loop_log_fn log, const char *api_key,
 			print_table(r.items, r.count);
 		else
 			print_array(r.items, r.count);
-		rc = flush_stdout();
+		rc = command_flush_stdout();
 	}
 	conversation_infos_free(r.items, r.count);
 	return rc;
