@@ -119,21 +119,13 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		poll_failed(d, resp, NULL);
 		return;
 	}
-	struct conversation_info *items = NULL;
-	size_t n = 0;
 	char *next = NULL;
 	struct codec_error err;
-	if (conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err) != 0) {
+	if (conversation_page_append(resp->body, resp->body_len, d->masks, &d->items, &d->count,
+				     &next, &err) != 0) {
 		poll_failed(d, NULL, err.message);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		conversation_info_clean(&items[i], d->masks);
-	d->items = xrealloc(d->items, (d->count + n + 1) * sizeof *d->items);
-	if (n)
-		memcpy(d->items + d->count, items, n * sizeof *items);
-	d->count += n;
-	free(items);
 	if (!next) {
 		poll_complete(d);
 		return;

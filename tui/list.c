@@ -45,6 +45,24 @@ static void clean_field(char **field, const struct mask_set *masks)
 	buf_fini(&san);
 }
 
+int conversation_page_append(const char *body, size_t len, const struct mask_set *masks,
+			     struct conversation_info **items, size_t *count, char **next_page_id,
+			     struct codec_error *err)
+{
+	struct conversation_info *page = NULL;
+	size_t n = 0;
+	if (conversation_list_decode(body, len, &page, &n, next_page_id, err) != 0)
+		return -1;
+	*items = xrealloc(*items, (*count + n + 1) * sizeof **items);
+	for (size_t i = 0; i < n; i++) {
+		conversation_info_clean(&page[i], masks);
+		(*items)[*count + i] = page[i];
+	}
+	*count += n;
+	free(page);
+	return 0;
+}
+
 void conversation_info_clean(struct conversation_info *c, const struct mask_set *masks)
 {
 	clean_field(&c->id, masks);
@@ -185,28 +203,22 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		finish(r, resp->status == 0 ? EXIT_RUNTIME : exit_for_status(resp->status));
 		return;
 	}
-	struct conversation_info *items = NULL;
-	size_t n = 0;
 	char *next = NULL;
 	struct codec_error err;
-	if (conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err) != 0) {
+	if (conversation_page_append(resp->body, resp->body_len, r->masks, &r->items, &r->count,
+				     &next, &err) != 0) {
 		fprintf(stderr, "tether: list: unexpected answer from the server: %s\n", err.message);
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		conversation_info_clean(&items[i], r->masks);
-	if (r->collect) {
-		r->items = xrealloc(r->items, (r->count + n + 1) * sizeof *r->items);
-		if (n) /* an empty page has no array to copy from */
-			memcpy(r->items + r->count, items, n * sizeof *items);
-		r->count += n;
-		free(items);
-	} else {
+	if (!r->collect) {
+		/* Printed page by page: a long list shows as it comes. */
 		errno = 0;
-		for (size_t i = 0; i < n; i++)
-			print_item(r->o, &items[i]);
-		conversation_infos_free(items, n);
+		for (size_t i = 0; i < r->count; i++)
+			print_item(r->o, &r->items[i]);
+		conversation_infos_free(r->items, r->count);
+		r->items = NULL;
+		r->count = 0;
 		/* A reader that went away ends it quietly (as SIGPIPE would). */
 		int rc = command_flush_stdout();
 		if (rc != EXIT_OK) {
