@@ -1954,34 +1954,41 @@ def read_until(p, out, marker, timeout=20):
     assert marker in out, (marker, bytes(out))
 
 
-def test_send_stdin_second_run():
-    """The second line goes out while the first run goes on; the server reads it only after
-    that run's idle (as upstream's state lock can): tether stays for the second run."""
-    s = Server("headless_send_after_run.scenario", "--echo-after-run")
+def send_lines_during_run(s, before, during, timeout):
+    """Runs `tether --headless --format ndjson --send -` against s: writes the lines before,
+    waits for the first running status, writes the lines during and closes stdin. Returns
+    (exit code, stderr, stdout) once tether exits (killed after timeout s)."""
     errf = tempfile.TemporaryFile(dir=TMP)
     p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--send", "-",
                           "--server", s.url, CONV], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=errf, env=ENV)
     os.set_blocking(p.stdout.fileno(), False)
     out = bytearray()
-    p.stdin.write(b"line one\n")
+    p.stdin.write(before)
     p.stdin.flush()
     read_until(p, out, b'{"type":"status","execution_status":"running"}')
-    p.stdin.write(b"line two\n")
+    p.stdin.write(during)
     p.stdin.close()
     try:
-        p.wait(30)
+        p.wait(timeout)
     finally:
         if p.poll() is None:
             p.kill()
     out += p.stdout.read() or b""
     s.stop()
     errf.seek(0)
-    err = errf.read()
-    assert p.returncode == 0, (p.returncode, err)
+    return p.returncode, errf.read(), bytes(out)
+
+
+def test_send_stdin_second_run():
+    """The second line goes out while the first run goes on; the server reads it only after
+    that run's idle (as upstream's state lock can): tether stays for the second run."""
+    s = Server("headless_send_after_run.scenario", "--echo-after-run")
+    code, err, out = send_lines_during_run(s, b"line one\n", b"line two\n", 30)
+    assert code == 0, (code, err)
     recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
     assert [r["content"][0]["text"] for r in recv] == ["line one", "line two"], recv
-    lines = ndjson(bytes(out))
+    lines = ndjson(out)
     check_invariants(lines)
     texts = [json.dumps(l) for l in lines]
     echo = [i for i, t in enumerate(texts) if '"text": "line two"' in t and '"durable"' in t]
@@ -1996,25 +2003,9 @@ def test_send_joins_run():
     """A line sent while a run goes on, echoed during it, with no second running (as
     upstream's agent takes it into the run): the run's end ends tether, exit 0."""
     s = Server("headless_send_joins_run.scenario")
-    errf = tempfile.TemporaryFile(dir=TMP)
-    p = subprocess.Popen([TETHER, "--headless", "--format", "ndjson", "--send", "-",
-                          "--server", s.url, CONV], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=errf, env=ENV)
-    os.set_blocking(p.stdout.fileno(), False)
-    out = bytearray()
-    read_until(p, out, b'{"type":"status","execution_status":"running"}')
-    p.stdin.write(b"join this\n")
-    p.stdin.close()
-    try:
-        p.wait(20)
-    finally:
-        if p.poll() is None:
-            p.kill()
-    out += p.stdout.read() or b""
-    s.stop()
-    errf.seek(0)
-    assert p.returncode == 0, (p.returncode, errf.read(), bytes(out))
-    lines = ndjson(bytes(out))
+    code, err, out = send_lines_during_run(s, b"", b"join this\n", 20)
+    assert code == 0, (code, err, out)
+    lines = ndjson(out)
     check_invariants(lines)
     texts = [json.dumps(l) for l in lines]
     assert any('"text": "join this"' in t for t in texts), texts
