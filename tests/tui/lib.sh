@@ -140,7 +140,7 @@ wait_traffic() {
 	local tries
 	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
 	for _ in $(seq "$tries"); do
-		grep -qE -- "$1" "$WORK/traffic" 2>/dev/null && return 0
+		grep -qE -- "$1" "${WORK_TRAFFIC:-$WORK/traffic}" 2>/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
@@ -299,13 +299,7 @@ stop_fixtures() {
 # wait_log NAME PATTERN [SECONDS]: until NAME's traffic log (or the router's: NAME=router) has
 # a line matching PATTERN.
 wait_log() {
-	local tries
-	tries=$(awk -v s="${3:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
-	for _ in $(seq "$tries"); do
-		grep -qE -- "$2" "$WORK/log_$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
+	WORK_TRAFFIC="$WORK/log_$1" wait_traffic "$2" "${3:-30}"
 }
 
 # log_count NAME PATTERN: how many lines of NAME's traffic log match PATTERN.
