@@ -7,6 +7,7 @@
  * is polled while the board is closed: the open conversations' sockets are live anyway. */
 #include "interactive.h"
 #include "directory.h"
+#include "reltime.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -110,13 +111,12 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 	tui_schedule_frame(u);
 }
 
-/* "2026-12-03T10:42:07.123456" (the server's naive UTC-ish time) as a time_t; 0 when not. */
+/* The server's time as a time_t (naive times are local, as reltime.c reads them); 0 when it
+ * does not parse. */
 static int64_t parse_time(const char *s)
 {
-	struct tm tm = {0};
-	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%S", &tm))
-		return 0;
-	return (int64_t)timegm(&tm);
+	time_t t;
+	return s && reltime_parse(s, &t) == 0 ? (int64_t)t : 0;
 }
 
 static void entry_of_conv(struct conv *v, struct board_entry *e, int64_t listed_at)

@@ -6,6 +6,8 @@
 # it too; Enter on a conversation not open opens it beside the first.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# The server writes naive local times: read as local, not as UTC, in a zone far from UTC.
+export TZ=Asia/Tokyo
 start_fixture "$DATA/board_list.scenario"
 start_tether 100 20 "$CONV"
 wait_for "Home base is ready." 15 || fail "the conversation is not on screen"
@@ -17,6 +19,8 @@ rows=$(screen | grep -E "Home base|Long job|Asks to deploy|Broke the build")
 [ "$(sed -n 2p <<<"$rows" | grep -c 'Broke the build')" = 1 ] || fail "the error is not second: $rows"
 grep -q '! confirm.*Asks to deploy' <<<"$rows" || fail "no confirm mark: $rows"
 grep -q '✗ error.*Broke the build' <<<"$rows" || fail "no error mark: $rows"
+grep -q 'Asks to deploy.* 2 h ago' <<<"$rows" || fail "the time since activity is not 2 h: $rows"
+grep -q 'Broke the build.* 1 min ago' <<<"$rows" || fail "the time since activity is not 1 min: $rows"
 grep -q ' 1 5f2c9b7e .*Home base' <<<"$rows" || fail "the open one does not show its slot: $rows"
 screen | grep -qF "2 need you" || fail "the title does not count who needs you"
 wait_traffic "rest GET /api/conversations/search" 5 || fail "the list was not asked for"
