@@ -997,6 +997,11 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->last_drop = c->last_drop;
 }
 
+enum run_status controller_run_status(const struct controller *c)
+{
+	return c->run_status;
+}
+
 bool controller_reconnect_now(struct controller *c)
 {
 	return session_reconnect_now(c->session);

@@ -57,6 +57,9 @@ void controller_start(struct controller *c);
 void controller_destroy(struct controller *c);
 /* The transcript the UI paints. */
 struct transcript *controller_transcript(struct controller *c);
+/* The run status alone (RUN_STATUS_ABSENT until known): what a background conversation's
+ * mark needs on every delta, without the rest of controller_status. */
+enum run_status controller_run_status(const struct controller *c);
 /* Fills *st with the current status. */
 void controller_status(const struct controller *c, struct controller_status *st);
 /* Sends a user message: over the socket when it is live, else queued until it is (or through

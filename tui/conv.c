@@ -21,11 +21,10 @@ const char *conv_name(const struct conv *v)
 
 enum conv_mark conv_mark(const struct conv *v)
 {
-	struct controller_status st;
-	controller_status(v->ctl, &st);
-	if (st.awaiting_confirmation)
+	enum run_status run = controller_run_status(v->ctl);
+	if (run == RUN_STATUS_WAITING_FOR_CONFIRMATION)
 		return CONV_MARK_CONFIRM;
-	if (v->ended || st.run_status == RUN_STATUS_ERROR || st.run_status == RUN_STATUS_STUCK)
+	if (v->ended || run == RUN_STATUS_ERROR || run == RUN_STATUS_STUCK)
 		return CONV_MARK_ERROR;
 	if (v->finished_unseen)
 		return CONV_MARK_FINISHED;
