@@ -135,10 +135,7 @@ static int by_value(const void *a, const void *b)
 
 void history_view_write_stats(struct tui *u)
 {
-	const char *path = getenv("TETHER_STATS");
-	if (!path || !*path)
-		return;
-	FILE *f = outfile_open_append(path);
+	FILE *f = outfile_open_stats();
 	if (!f)
 		return;
 	size_t n = u->cur->history_npages;

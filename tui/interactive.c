@@ -448,10 +448,7 @@ static void tui_free(struct tui *u)
  * their status changed they rang (1: the first frame after the change, one render tick). */
 static void write_ring_stats(const struct tui *u)
 {
-	const char *path = getenv("TETHER_STATS");
-	if (!path || !*path || !u->background_rings)
-		return;
-	FILE *f = outfile_open_append(path);
+	FILE *f = u->background_rings ? outfile_open_stats() : NULL;
 	if (!f)
 		return;
 	fprintf(f, "{\"background_rings\":%llu,\"ring_frames_max\":%llu}\n",

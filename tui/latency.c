@@ -65,10 +65,7 @@ static double percentile(const struct latency *l, uint64_t total, double p)
 
 void latency_write_stats(const struct latency *l, int render_hz)
 {
-	const char *path = getenv("TETHER_STATS");
-	if (!path || !*path)
-		return;
-	FILE *f = outfile_open_append(path);
+	FILE *f = outfile_open_stats();
 	if (!f)
 		return;
 	uint64_t total = 0;

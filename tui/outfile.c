@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 FILE *outfile_open_append(const char *path)
@@ -16,4 +17,10 @@ FILE *outfile_open_append(const char *path)
 		errno = saved;
 	}
 	return f;
+}
+
+FILE *outfile_open_stats(void)
+{
+	const char *path = getenv("TETHER_STATS");
+	return path && *path ? outfile_open_append(path) : NULL;
 }

@@ -8,4 +8,8 @@
  * what the server said and must not be readable by others). NULL with errno on failure. */
 FILE *outfile_open_append(const char *path);
 
+/* $TETHER_STATS opened for appending a line of figures (0600), or NULL when it is not set or
+ * cannot be opened. */
+FILE *outfile_open_stats(void);
+
 #endif
