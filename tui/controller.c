@@ -338,6 +338,7 @@ static void check_confirmation(struct controller *c)
 			.tool_call_id = ids[i],
 			.tool = infos[i].title ? infos[i].title : "tool",
 			.summary = infos[i].summary ? infos[i].summary : "",
+			.whole = infos[i].full_action ? infos[i].full_action : "",
 			.risk = infos[i].risk >= RISK_ABSENT && infos[i].risk <= RISK_HIGH
 					? (enum security_risk)infos[i].risk : RISK_UNKNOWN,
 		};

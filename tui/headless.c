@@ -153,6 +153,18 @@ static const char *const risk_names[] = {
 	[RISK_MEDIUM] = "MEDIUM", [RISK_HIGH] = "HIGH",
 };
 
+/* text after the line in b, each of its lines on one of b's own, indented by two spaces: the
+ * whole of it, never cut nor folded (a fold could split the words a reader looks for). */
+static void put_indented(struct buf *b, const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		buf_puts(b, "\n  ");
+		buf_append(b, p, n);
+		p += n + (p[n] == '\n');
+	}
+}
+
 void headless_confirmation(struct headless *h, const struct sink_action *actions, size_t n)
 {
 	if (h->ended)
@@ -167,6 +179,7 @@ void headless_confirmation(struct headless *h, const struct sink_action *actions
 			buf_printf(&line, "needs confirmation: %s %s", actions[i].tool, actions[i].summary);
 			if (risk)
 				buf_printf(&line, " [%s]", risk);
+			put_indented(&line, actions[i].whole);
 			headless_text_line(h, buf_cstr(&line));
 			buf_fini(&line);
 		}
@@ -184,6 +197,7 @@ void headless_confirmation(struct headless *h, const struct sink_action *actions
 			buf_puts(&b, "null");
 		field_str(&b, "tool", a->tool, strlen(a->tool));
 		field_str(&b, "summary", a->summary, strlen(a->summary));
+		field_str(&b, "arguments", a->whole, strlen(a->whole));
 		if (risk_names[a->risk])
 			field_str(&b, "risk", risk_names[a->risk], strlen(risk_names[a->risk]));
 		else

@@ -51,7 +51,8 @@ struct sink_result {
 struct sink_action {
 	const char *tool_call_id;
 	const char *tool;
-	const char *summary;
+	const char *summary;            /* one line, cut: the short form */
+	const char *whole;              /* every argument, whole ("name: value" lines); "" when none */
 	enum security_risk risk;
 };
 

@@ -1152,6 +1152,31 @@ def test_on_confirm_exit_7():
     assert "no result" not in text and "waiting for confirmation" in text, text
 
 
+def test_confirmation_whole_command():
+    """Issue 23: the summary of a long command is cut, but the confirmation record carries the
+    whole command, masked (ndjson "arguments"; text: indented lines after the summary line), so
+    a script that looks for "rm -rf" at the end of a command sees it."""
+    mask = os.path.join(TMP, "mask")
+    open(mask, "w").write("hunter7-tail\n")
+    s = Server("headless_confirm_long.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--mask-file", mask, "--send", "go")
+    assert rc == 7, (rc, err)
+    assert b"hunter7-tail" not in out + err
+    a = confirmation_lines(ndjson(out))[0]["actions"][0]
+    assert a["summary"].endswith("…") and "rm -rf" not in a["summary"], a
+    assert a["arguments"].startswith("command: cd /srv/app && pip install"), a
+    assert a["arguments"].endswith("&& rm -rf /var/cache/app/* <secret-hidden>"), a
+    rc, out, err = run(s, "--mask-file", mask)
+    s.stop()
+    assert rc == 7, (rc, err)
+    lines = out.decode().splitlines()
+    i = next(i for i, l in enumerate(lines) if l.startswith("needs confirmation: terminal cd "))
+    assert lines[i].endswith("… [HIGH]"), lines[i]
+    assert lines[i + 1].startswith("  command: cd /srv/app && pip install"), lines
+    assert lines[i + 1].endswith("&& rm -rf /var/cache/app/* <secret-hidden>"), lines
+    assert b"hunter7-tail" not in out + err
+
+
 def test_on_confirm_synced_exits_0():
     """--until synced exits 0 at catch-up also while actions wait (and says which)."""
     s = Server("headless_confirm.scenario")

@@ -81,13 +81,14 @@ static void test_failed_write_heard_once(void **state)
 }
 
 /* The confirmation and answer lines, exactly: ids null when absent, risk null when absent,
- * strings JSON-escaped; text mode one line per action. */
+ * strings JSON-escaped, every argument whole; text mode a line per action, then its arguments
+ * on lines indented by two spaces. */
 static void test_confirmation_lines(void **state)
 {
 	(void)state;
 	const struct sink_action actions[] = {
-		{ "call_1", "terminal", "rm -rf \"b\"", RISK_HIGH },
-		{ NULL, "file_editor", "view a.c", RISK_ABSENT },
+		{ "call_1", "terminal", "cd x …", "command: cd x\nrm -rf \"b\"", RISK_HIGH },
+		{ NULL, "file_editor", "view a.c", "", RISK_ABSENT },
 	};
 	const char *const ids[] = { "call_1" };
 	for (int fmt = 0; fmt < 2; fmt++) {
@@ -101,11 +102,14 @@ static void test_confirmation_lines(void **state)
 		if (fmt)
 			assert_string_equal(out,
 				"{\"type\":\"confirmation\",\"actions\":["
-				"{\"tool_call_id\":\"call_1\",\"tool\":\"terminal\",\"summary\":\"rm -rf \\\"b\\\"\",\"risk\":\"HIGH\"},"
-				"{\"tool_call_id\":null,\"tool\":\"file_editor\",\"summary\":\"view a.c\",\"risk\":null}]}\n"
+				"{\"tool_call_id\":\"call_1\",\"tool\":\"terminal\",\"summary\":\"cd x …\","
+				"\"arguments\":\"command: cd x\\u000arm -rf \\\"b\\\"\",\"risk\":\"HIGH\"},"
+				"{\"tool_call_id\":null,\"tool\":\"file_editor\",\"summary\":\"view a.c\","
+				"\"arguments\":\"\",\"risk\":null}]}\n"
 				"{\"type\":\"confirmation_answer\",\"answer\":\"reject\",\"tool_call_ids\":[\"call_1\"]}\n");
 		else
-			assert_string_equal(out, "needs confirmation: terminal rm -rf \"b\" [HIGH]\n\n"
+			assert_string_equal(out, "needs confirmation: terminal cd x … [HIGH]\n"
+						 "  command: cd x\n  rm -rf \"b\"\n\n"
 						 "needs confirmation: file_editor view a.c\n\n"
 						 "rejected: call_1\n");
 		fclose(f);
