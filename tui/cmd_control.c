@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How many of the newest events confirm and reject read to find the actions waiting. */
+#define PENDING_SCAN 100
+
 struct control_run {
 	struct loop *loop;
 	const struct options *o;
@@ -16,6 +19,9 @@ struct control_run {
 	const char *name;               /* the command word, for messages */
 	int exit_code;
 	bool done;
+	struct event_page page;         /* confirm, reject: the newest events */
+	const struct event *pending[PENDING_SCAN]; /* the actions waiting, oldest first (in page) */
+	size_t npending;
 };
 
 static const char *const names[] = {
@@ -87,10 +93,22 @@ static void control_done(void *ctx, const struct rest_response *resp)
 	/* 409: a run is already under way, which is what resume asks for. */
 	if (r->o->command == CMD_RESUME && resp->status == 409)
 		ok = true;
-	if (ok)
-		finish(r, EXIT_OK);
-	else
+	if (!ok) {
 		fail(r, resp);
+		return;
+	}
+	if (!r->o->quiet) {
+		const char *id = r->o->conversation_id;
+		if (r->o->command == CMD_PAUSE)
+			printf("paused: %s (the run stops after the current step)\n", id);
+		else if (r->o->command == CMD_INTERRUPT)
+			printf("interrupted: %s (the run stopped)\n", id);
+		else if (resp->status == 409)
+			printf("resumed: %s (a run was already under way)\n", id);
+		else
+			printf("resumed: %s (a run started)\n", id);
+	}
+	finish(r, command_flush_stdout());
 }
 
 static void start(struct control_run *r, int rc)
@@ -104,6 +122,168 @@ static void start(struct control_run *r, int rc)
 		buf_fini(&url);
 		finish(r, EXIT_RUNTIME);
 	}
+}
+
+/* The names upstream's SecurityRisk serializes. */
+static const char *const risk_names[] = {
+	[RISK_ABSENT] = NULL, [RISK_UNKNOWN] = "UNKNOWN", [RISK_LOW] = "LOW",
+	[RISK_MEDIUM] = "MEDIUM", [RISK_HIGH] = "HIGH",
+};
+
+/* What was answered, on stdout (--quiet: nothing): a line per action, its tool, risk and
+ * tool_call_id, then every argument whole on lines indented by two spaces; all of it clean. */
+static void say_answered(struct control_run *r)
+{
+	bool accept = r->o->command == CMD_CONFIRM;
+	const char *verb = accept ? "accepted" : "rejected";
+	if (r->o->quiet)
+		return;
+	if (!r->npending)
+		printf("%s: the actions waiting in %s (none among its last %d events)\n", verb,
+		       r->o->conversation_id, PENDING_SCAN);
+	struct buf line, scratch;
+	buf_init(&line);
+	buf_init(&scratch);
+	for (size_t i = 0; i < r->npending; i++) {
+		const struct event *e = r->pending[i];
+		const char *risk = risk_names[e->risk];
+		buf_printf(&line, "%s: ", verb);
+		const char *tool = e->tool_name ? e->tool_name : "tool";
+		clean_text(r->masks, tool, strlen(tool), &scratch, &line);
+		if (risk)
+			buf_printf(&line, " [%s]", risk);
+		if (e->tool_call_id) {
+			buf_putc(&line, ' ');
+			clean_text(r->masks, e->tool_call_id, strlen(e->tool_call_id), &scratch, &line);
+		}
+		struct buf whole;
+		buf_init(&whole);
+		if (e->action_detail)
+			clean_text(r->masks, e->action_detail, strlen(e->action_detail), &scratch, &whole);
+		for (const char *p = buf_cstr(&whole); *p;) {
+			size_t n = strcspn(p, "\n");
+			buf_puts(&line, "\n  ");
+			buf_append(&line, p, n);
+			p += n + (p[n] == '\n');
+		}
+		buf_fini(&whole);
+		puts(buf_cstr(&line));
+		buf_clear(&line);
+	}
+	buf_fini(&scratch);
+	buf_fini(&line);
+}
+
+static void answer_done(void *ctx, const struct rest_response *resp)
+{
+	struct control_run *r = ctx;
+	if (resp->status < 200 || resp->status >= 300) {
+		fail(r, resp);
+		return;
+	}
+	say_answered(r);
+	finish(r, command_flush_stdout());
+}
+
+static bool in_list(const char *id, const char *const *list, size_t n)
+{
+	for (size_t i = 0; id && i < n; i++)
+		if (strcmp(list[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* --expect: the waiting set must be exactly the ids given; else one line says both sets
+ * (clean) and nothing is answered. */
+static bool expected(struct control_run *r)
+{
+	const char *ids[PENDING_SCAN];
+	size_t n = 0;
+	for (size_t i = 0; i < r->npending; i++)
+		if (r->pending[i]->tool_call_id)
+			ids[n++] = r->pending[i]->tool_call_id;
+	bool same = n == r->npending;
+	for (size_t i = 0; same && i < n; i++)
+		same = in_list(ids[i], r->o->expects, r->o->nexpects);
+	for (size_t i = 0; same && i < r->o->nexpects; i++)
+		same = in_list(r->o->expects[i], ids, n);
+	if (same)
+		return true;
+	struct buf waiting, wanted;
+	buf_init(&waiting);
+	buf_init(&wanted);
+	for (size_t i = 0; i < r->npending; i++) {
+		const struct event *e = r->pending[i];
+		buf_printf(&waiting, "%s%s (%s)", i ? ", " : "", e->tool_call_id ? e->tool_call_id : "no id",
+			   e->tool_name ? e->tool_name : "tool");
+	}
+	for (size_t i = 0; i < r->o->nexpects; i++)
+		buf_printf(&wanted, "%s%s", i ? ", " : "", r->o->expects[i]);
+	clean_eprintf(r->masks, "%s: the actions waiting in %s are not the ones expected; nothing was "
+		      "answered (waiting: %s; --expect: %s)", r->name, r->o->conversation_id,
+		      waiting.len ? buf_cstr(&waiting) : "none found", buf_cstr(&wanted));
+	buf_fini(&waiting);
+	buf_fini(&wanted);
+	return false;
+}
+
+/* Upstream's pending actions are the ActionEvents no observation, rejection or error answers
+ * (get_unmatched_actions); they are the newest events, so the newest page finds them. The
+ * page is newest first: an answer comes before (newer than) its action. */
+static void find_pending(struct control_run *r)
+{
+	const char *answered[PENDING_SCAN];
+	size_t nanswered = 0;
+	r->npending = 0;
+	for (size_t i = 0; i < r->page.count && i < PENDING_SCAN; i++) {
+		const struct event *e = &r->page.events[i];
+		bool answer = e->kind == EVENT_OBSERVATION || e->kind == EVENT_USER_REJECT ||
+			      e->kind == EVENT_AGENT_ERROR;
+		if (answer && e->tool_call_id)
+			answered[nanswered++] = e->tool_call_id;
+		else if (e->kind == EVENT_ACTION && !in_list(e->tool_call_id, answered, nanswered))
+			r->pending[r->npending++] = e;
+	}
+	/* Oldest first, as they were asked. */
+	for (size_t i = 0; i < r->npending / 2; i++) {
+		const struct event *t = r->pending[i];
+		r->pending[i] = r->pending[r->npending - 1 - i];
+		r->pending[r->npending - 1 - i] = t;
+	}
+}
+
+static void unexpected(struct control_run *r, const char *why)
+{
+	struct buf url;
+	buf_init(&url);
+	url_describe(r->o->server, &url);
+	clean_eprintf(r->masks, "%s: unexpected answer from %s about conversation %s: %s", r->name,
+		      buf_cstr(&url), r->o->conversation_id, why);
+	buf_fini(&url);
+	finish(r, EXIT_RUNTIME);
+}
+
+/* The newest events: which actions wait, then the answer to exactly those (--expect). */
+static void events_done(void *ctx, const struct rest_response *resp)
+{
+	struct control_run *r = ctx;
+	if (resp->status != 200) {
+		fail(r, resp);
+		return;
+	}
+	struct codec_error err;
+	if (event_page_decode(resp->body, resp->body_len, &r->page, &err) != 0) {
+		unexpected(r, err.message);
+		return;
+	}
+	find_pending(r);
+	if (r->o->nexpects && !expected(r)) {
+		finish(r, EXIT_RUNTIME);
+		return;
+	}
+	bool accept = r->o->command == CMD_CONFIRM;
+	start(r, rest_respond_to_confirmation(&r->srv, r->o->conversation_id, accept,
+					      accept ? NULL : r->o->reason, answer_done, r));
 }
 
 /* confirm and reject answer only what is pending: the conversation's status says whether
@@ -121,16 +301,9 @@ static void status_done(void *ctx, const struct rest_response *resp)
 	struct codec_error err;
 	int bad = conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err);
 	if (bad || n != 1) {
-		struct buf url;
-		buf_init(&url);
-		url_describe(r->o->server, &url);
-		clean_eprintf(r->masks, "%s: unexpected answer from %s about conversation %s: %s",
-			      r->name, buf_cstr(&url), r->o->conversation_id,
-			      bad ? err.message : "not one conversation");
-		buf_fini(&url);
 		conversation_infos_free(items, n);
 		free(next);
-		finish(r, EXIT_RUNTIME);
+		unexpected(r, bad ? err.message : "not one conversation");
 		return;
 	}
 	bool waiting = items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
@@ -142,9 +315,8 @@ static void status_done(void *ctx, const struct rest_response *resp)
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
-	bool accept = r->o->command == CMD_CONFIRM;
-	start(r, rest_respond_to_confirmation(&r->srv, r->o->conversation_id, accept,
-					      accept ? NULL : r->o->reason, control_done, r));
+	struct event_query q = { .limit = PENDING_SCAN, .order = EVENT_ORDER_NEWEST_FIRST };
+	start(r, rest_search_events(&r->srv, r->o->conversation_id, &q, events_done, r));
 }
 
 int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_key,
@@ -178,5 +350,6 @@ int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_ke
 	if (!r.done)
 		loop_run(loop);
 	loop_destroy(loop);
+	event_page_fini(&r.page);
 	return r.exit_code;
 }

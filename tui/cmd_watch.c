@@ -105,11 +105,11 @@ static const struct conversation_info *find(const struct conversation_info *item
 	return NULL;
 }
 
-/* The lines of one complete poll against the last one; returns whether a line says a
- * conversation now waits for confirmation. */
-static bool print_changes(struct watch_run *w)
+/* The lines of one complete poll against the last one; returns the first conversation a line
+ * says now waits for confirmation, or NULL. */
+static const struct conversation_info *print_changes(struct watch_run *w)
 {
-	bool confirm = false;
+	const struct conversation_info *confirm = NULL;
 	for (size_t i = 0; i < w->count; i++) {
 		const struct conversation_info *c = &w->items[i];
 		if (!c->id || find(w->items, i, c->id))
@@ -118,8 +118,8 @@ static bool print_changes(struct watch_run *w)
 		if (was && !strcmp(status_of(was), status_of(c)))
 			continue;
 		print_change(w, c, was ? status_of(was) : NULL, status_of(c));
-		if (c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION)
-			confirm = true;
+		if (c->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION && !confirm)
+			confirm = c;
 	}
 	for (size_t i = 0; i < w->nknown; i++) {
 		const struct conversation_info *c = &w->known[i];
@@ -129,19 +129,37 @@ static bool print_changes(struct watch_run *w)
 	return confirm;
 }
 
-/* --until idle: 0 when nothing runs or waits, 6 when then any ended in error or stuck; -1
- * while something still runs or waits. */
-static int settled(const struct watch_run *w)
+/* --until idle: 0 when nothing runs or waits, 6 when then any ended in error or stuck (the
+ * first such in *failed); -1 while something still runs or waits. */
+static int settled(const struct watch_run *w, const struct conversation_info **failed)
 {
-	bool failed = false;
+	const struct conversation_info *first = NULL;
 	for (size_t i = 0; i < w->nknown; i++) {
 		enum run_status s = w->known[i].run_status;
 		if (s == RUN_STATUS_RUNNING || s == RUN_STATUS_WAITING_FOR_CONFIRMATION)
 			return -1;
-		if (s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK)
-			failed = true;
+		if ((s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK) && !first)
+			first = &w->known[i];
 	}
-	return failed ? EXIT_RUN_FAILED : EXIT_OK;
+	if (failed)
+		*failed = first;
+	return first ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
+/* Why watch ends with 7 or 6, on stderr (-q: not said; the exit code still tells). */
+static void say_why(const struct watch_run *w, const struct conversation_info *c, bool confirm)
+{
+	if (w->o->quiet)
+		return;
+	const char *title = c->title && *c->title ? c->title : "(untitled)";
+	if (confirm)
+		clean_eprintf(w->masks, "watch: conversation %s (%s) waits for confirmation; exit 7 "
+			      "(answer with tether confirm|reject %s; --on-confirm wait keeps watching)",
+			      c->id, title, c->id);
+	else
+		clean_eprintf(w->masks, "watch: no conversation runs or waits, and conversation %s "
+			      "(%s) %s; exit 6", c->id ? c->id : "-", title,
+			      c->run_status == RUN_STATUS_STUCK ? "is stuck" : "ended in error");
 }
 
 /* The directory keeps its list only until its next poll: the last one seen is copied. */
@@ -169,15 +187,21 @@ static void poll_complete(struct watch_run *w, const struct directory_poll *p)
 	w->failing = false;
 	w->items = p->items;
 	w->count = p->count;
-	bool confirm = print_changes(w);
+	const struct conversation_info *confirm = print_changes(w), *failed = NULL;
 	int rc = command_flush_stdout();
+	if (rc == EXIT_OK && confirm && w->o->on_confirm == ON_CONFIRM_EXIT)
+		say_why(w, confirm, true);
 	keep_known(w);
-	if (rc != EXIT_OK)
+	int end = w->o->until == UNTIL_IDLE ? settled(w, &failed) : -1;
+	if (rc != EXIT_OK) {
 		finish(w, rc);
-	else if (confirm && w->o->on_confirm == ON_CONFIRM_EXIT)
+	} else if (confirm && w->o->on_confirm == ON_CONFIRM_EXIT) {
 		finish(w, EXIT_CONFIRM);
-	else if (w->o->until == UNTIL_IDLE && settled(w) >= 0)
-		finish(w, settled(w));
+	} else if (end >= 0) {
+		if (failed)
+			say_why(w, failed, false);
+		finish(w, end);
+	}
 }
 
 /* A poll that failed: said at the first failure of an outage (the directory tries again

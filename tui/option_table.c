@@ -44,6 +44,7 @@ const struct option_spec option_specs[] = {
 	{ "record", 0, SPEC_STRING, SPEC_CLI, FIELD(record_path), 0, 0, NULL },
 	{ "log", 0, SPEC_STRING, SPEC_CLI, FIELD(log_path), 0, 0, NULL },
 	{ "reason", 0, SPEC_STRING, SPEC_CLI, FIELD(reason), 0, 0, NULL },
+	{ "expect", 0, SPEC_EXPECT, SPEC_CLI, 0, 0, 0, 0, NULL },
 	{ "insecure", 0, SPEC_TRUE, SPEC_CLI, FIELD(insecure), 0, 0, NULL },
 	{ "osc52", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(osc52), 0, 0, NULL },
 	{ "color", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(color), 0, 0, NULL },
@@ -184,6 +185,9 @@ int option_set(const struct option_spec *s, const char *value, bool copy, const 
 		return 0;
 	case SPEC_MASK_FILE:
 		push(&o->mask_files, &o->nmask_files, keep(o, value, copy));
+		return 0;
+	case SPEC_EXPECT:
+		push(&o->expects, &o->nexpects, keep(o, value, copy));
 		return 0;
 	case SPEC_SEND:
 		if (!strcmp(value, "-")) {

@@ -16,6 +16,7 @@ static const char usage[] =
 	"       tether secret list | rm NAME\n"
 	"       tether confirm ID                      accept the actions waiting for confirmation\n"
 	"       tether reject ID [--reason TEXT]       reject them\n"
+	"       tether confirm|reject ID --expect CALL_ID …  only if exactly these wait\n"
 	"       tether pause ID                        stop the run after the current step\n"
 	"       tether resume ID                       start a run (one under way is fine)\n"
 	"       tether interrupt ID                    stop the run now\n"
@@ -60,6 +61,8 @@ static const char usage_options[] =
 	"      --record FILE       append every received frame, masked, as NDJSON (created 0600)\n"
 	"      --log FILE          debug log, never the screen (created 0600)\n"
 	"      --reason TEXT       tether reject: why, for the agent\n"
+	"      --expect ID         tether confirm|reject: answer only if exactly these\n"
+	"                          tool_call_ids wait (repeatable); else exit 1\n"
 	"      --interval S        tether watch: seconds between polls (default 2, at least 0.1)\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"  -h, --help              this text\n"
@@ -379,6 +382,10 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 		buf_puts(err, "--reason goes only with tether reject");
 		rc = -1;
 	}
+	if (rc == 0 && o->nexpects && o->command != CMD_CONFIRM && o->command != CMD_REJECT) {
+		buf_puts(err, "--expect goes only with tether confirm or tether reject");
+		rc = -1;
+	}
 	if (rc == 0 && o->format == FORMAT_JSON && o->command == CMD_CLIENT) {
 		buf_puts(err, "--format json is for tether list; the client writes text or ndjson");
 		rc = -1;
@@ -397,6 +404,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 void options_fini(struct options *o)
 {
 	free(o->sends);
+	free(o->expects);
 	free(o->mask_files);
 	for (size_t i = 0; i < o->nconfig_strings_; i++)
 		free(o->config_strings_[i]);

@@ -42,6 +42,8 @@ struct options {
 	const char *conversation_id;
 	const char *secret_name;
 	const char *reason;         /* tether reject --reason */
+	const char **expects;       /* tether confirm|reject --expect: the tool_call_ids that must wait */
+	size_t nexpects;
 	const char *server;
 	bool headless;
 	enum output_format format;

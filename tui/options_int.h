@@ -11,6 +11,7 @@ enum spec_kind {
 	SPEC_STRING,        /* the const char * at offset */
 	SPEC_MASK_FILE,     /* appended to mask_files */
 	SPEC_SEND,          /* appended to sends, or "-": send_stdin */
+	SPEC_EXPECT,        /* appended to expects */
 	SPEC_INT,           /* an integer from lo to hi, into an int or int64_t (size) */
 	SPEC_SECONDS,       /* decimal seconds > 0, at most a day, into a double */
 	SPEC_ONOFF,         /* on/off, yes/no, true/false, 1/0 into a bool */
@@ -30,7 +31,7 @@ struct option_spec {
 };
 
 /* The table (its definition must have exactly this many entries). */
-enum { OPTION_NSPECS = 32 };
+enum { OPTION_NSPECS = 33 };
 extern const struct option_spec option_specs[OPTION_NSPECS];
 
 /* Whether the spec takes a value. */

@@ -1304,12 +1304,13 @@ def rest_lines(server):
 
 
 def test_confirm_reject_once():
-    """tether confirm|reject answer the pending confirmation once (exit 0, nothing printed);
-    with nothing pending: exit 1 and exactly one line, and no answer is sent."""
+    """tether confirm|reject answer the pending confirmation once (exit 0, what was answered
+    on stdout); with nothing pending: exit 1 and exactly one line, and no answer is sent."""
     route = "/api/conversations/" + CONV
+    search = "%s/events/search?limit=100&sort_order=TIMESTAMP_DESC" % route
     s = Server("control.scenario")
     rc, out, err = tether("confirm", "--server", s.url, CONV)
-    assert (rc, out) == (0, b""), (rc, out, err)
+    assert rc == 0 and out.startswith(b"accepted: terminal [HIGH] "), (rc, out, err)
     rc2, out2, err2 = tether("confirm", "--server", s.url, CONV)
     rc3, _, err3 = tether("reject", "--server", s.url, CONV, "--reason", "too late")
     s.stop()
@@ -1318,15 +1319,64 @@ def test_confirm_reject_once():
     assert line in err2 and rc3 == 1 and line in err3, (err2, err3)
     assert rest_lines(s) == [
         "rest GET %s 200" % route,
+        "rest GET %s 200" % search,
         'rest POST %s/events/respond_to_confirmation 200 {"accept":true}' % route,
         "rest GET %s 200" % route,
         "rest GET %s 200" % route], rest_lines(s)
     s = Server("control.scenario")
     rc, out, err = tether("reject", "--reason", "not now", "--server", s.url, CONV)
     s.stop()
-    assert (rc, out) == (0, b""), (rc, out, err)
+    assert rc == 0 and out.startswith(b"rejected: terminal [HIGH] "), (rc, out, err)
     assert rest_lines(s)[-1] == ('rest POST %s/events/respond_to_confirmation 200 '
                                  '{"accept":false,"reason":"not now"}' % route), rest_lines(s)
+
+
+def test_confirm_says_what_it_answered():
+    """Issue 23: confirm and reject print what they answered: the tool, its risk, its
+    tool_call_id and the whole command (masked, never cut), so a changed action is not answered
+    unseen; --quiet prints nothing and still answers."""
+    mask = os.path.join(TMP, "mask")
+    open(mask, "w").write("hunter7-tail\n")
+    for cmd, verb in (("confirm", "accepted"), ("reject", "rejected")):
+        s = Server("control_long.scenario")
+        rc, out, err = tether(cmd, "--server", s.url, "--mask-file", mask, CONV)
+        s.stop()
+        assert rc == 0 and err == [], (cmd, rc, out, err)
+        lines = out.decode().splitlines()
+        assert len(lines) == 2, lines
+        assert re.match(r"^%s: terminal \[HIGH\] \S+$" % verb, lines[0]), lines
+        assert lines[1] == ("  command: cd /srv/app && pip install --no-cache-dir --upgrade -r "
+                            "requirements/production.txt -r requirements/extras.txt && python "
+                            "manage.py migrate --noinput && python manage.py collectstatic "
+                            "--noinput --clear && rm -rf /var/cache/app/* <secret-hidden>"), lines
+    s = Server("control_long.scenario")
+    rc, out, err = tether("confirm", "--quiet", "--server", s.url, CONV)
+    s.stop()
+    assert (rc, out, err) == (0, b"", []), (rc, out, err)
+    assert len(answers(s)) == 1, rest_lines(s)
+
+
+def test_confirm_expect():
+    """Issue 23: --expect TOOL_CALL_ID answers only when exactly those actions wait; another
+    set is refused (exit 1, one line naming what waits), and nothing is answered."""
+    s = Server("control_long.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--until", "synced")
+    assert rc == 0, (rc, err)
+    waiting = confirmation_lines(ndjson(out))[0]["actions"][0]["tool_call_id"]
+    for expect in (["call_other"], [waiting, "call_other"]):
+        args = sum((["--expect", e] for e in expect), [])
+        rc, out, err = tether("confirm", "--server", s.url, CONV, *args)
+        assert rc == 1 and out == b"", (rc, out, err)
+        assert err == ["tether: confirm: the actions waiting in %s are not the ones expected; "
+                       "nothing was answered (waiting: %s (terminal); --expect: %s)"
+                       % (CONV, waiting, ", ".join(expect))], err
+    assert answers(s) == [], rest_lines(s)
+    rc, out, err = tether("reject", "--server", s.url, CONV, "--expect", waiting)
+    s.stop()
+    assert rc == 0 and out.decode().startswith("rejected: terminal [HIGH] %s\n" % waiting), (rc, out, err)
+    assert len(answers(s)) == 1 and '"accept":false' in answers(s)[0], rest_lines(s)
+    rc, _, err = tether("pause", "--expect", waiting, "--server", s.url, CONV)
+    assert rc == 2 and "--expect goes only with tether confirm or tether reject" in err[0], (rc, err)
 
 
 def test_pause_resume_interrupt():
@@ -1338,9 +1388,17 @@ def test_pause_resume_interrupt():
     for cmd in ("confirm", "resume", "pause", "resume", "interrupt"):
         rc, out, err = tether(cmd, "--server", s.url, CONV)
         results.append((cmd, rc, out))
+    # Issue 23: each says what it did (-q: nothing).
+    rc, out, err = tether("pause", "-q", "--server", s.url, CONV)
     s.stop()
-    assert all(rc == 0 and out == b"" for _, rc, out in results), results
-    assert rest_lines(s)[2:] == [
+    assert (rc, out, err) == (0, b"", []), (rc, out, err)
+    assert all(rc == 0 for _, rc, _ in results), results
+    assert [out.decode() for _, _, out in results[1:]] == [
+        "resumed: %s (a run was already under way)\n" % CONV,
+        "paused: %s (the run stops after the current step)\n" % CONV,
+        "resumed: %s (a run started)\n" % CONV,
+        "interrupted: %s (the run stopped)\n" % CONV], results
+    assert rest_lines(s)[3:-1] == [
         "rest POST %s/run 409" % route, "rest POST %s/pause 200" % route,
         "rest POST %s/run 200" % route, "rest POST %s/interrupt 200" % route], rest_lines(s)
 
@@ -1834,7 +1892,11 @@ def test_watch_text_lines_exit_7():
     rc, out, err, took = watch(s.url, "--interval", "0.5", "--mask-file", watch_mask())
     s.stop()
     assert rc == 7, (rc, out, err)
-    assert err == [], err
+    # Issue 23: why it exits 7, and the next step.
+    aaaa = "aaaa0001-1111-4111-8111-111111111111"
+    assert err == ["tether: watch: conversation %s (Build the docs) waits for confirmation; "
+                   "exit 7 (answer with tether confirm|reject %s; --on-confirm wait keeps "
+                   "watching)" % (aaaa, aaaa)], err
     assert out[:5] == [
         "%s Main conversation: %s %s idle" % (WATCH_MAIN, EM, ARROW),
         "aaaa0001 Build the docs: %s %s running" % (EM, ARROW),
@@ -1899,6 +1961,11 @@ def test_watch_until_idle():
         s.stop()
         assert rc == want, (then, rc, out, err)
         assert out[-1] == "aaaa0001 Build: running %s %s" % (ARROW, then), out
+        # Issue 23: an exit 6 names the conversation and how it ended; 0 says nothing.
+        why = {"finished": [], "error": ["ended in error"], "stuck": ["is stuck"]}[then]
+        assert err == ["tether: watch: no conversation runs or waits, and conversation "
+                       "aaaa0001-1111-4111-8111-111111111111 (Build) %s; exit 6" % w
+                       for w in why], (then, err)
         assert took < 1 + 0.3 + AT_ONCE, took
 
 
@@ -1934,7 +2001,8 @@ def test_watch_server_down_recovers():
     err = open(errf).read().splitlines()
     assert p.returncode == 7, (p.returncode, out, err)
     assert want == "tether: watch: cannot reach the server at %s: connection refused (no server is listening there)%s" % (url, NEXT_SERVER)
-    assert err == [want, "tether: watch: the server at %s answers again" % url], err
+    assert err[:2] == [want, "tether: watch: the server at %s answers again" % url], err
+    assert len(err) == 3 and "waits for confirmation; exit 7" in err[2], err
     assert out.decode().splitlines()[-1] == "aaaa0001 Build: %s %s waiting_for_confirmation" % (EM, ARROW)
 
 

@@ -258,6 +258,8 @@ static void test_usage_lists_commands(void **state)
 		"       tether resume ID                       start a run (one under way is fine)\n",
 		"       tether interrupt ID                    stop the run now\n",
 		"      --reason TEXT       tether reject: why, for the agent\n",
+		"       tether confirm|reject ID --expect CALL_ID …  only if exactly these wait\n",
+		"      --expect ID         tether confirm|reject: answer only if exactly these\n",
 	};
 	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
 		assert_non_null(strstr(options_usage(), lines[i]));
