@@ -227,9 +227,10 @@ static bool expected(struct control_run *r)
 	return false;
 }
 
-/* Upstream's pending actions are the ActionEvents no observation, rejection or error answers
- * (get_unmatched_actions); they are the newest events, so the newest page finds them. The
- * page is newest first: an answer comes before (newer than) its action. */
+/* Upstream's pending actions are the executable ActionEvents (with an action) that no
+ * observation, rejection or error answers (get_unmatched_actions; every answer carries the
+ * tool_call_id); they are the newest events, so the newest page finds them. The page is
+ * newest first: an answer comes before (newer than) its action. */
 static void find_pending(struct control_run *r)
 {
 	const char *answered[PENDING_SCAN];
@@ -241,7 +242,8 @@ static void find_pending(struct control_run *r)
 			      e->kind == EVENT_AGENT_ERROR;
 		if (answer && e->tool_call_id)
 			answered[nanswered++] = e->tool_call_id;
-		else if (e->kind == EVENT_ACTION && !in_list(e->tool_call_id, answered, nanswered))
+		else if (e->kind == EVENT_ACTION && e->action_kind &&
+			 !in_list(e->tool_call_id, answered, nanswered))
 			r->pending[r->npending++] = e;
 	}
 	/* Oldest first, as they were asked. */
