@@ -2001,7 +2001,8 @@ def test_send_stdin_second_run():
 
 def test_send_joins_run():
     """A line sent while a run goes on, echoed during it, with no second running (as
-    upstream's agent takes it into the run): the run's end ends tether, exit 0."""
+    upstream's agent takes it into the run): the run's end (finished, as upstream's) ends
+    tether, exit 0."""
     s = Server("headless_send_joins_run.scenario")
     code, err, out = send_lines_during_run(s, b"", b"join this\n", 20)
     assert code == 0, (code, err, out)
@@ -2009,7 +2010,43 @@ def test_send_joins_run():
     check_invariants(lines)
     texts = [json.dumps(l) for l in lines]
     assert any('"text": "join this"' in t for t in texts), texts
-    assert [l["execution_status"] for l in lines if l["type"] == "status"][-1] == "idle"
+    assert [l["execution_status"] for l in lines if l["type"] == "status"][-1] == "finished"
+
+
+# Issue 23: --until idle with --send ends only after the answer to the last message sent.
+def both_lines_answered(s, first="first", second="second"):
+    """`printf 'first\nsecond\n' | tether --send -`: both lines go out at once; tether must
+    stay until the run that answers the second has ended (was: it left at the first idle)."""
+    rc, out, err = run(s, "--format", "ndjson", "--send", "-",
+                       stdin=("%s\n%s\n" % (first, second)).encode(), timeout=30)
+    s.stop()
+    assert rc == 0, (rc, err)
+    recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
+    assert [r["content"][0]["text"] for r in recv] == [first, second], recv
+    lines = ndjson(out)
+    check_invariants(lines)
+    texts = [json.dumps(l) for l in lines]
+    echo = [i for i, t in enumerate(texts) if '"text": "%s"' % second in t and '"durable"' in t]
+    answered = [i for i, t in enumerate(texts) if '"text": "answered"' in t and '"durable"' in t]
+    assert echo and len(answered) == 2 and answered[1] > echo[-1], texts
+    statuses = [l["execution_status"] for l in lines if l["type"] == "status"]
+    assert statuses[-1] == "idle" and statuses.count("running") == 2, statuses
+
+
+def test_send_stdin_both_new_run():
+    """The server reads the second line only after the first run's idle, then runs it."""
+    both_lines_answered(Server("headless_send_after_run.scenario", "--echo-after-run"))
+
+
+def test_send_stdin_both_queued():
+    """The server shows the second line during the first run (queued), ends that run idle,
+    then answers the second in a run of its own."""
+    both_lines_answered(Server("headless_send_after_run.scenario"))
+
+
+def test_send_stdin_same_line_twice():
+    """The same line twice, queued: the first echo is the first line's, not the last's."""
+    both_lines_answered(Server("headless_send_after_run.scenario"), "again", "again")
 
 
 # Issue 17: a secret split across two content parts of one event (message, thought,
