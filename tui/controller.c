@@ -741,7 +741,10 @@ static void session_ended(struct controller *c, const struct session_status *st)
 		diag_not_found(&line, &about);
 		break;
 	case SESSION_END_GAVE_UP:
-		diag_gave_up(&line, &about, st->attempt, c->last_failure);
+		if (c->ever_open)
+			diag_gave_up(&line, &about, st->attempt, c->last_failure);
+		else
+			diag_gave_up_connecting(&line, &about, st->attempt, c->last_failure);
 		break;
 	default:
 		buf_printf(&line, "the connection to %s ended: %s", about.server,
@@ -779,6 +782,8 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 	struct controller *c = ctx;
 	c->connection = st->state;
 	c->attempt = st->attempt;
+	if (st->state == SESSION_OPEN)
+		c->ever_open = true;
 	if (st->state == SESSION_CONNECTING) {
 		c->connection_number++;
 		if (c->connection_number > 1)

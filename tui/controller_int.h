@@ -69,6 +69,7 @@ struct controller {
 	/* catch-up and --until */
 	bool synced_once;
 	bool unreachable_said;            /* a server not reached yet was said once */
+	bool ever_open;                 /* a connection to the server was made once */
 	bool caught_up;                 /* replay of this connection is over */
 	bool caught_up_once;            /* headless: the first catch-up happened */
 	bool confirm_handled;           /* headless: this waiting period was told (and answered) */

@@ -1501,7 +1501,7 @@ def unreachable_run(url, env=None):
 
 
 def gave_up_line(url, why):
-    return ("tether: gave up reconnecting to %s after 1 failed attempt in a row (--max-retries): %s"
+    return ("tether: gave up connecting to %s after 1 failed attempt in a row (--max-retries): %s"
             % (url, why))
 
 
@@ -1518,6 +1518,46 @@ def test_msg_server_down():
     assert (rc, err) == (5, [want, gave_up_line(url, why)]) and took < AT_ONCE, (rc, err, took)
     rc, err, took = tui_timed(url)
     assert (rc, err) == (1, [want]), (rc, err, took)
+
+
+def test_msg_never_connected_not_lost():
+    """Issue 23: a retry after an attempt that never connected says "could not connect" with
+    the reason, and the give-up says "connecting" (was "connection lost: connection refused …;
+    reconnecting" for a connection never made); a connection made and then lost says so."""
+    url = closed_port_url()
+    why = "connection refused (no server is listening there)"
+    rc, out, err, took = timed([TETHER, "--headless", "--max-retries", "3", "--server", url, CONV])
+    assert rc == 5 and len(err) == 4, (rc, err)
+    assert not any("connection lost" in l or "reconnecting" in l for l in err), err
+    for n, line in ((2, err[1]), (3, err[2])):
+        assert re.fullmatch(r"tether: could not connect: %s; trying again in \d+\.\d s "
+                            r"\(attempt %d\)" % (re.escape(why), n), line), err
+    assert err[3] == ("tether: gave up connecting to %s after 3 failed attempts in a row "
+                      "(--max-retries): %s" % (url, why)), err
+    # Connected, then the server goes away: the drop is a lost connection, the retries that
+    # find nobody listening are attempts that could not connect.
+    s = Server("headless_chat.scenario")
+    errf = tempfile.TemporaryFile(dir=TMP)
+    p = subprocess.Popen([TETHER, "--headless", "--until", "never", "--max-retries", "2",
+                          "--server", s.url, CONV], stdout=subprocess.PIPE, stderr=errf, env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    read_until(p, bytearray(), b"All **42** tests pass.")
+    s.proc.kill()
+    s.proc.wait(10)
+    try:
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    errf.seek(0)
+    err = errf.read().decode(errors="replace").splitlines()
+    assert p.returncode == 5, (p.returncode, err)
+    assert re.fullmatch(r"tether: connection lost(: .*)?; reconnecting in \d+\.\d s \(attempt \d\)",
+                        err[0]), err
+    rest = [l for l in err[1:-1] if "cannot reach the server" not in l]
+    assert rest and all(re.fullmatch(r"tether: could not connect: %s; trying again in \d+\.\d s "
+                                     r"\(attempt \d\)" % re.escape(why), l) for l in rest), err
+    assert err[-1].startswith("tether: gave up reconnecting to %s after 2 failed attempts" % s.url), err
 
 
 def test_msg_server_starting_is_met():
