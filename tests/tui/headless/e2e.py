@@ -2054,11 +2054,15 @@ def test_send_joins_run():
 
 
 # Issue 23: --until idle with --send ends only after the answer to the last message sent.
-def both_lines_answered(s, first="first", second="second"):
+def both_lines_answered(s, first="first", second="second", args=False):
     """`printf 'first\nsecond\n' | tether --send -`: both lines go out at once; tether must
-    stay until the run that answers the second has ended (was: it left at the first idle)."""
-    rc, out, err = run(s, "--format", "ndjson", "--send", "-",
-                       stdin=("%s\n%s\n" % (first, second)).encode(), timeout=30)
+    stay until the run that answers the second has ended (was: it left at the first idle).
+    With args, the two messages are `--send first --send second`."""
+    if args:
+        rc, out, err = run(s, "--format", "ndjson", "--send", first, "--send", second, timeout=30)
+    else:
+        rc, out, err = run(s, "--format", "ndjson", "--send", "-",
+                           stdin=("%s\n%s\n" % (first, second)).encode(), timeout=30)
     s.stop()
     assert rc == 0, (rc, err)
     recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
@@ -2082,6 +2086,11 @@ def test_send_stdin_both_queued():
     """The server shows the second line during the first run (queued), ends that run idle,
     then answers the second in a run of its own."""
     both_lines_answered(Server("headless_send_after_run.scenario"))
+
+
+def test_send_twice_queued():
+    """The class, not the instance: `--send first --send second` go out together too."""
+    both_lines_answered(Server("headless_send_after_run.scenario"), args=True)
 
 
 def test_send_stdin_same_line_twice():
