@@ -303,7 +303,8 @@ static void check_until(struct controller *c, enum run_status status, bool live)
 	 * it: that run's end is not this message's. */
 	if (c->sent_anything && !status_ended_run(status) && went_out(c))
 		c->busy_since_send = true;
-	ctl_echo_status(c, status);
+	if (!status_ended_run(status))
+		ctl_echo_run_seen(c);
 	ctl_until_check(c);
 }
 

@@ -43,10 +43,9 @@ void ctl_echo_seen(struct controller *c, const struct event *e, bool live)
 		c->busy_since_send = true;
 }
 
-void ctl_echo_status(struct controller *c, enum run_status s)
+void ctl_echo_run_seen(struct controller *c)
 {
-	if (c->echoes.last_shown && s != RUN_STATUS_IDLE && s != RUN_STATUS_FINISHED &&
-	    s != RUN_STATUS_PAUSED && s != RUN_STATUS_ERROR && s != RUN_STATUS_STUCK)
+	if (c->echoes.last_shown)
 		c->echoes.run_after = true;
 }
 

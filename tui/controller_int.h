@@ -144,8 +144,8 @@ void ctl_answer_confirmation(struct controller *c, bool accept);
 void ctl_echo_expect(struct controller *c, const char *text);
 /* A durable event: the echo of the oldest message sent not yet echoed, or not. */
 void ctl_echo_seen(struct controller *c, const struct event *e, bool live);
-/* A live status s, after the echoes so far. */
-void ctl_echo_status(struct controller *c, enum run_status s);
+/* A live status showing a run in progress. */
+void ctl_echo_run_seen(struct controller *c);
 /* Whether a run that ended with status ended answered the last message sent. */
 bool ctl_echo_answered(const struct controller *c, enum run_status ended);
 /* Frees the texts still awaited. */
