@@ -278,8 +278,13 @@ void ctl_until_check(struct controller *c)
 		return;
 	enum run_status s = current_status(c);
 	if (c->sent_anything) {
-		/* Only a run seen going on since the first message may end it. */
-		if (!c->busy_since_send || !all_sent(c))
+		if (!all_sent(c))
+			return;
+		/* A run that came to its end ends tether only once it answered the last message
+		 * (cli.md); a run stopped (paused, error, stuck) ends it when it came after the
+		 * last message went out. */
+		if (s == RUN_STATUS_IDLE || s == RUN_STATUS_FINISHED ? !ctl_echo_answered(c, s)
+								     : !c->busy_since_send)
 			return;
 	} else if (c->stdin_open) {
 		return; /* --send -: lines may still come */
@@ -298,17 +303,9 @@ static void check_until(struct controller *c, enum run_status status, bool live)
 	 * it: that run's end is not this message's. */
 	if (c->sent_anything && !status_ended_run(status) && went_out(c))
 		c->busy_since_send = true;
+	if (!status_ended_run(status))
+		ctl_echo_run_seen(c);
 	ctl_until_check(c);
-}
-
-/* The durable echo of the last message during a run: the server has it and it joins that run
- * (a server sends no second running), whose end is then its own. Echoed between runs, the
- * run it starts shows its own running status. */
-static void check_echo(struct controller *c, const struct event *e, bool live)
-{
-	if (live && c->last_sent && e->kind == EVENT_MESSAGE && e->source == SOURCE_USER &&
-	    e->text && !strcmp(e->text, c->last_sent) && went_out(c) && ctl_run_in_progress(c))
-		c->busy_since_send = true;
 }
 
 /* headless --on-confirm: once per waiting period, the actions that wait go to the sinks, then
@@ -519,7 +516,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 	apply_event(c, &f->event, f->seq);
 	if (f->event.kind == EVENT_STATE_UPDATE)
 		set_execution_status(c, &f->event, live);
-	check_echo(c, &f->event, live);
+	ctl_echo_seen(c, &f->event, live);
 	catchup_rearm(c);
 }
 
@@ -746,7 +743,10 @@ static void session_ended(struct controller *c, const struct session_status *st)
 		diag_not_found(&line, &about);
 		break;
 	case SESSION_END_GAVE_UP:
-		diag_gave_up(&line, &about, st->attempt, c->last_failure);
+		if (c->ever_open)
+			diag_gave_up(&line, &about, st->attempt, c->last_failure);
+		else
+			diag_gave_up_connecting(&line, &about, st->attempt, c->last_failure);
 		break;
 	default:
 		buf_printf(&line, "the connection to %s ended: %s", about.server,
@@ -784,6 +784,8 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 	struct controller *c = ctx;
 	c->connection = st->state;
 	c->attempt = st->attempt;
+	if (st->state == SESSION_OPEN)
+		c->ever_open = true;
 	if (st->state == SESSION_CONNECTING) {
 		c->connection_number++;
 		if (c->connection_number > 1)
@@ -954,7 +956,7 @@ void controller_destroy(struct controller *c)
 	free(c->last_drop);
 	transcript_destroy(c->transcript);
 	free(c->title);
-	free(c->last_sent);
+	ctl_echo_fini(c);
 	free(c->shown_server);
 	free(c->shown_conversation_id);
 	free(c->execution_status);

@@ -19,6 +19,16 @@ struct ctl_stream {
 
 enum { CTL_SINKS_MAX = 4, CTL_ACTIONS_MAX = 64 };
 
+/* headless --send: the messages sent whose echo has not come yet, oldest first, and what was
+ * seen of the last one (controller_echo.c). */
+struct ctl_echoes {
+	char **text;
+	size_t head, len, cap;
+	bool last_shown;                /* the last message sent was echoed */
+	bool shown_in_run;              /* ... while a run was in progress */
+	bool run_after;                 /* a run in progress was seen after that echo */
+};
+
 struct controller {
 	struct loop *loop;
 	const struct options *o;
@@ -59,6 +69,7 @@ struct controller {
 	/* catch-up and --until */
 	bool synced_once;
 	bool unreachable_said;            /* a server not reached yet was said once */
+	bool ever_open;                 /* a connection to the server was made once */
 	bool caught_up;                 /* replay of this connection is over */
 	bool caught_up_once;            /* headless: the first catch-up happened */
 	bool confirm_handled;           /* headless: this waiting period was told (and answered) */
@@ -68,7 +79,7 @@ struct controller {
 	/* --until with --send: a run in progress (or the echo of the last message) was seen
 	 * since the last message went out */
 	bool busy_since_send;
-	char *last_sent;                /* headless: the last message sent, to know its echo */
+	struct ctl_echoes echoes;       /* headless: the messages sent, to know their echoes */
 	bool stdin_open;
 	bool finished;
 	bool closed_reported;           /* the last connection line was "closed" */
@@ -129,6 +140,16 @@ void ctl_until_check(struct controller *c);
 /* headless --on-confirm accept|reject: answers the actions waiting through REST, telling the
  * sinks; a failed answer ends the run (exit 1). */
 void ctl_answer_confirmation(struct controller *c, bool accept);
+/* headless --send: text was sent; its echo is awaited after those of the earlier ones. */
+void ctl_echo_expect(struct controller *c, const char *text);
+/* A durable event: the echo of the oldest message sent not yet echoed, or not. */
+void ctl_echo_seen(struct controller *c, const struct event *e, bool live);
+/* A live status showing a run in progress. */
+void ctl_echo_run_seen(struct controller *c);
+/* Whether a run that ended with status ended answered the last message sent. */
+bool ctl_echo_answered(const struct controller *c, enum run_status ended);
+/* Frees the texts still awaited. */
+void ctl_echo_fini(struct controller *c);
 /* --send -: watches stdin for lines. */
 void ctl_stdin_start(struct controller *c);
 /* The session's callbacks, as controller_create hands them to the session (tests feed

@@ -351,10 +351,8 @@ void controller_send(struct controller *c, const char *text)
 	c->sent_anything = true;
 	/* Only what the server shows after this message went out may end the run (cli.md). */
 	c->busy_since_send = false;
-	if (c->headless) {
-		free(c->last_sent);
-		c->last_sent = xstrdup(text);
-	}
+	if (c->headless)
+		ctl_echo_expect(c, text);
 	outbox_send(c->outbox, text);
 	ctl_changed(c);
 }

@@ -70,12 +70,24 @@ void diag_no_session_socket(struct buf *out, const struct diag_about *a)
 		   a->server, a->conversation_id ? a->conversation_id : "?");
 }
 
-void diag_gave_up(struct buf *out, const struct diag_about *a, int attempts, const char *why)
+static void gave_up(struct buf *out, const char *verb, const struct diag_about *a, int attempts,
+		    const char *why)
 {
-	buf_printf(out, "gave up reconnecting to %s after %d failed attempt%s in a row "
-		   "(--max-retries)", a->server, attempts, attempts == 1 ? "" : "s");
+	buf_printf(out, "gave up %s to %s after %d failed attempt%s in a row (--max-retries)",
+		   verb, a->server, attempts, attempts == 1 ? "" : "s");
 	if (why && *why)
 		buf_printf(out, ": %s", why);
+}
+
+void diag_gave_up(struct buf *out, const struct diag_about *a, int attempts, const char *why)
+{
+	gave_up(out, "reconnecting", a, attempts, why);
+}
+
+void diag_gave_up_connecting(struct buf *out, const struct diag_about *a, int attempts,
+			     const char *why)
+{
+	gave_up(out, "connecting", a, attempts, why);
 }
 
 void diag_status_words(struct buf *out, const char *s)

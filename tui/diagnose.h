@@ -33,6 +33,9 @@ void diag_no_session_socket(struct buf *out, const struct diag_about *a);
 /* Appends the give-up after attempts failed attempts in a row; why is the last failure
  * (clean, may be NULL). */
 void diag_gave_up(struct buf *out, const struct diag_about *a, int attempts, const char *why);
+/* The same, when no connection was ever made: it gave up connecting, not reconnecting. */
+void diag_gave_up_connecting(struct buf *out, const struct diag_about *a, int attempts,
+			     const char *why);
 /* An execution status as words ("waiting_for_confirmation" → "waiting for confirmation")
  * into out; s is clean. */
 void diag_status_words(struct buf *out, const char *s);

@@ -24,6 +24,8 @@ struct headless_sink {
 	} *summaries;
 	size_t nsummaries;
 	char *closed_why;               /* text mode: the last close's reason, said at the retry */
+	bool open;                      /* the connection of this attempt is up */
+	bool closed_was_open;           /* the last close ended a connection, not an attempt */
 };
 
 /* on_event keeps its line buffer between events up to this size. */
@@ -225,6 +227,10 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 			  bool repeat)
 {
 	struct headless_sink *h = ctx;
+	if (st->state == SESSION_CONNECTING)
+		h->open = false;
+	else if (st->state == SESSION_OPEN || st->state == SESSION_SYNCED)
+		h->open = true;
 	if (st->state == SESSION_SYNCED || repeat)
 		return;
 	headless_connection(&h->out, state_names[st->state], st->attempt, st->close_code, reason,
@@ -237,9 +243,14 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 	if (st->state == SESSION_CLOSED) {
 		free(h->closed_why);
 		h->closed_why = reason ? xstrdup(reason) : NULL;
+		h->closed_was_open = h->open;
+		h->open = false;
 	} else if (st->state == SESSION_RECONNECTING && !h->quiet) {
-		fprintf(stderr, "tether: connection lost%s%s; reconnecting in %.1f s (attempt %d)\n",
+		/* An attempt that never got a connection did not lose one. */
+		fprintf(stderr, "tether: %s%s%s; %s in %.1f s (attempt %d)\n",
+			h->closed_was_open ? "connection lost" : "could not connect",
 			h->closed_why ? ": " : "", h->closed_why ? h->closed_why : "",
+			h->closed_was_open ? "reconnecting" : "trying again",
 			(double)st->retry_in_us / 1e6, st->attempt);
 	}
 }

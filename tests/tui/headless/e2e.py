@@ -1584,7 +1584,7 @@ def unreachable_run(url, env=None):
 
 
 def gave_up_line(url, why):
-    return ("tether: gave up reconnecting to %s after 1 failed attempt in a row (--max-retries): %s"
+    return ("tether: gave up connecting to %s after 1 failed attempt in a row (--max-retries): %s"
             % (url, why))
 
 
@@ -1601,6 +1601,46 @@ def test_msg_server_down():
     assert (rc, err) == (5, [want, gave_up_line(url, why)]) and took < AT_ONCE, (rc, err, took)
     rc, err, took = tui_timed(url)
     assert (rc, err) == (1, [want]), (rc, err, took)
+
+
+def test_msg_never_connected_not_lost():
+    """Issue 23: a retry after an attempt that never connected says "could not connect" with
+    the reason, and the give-up says "connecting" (was "connection lost: connection refused …;
+    reconnecting" for a connection never made); a connection made and then lost says so."""
+    url = closed_port_url()
+    why = "connection refused (no server is listening there)"
+    rc, out, err, took = timed([TETHER, "--headless", "--max-retries", "3", "--server", url, CONV])
+    assert rc == 5 and len(err) == 4, (rc, err)
+    assert not any("connection lost" in l or "reconnecting" in l for l in err), err
+    for n, line in ((2, err[1]), (3, err[2])):
+        assert re.fullmatch(r"tether: could not connect: %s; trying again in \d+\.\d s "
+                            r"\(attempt %d\)" % (re.escape(why), n), line), err
+    assert err[3] == ("tether: gave up connecting to %s after 3 failed attempts in a row "
+                      "(--max-retries): %s" % (url, why)), err
+    # Connected, then the server goes away: the drop is a lost connection, the retries that
+    # find nobody listening are attempts that could not connect.
+    s = Server("headless_chat.scenario")
+    errf = tempfile.TemporaryFile(dir=TMP)
+    p = subprocess.Popen([TETHER, "--headless", "--until", "never", "--max-retries", "2",
+                          "--server", s.url, CONV], stdout=subprocess.PIPE, stderr=errf, env=ENV)
+    os.set_blocking(p.stdout.fileno(), False)
+    read_until(p, bytearray(), b"All **42** tests pass.")
+    s.proc.kill()
+    s.proc.wait(10)
+    try:
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    errf.seek(0)
+    err = errf.read().decode(errors="replace").splitlines()
+    assert p.returncode == 5, (p.returncode, err)
+    assert re.fullmatch(r"tether: connection lost(: .*)?; reconnecting in \d+\.\d s \(attempt \d\)",
+                        err[0]), err
+    rest = [l for l in err[1:-1] if "cannot reach the server" not in l]
+    assert rest and all(re.fullmatch(r"tether: could not connect: %s; trying again in \d+\.\d s "
+                                     r"\(attempt \d\)" % re.escape(why), l) for l in rest), err
+    assert err[-1].startswith("tether: gave up reconnecting to %s after 2 failed attempts" % s.url), err
 
 
 def test_msg_server_starting_is_met():
@@ -2094,7 +2134,8 @@ def test_send_stdin_second_run():
 
 def test_send_joins_run():
     """A line sent while a run goes on, echoed during it, with no second running (as
-    upstream's agent takes it into the run): the run's end ends tether, exit 0."""
+    upstream's agent takes it into the run): the run's end (finished, as upstream's) ends
+    tether, exit 0."""
     s = Server("headless_send_joins_run.scenario")
     code, err, out = send_lines_during_run(s, b"", b"join this\n", 20)
     assert code == 0, (code, err, out)
@@ -2102,7 +2143,52 @@ def test_send_joins_run():
     check_invariants(lines)
     texts = [json.dumps(l) for l in lines]
     assert any('"text": "join this"' in t for t in texts), texts
-    assert [l["execution_status"] for l in lines if l["type"] == "status"][-1] == "idle"
+    assert [l["execution_status"] for l in lines if l["type"] == "status"][-1] == "finished"
+
+
+# Issue 23: --until idle with --send ends only after the answer to the last message sent.
+def both_lines_answered(s, first="first", second="second", args=False):
+    """`printf 'first\nsecond\n' | tether --send -`: both lines go out at once; tether must
+    stay until the run that answers the second has ended (was: it left at the first idle).
+    With args, the two messages are `--send first --send second`."""
+    if args:
+        rc, out, err = run(s, "--format", "ndjson", "--send", first, "--send", second, timeout=30)
+    else:
+        rc, out, err = run(s, "--format", "ndjson", "--send", "-",
+                           stdin=("%s\n%s\n" % (first, second)).encode(), timeout=30)
+    s.stop()
+    assert rc == 0, (rc, err)
+    recv = [json.loads(l.split(" ", 2)[2]) for l in s.traffic_lines() if l.startswith("recv ")]
+    assert [r["content"][0]["text"] for r in recv] == [first, second], recv
+    lines = ndjson(out)
+    check_invariants(lines)
+    texts = [json.dumps(l) for l in lines]
+    echo = [i for i, t in enumerate(texts) if '"text": "%s"' % second in t and '"durable"' in t]
+    answered = [i for i, t in enumerate(texts) if '"text": "answered"' in t and '"durable"' in t]
+    assert echo and len(answered) == 2 and answered[1] > echo[-1], texts
+    statuses = [l["execution_status"] for l in lines if l["type"] == "status"]
+    assert statuses[-1] == "idle" and statuses.count("running") == 2, statuses
+
+
+def test_send_stdin_both_new_run():
+    """The server reads the second line only after the first run's idle, then runs it."""
+    both_lines_answered(Server("headless_send_after_run.scenario", "--echo-after-run"))
+
+
+def test_send_stdin_both_queued():
+    """The server shows the second line during the first run (queued), ends that run idle,
+    then answers the second in a run of its own."""
+    both_lines_answered(Server("headless_send_after_run.scenario"))
+
+
+def test_send_twice_queued():
+    """The class, not the instance: `--send first --send second` go out together too."""
+    both_lines_answered(Server("headless_send_after_run.scenario"), args=True)
+
+
+def test_send_stdin_same_line_twice():
+    """The same line twice, queued: the first echo is the first line's, not the last's."""
+    both_lines_answered(Server("headless_send_after_run.scenario"), "again", "again")
 
 
 # Issue 17: a secret split across two content parts of one event (message, thought,
