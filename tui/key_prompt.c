@@ -88,7 +88,8 @@ static void offer_store(const char *server, const char *shown_server, const char
 
 void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks, char **api_key)
 {
-	if (*api_key || !refused(probe_status(o, log, NULL)))
+	bool had = *api_key != NULL;
+	if (!refused(probe_status(o, log, *api_key)))
 		return;
 	struct buf shown, q;
 	buf_init(&shown);
@@ -97,7 +98,10 @@ void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks
 	const char *trouble = diag_keyring_trouble();
 	for (int tries = 0; tries < 3; tries++) {
 		buf_clear(&q);
-		if (tries == 0)
+		if (tries == 0 && had)
+			buf_printf(&q, "tether: the server at %s refused the session API key that was "
+				   "found for it\n", buf_cstr(&shown));
+		else if (tries == 0)
 			buf_printf(&q, "tether: the server at %s wants a session API key and none was "
 				   "found (TETHER_SESSION_API_KEY, the keyring, the key file)%s%s%s\n",
 				   buf_cstr(&shown), *trouble ? " (" : "", trouble, *trouble ? ")" : "");
@@ -109,20 +113,16 @@ void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks
 			tty_value_free(&v);
 			break;
 		}
+		/* Masked like any key: the last one given goes on to the run, taken or not. */
+		mask_set_add(masks, v.data, v.len, NULL);
 		int status = probe_status(o, log, v.data);
 		str_wipe_free(*api_key);
 		*api_key = xstrdup(v.data);
-		if (!refused(status)) {
-			mask_set_add(masks, v.data, v.len, NULL);
+		if (!refused(status))
 			offer_store(o->server, buf_cstr(&shown), v.data);
-			tty_value_free(&v);
-			break;
-		}
 		tty_value_free(&v);
-		if (tries == 2) {
-			/* the run goes on to say that the server refused the key */
-			mask_set_add(masks, *api_key, strlen(*api_key), NULL);
-		}
+		if (!refused(status))
+			break;
 	}
 	buf_fini(&shown);
 	buf_fini(&q);

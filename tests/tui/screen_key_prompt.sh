@@ -49,8 +49,37 @@ wait_for "Hello! What can I do for you?" 10 || fail "the stored key was not used
 grep -qaF "session API key for" "$WORK/bytes" && fail "asked again for a stored key"
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D did not quit"
-# Clean up what went to the keyring.
-if [ ! -e "$keyfile" ]; then
-	"$TETHER" key rm --server "http://127.0.0.1:$PORT" 2>/dev/null
-fi
+
+# A stored key the server refuses (rotated) is asked for again, and storing replaces it.
+printf 'stale-key-1234\n' | XDG_CONFIG_HOME="$WORK/config" HOME="$WORK/home" \
+	"$TETHER" key set --server "http://127.0.0.1:$PORT" 2>"$WORK/set.err" ||
+	fail "key set failed: $(cat "$WORK/set.err")"
+fresh_tmux
+start_tether 100 16 "$CONV"
+wait_for "refused the session API key that was found for it" 3 || fail "a refused stored key was not said"
+T send-keys -t main -l "$KEY"
+T send-keys -t main Enter
+wait_for "Store this key" 5 || fail "storing the key was not offered again"
+T send-keys -t main -l "y"
+T send-keys -t main Enter
+wait_for "Hello! What can I do for you?" 10 || fail "did not connect with the new key"
+T send-keys -t main C-d
+wait_exit || fail "Ctrl-D did not quit"
+fresh_tmux
+start_tether 100 16 "$CONV"
+wait_for "Hello! What can I do for you?" 10 || fail "the replaced key was not used"
+T send-keys -t main C-d
+wait_exit || fail "Ctrl-D did not quit"
+
+# Giving up (an empty line) ends the run as the authentication failure, exit 3.
+XDG_CONFIG_HOME="$WORK/config" HOME="$WORK/home" "$TETHER" key rm --server "http://127.0.0.1:$PORT" \
+	2>/dev/null
+fresh_tmux
+start_tether 100 16 "$CONV"
+wait_for "(hidden; empty to give up)" 3 || fail "no question without a key"
+T send-keys -t main Enter
+wait_exit 5 || fail "an empty answer did not end the run"
+[ "$RC" = 3 ] || fail "giving up: exit $RC, not 3"
+grep -qF "the server wants a session API key and none was given" "$WORK/stderr" ||
+	fail "giving up: the failure was not said"
 echo ok
