@@ -28,6 +28,7 @@ wait_traffic "^conn [0-9]+ .*auth=ok" 5 || fail "the socket was not authenticate
 screen | grep -qF -- "$KEY" && fail "the key is on the screen"
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D did not quit"
+no_sanitizer_report
 [ "$RC" = 0 ] || fail "exit $RC"
 grep -qaF -- "$KEY" "$WORK/bytes" && fail "the key was written to the terminal"
 grep -qF -- "$KEY" "$WORK/stderr" && fail "the key is on stderr"
@@ -49,6 +50,7 @@ wait_for "Hello! What can I do for you?" 10 || fail "the stored key was not used
 grep -qaF "session API key for" "$WORK/bytes" && fail "asked again for a stored key"
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D did not quit"
+no_sanitizer_report
 
 # A stored key the server refuses (rotated) is asked for again, and storing replaces it.
 printf 'stale-key-1234\n' | XDG_CONFIG_HOME="$WORK/config" HOME="$WORK/home" \
@@ -65,11 +67,13 @@ T send-keys -t main Enter
 wait_for "Hello! What can I do for you?" 10 || fail "did not connect with the new key"
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D did not quit"
+no_sanitizer_report
 fresh_tmux
 start_tether 100 16 "$CONV"
 wait_for "Hello! What can I do for you?" 10 || fail "the replaced key was not used"
 T send-keys -t main C-d
 wait_exit || fail "Ctrl-D did not quit"
+no_sanitizer_report
 
 # Giving up (an empty line) ends the run as the authentication failure, exit 3.
 XDG_CONFIG_HOME="$WORK/config" HOME="$WORK/home" "$TETHER" key rm --server "http://127.0.0.1:$PORT" \
@@ -80,6 +84,7 @@ wait_for "(hidden; empty to give up)" 3 || fail "no question without a key"
 T send-keys -t main Enter
 wait_exit 5 || fail "an empty answer did not end the run"
 [ "$RC" = 3 ] || fail "giving up: exit $RC, not 3"
+no_sanitizer_report
 grep -qF "the server wants a session API key and none was given" "$WORK/stderr" ||
 	fail "giving up: the failure was not said"
 echo ok
