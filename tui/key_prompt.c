@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A server that does not answer the probe in this long is left to the session to judge. */
-#define PROBE_TIMEOUT_US ((int64_t)3 * 1000000)
+#define PROBE_TIMEOUT_US ((int64_t)2 * 1000000)
 
 struct probe {
 	struct loop *loop;
