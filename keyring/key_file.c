@@ -245,8 +245,13 @@ static enum keyring_status file_update(const char *server_url, const char *key, 
 		if (text.len + strlen(server) + strlen(key) + 2 > KEY_FILE_MAX)
 			rc = keyring_call_error(err, KEYRING_ERROR, "keyring: %s would be larger than %d bytes",
 						buf_cstr(&path), KEY_FILE_MAX);
-		else
-			buf_printf(&text, "%s\t%s\n", server, key);
+		else {
+			/* not buf_printf: its stack buffer would keep a copy of the key */
+			buf_puts(&text, server);
+			buf_putc(&text, '\t');
+			buf_puts(&text, key);
+			buf_putc(&text, '\n');
+		}
 	}
 	if (rc == KEYRING_OK && !key && !had)
 		rc = keyring_call_error(err, KEYRING_NOT_FOUND,
