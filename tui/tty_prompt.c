@@ -39,15 +39,26 @@ int tty_value_read(int fd, bool one_line, struct tty_value *v)
 	return 0;
 }
 
-/* The terminal state to put back if a signal ends the prompt. */
-static struct termios prompt_saved;
+/* The terminal state to put back if a signal ends the prompt, and the prompt's own. */
+static struct termios prompt_saved, prompt_asking;
 static int prompt_fd = -1;
 
 static void prompt_on_signal(int sig)
 {
+	int saved_errno = errno;
 	tcsetattr(prompt_fd, TCSAFLUSH, &prompt_saved);
-	signal(sig, SIG_DFL);
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, mine;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, &mine);
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	raise(sig);
+	/* Only a stop comes back here (fg): echo must be off again before the rest is typed. */
+	sigaction(sig, &mine, NULL);
+	tcsetattr(prompt_fd, TCSANOW, &prompt_asking);
+	errno = saved_errno;
 }
 
 static const int prompt_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP };
@@ -80,6 +91,7 @@ int tty_prompt(const char *prompt, bool echo, struct tty_value *v)
 	if (!echo)
 		t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
 	t.c_lflag |= ICANON;
+	prompt_asking = t;
 	int rc = -1;
 	if (tcsetattr(fd, TCSAFLUSH, &t) == 0) {
 		if (write(fd, prompt, strlen(prompt)) >= 0)
