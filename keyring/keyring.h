@@ -35,6 +35,16 @@ enum keyring_status keyring_secret_list(bool want_values, char ***items, size_t 
 					struct buf *err);
 /* Frees an array of strings from this module (wiping them first). */
 void keyring_strings_free(char **items, size_t count);
+/* Where no Secret Service is, session API keys live in a file of the user's own (mode 0600),
+ * $XDG_CONFIG_HOME/tether/keys; a symbolic link or a file others may read is refused. */
+/* Appends the key file's path to out; -1 when neither XDG_CONFIG_HOME nor HOME says where. */
+int keyring_file_path(struct buf *out);
+/* Looks up the session API key for server_url in the key file into *key (caller frees). */
+enum keyring_status keyring_file_key_get(const char *server_url, char **key, struct buf *err);
+/* Stores the session API key for server_url in the key file (made 0600 if new). */
+enum keyring_status keyring_file_key_set(const char *server_url, const char *key, struct buf *err);
+/* Deletes the key file's entry for server_url (KEYRING_NOT_FOUND when absent). */
+enum keyring_status keyring_file_key_rm(const char *server_url, struct buf *err);
 /* Bounds every keyring call (default 30 s; also the D-Bus method timeout): a call that
  * takes longer fails with KEYRING_ERROR. ms <= 0 restores the default. */
 void keyring_set_timeout_ms(int ms);

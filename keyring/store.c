@@ -21,7 +21,7 @@ static const SecretSchema secret_schema = {
 
 /* One key per server however its URL is spelled: scheme and host lowercased, ws(s)
  * read as http(s) (the same server, see cli.md), trailing slashes dropped. */
-static char *server_normalize(const char *url)
+char *keyring_server_normalize(const char *url)
 {
 	static const struct {
 		const char *from, *to;
@@ -122,7 +122,7 @@ enum keyring_status keyring_api_key_get(const char *server_url, char **key, stru
 	enum keyring_status st = keyring_call_begin(&c, err);
 	if (st != KEYRING_OK)
 		return st;
-	char *server = server_normalize(server_url);
+	char *server = keyring_server_normalize(server_url);
 	GHashTable *attrs = attributes_one("server", server);
 	GError *e = NULL;
 	SecretValue *v = secret_service_lookup_sync(c.service, &api_key_schema, attrs, c.cancel, &e);
@@ -150,7 +150,7 @@ enum keyring_status keyring_api_key_set(const char *server_url, const char *key,
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: no server URL given");
 	if (!key || !*key)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: the API key is empty");
-	char *server = server_normalize(server_url);
+	char *server = keyring_server_normalize(server_url);
 	char label[320];
 	snprintf(label, sizeof label, "tether session API key for %s", server);
 	enum keyring_status rc = store(&api_key_schema, "server", server, label, key, err);
@@ -162,7 +162,7 @@ enum keyring_status keyring_api_key_rm(const char *server_url, struct buf *err)
 {
 	if (!server_url || !*server_url)
 		return keyring_call_error(err, KEYRING_ERROR, "keyring: no server URL given");
-	char *server = server_normalize(server_url);
+	char *server = keyring_server_normalize(server_url);
 	char what[320];
 	snprintf(what, sizeof what, "session API key for %s", server);
 	enum keyring_status rc = clear(&api_key_schema, "server", server, what, err);

@@ -7,6 +7,10 @@
 
 #include <libsecret/secret.h>
 
+/* The server URL as keys are stored under (caller frees): one key per server however its
+ * URL is spelled. */
+char *keyring_server_normalize(const char *url);
+
 /* Every keyring call gives up after this long (also the D-Bus method timeout). The sync
  * API would otherwise wait 25 s per D-Bus call, or forever for an unlock prompt. */
 #define KEYRING_TIMEOUT_MS_DEFAULT 30000

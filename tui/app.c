@@ -12,6 +12,8 @@
 #include "terminal.h"
 #include "commands.h"
 #include "outfile.h"
+#include "key_source.h"
+#include "key_prompt.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -102,29 +104,6 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 	}
 	buf_fini(&err);
 	return 0;
-}
-
-/* The session API key: env first, then the keyring entry for the server. */
-static char *find_api_key(const struct options *o)
-{
-	const char *env = getenv("TETHER_SESSION_API_KEY");
-	if (env && *env)
-		return xstrdup(env);
-	char *key = NULL;
-	struct buf err;
-	buf_init(&err);
-	enum keyring_status st = keyring_api_key_get(o->server, &key, &err);
-	/* Said only if the server turns out to want a key (cli.md: the keyring is mentioned
-	 * only when it was needed and could not serve). */
-	if (st != KEYRING_OK && st != KEYRING_NOT_FOUND) {
-		struct buf shown;
-		buf_init(&shown);
-		sanitize_text(buf_cstr(&err), err.len, &shown);
-		diag_set_keyring_trouble(buf_cstr(&shown));
-		buf_fini(&shown);
-	}
-	buf_fini(&err);
-	return key;
 }
 
 struct headless_run {
@@ -348,7 +327,7 @@ static int load_secrets(const struct options *o, struct mask_set *masks, char **
 {
 	if (load_masks(o, masks) != 0)
 		return -1;
-	*api_key = find_api_key(o);
+	*api_key = key_find(o->server);
 	if (*api_key && mask_set_add(masks, *api_key, strlen(*api_key), NULL) != 0 && log_file)
 		log_line(0, "the session API key is too short to be masked");
 	log_masks = masks;
@@ -414,6 +393,8 @@ static int run_client(const struct options *given)
 	int rc = EXIT_USAGE;
 	if (load_secrets(o, masks, &api_key) != 0)
 		goto out;
+	if (!headless)
+		key_prompt(o, log_line, masks, &api_key);
 	if (!headless && !o->conversation_id) {
 		rc = pick_conversation(o, masks, api_key, &picked);
 		if (rc != EXIT_OK || !picked)

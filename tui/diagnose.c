@@ -15,6 +15,11 @@ void diag_set_keyring_trouble(const char *why)
 	snprintf(keyring_trouble, sizeof keyring_trouble, "%s", why ? why : "");
 }
 
+const char *diag_keyring_trouble(void)
+{
+	return keyring_trouble;
+}
+
 void diag_auth(struct buf *out, const struct diag_about *a)
 {
 	buf_printf(out, "authentication failed at %s: %s", a->server,

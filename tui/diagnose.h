@@ -21,6 +21,8 @@ void diag_rest_failure(struct buf *out, const struct diag_about *a, const struct
 /* Remembers why the keyring could not give a session API key (why: clean), for an
  * authentication failure to say: the keyring matters only when the server wants a key. */
 void diag_set_keyring_trouble(const char *why);
+/* Why the keyring could not give a key ("" when it could, or had none). */
+const char *diag_keyring_trouble(void);
 /* Appends an authentication failure (HTTP 401/403, close 4001) with the next step. */
 void diag_auth(struct buf *out, const struct diag_about *a);
 /* Appends the server not reached: cause_text is the clean reason, cause its kind. */

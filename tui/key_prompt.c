@@ -1,0 +1,129 @@
+/* Asks for the session API key on the terminal when the server wants one and none was found. */
+#include "key_prompt.h"
+#include "key_source.h"
+#include "tty_prompt.h"
+#include "diagnose.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A server that does not answer the probe in this long is left to the session to judge. */
+#define PROBE_TIMEOUT_US ((int64_t)2 * 1000000)
+
+struct probe {
+	struct loop *loop;
+	int status;             /* the HTTP status; 0: no answer */
+	bool done;
+};
+
+static void probe_done(void *ctx, const struct rest_response *r)
+{
+	struct probe *p = ctx;
+	if (p->done)
+		return;
+	p->done = true;
+	p->status = r->status;
+	loop_quit(p->loop);
+}
+
+static void probe_timeout(void *arg)
+{
+	struct probe *p = arg;
+	p->done = true;
+	loop_quit(p->loop);
+}
+
+/* The status the server answers a one-item list with key (NULL: none); 0 for no answer. */
+static int probe_status(const struct options *o, loop_log_fn log, const char *key)
+{
+	struct buf err;
+	buf_init(&err);
+	struct probe p = {0};
+	p.loop = loop_create(log, &err);
+	buf_fini(&err);
+	if (!p.loop)
+		return 0;
+	struct loop_timer *t = loop_timer_create(p.loop, probe_timeout, &p);
+	struct rest_server srv = {.loop = p.loop, .url = o->server, .api_key = key,
+				  .insecure = o->insecure};
+	if (rest_search_conversations(&srv, NULL, 1, probe_done, &p) == 0) {
+		loop_timer_schedule(t, PROBE_TIMEOUT_US);
+		if (!p.done)
+			loop_run(p.loop);
+	}
+	loop_timer_destroy(t);
+	p.done = true; /* a request still in flight is answered by loop_destroy: not a verdict */
+	int status = p.status;
+	loop_destroy(p.loop);
+	return status;
+}
+
+static bool refused(int status)
+{
+	return status == 401 || status == 403;
+}
+
+/* Drops the line's end; true when something is left. */
+static bool value_trim(struct tty_value *v)
+{
+	while (v->len && (v->data[v->len - 1] == '\n' || v->data[v->len - 1] == '\r'))
+		v->len--;
+	v->data[v->len] = '\0';
+	return v->len > 0 && strlen(v->data) == v->len;
+}
+
+/* Offers to store key for the server; says on stderr where it went. */
+static void offer_store(const char *server, const char *shown_server, const char *key)
+{
+	struct buf q;
+	buf_init(&q);
+	buf_printf(&q, "Store this key for %s (tether key set)? [y/N] ", shown_server);
+	struct tty_value a;
+	if (tty_prompt(buf_cstr(&q), true, &a) == 0 && a.len && (a.data[0] == 'y' || a.data[0] == 'Y'))
+		key_store(server, key);
+	tty_value_free(&a);
+	buf_fini(&q);
+}
+
+void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks, char **api_key)
+{
+	bool had = *api_key != NULL;
+	if (!refused(probe_status(o, log, *api_key)))
+		return;
+	struct buf shown, q;
+	buf_init(&shown);
+	buf_init(&q);
+	sanitize_text(o->server, strlen(o->server), &shown);
+	const char *trouble = diag_keyring_trouble();
+	for (int tries = 0; tries < 3; tries++) {
+		buf_clear(&q);
+		if (tries == 0 && had)
+			buf_printf(&q, "tether: the server at %s refused the session API key that was "
+				   "found for it\n", buf_cstr(&shown));
+		else if (tries == 0)
+			buf_printf(&q, "tether: the server at %s wants a session API key and none was "
+				   "found (TETHER_SESSION_API_KEY, the keyring, the key file)%s%s%s\n",
+				   buf_cstr(&shown), *trouble ? " (" : "", trouble, *trouble ? ")" : "");
+		else
+			buf_puts(&q, "tether: the server refused that key\n");
+		buf_printf(&q, "session API key for %s (hidden; empty to give up): ", buf_cstr(&shown));
+		struct tty_value v;
+		if (tty_prompt(buf_cstr(&q), false, &v) != 0 || !value_trim(&v)) {
+			tty_value_free(&v);
+			break;
+		}
+		/* Masked like any key: the last one given goes on to the run, taken or not. */
+		mask_set_add(masks, v.data, v.len, NULL);
+		int status = probe_status(o, log, v.data);
+		str_wipe_free(*api_key);
+		*api_key = xstrdup(v.data);
+		if (!refused(status))
+			offer_store(o->server, buf_cstr(&shown), v.data);
+		tty_value_free(&v);
+		if (!refused(status))
+			break;
+	}
+	buf_fini(&shown);
+	buf_fini(&q);
+}
