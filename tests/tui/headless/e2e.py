@@ -716,6 +716,44 @@ def test_files_created_0600():
         assert mode == 0o600, "%s is %o" % (path, mode)
 
 
+def test_files_no_symlink_and_0600():
+    """--record, --log and $TETHER_STATS never follow a symbolic link (refused before anything
+    connects, exit 2, said as a symbolic link, the target untouched), and an existing file of
+    mode 0644 is appended to and ends 0600."""
+    s = Server("headless_chat.scenario")
+    target = os.path.join(TMP, "someone-elses")
+    with open(target, "w") as f:
+        f.write("theirs\n")
+    os.chmod(target, 0o644)
+    link = os.path.join(TMP, "link")
+    os.symlink(target, link)
+    cases = [(("--record", link), None, "--record " + link),
+             (("--log", link), None, "--log " + link),
+             ((), link, "$TETHER_STATS " + link)]
+    for args, stats, said in cases:
+        env = dict(ENV, TETHER_STATS=stats) if stats else ENV
+        rc, out, err = run(s, "--format", "ndjson", *args, env=env)
+        assert rc == 2, (said, rc, err)
+        assert (said + ": a symbolic link").encode() in err, err
+        assert out == b"", out
+        assert open(target).read() == "theirs\n"
+        assert os.stat(target).st_mode & 0o777 == 0o644
+    conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
+    assert not conns, "a refused file must not connect: %s" % conns
+    old = [os.path.join(TMP, n) for n in ("old.ndjson", "old.log", "old.stats")]
+    for path in old:
+        with open(path, "w") as f:
+            f.write("before\n")
+        os.chmod(path, 0o644)
+    rc, out, err = run(s, "--record", old[0], "--log", old[1], env=dict(ENV, TETHER_STATS=old[2]))
+    s.stop()
+    assert rc == 0, (rc, err)
+    for path in old:
+        assert os.stat(path).st_mode & 0o777 == 0o600, "%s is %o" % (path, os.stat(path).st_mode)
+        text = open(path).read()
+        assert text.startswith("before\n") and len(text) > len("before\n"), (path, text[:200])
+
+
 def test_result_last_and_closed_once():
     """Nothing after result, also when malformed frames arrive in the same batch as the
     status that ends the run; a fatal close prints one closed line (was two)."""
