@@ -439,6 +439,10 @@ int rest_set_confirmation_policy(const struct rest_server *srv, const char *id,
  * conversation_list_decode. */
 int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
 			      rest_done_fn done, void *ctx);
+/* The same, most recently updated first (sort_order=UPDATED_AT_DESC): a change of any
+ * conversation brings it to the first page. */
+int rest_search_conversations_newest(const struct rest_server *srv, const char *page_id,
+				     int limit, rest_done_fn done, void *ctx);
 
 /* The order of an event search. */
 enum event_order {
