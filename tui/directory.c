@@ -172,9 +172,11 @@ static void poll_complete(struct directory *d, bool walked_all)
 	d->on_poll(d->ctx, &p);
 }
 
-/* A failed poll: resp is the answer (NULL when the failure is why, about an answer or a
- * request that could not start). Tried again 2, 4, 8 … 30 s later. */
-static void poll_failed(struct directory *d, const struct rest_response *resp, const char *why)
+/* A failed poll: resp is the answer (NULL when the failure is why: about an answer or a
+ * request that could not start, or said whole when said is true). Tried again 2, 4, 8 …
+ * 30 s later. */
+static void poll_failed_as(struct directory *d, const struct rest_response *resp, const char *why,
+			   bool said)
 {
 	forget_poll(d);
 	struct diag_about about = {.server = buf_cstr(&d->url), .has_key = d->api_key != NULL};
@@ -186,6 +188,8 @@ static void poll_failed(struct directory *d, const struct rest_response *resp, c
 		clean_text(d->masks, resp->error, strlen(resp->error), &scratch, &cause);
 	if (resp)
 		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
+	else if (said)
+		buf_printf(&line, "the server at %s %s", about.server, why);
 	else
 		buf_printf(&line, "unexpected answer from the server at %s: %s", about.server, why);
 	d->failures++;
@@ -204,6 +208,11 @@ static void poll_failed(struct directory *d, const struct rest_response *resp, c
 	d->on_poll(d->ctx, &p);
 	buf_fini(&cause);
 	buf_fini(&line);
+}
+
+static void poll_failed(struct directory *d, const struct rest_response *resp, const char *why)
+{
+	poll_failed_as(d, resp, why, false);
 }
 
 static void fetch_page(struct directory *d, const char *page_id);
@@ -242,8 +251,8 @@ static void page_done(void *ctx, const struct rest_response *resp)
 	if (strmap_get(&d->page_seen, next)) {
 		poll_failed(d, NULL, "a page id came a second time");
 	} else if (d->pages + 1 >= DIRECTORY_MAX_PAGES) {
-		poll_failed(d, NULL, "more than 10,000 pages of conversations (1,000,000, tether's "
-				     "limit)");
+		poll_failed_as(d, NULL, "lists more than 10,000 pages of conversations: tether "
+				  "polls at most 1,000,000 conversations", true);
 	} else {
 		if (d->pages == d->cap_pages) {
 			d->cap_pages = d->cap_pages ? d->cap_pages * 2 : 16;
