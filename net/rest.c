@@ -175,10 +175,12 @@ static const char *closed_why(const struct rest_req *r)
 static void note_redirect(struct rest_req *r, const char *location, int status)
 {
 	const char *route = r->path + strlen(r->url.base_path);
-	size_t rlen = strcspn(route, "?#"), llen = strcspn(location, "?#");
+	size_t rlen = strcspn(route, "?#"), llen = location ? strcspn(location, "?#") : 0;
 
 	r->cause = NET_CAUSE_REDIRECT;
 	r->redirect_status = status;
+	if (!location)
+		return;         /* a 3xx without Location: lws refuses it as a connection error */
 	r->location = xstrdup(location);
 	if (llen > rlen && !memcmp(location + llen - rlen, route, rlen))
 		r->moved_to = xstrndup(location, llen - rlen);
@@ -222,7 +224,13 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		return -1;      /* one request per connection: close it */
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: {
 		struct buf why;
+		unsigned int answered = wsi ? lws_http_client_http_response(wsi) : 0;
 
+		if (answered >= 300 && answered < 400) {
+			note_redirect(r, NULL, (int)answered);
+			fail_with_text(r, "request failed", in, len);
+			return 0;
+		}
 		buf_init(&why);
 		r->cause = net_failure_describe(wsi, in, in ? strnlen(in, len) : 0, &why);
 		if (r->cause == NET_CAUSE_OTHER)

@@ -216,6 +216,23 @@ def test_redirect_rest_not_followed():
         assert not reached, reached
 
 
+def test_redirect_rest_without_location():
+    """A 3xx with no Location on REST is named as a redirect (was: "no answer from the
+    server"), and another 3xx status is said as one, not followed."""
+    path = os.path.join(TMP, "front_status.scenario")
+    open(path, "w").write("front status ${code}\nhistory 2\n")
+    for code, said in (("301", "redirected (HTTP 301) without saying where (no Location)"),
+                       ("308", "redirected (HTTP 308) without saying where (no Location)"),
+                       ("300", "answered HTTP 300 (a redirect, not followed")):
+        s = Server(path, "code=" + code)  # (an absolute path: DATA is not joined)
+        p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True,
+                           timeout=60, env=ENV)
+        s.stop()
+        assert p.returncode == 1, (code, p.returncode, p.stderr)
+        assert said.encode() in p.stderr, (code, p.stderr)
+        assert b"no answer" not in p.stderr, (code, p.stderr)
+
+
 # ---------------------------------------------------------------- 5: progress frames too large
 
 def test_oversize_progress_skips_nothing():
