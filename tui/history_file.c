@@ -257,30 +257,6 @@ static int replace_file(const char *path, const struct buf *text, struct buf *er
 	return rc;
 }
 
-static int lock_file(const char *path, struct buf *err);
-static int append_locked(const char *path, const char *entry, struct buf *err);
-
-int history_file_append(const char *path, const char *entry, struct buf *err)
-{
-	struct buf line;
-	buf_init(&line);
-	history_line_encode(entry, strlen(entry), &line);
-	size_t len = line.len;
-	buf_fini(&line);
-	if (len > HISTORY_FILE_MAX_ENTRY)
-		return 0;
-	if (!*entry)
-		return 0;
-	if (make_dirs(path, err) != 0)
-		return -1;
-	int lock = lock_file(path, err);
-	if (lock < 0)
-		return -1;
-	int rc = append_locked(path, entry, err);
-	close(lock);                        /* drops the lock */
-	return rc;
-}
-
 /* The lock that orders appends: FILE.lock, locked whole, waited for (an append is short). */
 static int lock_file(const char *path, struct buf *err)
 {
@@ -324,6 +300,27 @@ static int append_locked(const char *path, const char *entry, struct buf *err)
 	history_entries_free(entries, count);
 	int rc = replace_file(path, &text, err);
 	buf_fini(&text);
+	return rc;
+}
+
+int history_file_append(const char *path, const char *entry, struct buf *err)
+{
+	struct buf line;
+	buf_init(&line);
+	history_line_encode(entry, strlen(entry), &line);
+	size_t len = line.len;
+	buf_fini(&line);
+	if (len > HISTORY_FILE_MAX_ENTRY)
+		return 0;
+	if (!*entry)
+		return 0;
+	if (make_dirs(path, err) != 0)
+		return -1;
+	int lock = lock_file(path, err);
+	if (lock < 0)
+		return -1;
+	int rc = append_locked(path, entry, err);
+	close(lock);                        /* drops the lock */
 	return rc;
 }
 
