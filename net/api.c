@@ -107,8 +107,8 @@ int rest_set_confirmation_policy(const struct rest_server *srv, const char *id,
 				 done, ctx);
 }
 
-int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
-			      rest_done_fn done, void *ctx)
+static int search_conversations(const struct rest_server *srv, const char *page_id, int limit,
+				const char *sort_order, rest_done_fn done, void *ctx)
 {
 	struct buf path;
 	bool first = true;
@@ -120,10 +120,23 @@ int rest_search_conversations(const struct rest_server *srv, const char *page_id
 	snprintf(n, sizeof(n), "%d", limit < 1 ? 1 : limit > 100 ? 100 : limit);
 	query_add(&path, &first, "limit", n);
 	query_add(&path, &first, "page_id", page_id);
+	query_add(&path, &first, "sort_order", sort_order);
 	rc = rest_request(srv->loop, srv->url, srv->api_key, srv->insecure, "GET", buf_cstr(&path),
 			  NULL, done, ctx);
 	buf_fini(&path);
 	return rc;
+}
+
+int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
+			      rest_done_fn done, void *ctx)
+{
+	return search_conversations(srv, page_id, limit, NULL, done, ctx);
+}
+
+int rest_search_conversations_newest(const struct rest_server *srv, const char *page_id,
+				     int limit, rest_done_fn done, void *ctx)
+{
+	return search_conversations(srv, page_id, limit, "UPDATED_AT_DESC", done, ctx);
 }
 
 /* The filters search and count share: upstream's query parameter names. */

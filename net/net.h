@@ -290,6 +290,7 @@ enum net_cause {
 	NET_CAUSE_REFUSED,      /* nothing listens at the address and port */
 	NET_CAUSE_DNS,          /* the host name does not resolve */
 	NET_CAUSE_TLS,          /* the TLS handshake failed (certificate, or no TLS there) */
+	NET_CAUSE_REDIRECT,     /* REST: the server answered 3xx with a Location (not followed) */
 	NET_CAUSE_OTHER,        /* a timeout, a cut, anything else */
 };
 
@@ -382,6 +383,12 @@ struct rest_response {
 	size_t body_len;
 	const char *error;
 	enum net_cause cause;   /* with error: what kind of failure */
+	/* with NET_CAUSE_REDIRECT: the 3xx status, the Location as sent (show it through
+	 * url_describe) and, when Location is the same route under another base, that base
+	 * (the --server to use), else NULL */
+	int redirect_status;
+	const char *location;
+	const char *moved_to;
 };
 
 typedef void (*rest_done_fn)(void *ctx, const struct rest_response *r);
@@ -432,6 +439,10 @@ int rest_set_confirmation_policy(const struct rest_server *srv, const char *id,
  * conversation_list_decode. */
 int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
 			      rest_done_fn done, void *ctx);
+/* The same, most recently updated first (sort_order=UPDATED_AT_DESC): a change of any
+ * conversation brings it to the first page. */
+int rest_search_conversations_newest(const struct rest_server *srv, const char *page_id,
+				     int limit, rest_done_fn done, void *ctx);
 
 /* The order of an event search. */
 enum event_order {

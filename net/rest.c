@@ -31,6 +31,9 @@ struct rest_req {
 	struct buf response;
 	char *error;                    /* set before the deferred failure fires */
 	enum net_cause cause;           /* what kind of failure, once known */
+	int redirect_status;            /* a 3xx answered with a Location */
+	char *location;
+	char *moved_to;
 	rest_done_fn done;
 	void *ctx;
 };
@@ -45,6 +48,8 @@ static void req_free(struct rest_req *r)
 	str_wipe_free(r->api_key);
 	free(r->body);
 	free(r->error);
+	free(r->location);
+	free(r->moved_to);
 	buf_fini(&r->response);
 	free(r);
 }
@@ -63,6 +68,9 @@ static void req_finish(struct rest_req *r, int status, const char *error)
 	resp.status = error ? 0 : status;
 	resp.error = error;
 	resp.cause = error ? (r->cause ? r->cause : NET_CAUSE_OTHER) : NET_CAUSE_NONE;
+	resp.redirect_status = r->redirect_status;
+	resp.location = r->location;
+	resp.moved_to = r->moved_to;
 	if (error)
 		net_log("rest: %s %s: %s", r->method, r->path, error);
 	else
@@ -162,6 +170,22 @@ static const char *closed_why(const struct rest_req *r)
 	return "connection closed before the response was complete";
 }
 
+/* A redirect, kept for the words: when Location is this request's route (query aside) under
+ * another base, that base is the server the user meant. */
+static void note_redirect(struct rest_req *r, const char *location, int status)
+{
+	const char *route = r->path + strlen(r->url.base_path);
+	size_t rlen = strcspn(route, "?#"), llen = location ? strcspn(location, "?#") : 0;
+
+	r->cause = NET_CAUSE_REDIRECT;
+	r->redirect_status = status;
+	if (!location)
+		return;         /* a 3xx without Location: lws refuses it as a connection error */
+	r->location = xstrdup(location);
+	if (llen > rlen && !memcmp(location + llen - rlen, route, rlen))
+		r->moved_to = xstrndup(location, llen - rlen);
+}
+
 int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 		      void *in, size_t len)
 {
@@ -200,7 +224,13 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		return -1;      /* one request per connection: close it */
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: {
 		struct buf why;
+		unsigned int answered = wsi ? lws_http_client_http_response(wsi) : 0;
 
+		if (answered >= 300 && answered < 400) {
+			note_redirect(r, NULL, (int)answered);
+			fail_with_text(r, "request failed", in, len);
+			return 0;
+		}
 		buf_init(&why);
 		r->cause = net_failure_describe(wsi, in, in ? strnlen(in, len) : 0, &why);
 		if (r->cause == NET_CAUSE_OTHER)
@@ -218,6 +248,7 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		buf_printf(&why, "HTTP %d redirect to ", (int)len);
 		url_describe(in ? in : "", &why);
 		buf_puts(&why, " (not followed)");
+		note_redirect(r, in ? in : "", (int)len);
 		req_finish(r, 0, buf_cstr(&why));
 		buf_fini(&why);
 		return -1;

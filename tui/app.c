@@ -383,7 +383,7 @@ static int run_client(const struct options *given)
 	 * error, said before the screen is taken. */
 	FILE *record = NULL;
 	if (o->record_path && !(record = outfile_open_append(o->record_path))) {
-		clean_eprintf(NULL, "--record %s: %s", o->record_path, strerror(errno));
+		clean_eprintf(NULL, "--record %s: %s", o->record_path, outfile_strerror(errno));
 		return EXIT_USAGE;
 	}
 	/* A reader that goes away is seen as EPIPE on the write and ends the run (exit 141). */
@@ -504,10 +504,22 @@ int app_run(const struct options *o)
 	if (o->log_path) {
 		log_file = outfile_open_append(o->log_path);
 		if (!log_file) {
-			clean_eprintf(NULL, "--log %s: %s", o->log_path, strerror(errno));
+			clean_eprintf(NULL, "--log %s: %s", o->log_path, outfile_strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
+	struct buf why;
+	buf_init(&why);
+	/* Written at the end: a stats file that cannot be written is said now, not lost then. */
+	if (o->command == CMD_CLIENT && outfile_check_stats(&why) != 0) {
+		clean_eprintf(NULL, "%s", buf_cstr(&why));
+		buf_fini(&why);
+		if (log_file)
+			fclose(log_file);
+		log_file = NULL;
+		return EXIT_USAGE;
+	}
+	buf_fini(&why);
 	int rc;
 	switch (o->command) {
 	case CMD_CLIENT:

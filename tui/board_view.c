@@ -57,20 +57,16 @@ static bool busy(enum run_status s)
 }
 
 /* A run that ended between the last poll and this one, in a conversation not open here (the
- * open ones have their own marks). */
-static void note_ended(struct tui *u, const struct conversation_info *now)
+ * open ones have their own marks). was_busy: the ids busy in the last poll. */
+static void note_ended(struct tui *u, const struct strmap *was_busy,
+		       const struct conversation_info *now)
 {
 	struct board_view *b = u->board;
-	if (!now->id || busy(now->run_status) || conv_find(u, now->id) ||
-	    listed_finished(b, now->id, NULL))
+	if (!now->id || busy(now->run_status) || !strmap_get(was_busy, now->id) ||
+	    conv_find(u, now->id) || listed_finished(b, now->id, NULL))
 		return;
-	for (size_t i = 0; i < b->nlisted; i++)
-		if (b->listed[i].id && !strcmp(b->listed[i].id, now->id) &&
-		    busy(b->listed[i].run_status)) {
-			b->finished = xrealloc(b->finished, (b->nfinished + 1) * sizeof *b->finished);
-			b->finished[b->nfinished++] = xstrdup(now->id);
-			return;
-		}
+	b->finished = xrealloc(b->finished, (b->nfinished + 1) * sizeof *b->finished);
+	b->finished[b->nfinished++] = xstrdup(now->id);
 }
 
 static char *dup_or_null(const char *s)
@@ -92,8 +88,15 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 	if (p->failed) {
 		snprintf(b->note, sizeof b->note, "%s · retrying in %.0f s", p->words, p->retry_s);
 	} else {
+		/* a map of the few busy ones: a server may list 10,000 conversations */
+		struct strmap was_busy;
+		strmap_init(&was_busy);
+		for (size_t i = 0; i < b->nlisted; i++)
+			if (b->listed[i].id && busy(b->listed[i].run_status))
+				strmap_put(&was_busy, b->listed[i].id, &b->listed[i]);
 		for (size_t i = 0; i < p->count; i++)
-			note_ended(u, &p->items[i]);
+			note_ended(u, &was_busy, &p->items[i]);
+		strmap_fini(&was_busy);
 		forget_list(b);
 		b->listed = xcalloc(p->count + 1, sizeof *b->listed);
 		for (size_t i = 0; i < p->count; i++) {

@@ -96,25 +96,29 @@ static const char *status_of(const struct conversation_info *c)
 	return c->execution_status && *c->execution_status ? c->execution_status : "unknown";
 }
 
-static const struct conversation_info *find(const struct conversation_info *items, size_t n,
-					    const char *id)
+/* id → the first conversation of items[0..n) with it (a server may list one twice). */
+static void index_ids(struct strmap *m, const struct conversation_info *items, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (items[i].id && id && !strcmp(items[i].id, id))
-			return &items[i];
-	return NULL;
+		if (items[i].id && !strmap_get(m, items[i].id))
+			strmap_put(m, items[i].id, (void *)&items[i]);
 }
 
 /* The lines of one complete poll against the last one; returns the first conversation a line
- * says now waits for confirmation, or NULL. */
+ * says now waits for confirmation, or NULL. Maps, not searches: a server may list 10,000. */
 static const struct conversation_info *print_changes(struct watch_run *w)
 {
 	const struct conversation_info *confirm = NULL;
+	struct strmap now, was_at;
+	strmap_init(&now);
+	strmap_init(&was_at);
+	index_ids(&now, w->items, w->count);
+	index_ids(&was_at, w->known, w->nknown);
 	for (size_t i = 0; i < w->count; i++) {
 		const struct conversation_info *c = &w->items[i];
-		if (!c->id || find(w->items, i, c->id))
+		if (!c->id || strmap_get(&now, c->id) != c)
 			continue;       /* an entry without id, or listed twice: said once */
-		const struct conversation_info *was = find(w->known, w->nknown, c->id);
+		const struct conversation_info *was = strmap_get(&was_at, c->id);
 		if (was && !strcmp(status_of(was), status_of(c)))
 			continue;
 		print_change(w, c, was ? status_of(was) : NULL, status_of(c));
@@ -123,9 +127,11 @@ static const struct conversation_info *print_changes(struct watch_run *w)
 	}
 	for (size_t i = 0; i < w->nknown; i++) {
 		const struct conversation_info *c = &w->known[i];
-		if (c->id && !find(w->known, i, c->id) && !find(w->items, w->count, c->id))
+		if (c->id && strmap_get(&was_at, c->id) == c && !strmap_get(&now, c->id))
 			print_change(w, c, status_of(c), "gone");
 	}
+	strmap_fini(&now);
+	strmap_fini(&was_at);
 	return confirm;
 }
 

@@ -39,11 +39,36 @@ void diag_unreachable(struct buf *out, const struct diag_about *a, enum net_caus
 		buf_puts(out, next_server);
 }
 
+/* A 3xx is an answer, not its absence: named with where it points, and the --server that
+ * would reach it when the Location is the same route under another base. */
+static void diag_redirect(struct buf *out, const struct diag_about *a, const struct rest_response *r)
+{
+	buf_printf(out, "the server at %s redirected (HTTP %d) ", a->server, r->redirect_status);
+	if (!r->location) {
+		buf_puts(out, "without saying where (no Location)");
+		buf_puts(out, next_server);
+		return;
+	}
+	buf_puts(out, "to ");
+	url_describe(r->location, out);
+	buf_puts(out, ", not followed (the session API key would go there)");
+	if (r->moved_to) {
+		buf_puts(out, "; use --server ");
+		url_describe(r->moved_to, out);
+	} else {
+		buf_puts(out, next_server);
+	}
+}
+
 void diag_rest_failure(struct buf *out, const struct diag_about *a, const struct rest_response *r,
 		       const char *cause_text)
 {
 	if (r->status == 401 || r->status == 403) {
 		diag_auth(out, a);
+		return;
+	}
+	if (r->status == 0 && r->cause == NET_CAUSE_REDIRECT) {
+		diag_redirect(out, a, r);
 		return;
 	}
 	if (r->status == 0) {
@@ -58,6 +83,8 @@ void diag_rest_failure(struct buf *out, const struct diag_about *a, const struct
 	buf_printf(out, "the server at %s answered HTTP %d", a->server, r->status);
 	if (r->status == 404)
 		buf_puts(out, " (not found: is it an OpenHands agent server?)");
+	else if (r->status >= 300 && r->status < 400)
+		buf_puts(out, " (a redirect, not followed: is the URL the server's own?)");
 	else if (r->status >= 500)
 		buf_puts(out, " (a server error)");
 }

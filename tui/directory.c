@@ -1,17 +1,24 @@
-/* The conversation directory: one poll is every page of the server's conversation search,
- * one request at a time; a complete poll or a failure goes to the owner, then the next poll
- * is scheduled (the interval, or the backoff). */
+/* The conversation directory: a poll asks the server's conversations most recently updated
+ * first, one page at a time. The first poll, and one a minute after, walks every page; the
+ * others stop at the first page where nothing changed (every conversation on it as the last
+ * poll had it): anything updated since is on the pages before, so the rest of the list is the
+ * last poll's. A complete poll or a failure goes to the owner, then the next poll is
+ * scheduled (the interval, or the backoff). */
 #include "directory.h"
 #include "clean.h"
 #include "diagnose.h"
 #include "list.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { DIR_MAX_PAGES = 100, DIR_MAX_BACKOFF_S = 30 };
+enum { DIR_MAX_BACKOFF_S = 30, DIR_PAGE = 100 };
 /* The shortest interval (tether watch --interval's floor): never a busy loop of requests. */
 static const double dir_min_interval_s = 0.1;
+/* How often a poll walks every page anyway: a conversation gone from the older pages, or a
+ * status that changed with no event to move it up, shows within this. */
+static const double dir_full_every_s = 60;
 
 /* The request in flight; d is NULL once the directory is gone. */
 struct dir_call {
@@ -31,14 +38,20 @@ struct directory {
 	void *ctx;
 	struct dir_call *call;
 	int failures;
-	/* what the last complete poll gave (the owner's until the next callback) */
+	/* what the last complete poll gave (the owner's until the next callback), and its ids
+	 * (id → index + 1) */
 	struct conversation_info *given;
 	size_t ngiven;
+	bool have_given;
+	struct strmap given_at;
+	int64_t full_at_us;             /* when the last poll that walked every page ended */
 	/* the poll under way */
+	bool full;                      /* walks every page */
 	struct conversation_info *items;
 	size_t count;
-	char *page_ids[DIR_MAX_PAGES];
-	int pages;
+	char **page_ids;                /* the page ids asked (a server's loop is a failure) */
+	size_t pages, cap_pages;
+	struct strmap page_seen;
 };
 
 static void forget_poll(struct directory *d)
@@ -46,9 +59,87 @@ static void forget_poll(struct directory *d)
 	conversation_infos_free(d->items, d->count);
 	d->items = NULL;
 	d->count = 0;
-	for (int i = 0; i < d->pages; i++)
+	strmap_fini(&d->page_seen);
+	strmap_init(&d->page_seen);
+	for (size_t i = 0; i < d->pages; i++)
 		free(d->page_ids[i]);
 	d->pages = 0;
+}
+
+static void info_fini(struct conversation_info *c)
+{
+	free(c->id);
+	free(c->title);
+	free(c->execution_status);
+	free(c->updated_at);
+	*c = (struct conversation_info){0};
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The index + 1 in the last complete list of the conversation id, or 0. */
+static size_t given_index(const struct directory *d, const char *id)
+{
+	return id ? (size_t)(uintptr_t)strmap_get(&d->given_at, id) : 0;
+}
+
+/* Whether every conversation of the page items[from..] is as the last complete poll gave it;
+ * *last is then the furthest place one of them had in that list. */
+static bool page_unchanged(const struct directory *d, size_t from, size_t *last)
+{
+	*last = 0;
+	if (!d->have_given || from == d->count)
+		return false;
+	for (size_t i = from; i < d->count; i++) {
+		const struct conversation_info *c = &d->items[i];
+		size_t at = given_index(d, c->id);
+		if (!at)
+			return false;
+		const struct conversation_info *g = &d->given[at - 1];
+		if (!same_text(c->updated_at, g->updated_at) ||
+		    !same_text(c->execution_status, g->execution_status) ||
+		    !same_text(c->title, g->title))
+			return false;
+		if (at > *last)
+			*last = at;
+	}
+	return true;
+}
+
+/* The list when the poll stopped early: the pages asked (a conversation listed twice once),
+ * then the last list after the place where the last page ended, less what the pages had.
+ * What the last list had before that place and the pages did not is gone from the server. */
+static void merge_rest(struct directory *d, size_t last)
+{
+	struct strmap have;
+	strmap_init(&have);
+	size_t n = 0;
+	struct conversation_info *out = xcalloc(d->count + d->ngiven + 1, sizeof *out);
+	for (size_t i = 0; i < d->count; i++) {
+		struct conversation_info *c = &d->items[i];
+		if (c->id && strmap_get(&have, c->id)) {
+			info_fini(c);
+			continue;
+		}
+		out[n] = *c;
+		if (out[n].id)
+			strmap_put(&have, out[n].id, &out[n]);
+		n++;
+	}
+	for (size_t i = last; i < d->ngiven; i++) {
+		struct conversation_info *g = &d->given[i];
+		if (g->id && strmap_get(&have, g->id))
+			continue;
+		out[n++] = *g;
+		*g = (struct conversation_info){0};
+	}
+	strmap_fini(&have);
+	free(d->items);
+	d->items = out;
+	d->count = n;
 }
 
 static void schedule(struct directory *d, double seconds)
@@ -57,23 +148,35 @@ static void schedule(struct directory *d, double seconds)
 }
 
 /* The callback is the last thing a poll does: the owner may destroy the directory in it. */
-static void poll_complete(struct directory *d)
+static void poll_complete(struct directory *d, bool walked_all)
 {
 	d->failures = 0;
+	size_t pages = d->pages + 1;
+	strmap_fini(&d->given_at);
+	strmap_init(&d->given_at);
 	conversation_infos_free(d->given, d->ngiven);
 	d->given = d->items;
 	d->ngiven = d->count;
+	d->have_given = true;
+	for (size_t i = 0; i < d->ngiven; i++)
+		if (d->given[i].id)
+			strmap_put(&d->given_at, d->given[i].id, (void *)(uintptr_t)(i + 1));
+	if (walked_all)
+		d->full_at_us = clock_now_us();
 	d->items = NULL;
 	d->count = 0;
 	forget_poll(d);
 	schedule(d, d->interval_s);
-	struct directory_poll p = {.items = d->given, .count = d->ngiven};
+	struct directory_poll p = {.items = d->given, .count = d->ngiven, .pages = pages,
+				   .walked_all = walked_all};
 	d->on_poll(d->ctx, &p);
 }
 
-/* A failed poll: resp is the answer (NULL when the failure is why, about an answer or a
- * request that could not start). Tried again 2, 4, 8 … 30 s later. */
-static void poll_failed(struct directory *d, const struct rest_response *resp, const char *why)
+/* A failed poll: resp is the answer (NULL when the failure is why: about an answer or a
+ * request that could not start, or said whole when said is true). Tried again 2, 4, 8 …
+ * 30 s later. */
+static void poll_failed_as(struct directory *d, const struct rest_response *resp, const char *why,
+			   bool said)
 {
 	forget_poll(d);
 	struct diag_about about = {.server = buf_cstr(&d->url), .has_key = d->api_key != NULL};
@@ -85,6 +188,8 @@ static void poll_failed(struct directory *d, const struct rest_response *resp, c
 		clean_text(d->masks, resp->error, strlen(resp->error), &scratch, &cause);
 	if (resp)
 		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
+	else if (said)
+		buf_printf(&line, "the server at %s %s", about.server, why);
 	else
 		buf_printf(&line, "unexpected answer from the server at %s: %s", about.server, why);
 	d->failures++;
@@ -105,6 +210,11 @@ static void poll_failed(struct directory *d, const struct rest_response *resp, c
 	buf_fini(&line);
 }
 
+static void poll_failed(struct directory *d, const struct rest_response *resp, const char *why)
+{
+	poll_failed_as(d, resp, why, false);
+}
+
 static void fetch_page(struct directory *d, const char *page_id);
 
 static void page_done(void *ctx, const struct rest_response *resp)
@@ -121,24 +231,37 @@ static void page_done(void *ctx, const struct rest_response *resp)
 	}
 	char *next = NULL;
 	struct codec_error err;
+	size_t from = d->count, last;
 	if (conversation_page_append(resp->body, resp->body_len, d->masks, &d->items, &d->count,
 				     &next, &err) != 0) {
 		poll_failed(d, NULL, err.message);
 		return;
 	}
 	if (!next) {
-		poll_complete(d);
+		poll_complete(d, true);
+		return;
+	}
+	if (!d->full && page_unchanged(d, from, &last)) {
+		free(next);
+		merge_rest(d, last);
+		poll_complete(d, false);
 		return;
 	}
 	/* A server that keeps handing out pages must not keep us forever, nor round a loop. */
-	bool again = false;
-	for (int i = 0; i < d->pages; i++)
-		again = again || !strcmp(d->page_ids[i], next);
-	if (again || d->pages == DIR_MAX_PAGES) {
-		poll_failed(d, NULL, again ? "a page id came a second time"
-					   : "more than 100 pages of conversations");
+	if (strmap_get(&d->page_seen, next)) {
+		poll_failed(d, NULL, "a page id came a second time");
+	} else if (d->pages + 1 >= DIRECTORY_MAX_PAGES) {
+		poll_failed_as(d, NULL, "lists more than 10,000 pages of conversations: tether "
+				  "polls at most 1,000,000 conversations", true);
 	} else {
-		d->page_ids[d->pages++] = xstrdup(next);
+		if (d->pages == d->cap_pages) {
+			d->cap_pages = d->cap_pages ? d->cap_pages * 2 : 16;
+			d->page_ids = xrealloc(d->page_ids, d->cap_pages * sizeof *d->page_ids);
+			/* the map borrows the keys: the strings stay where they are */
+		}
+		d->page_ids[d->pages] = xstrdup(next);
+		strmap_put(&d->page_seen, d->page_ids[d->pages], d);
+		d->pages++;
 		fetch_page(d, next);
 	}
 	free(next);
@@ -149,7 +272,7 @@ static void fetch_page(struct directory *d, const char *page_id)
 	struct dir_call *call = xcalloc(1, sizeof *call);
 	call->d = d;
 	d->call = call;
-	if (rest_search_conversations(&d->srv, page_id, 100, page_done, call) != 0) {
+	if (rest_search_conversations_newest(&d->srv, page_id, DIR_PAGE, page_done, call) != 0) {
 		d->call = NULL;
 		free(call);
 		poll_failed(d, NULL, "cannot start the request");
@@ -158,7 +281,10 @@ static void fetch_page(struct directory *d, const char *page_id)
 
 static void timer_fired(void *arg)
 {
-	fetch_page(arg, NULL);
+	struct directory *d = arg;
+	d->full = !d->have_given ||
+		  clock_now_us() - d->full_at_us >= (int64_t)(dir_full_every_s * 1e6);
+	fetch_page(d, NULL);
 }
 
 struct directory *directory_create(struct loop *loop, const struct options *o,
@@ -174,6 +300,8 @@ struct directory *directory_create(struct loop *loop, const struct options *o,
 				      .insecure = o->insecure};
 	buf_init(&d->url);
 	url_describe(o->server, &d->url);
+	strmap_init(&d->given_at);
+	strmap_init(&d->page_seen);
 	d->interval_s = o->watch_interval_s;
 	if (!(d->interval_s >= dir_min_interval_s))
 		d->interval_s = dir_min_interval_s;
@@ -205,6 +333,9 @@ void directory_destroy(struct directory *d)
 		d->call->d = NULL;
 	loop_timer_destroy(d->timer);
 	forget_poll(d);
+	strmap_fini(&d->page_seen);
+	free(d->page_ids);
+	strmap_fini(&d->given_at);
 	conversation_infos_free(d->given, d->ngiven);
 	buf_fini(&d->url);
 	free(d->server);

@@ -1,6 +1,7 @@
-/* The server's conversations, live: every page of GET /api/conversations/search polled on the
- * loop at an interval, with backoff while the server fails. The source of tether watch and
- * of the board. */
+/* The server's conversations, live: GET /api/conversations/search, most recently updated
+ * first, polled on the loop at an interval, with backoff while the server fails. A poll asks
+ * the pages up to the first where nothing changed (every page on the first poll and once a
+ * minute), at most DIRECTORY_MAX_PAGES pages. The source of tether watch and of the board. */
 #ifndef TETHER_DIRECTORY_H
 #define TETHER_DIRECTORY_H
 
@@ -10,13 +11,19 @@
 
 struct directory;
 
+/* Pages of 100 a poll may walk: a server listing more is a failed poll that says so. */
+enum { DIRECTORY_MAX_PAGES = 10000 };
+
 /* What one poll gave: the complete list, or why there is none this time. */
 struct directory_poll {
 	bool failed;
-	/* a complete poll: every page's conversations in the server's order, each sanitized and
-	 * masked; owned by the directory until its next callback or its destroy */
+	/* a complete poll: every conversation, most recently updated first as the server
+	 * ordered them, each sanitized and masked; owned by the directory until its next
+	 * callback or its destroy */
 	const struct conversation_info *items;
 	size_t count;
+	size_t pages;                   /* pages asked by this poll */
+	bool walked_all;                /* every page asked (else the older ones were unchanged) */
 	/* a failed poll */
 	int status;                     /* the HTTP status; 0 when no usable answer came */
 	const char *words;              /* the failure in words (diagnose.c), clean */

@@ -1,6 +1,8 @@
 /* history_file: the input history across runs. The file is read whole and replaced whole
- * (a temporary file renamed over it), so a crash leaves the old file or the new one, and two
- * runs on one server each add to what the other wrote. */
+ * (a temporary file renamed over it), so a crash leaves the old file or the new one. An
+ * append reads, adds and replaces under an exclusive lock on FILE.lock, so two runs on one
+ * server each add to what the other wrote (without it, each would rename its own read over
+ * the other's entries). */
 #include "history_file.h"
 #include "interactive.h"
 #include "net.h"
@@ -10,6 +12,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -254,20 +257,34 @@ static int replace_file(const char *path, const struct buf *text, struct buf *er
 	return rc;
 }
 
-int history_file_append(const char *path, const char *entry, struct buf *err)
+/* The lock that orders appends: FILE.lock, locked whole, waited for (an append is short). */
+static int lock_file(const char *path, struct buf *err)
 {
-	struct buf line;
-	buf_init(&line);
-	history_line_encode(entry, strlen(entry), &line);
-	size_t len = line.len;
-	buf_fini(&line);
-	if (len > HISTORY_FILE_MAX_ENTRY)
-		return 0;
+	struct buf lp;
+	buf_init(&lp);
+	buf_printf(&lp, "%s.lock", path);
+	int fd = open(buf_cstr(&lp), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int rc = fd;
+	while (fd >= 0 && (rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+		;
+	if (fd < 0 || rc != 0) {
+		buf_printf(err, "%s: %s", buf_cstr(&lp), strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	buf_fini(&lp);
+	return fd;
+}
+
+/* Reads the file again (what other runs added meanwhile), adds entry and replaces it. */
+static int append_locked(const char *path, const char *entry, struct buf *err)
+{
 	char **entries;
 	size_t count;
 	if (history_file_load(path, &entries, &count, err) < 0)
 		return -1;
-	if (!*entry || (count && strcmp(entries[count - 1], entry) == 0)) {
+	if (count && strcmp(entries[count - 1], entry) == 0) {
 		history_entries_free(entries, count);
 		return 0;
 	}
@@ -281,8 +298,29 @@ int history_file_append(const char *path, const char *entry, struct buf *err)
 		buf_putc(&text, '\n');
 	}
 	history_entries_free(entries, count);
-	int rc = make_dirs(path, err) == 0 ? replace_file(path, &text, err) : -1;
+	int rc = replace_file(path, &text, err);
 	buf_fini(&text);
+	return rc;
+}
+
+int history_file_append(const char *path, const char *entry, struct buf *err)
+{
+	struct buf line;
+	buf_init(&line);
+	history_line_encode(entry, strlen(entry), &line);
+	size_t len = line.len;
+	buf_fini(&line);
+	if (len > HISTORY_FILE_MAX_ENTRY)
+		return 0;
+	if (!*entry)
+		return 0;
+	if (make_dirs(path, err) != 0)
+		return -1;
+	int lock = lock_file(path, err);
+	if (lock < 0)
+		return -1;
+	int rc = append_locked(path, entry, err);
+	close(lock);                        /* drops the lock */
 	return rc;
 }
 

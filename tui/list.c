@@ -14,6 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Pages of 100 tether list (and the picker) walk at most, as the directory does. */
+enum { LIST_MAX_PAGES = 10000 };
+
 struct list_run {
 	struct loop *loop;
 	const struct options *o;
@@ -237,13 +240,15 @@ static void page_done(void *ctx, const struct rest_response *resp)
 			buf_cstr(&shown), r->pages + 1);
 		buf_fini(&shown);
 		finish(r, EXIT_RUNTIME);
-	} else if (next && r->pages + 1 < 100) {
+	} else if (next && r->pages + 1 < LIST_MAX_PAGES) {
 		r->page_ids = xrealloc(r->page_ids, (size_t)(r->pages + 1) * sizeof *r->page_ids);
 		r->page_ids[r->pages++] = xstrdup(next);
 		fetch_page(r, next);
 	} else {
 		if (next)
-			fprintf(stderr, "tether: list: stopped after 100 pages\n");
+			fprintf(stderr, "tether: list: stopped after %d pages (%d conversations, "
+					"tether's limit): the list is incomplete\n", LIST_MAX_PAGES,
+				LIST_MAX_PAGES * 100);
 		finish(r, EXIT_OK);
 	}
 	free(next);

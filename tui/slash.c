@@ -412,7 +412,8 @@ static int copy_osc52(const char *s, size_t n)
 }
 
 /* Writes the text to $XDG_RUNTIME_DIR/tether-copy.txt, else a per-user file in /tmp, never
- * following a symlink planted there. */
+ * following a symlink planted there, nor writing into a file of someone else's; a file left
+ * there with a wider mode is made 0600 before the text goes in. */
 static int copy_file(const char *s, size_t n, struct buf *path)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
@@ -421,10 +422,11 @@ static int copy_file(const char *s, size_t n, struct buf *path)
 		buf_printf(path, "%s/tether-copy.txt", dir);
 	else
 		buf_printf(path, "/tmp/tether-copy-%lu.txt", (unsigned long)getuid());
-	int fd = open(path->data, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = open(path->data, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	int rc = 0;
+	int rc = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		 fchmod(fd, 0600) == 0 && ftruncate(fd, 0) == 0 ? 0 : -1;
 	while (n && rc == 0) {
 		ssize_t w = write(fd, s, n);
 		if (w < 0 && errno == EINTR)

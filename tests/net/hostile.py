@@ -192,17 +192,45 @@ def test_redirect_socket_not_followed():
 
 
 def test_redirect_rest_not_followed():
-    """REST (tether list) reports the redirect and never sends X-Session-API-Key onwards."""
-    s = Server("front_redirect.scenario", "code=307")
-    env_key = dict(ENV, TETHER_SESSION_API_KEY=KEY)
-    p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, timeout=60,
-                       env=env_key)
-    s.stop()
-    assert p.returncode == 1, (p.returncode, p.stderr)
-    assert b"HTTP 307 redirect to http://127.0.0.1:" in p.stderr, p.stderr
-    assert b"not followed" in p.stderr, p.stderr
-    reached = [l for l in s.traffic_lines() if not l.startswith("front ")]
-    assert not reached, reached
+    """REST (tether list, tether watch) names the redirect — its status, where it points and
+    the --server that reaches it — (was: "no answer from the server") and never sends
+    X-Session-API-Key onwards."""
+    for code in ("301", "302", "303", "307", "308"):
+        s = Server("front_redirect.scenario", "code=" + code)
+        env_key = dict(ENV, TETHER_SESSION_API_KEY=KEY)
+        p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, timeout=60,
+                           env=env_key)
+        w = subprocess.run([TETHER, "watch", "--max-retries", "1", "--server", s.url],
+                           capture_output=True, timeout=60, env=env_key)
+        s.stop()
+        assert p.returncode == 1, (code, p.returncode, p.stderr)
+        for err in (p.stderr, w.stderr):
+            said = ("the server at %s redirected (HTTP %s) to http://127.0.0.1:" % (s.url, code))
+            assert said.encode() in err, (code, err)
+            back = err.split(b"redirected (HTTP " + code.encode() + b") to http://127.0.0.1:")[1]
+            port = back.split(b"/")[0]
+            assert b"/api/conversations/search" in back and b"not followed" in back, err
+            assert b"; use --server http://127.0.0.1:" + port + b"\n" in back, err
+            assert b"no answer" not in err.split(b"\n")[0], err
+        reached = [l for l in s.traffic_lines() if not l.startswith("front ")]
+        assert not reached, reached
+
+
+def test_redirect_rest_without_location():
+    """A 3xx with no Location on REST is named as a redirect (was: "no answer from the
+    server"), and another 3xx status is said as one, not followed."""
+    path = os.path.join(TMP, "front_status.scenario")
+    open(path, "w").write("front status ${code}\nhistory 2\n")
+    for code, said in (("301", "redirected (HTTP 301) without saying where (no Location)"),
+                       ("308", "redirected (HTTP 308) without saying where (no Location)"),
+                       ("300", "answered HTTP 300 (a redirect, not followed")):
+        s = Server(path, "code=" + code)  # (an absolute path: DATA is not joined)
+        p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True,
+                           timeout=60, env=ENV)
+        s.stop()
+        assert p.returncode == 1, (code, p.returncode, p.stderr)
+        assert said.encode() in p.stderr, (code, p.stderr)
+        assert b"no answer" not in p.stderr, (code, p.stderr)
 
 
 # ---------------------------------------------------------------- 5: progress frames too large

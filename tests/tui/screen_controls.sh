@@ -38,10 +38,15 @@ wait_for "Reasoning text hidden at first." || fail "Tab did not show the reasoni
 T send-keys -t main Tab
 wait_gone "Reasoning text hidden at first." || fail "Tab did not hide the reasoning"
 
-# /copy writes the masked text to $XDG_RUNTIME_DIR when OSC 52 is not enabled.
+# /copy writes the masked text to $XDG_RUNTIME_DIR when OSC 52 is not enabled (a file left
+# there readable by others is made 0600 before the text goes in).
+printf 'a longer text left there before\n' >"$WORK/run/tether-copy.txt"
+chmod 644 "$WORK/run/tether-copy.txt"
 T send-keys -t main -l "/copy code"
 T send-keys -t main Enter
 wait_for "tether-copy.txt" || fail "/copy did not say where it copied"
+[ "$(stat -c %a "$WORK/run/tether-copy.txt")" = 600 ] ||
+	fail "/copy left the file mode $(stat -c %a "$WORK/run/tether-copy.txt")"
 [ "$(cat "$WORK/run/tether-copy.txt")" = "echo copied-code-line" ] ||
 	fail "/copy code copied '$(cat "$WORK/run/tether-copy.txt")'"
 T send-keys -t main -l "/copy"

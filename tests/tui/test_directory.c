@@ -20,6 +20,7 @@
 
 #define MAIN "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
 #define AAAA "aaaa0001-1111-4111-8111-111111111111"
+#define CCCC "cccc0003-3333-4333-8333-333333333333"
 
 struct poll_seen {
 	bool failed;
@@ -28,8 +29,9 @@ struct poll_seen {
 	int failures;
 	double retry_s;
 	int64_t at_us;
-	size_t count;
-	char *first_id, *aaaa_status, *titles;
+	size_t count, pages;
+	bool walked_all, has_cccc;
+	char *first_id, *aaaa_status, *titles, *last_id;
 };
 
 struct run {
@@ -60,10 +62,16 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 		struct buf titles;
 		buf_init(&titles);
 		s->count = p->count;
+		s->pages = p->pages;
+		s->walked_all = p->walked_all;
+		s->last_id = p->count && p->items[p->count - 1].id ? strdup(p->items[p->count - 1].id)
+								   : NULL;
 		s->first_id = p->count && p->items[0].id ? strdup(p->items[0].id) : NULL;
 		for (size_t i = 0; i < p->count; i++) {
 			if (p->items[i].id && !strcmp(p->items[i].id, AAAA))
 				s->aaaa_status = strdup(p->items[i].execution_status);
+			if (p->items[i].id && !strcmp(p->items[i].id, CCCC))
+				s->has_cccc = true;
 			buf_printf(&titles, "%s|", p->items[i].title ? p->items[i].title : "");
 		}
 		s->titles = buf_steal(&titles);
@@ -113,6 +121,7 @@ static void run_end(struct run *run)
 		free(run->seen[i].first_id);
 		free(run->seen[i].aaaa_status);
 		free(run->seen[i].titles);
+		free(run->seen[i].last_id);
 	}
 }
 
@@ -179,6 +188,57 @@ static void test_polls_see_a_change(void **state)
 	run_end(&run);
 	mask_set_destroy(masks);
 	buf_fini(&err);
+	stop_fixture(&fp, url);
+}
+
+/* More than 10,000 conversations (was: a failure past 100 pages): the first poll has every
+ * one; later polls ask the newest pages only, up to the first unchanged one — one page while
+ * nothing changes, two when a conversation on the first changed — and still see a status
+ * change and a conversation gone, the rest of the list kept from the poll before. */
+static void test_ten_thousand_polled_newest_first(void **state)
+{
+	(void)state;
+	struct fixture_proc fp;
+	char *url = start_fixture(&fp,
+		"title \"Main\"\n"
+		"list_extra " AAAA " running \"Build\" then=waiting_for_confirmation after=1.5\n"
+		"list_extra " CCCC " idle \"Old\" gone_after=3\n"
+		"list_synth 10200\n");
+	struct options o = {.server = url, .watch_interval_s = 0.3};
+	struct run run = {.stop_after = 1};
+	run_start(&run);
+	run.d = directory_create(run.loop, &o, NULL, NULL, on_poll, &run);
+	run_loop(&run, 30);
+	assert_int_equal(run.polls, 1);
+	assert_false(run.seen[0].failed);
+	assert_true(run.seen[0].walked_all);
+	assert_int_equal(run.seen[0].count, 10203);
+	assert_int_equal(run.seen[0].pages, 103);
+	assert_string_equal(run.seen[0].last_id, "5e000000-0000-4000-8000-000000010199");
+	assert_true(run.seen[0].has_cccc);
+	bool changed = false, gone = false;
+	for (int i = 1; i < 15 && !(changed && gone); i++) {
+		run.stop_after = run.polls + 1;
+		run_loop(&run, 10);
+		assert_int_equal(run.polls, i + 1);
+		const struct poll_seen *s = &run.seen[i], *before = &run.seen[i - 1];
+		assert_false(s->failed);
+		assert_false(s->walked_all);
+		assert_string_equal(s->last_id, "5e000000-0000-4000-8000-000000010199");
+		bool now_changed = !strcmp(s->aaaa_status, "waiting_for_confirmation");
+		bool now_gone = !s->has_cccc;
+		/* the poll that sees a change on the first page asks the second; one page else (a
+		 * conversation gone leaves the first page's others as they were) */
+		assert_int_equal(s->pages, now_changed != changed ? 2 : 1);
+		assert_int_equal(s->count, now_gone ? 10202 : 10203);
+		assert_true(now_changed || !strcmp(s->aaaa_status, "running"));
+		assert_true(before->count >= s->count);
+		changed = now_changed;
+		gone = now_gone;
+	}
+	assert_true(changed);
+	assert_true(gone);
+	run_end(&run);
 	stop_fixture(&fp, url);
 }
 
@@ -346,6 +406,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_polls_see_a_change),
+		cmocka_unit_test(test_ten_thousand_polled_newest_first),
 		cmocka_unit_test(test_failing_server_backs_off),
 		cmocka_unit_test(test_auth_and_endless_pages_fail),
 		cmocka_unit_test(test_poll_now_and_interval),

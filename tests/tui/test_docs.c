@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "interactive.h"
 #include "options_int.h"
@@ -123,6 +125,78 @@ static void man_page_lists_everything(void **state)
 	free(man);
 }
 
+/* osc52 as the code reads it: the values the table's kind takes, the option the command
+ * line lacks, and TETHER_OSC52 overriding the file both ways. */
+static bool osc52_with(const char *config_line, const char *env)
+{
+	char dir[] = "/tmp/tether-docs-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[96];
+	snprintf(path, sizeof path, "%s/tether", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/tether/config", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", config_line);
+	fclose(f);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	setenv("TETHER_OSC52", env, 1);
+	char *argv[] = { "tether", "list", NULL };
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(options_parse(2, argv, &o, &err), 0);
+	bool on = o.osc52;
+	options_fini(&o);
+	buf_fini(&err);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/tether", dir);
+	rmdir(path);
+	rmdir(dir);
+	unsetenv("TETHER_OSC52");
+	unsetenv("XDG_CONFIG_HOME");
+	return on;
+}
+
+static void man_page_osc52_as_the_code(void **state)
+{
+	(void)state;
+	char *man = slurp(man_path, true);
+	const struct option_spec *s = option_find("osc52", SPEC_CONFIG);
+	assert_non_null(s);
+	assert_int_equal(s->kind, SPEC_ONOFF);
+	static const char *const words[] = { "on", "off", "yes", "no", "true", "false" };
+	struct options o = {0};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+		struct buf err;
+		buf_init(&err);
+		assert_int_equal(option_set(s, words[i], true, "osc52", &o, &err), 0);
+		assert_int_equal(o.osc52, i % 2 == 0);
+		buf_fini(&err);
+		char said[32];
+		snprintf(said, sizeof said, "\n.BR %s / %s", words[i & ~1u], words[i | 1u]);
+		if (i % 2 == 0 && !strstr(man, said) && !strstr(man, said + 4))
+			fail_msg("tether.1 does not give osc52 the values %s/%s", words[i],
+				 words[i + 1]);
+	}
+	/* no --osc52: the man page says the file and the environment set it */
+	assert_null(option_find("osc52", SPEC_CLI));
+	const char *file = strstr(man, "\n.B osc52\n.RB ( on / off ,");
+	assert_non_null(file);
+	assert_non_null(strstr(file, "has no command-line option"));
+	/* TETHER_OSC52=1 turns it on over the file's off; another value off over its on */
+	assert_true(osc52_with("osc52 = off", "1"));
+	assert_false(osc52_with("osc52 = on", "0"));
+	assert_false(osc52_with("osc52 = on", "yes"));
+	const char *env = strstr(man, "\n.B TETHER_OSC52\n.B 1\nlets");
+	assert_non_null(env);
+	const char *end = strstr(env + 1, "\n.TP");
+	assert_non_null(end);
+	const char *other = strstr(env, "any other value that is not empty keeps them off");
+	assert_true(other && other < end);
+	free(man);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -134,6 +208,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(readme_lists_everything),
 		cmocka_unit_test(man_page_lists_everything),
+		cmocka_unit_test(man_page_osc52_as_the_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

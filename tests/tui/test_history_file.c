@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "history_file.h"
@@ -117,9 +118,10 @@ static void test_append_and_load(void **state)
 	assert_string_equal(entries[0], "one");
 	assert_string_equal(entries[1], "two\nlines");
 	history_entries_free(entries, n);
-	/* No temporary file is left behind. */
+	/* No temporary file is left behind: the file and its lock alone. */
 	char cmd[256];
-	snprintf(cmd, sizeof cmd, "test $(ls -A '%s/state/tether' | wc -l) = 1", dir);
+	snprintf(cmd, sizeof cmd, "test \"$(ls -A '%s/state/tether' | tr '\\n' ' ')\" = "
+		 "'history-x history-x.lock '", dir);
 	assert_int_equal(system(cmd), 0);
 	buf_fini(&err);
 }
@@ -222,6 +224,59 @@ static void test_bounds(void **state)
 	buf_fini(&err);
 }
 
+/* Two runs appending at once: every entry of both is in the file afterwards (each append
+ * reads, adds and replaces under the lock; without it about half were lost). */
+static void test_concurrent_appends_lose_nothing(void **state)
+{
+	(void)state;
+	enum { EACH = 300 };
+	char path[128];
+	snprintf(path, sizeof path, "%s/state/tether/history-both", dir);
+	pid_t kids[2];
+	for (int k = 0; k < 2; k++) {
+		kids[k] = fork();
+		assert_true(kids[k] >= 0);
+		if (kids[k] == 0) {
+			struct buf err, entry;
+			buf_init(&err);
+			buf_init(&entry);
+			int bad = 0;
+			for (int i = 0; i < EACH; i++) {
+				buf_clear(&entry);
+				buf_printf(&entry, "run %c entry %d", 'a' + k, i);
+				bad += history_file_append(path, buf_cstr(&entry), &err) != 0;
+			}
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		int st;
+		assert_int_equal(waitpid(kids[k], &st, 0), kids[k]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	char **entries;
+	size_t n;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(history_file_load(path, &entries, &n, &err), 0);
+	assert_int_equal(n, 2 * EACH);
+	/* each run's entries in its own order */
+	int next[2] = { 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		char run;
+		int at;
+		assert_int_equal(sscanf(entries[i], "run %c entry %d", &run, &at), 2);
+		assert_int_equal(at, next[run - 'a']++);
+	}
+	history_entries_free(entries, n);
+	struct stat st;
+	char lock[160];
+	snprintf(lock, sizeof lock, "%s.lock", path);
+	assert_int_equal(stat(lock, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	buf_fini(&err);
+}
+
 /* One file per server, named from its host and port (and path), nothing else of the URL. */
 static void test_path_names_the_server(void **state)
 {
@@ -257,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_load_damaged_and_missing),
 		cmocka_unit_test(test_unreadable_is_an_error),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_concurrent_appends_lose_nothing),
 		cmocka_unit_test(test_path_names_the_server),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -322,6 +322,19 @@ def test_bad_mask_file():
     assert b"hunter2-local" not in out
 
 
+def test_list_10000_conversations():
+    """tether list walks past 100 pages (was: stopped there, the rest not listed): a server
+    with 10,201 conversations lists every one."""
+    path = scenario_file("list_big.scenario", 'title "Main"\nlist_synth 10200\n')
+    s = Server(None, "--scenario", path)
+    p = subprocess.run([TETHER, "list", "--server", s.url], capture_output=True, env=ENV, timeout=60)
+    s.stop()
+    assert p.returncode == 0 and p.stderr == b"", (p.returncode, p.stderr)
+    lines = p.stdout.decode().splitlines()
+    assert len(lines) == 10201, len(lines)
+    assert lines[-1].startswith("5e000000-0000-4000-8000-000000010199\tSynth 10199\t"), lines[-1]
+
+
 def test_list():
     """tether list: one conversation per line (text) or per object (ndjson); honest exit codes."""
     s = Server("headless_chat.scenario")
@@ -714,6 +727,44 @@ def test_files_created_0600():
     for path in (rec, log, stats):
         mode = os.stat(path).st_mode & 0o777
         assert mode == 0o600, "%s is %o" % (path, mode)
+
+
+def test_files_no_symlink_and_0600():
+    """--record, --log and $TETHER_STATS never follow a symbolic link (refused before anything
+    connects, exit 2, said as a symbolic link, the target untouched), and an existing file of
+    mode 0644 is appended to and ends 0600."""
+    s = Server("headless_chat.scenario")
+    target = os.path.join(TMP, "someone-elses")
+    with open(target, "w") as f:
+        f.write("theirs\n")
+    os.chmod(target, 0o644)
+    link = os.path.join(TMP, "link")
+    os.symlink(target, link)
+    cases = [(("--record", link), None, "--record " + link),
+             (("--log", link), None, "--log " + link),
+             ((), link, "$TETHER_STATS " + link)]
+    for args, stats, said in cases:
+        env = dict(ENV, TETHER_STATS=stats) if stats else ENV
+        rc, out, err = run(s, "--format", "ndjson", *args, env=env)
+        assert rc == 2, (said, rc, err)
+        assert (said + ": a symbolic link").encode() in err, err
+        assert out == b"", out
+        assert open(target).read() == "theirs\n"
+        assert os.stat(target).st_mode & 0o777 == 0o644
+    conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
+    assert not conns, "a refused file must not connect: %s" % conns
+    old = [os.path.join(TMP, n) for n in ("old.ndjson", "old.log", "old.stats")]
+    for path in old:
+        with open(path, "w") as f:
+            f.write("before\n")
+        os.chmod(path, 0o644)
+    rc, out, err = run(s, "--record", old[0], "--log", old[1], env=dict(ENV, TETHER_STATS=old[2]))
+    s.stop()
+    assert rc == 0, (rc, err)
+    for path in old:
+        assert os.stat(path).st_mode & 0o777 == 0o600, "%s is %o" % (path, os.stat(path).st_mode)
+        text = open(path).read()
+        assert text.startswith("before\n") and len(text) > len("before\n"), (path, text[:200])
 
 
 def test_result_last_and_closed_once():
@@ -1964,6 +2015,30 @@ def test_watch_text_lines_exit_7():
         "cccc0003 Old experiment: paused %s gone" % ARROW,
         "aaaa0001 Build the docs: running %s waiting_for_confirmation" % ARROW], out
     assert took < 3 + 0.5 + AT_ONCE, took
+
+
+def test_watch_10000_conversations():
+    """A server with more than 10,000 conversations (was: given up past 100 pages, said as an
+    unexpected answer): every one is listed at start, the changes among the newest are seen,
+    and only the first poll walks every page — the others ask the newest page, and the next
+    one only when the first changed."""
+    text = open(os.path.join(DATA, "watch.scenario")).read() + "list_synth 10200\n"
+    s = Server(None, "--scenario", scenario_file("watch_big.scenario", text))
+    rc, out, err, took = watch(s.url, "--interval", "0.5", "--mask-file", watch_mask())
+    s.stop()
+    assert rc == 7, (rc, out[-5:], err)
+    assert err == [], err
+    assert len(out) == 5 + 10200 + 3, (len(out), out[-5:])
+    assert out[5 + 10199] == "5e000000 Synth 10199: %s %s idle" % (EM, ARROW), out[5 + 10199]
+    assert out[-3:] == [
+        "bbbb0002 Run the tests: running %s finished" % ARROW,
+        "cccc0003 Old experiment: paused %s gone" % ARROW,
+        "aaaa0001 Build the docs: running %s waiting_for_confirmation" % ARROW], out[-3:]
+    asks = [l for l in s.traffic_lines() if l.startswith("rest GET /api/conversations/search")]
+    assert all("sort_order=UPDATED_AT_DESC" in l for l in asks), asks[:3]
+    polls = sum(1 for l in asks if "page_id=" not in l)
+    assert polls >= 4, asks
+    assert len(asks) <= 103 + 2 * (polls - 1), (polls, len(asks))
 
 
 def test_watch_ndjson_lines():
