@@ -28,6 +28,7 @@ struct watch_run {
 	const struct conversation_info *items;
 	size_t count;
 	bool failing;                   /* the last poll failed: an outage said once */
+	bool reached;                   /* a poll has ever been answered */
 	int exit_code;
 	bool done;
 };
@@ -224,7 +225,10 @@ static void poll_failed(struct watch_run *w, const struct directory_poll *p)
 		struct diag_about about = {.server = w->url, .has_key = w->has_key};
 		struct buf line;
 		buf_init(&line);
-		diag_gave_up(&line, &about, p->failures, p->cause);
+		if (w->reached)
+			diag_gave_up(&line, &about, p->failures, p->cause);
+		else
+			diag_gave_up_connecting(&line, &about, p->failures, p->cause);
 		clean_eprintf(w->masks, "watch: %s", buf_cstr(&line));
 		buf_fini(&line);
 		finish(w, EXIT_GAVE_UP);
@@ -236,10 +240,12 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 	struct watch_run *w = ctx;
 	if (w->done)
 		return;
-	if (p->failed)
+	if (p->failed) {
 		poll_failed(w, p);
-	else
+	} else {
+		w->reached = true;
 		poll_complete(w, p);
+	}
 }
 
 static void on_signal(void *arg, int signo)
