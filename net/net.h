@@ -81,10 +81,11 @@ struct event {
 	const char *role;               /* MessageEvent: llm_message.role */
 	/* The main text: MessageEvent text parts (joined with nothing between, an image as a
 	 * line "[image]"; so are thought and observation parts), ActionEvent thought (both
-	 * without inline <think>…</think>), ObservationEvent content text (and the terminal's
-	 * timeout note), UserRejectObservation rejection_reason, AgentErrorEvent error,
+	 * without inline <think>…</think>), ObservationEvent content text (an MCP tool's blocks
+	 * one a line; and the terminal's timeout note), UserRejectObservation rejection_reason,
+	 * AgentErrorEvent error,
 	 * ConversationErrorEvent detail, condensation summary, SystemPromptEvent prompt and tool
-	 * names, ACPToolCallEvent output, HookExecutionEvent reason and output, and an unknown
+	 * names, ACPToolCallEvent output, HookExecutionEvent reason and output (each message once), and an unknown
 	 * kind's fields as "key: value" lines. */
 	const char *text;
 	/* reasoning_content, thinking blocks' text, responses_reasoning_item summary and content,
