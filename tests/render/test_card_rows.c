@@ -151,6 +151,28 @@ static void a_card_may_come_with_its_result(void **state)
 	transcript_destroy(t);
 }
 
+/* A rejection's text is why the call did not run: its rule says so, not "output". */
+static void a_rejection_is_a_reason_not_output(void **state)
+{
+	(void)state;
+	static const enum tool_outcome outcomes[] = { TOOL_REJECTED, TOOL_BLOCKED };
+	for (size_t i = 0; i < sizeof outcomes / sizeof *outcomes; i++) {
+		struct transcript *t = transcript_create();
+		struct item_spec s = card("terminal", "git push", NULL);
+		s.has_result = true;
+		s.outcome = outcomes[i];
+		s.result = "No force pushes.";
+		s.result_len = strlen(s.result);
+		transcript_add_event(t, &s);
+		struct buf b;
+		buf_init(&b);
+		assert_true(strncmp(item_row_string(t, 0, 1, 40, &b), "── reason ─", 13) == 0);
+		assert_string_equal(item_row_string(t, 0, 2, 40, &b), "No force pushes.");
+		buf_fini(&b);
+		transcript_destroy(t);
+	}
+}
+
 /* ACP emits the same tool call again as it progresses: one card, the last emission's content. */
 static void a_later_emission_replaces_the_card(void **state)
 {
@@ -194,6 +216,7 @@ int main(void)
 		cmocka_unit_test(arguments_are_rows_of_their_own),
 		cmocka_unit_test(long_arguments_are_capped_with_a_count),
 		cmocka_unit_test(a_card_may_come_with_its_result),
+		cmocka_unit_test(a_rejection_is_a_reason_not_output),
 		cmocka_unit_test(a_later_emission_replaces_the_card),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
