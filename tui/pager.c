@@ -60,13 +60,14 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 	buf_clear(&p->output);
 	bool card = it.kind == ITEM_TOOL;
 	if (card) {
-		const char *cmd = it.full_action && *it.full_action ? it.full_action
-				  : it.detail_len ? it.detail : it.summary ? it.summary : "";
-		buf_puts(&p->command, cmd);
-		if (it.detail_len && cmd != it.detail) {
-			buf_puts(&p->command, "\n");
+		/* Every argument, whole, once: the card's detail is the same arguments laid out for
+		 * the card (a long command again, in fences), so it is shown only without them. */
+		if (it.full_action && *it.full_action)
+			buf_puts(&p->command, it.full_action);
+		else if (it.detail_len)
 			buf_append(&p->command, it.detail, it.detail_len);
-		}
+		else if (it.summary)
+			buf_puts(&p->command, it.summary);
 		if (it.result_text)
 			buf_append(&p->output, it.result_text, it.result_len);
 		if (p->command.len)
