@@ -311,5 +311,9 @@ void transcript_set_view_free(struct transcript *t, void (*free_fn)(void *));
  * (case-insensitive for ASCII). Returns its index or -1. */
 long transcript_search(const struct transcript *t, const char *needle, size_t from,
 		       bool backwards);
+/* How many items hold needle; *rank gets the place of item at among them counted from the
+ * newest (1 for the newest), 0 when at is not one of them. */
+size_t transcript_search_count(const struct transcript *t, const char *needle, long at,
+			       size_t *rank);
 
 #endif
