@@ -758,7 +758,7 @@ static void trimmed(const char *s, const char **start, size_t *len)
 	*len = n;
 }
 
-/* Whether v, white space aside, is one of the n strings already shown. */
+/* Whether v, white space aside, is blank or one of the n strings already shown. */
 static bool said_before(const char *const *shown, size_t n, const char *v)
 {
 	const char *a;
