@@ -451,10 +451,13 @@ static void build_detail(struct item_rows *r, const struct item_info *it, int wi
 	}
 }
 
-/* What a card's result text is: a rejection's text is why, never the tool's output. */
-const char *card_result_name(enum tool_outcome outcome)
+/* What a card's result text is: a rejection's text is why, an agent error's what went wrong;
+ * neither is the tool's output. */
+const char *card_result_name(const struct item_info *it)
 {
-	return outcome == TOOL_REJECTED || outcome == TOOL_BLOCKED ? "reason" : "output";
+	if (it->outcome == TOOL_REJECTED || it->outcome == TOOL_BLOCKED)
+		return "reason";
+	return it->agent_error ? "error" : "output";
 }
 
 /* The rule above a card's output (or a rejection's reason), so that it never reads as the
@@ -462,7 +465,7 @@ const char *card_result_name(enum tool_outcome outcome)
 static void add_output_rule(struct item_rows *r, const struct item_info *it, int width)
 {
 	char head[32];
-	snprintf(head, sizeof head, "── %s ", card_result_name(it->outcome));
+	snprintf(head, sizeof head, "── %s ", card_result_name(it));
 	deco_begin(r, DECO_OUTPUT);
 	deco_add(r, STYLE_DIM, head);
 	struct buf rule;

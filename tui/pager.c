@@ -87,7 +87,7 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 										p->output.len) : 0;
 		if (p->output.len && p->output.data[p->output.len - 1] == '\n')
 			lines--;
-		buf_printf(&p->text, "── %s · %lld line%s ──\n", card_result_name(it.outcome), lines,
+		buf_printf(&p->text, "── %s · %lld line%s ──\n", card_result_name(&it), lines,
 			   lines == 1 ? "" : "s");
 		buf_append(&p->text, p->output.data ? p->output.data : "", p->output.len);
 	} else {
