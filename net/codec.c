@@ -778,7 +778,9 @@ static bool said_before(const char *const *shown, size_t n, const char *v)
  * the event (decision and continue into blocked, reason, additionalContext). */
 static bool hook_answer_only(const char *out)
 {
-	static const char *const answer[] = { "decision", "reason", "additionalContext", "continue" };
+	static const char *const answer[] = {
+		"decision", "reason", "additionalContext", "continue",
+	};
 	cJSON *j = cJSON_Parse(out);
 	bool only = cJSON_IsObject(j) && j->child;
 	for (const cJSON *f = only ? j->child : NULL; f && only; f = f->next) {

@@ -154,8 +154,8 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 		draw_combine(&base, &focus_look);
 	uint64_t h = 0x84222325cbf29ce4ULL;
 	h = draw_hash_look(h, &base);
-	h = draw_hash_u64(h, (uint64_t)current << 41 | (uint64_t)bar << 40 | (uint64_t)r->indent << 2 |
-				     (uint64_t)r->header << 1 | r->separator);
+	h = draw_hash_u64(h, (uint64_t)current << 41 | (uint64_t)bar << 40 |
+				     (uint64_t)r->indent << 2 | (uint64_t)r->header << 1 | r->separator);
 	h = draw_hash_bytes(h, needle ? needle : "", m);
 	h = draw_hash_bytes(h, hint, strlen(hint));
 	for (size_t i = 0; i < r->nspans; i++) {
