@@ -87,8 +87,8 @@ T send-keys -t main "/time" Enter
 wait_for "times shown" 5 || fail "/time said nothing"
 after=$(date +%H:%M)
 s=$(screen)
-grep -qE "^($before|$after) you$" <<<"$s" || fail "the user's message has no time"
-grep -qE "^($before|$after) ⚙ terminal  ✗ failed" <<<"$s" || fail "a card has no time"
+grep -qE "^($t0|$before|$after) you$" <<<"$s" || fail "the user's message has no time"
+grep -qE "^($t0|$before|$after) ⚙ terminal  ✗ failed" <<<"$s" || fail "a card has no time"
 T send-keys -t main "/time" Enter
 wait_for "times hidden" 5 || fail "/time again said nothing"
 screen | grep -qE "^[0-9]{2}:[0-9]{2} you$" && fail "/time did not hide the times"
