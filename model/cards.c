@@ -66,6 +66,7 @@ void transcript_adopt_orphan(struct transcript *t, struct item *card)
 		.text = res->text.data,
 		.text_len = res->text.len,
 		.outcome = res->card->outcome,
+		.agent_error = res->card->agent_error,
 		.has_exit_code = res->card->has_exit_code,
 		.exit_code = res->card->exit_code,
 	};
@@ -83,6 +84,7 @@ enum apply_result transcript_attach_result(struct transcript *t, struct item *ca
 	if (spec->text)
 		buf_append(&c->result, spec->text, spec->text_len);
 	c->outcome = spec->outcome;
+	c->agent_error = spec->agent_error;
 	c->has_result = true;
 	if (spec->has_exit_code) {
 		c->has_exit_code = true;

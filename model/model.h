@@ -46,6 +46,8 @@ struct item_spec {
 	const char *tool_call_id;
 	const char *timestamp;      /* the event's ISO 8601 timestamp as sent, NULL when none */
 	enum tool_outcome outcome;  /* ITEM_TOOL_RESULT */
+	bool agent_error;           /* ITEM_TOOL_RESULT: the agent's error (AgentErrorEvent), not
+				     * the tool's output */
 	int risk;                   /* 0 absent, 1 unknown, 2 low, 3 medium, 4 high */
 	bool has_exit_code;
 	int exit_code;
@@ -182,6 +184,7 @@ struct item_info {
 	enum tool_outcome outcome;
 	const char *result_text; /* tool card: the result's text, NULL before it came */
 	size_t result_len;
+	bool agent_error;       /* tool card: the result is the agent's error, not the tool's */
 	const char *detail;     /* tool card: its arguments ("" when none) */
 	size_t detail_len;
 	int risk;
@@ -311,5 +314,9 @@ void transcript_set_view_free(struct transcript *t, void (*free_fn)(void *));
  * (case-insensitive for ASCII). Returns its index or -1. */
 long transcript_search(const struct transcript *t, const char *needle, size_t from,
 		       bool backwards);
+/* How many items hold needle; *rank gets the place of item at among them counted from the
+ * newest (1 for the newest), 0 when at is not one of them. */
+size_t transcript_search_count(const struct transcript *t, const char *needle, long at,
+			       size_t *rank);
 
 #endif

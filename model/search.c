@@ -36,3 +36,18 @@ long transcript_search(const struct transcript *t, const char *needle, size_t fr
 			return (long)i;
 	return -1;
 }
+
+size_t transcript_search_count(const struct transcript *t, const char *needle, long at,
+			       size_t *rank)
+{
+	size_t m = needle ? strlen(needle) : 0, total = 0;
+	*rank = 0;
+	for (size_t i = t->count; m && i-- > 0;) {
+		if (!item_matches(t->items[i], needle, m))
+			continue;
+		total++;
+		if ((long)i == at)
+			*rank = total;
+	}
+	return total;
+}

@@ -218,9 +218,10 @@ static void card_fill(struct item_card *c, const struct item_spec *spec)
 	/* set once: it is the key of the card index */
 	if (spec->tool_call_id && !c->tool_call_id)
 		c->tool_call_id = xstrdup(spec->tool_call_id);
-	if (spec->kind == ITEM_TOOL_RESULT)
+	if (spec->kind == ITEM_TOOL_RESULT) {
 		c->outcome = spec->outcome;
-	else if (!c->has_result && c->outcome != TOOL_NO_RESULT)
+		c->agent_error = spec->agent_error;
+	} else if (!c->has_result && c->outcome != TOOL_NO_RESULT)
 		c->outcome = TOOL_PENDING;
 	c->risk = spec->risk;
 	if (spec->has_exit_code || !c->has_result) {
@@ -380,6 +381,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		info->outcome = c->outcome;
 		info->result_text = c->has_result ? (c->result.data ? c->result.data : "") : NULL;
 		info->result_len = c->has_result ? c->result.len : 0;
+		info->agent_error = c->agent_error;
 		info->detail = c->detail.data ? c->detail.data : "";
 		info->detail_len = c->detail.len;
 		info->risk = c->risk;

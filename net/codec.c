@@ -249,11 +249,11 @@ static const char *part_text(const cJSON *part)
 	return NULL;
 }
 
-/* The parts as one text: text parts joined with nothing between them, as upstream shows a
+/* The parts as one text: text parts joined with sep, which is nothing where upstream shows a
  * message or an observation (content_to_str, then "".join), so that a secret split across two
  * parts reaches the masker whole; an image stands on a line of its own. A bare string (as
  * Message accepts) counts as one part. */
-static const char *parts_text(struct frame_store *st, const cJSON *parts)
+static const char *parts_text(struct frame_store *st, const cJSON *parts, const char *sep)
 {
 	if (cJSON_IsString(parts))
 		return parts->valuestring;
@@ -272,6 +272,8 @@ static const char *parts_text(struct frame_store *st, const cJSON *parts)
 			buf_puts(&joined, first);
 		if (count && (image || last_image))
 			buf_putc(&joined, '\n');
+		else if (count)
+			buf_puts(&joined, sep);
 		if (count)
 			buf_puts(&joined, s);
 		else
@@ -364,7 +366,7 @@ static void text_and_reasoning(struct frame_store *st, const cJSON *parts, const
 			       struct event *e)
 {
 	struct joiner j = { .sep = "\n\n" };
-	e->text = parts_text(st, parts);
+	e->text = parts_text(st, parts, "");
 	reasoning_fields(&j, obj);
 	take_inline_thinking(st, &e->text, &j);
 	e->reasoning = joiner_finish(&j, st);
@@ -602,7 +604,10 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 	const cJSON *obs = ev_object(ev, "observation");
 	decode_tool_fields(ev, e);
 	e->observation_kind = ev_string(obs, "kind");
-	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"));
+	/* MCPToolObservation's visualize ends each block with a line break: its first block is
+	 * "[Tool 'name' executed.]", the tool's own blocks follow. */
+	bool mcp = e->observation_kind && strcmp(e->observation_kind, "MCPToolObservation") == 0;
+	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"), mcp ? "\n" : "");
 	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "is_error"));
 	decode_exit(obs, e);
 	/* A tool this client does not know that says nothing in content: what came back, in words. */
@@ -739,6 +744,55 @@ static void decode_acp_tool_call(struct frame_store *st, const cJSON *ev, struct
 	buf_fini(&b);
 }
 
+/* s without the white space around it. */
+static void trimmed(const char *s, const char **start, size_t *len)
+{
+	size_t n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	while (n && strchr(" \t\r\n", *s)) {
+		s++;
+		n--;
+	}
+	*start = s;
+	*len = n;
+}
+
+/* Whether v, white space aside, is blank or one of the n strings already shown. */
+static bool said_before(const char *const *shown, size_t n, const char *v)
+{
+	const char *a;
+	size_t alen;
+	trimmed(v, &a, &alen);
+	for (size_t i = 0; i < n; i++) {
+		const char *b;
+		size_t blen;
+		trimmed(shown[i], &b, &blen);
+		if (alen == blen && memcmp(a, b, alen) == 0)
+			return true;
+	}
+	return !alen;
+}
+
+/* Whether a hook's stdout is only its JSON answer, whose fields upstream already decoded into
+ * the event (decision and continue into blocked, reason, additionalContext). */
+static bool hook_answer_only(const char *out)
+{
+	static const char *const answer[] = {
+		"decision", "reason", "additionalContext", "continue",
+	};
+	cJSON *j = cJSON_Parse(out);
+	bool only = cJSON_IsObject(j) && j->child;
+	for (const cJSON *f = only ? j->child : NULL; f && only; f = f->next) {
+		bool known = false;
+		for (size_t i = 0; f->string && i < COUNT(answer); i++)
+			known = known || strcmp(f->string, answer[i]) == 0;
+		only = known;
+	}
+	cJSON_Delete(j);
+	return only;
+}
+
 /* "hook PreToolUse (terminal): blocked", and its reason, error and output as the text. */
 static void decode_hook(struct frame_store *st, const cJSON *ev, struct event *e)
 {
@@ -759,11 +813,18 @@ static void decode_hook(struct frame_store *st, const cJSON *ev, struct event *e
 		buf_printf(&b, " (exit %d)", e->exit_code);
 	e->label = store_own(st, buf_steal(&b));
 	buf_init(&b);
+	/* Upstream fills several fields with one message (a hook that fails open has it as both
+	 * reason and error; a deny's reason is also in the JSON it printed): each once. */
 	static const char *const fields[] = { "reason", "error", "additional_context", "stdout", "stderr" };
+	const char *shown[COUNT(fields)];
+	size_t nshown = 0;
 	for (size_t i = 0; i < COUNT(fields); i++) {
 		const char *v = ev_string(ev, fields[i]);
-		if (v && *v)
-			buf_printf(&b, "%s%s", b.len ? "\n" : "", v);
+		if (!v || !*v || said_before(shown, nshown, v) ||
+		    (strcmp(fields[i], "stdout") == 0 && hook_answer_only(v)))
+			continue;
+		buf_printf(&b, "%s%s", b.len ? "\n" : "", v);
+		shown[nshown++] = v;
 	}
 	const char *cmd = ev_string(ev, "hook_command");
 	if (cmd && *cmd)

@@ -81,11 +81,12 @@ struct event {
 	const char *role;               /* MessageEvent: llm_message.role */
 	/* The main text: MessageEvent text parts (joined with nothing between, an image as a
 	 * line "[image]"; so are thought and observation parts), ActionEvent thought (both
-	 * without inline <think>…</think>), ObservationEvent content text (and the terminal's
-	 * timeout note), UserRejectObservation rejection_reason, AgentErrorEvent error,
-	 * ConversationErrorEvent detail, condensation summary, SystemPromptEvent prompt and tool
-	 * names, ACPToolCallEvent output, HookExecutionEvent reason and output, and an unknown
-	 * kind's fields as "key: value" lines. */
+	 * without inline <think>…</think>), ObservationEvent content text (an MCP tool's blocks
+	 * one a line; and the terminal's timeout note), UserRejectObservation rejection_reason,
+	 * AgentErrorEvent error, ConversationErrorEvent detail, condensation summary,
+	 * SystemPromptEvent prompt and tool names, ACPToolCallEvent output, HookExecutionEvent
+	 * reason and output (each message once), and an unknown kind's fields as "key: value"
+	 * lines. */
 	const char *text;
 	/* reasoning_content, thinking blocks' text, responses_reasoning_item summary and content,
 	 * and inline <think>…</think> of the text, each once, joined by "\n\n". */

@@ -114,6 +114,9 @@ size_t transcript_item_rows(struct transcript *t, size_t idx, int width);
 /* Whether item idx has a section capped at width (output or arguments longer than a card
  * shows collapsed), expanded or not: what Tab changes on it. */
 bool transcript_item_capped(struct transcript *t, size_t idx, int width);
+/* What a card's result is called on its rule and in the pager: "output", "reason" for a
+ * rejection, "error" for the agent's error (upstream's "Rejection Reason", "Error Details"). */
+const char *card_result_name(const struct item_info *it);
 /* Fills *out with row r of item idx at width. */
 void transcript_item_row(struct transcript *t, size_t idx, size_t r, int width,
 			 struct view_row *out);

@@ -451,14 +451,26 @@ static void build_detail(struct item_rows *r, const struct item_info *it, int wi
 	}
 }
 
-/* The rule above a card's output, so that it never reads as the agent's words. */
-static void add_output_rule(struct item_rows *r, int width)
+/* What a card's result text is: a rejection's text is why, an agent error's what went wrong;
+ * neither is the tool's output. */
+const char *card_result_name(const struct item_info *it)
 {
+	if (it->outcome == TOOL_REJECTED || it->outcome == TOOL_BLOCKED)
+		return "reason";
+	return it->agent_error ? "error" : "output";
+}
+
+/* The rule above a card's output (or a rejection's reason), so that it never reads as the
+ * agent's words. */
+static void add_output_rule(struct item_rows *r, const struct item_info *it, int width)
+{
+	char head[32];
+	snprintf(head, sizeof head, "── %s ", card_result_name(it));
 	deco_begin(r, DECO_OUTPUT);
-	deco_add(r, STYLE_DIM, "── output ");
+	deco_add(r, STYLE_DIM, head);
 	struct buf rule;
 	buf_init(&rule);
-	for (int i = text_width("── output ", strlen("── output ")); i < width; i++)
+	for (int i = text_width(head, strlen(head)); i < width; i++)
 		buf_puts(&rule, "─");
 	deco_add(r, STYLE_DIM, buf_cstr(&rule));
 	buf_fini(&rule);
@@ -482,7 +494,7 @@ static void build_result(struct item_rows *r, const struct item_info *it, int wi
 		return;
 	}
 	if (!own)
-		add_output_rule(r, width);
+		add_output_rule(r, it, width);
 	r->result_first = r->nrows;
 	layout_refresh(&r->result, src, len, epoch, width, 0, STYLE_DIM);
 	size_t total = r->result.l.nrows;

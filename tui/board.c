@@ -571,7 +571,7 @@ static void paint_row(struct board *b, int y, int cols, time_t now, size_t k)
 		int end = r.x[f] + r.w[f];
 		if (f == F_ID || f == F_TITLE)
 			draw_highlighted(y, r.x[f], end, r.text[f].data, r.text[f].len, &l,
-					 b->filter.data, b->filter.len);
+					 b->filter.data, b->filter.len, true);
 		else
 			draw_text(y, r.x[f], end, r.text[f].data, r.text[f].len, &l);
 	}

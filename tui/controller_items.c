@@ -116,6 +116,7 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 	case EVENT_AGENT_ERROR:
 		spec->kind = ITEM_TOOL_RESULT;
 		spec->outcome = result_outcome(e);
+		spec->agent_error = e->kind == EVENT_AGENT_ERROR;
 		if (e->kind == EVENT_AGENT_ERROR && !e->tool_call_id) {
 			spec->kind = ITEM_ERROR;
 			title = "agent error";

@@ -11,6 +11,7 @@ static const short pair_colors[PAIR_COUNT] = {
 };
 
 static const struct look reverse = { A_REVERSE, 0, A_REVERSE };
+static const struct look underline = { A_UNDERLINE, 0, A_UNDERLINE };
 
 static bool colors;
 
@@ -128,13 +129,13 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 }
 
 int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
-		     const char *needle, size_t m)
+		     const char *needle, size_t m, bool current)
 {
 	const char *hit;
 	while (m && (hit = ascii_find_ci(s, n, needle, m))) {
 		x = draw_text(y, x, maxx, s, (size_t)(hit - s), l);
 		struct look hl = *l;
-		draw_combine(&hl, &reverse);
+		draw_combine(&hl, current ? &reverse : &underline);
 		x = draw_text(y, x, maxx, hit, m, &hl);
 		n -= (size_t)(hit - s) + m;
 		s = hit + m;

@@ -40,9 +40,10 @@ uint64_t draw_hash_look(uint64_t h, const struct look *l);
 bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
 /* Draws s[0..n) from column x of line y, not past column maxx; returns the next column. */
 int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look *l);
-/* draw_text with the ASCII-case-insensitive matches of needle[0..m) in reverse video. */
+/* draw_text with the ASCII-case-insensitive matches of needle[0..m) in reverse video when
+ * they are the current match, else underlined (both plain attributes: NO_COLOR shows them). */
 int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
-		     const char *needle, size_t m);
+		     const char *needle, size_t m, bool current);
 
 enum { DRAW_LINE_SEGMENTS = 12 };
 

@@ -71,6 +71,11 @@ struct conv {
 	char server_needle[512];    /* what it asked for */
 	bool server_search_wanted;  /* asked while a page was loading: goes once it came */
 	bool server_search_newer;   /* … and which way */
+	/* the search line's "n/m", counted again when the query, the match or the transcript
+	 * changed */
+	bool count_valid;
+	uint64_t count_generation, count_uid;
+	size_t match_rank, match_total;
 	/* confirmation */
 	bool confirm_hidden;        /* set aside (or answered) until the next request */
 	bool confirm_focused;       /* single keys answer only after Tab or an arrow */
@@ -227,6 +232,9 @@ void search_start(struct tui *u);
 void search_update(struct tui *u);
 /* Goes to the next older (or newer) match. */
 void search_step(struct tui *u, bool older);
+/* Where the current match stands among the loaded items that match: *rank of the returned
+ * total, counted from the newest; 0 of them when there is no current match. */
+size_t search_position(struct tui *u, size_t *rank);
 /* A search of the server's history that waited for a page goes now, if it still can. */
 void search_server_resume(struct tui *u);
 /* Ends the search and puts the view back where it was. */

@@ -25,6 +25,7 @@ struct pager {
 	struct buf typed;           /* the search being typed */
 	bool typing;
 	long match;                 /* row of the current match, -1 when none */
+	size_t match_rank, matches; /* its place among the rows that hold the query, top down */
 };
 
 static const struct look plain = { 0, 0, 0 };
@@ -60,13 +61,14 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 	buf_clear(&p->output);
 	bool card = it.kind == ITEM_TOOL;
 	if (card) {
-		const char *cmd = it.full_action && *it.full_action ? it.full_action
-				  : it.detail_len ? it.detail : it.summary ? it.summary : "";
-		buf_puts(&p->command, cmd);
-		if (it.detail_len && cmd != it.detail) {
-			buf_puts(&p->command, "\n");
+		/* Every argument, whole, once: the card's detail is the same arguments laid out for
+		 * the card (a long command again, in fences), so it is shown only without them. */
+		if (it.full_action && *it.full_action)
+			buf_puts(&p->command, it.full_action);
+		else if (it.detail_len)
 			buf_append(&p->command, it.detail, it.detail_len);
-		}
+		else if (it.summary)
+			buf_puts(&p->command, it.summary);
 		if (it.result_text)
 			buf_append(&p->output, it.result_text, it.result_len);
 		if (p->command.len)
@@ -85,7 +87,8 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 										p->output.len) : 0;
 		if (p->output.len && p->output.data[p->output.len - 1] == '\n')
 			lines--;
-		buf_printf(&p->text, "── output · %lld line%s ──\n", lines, lines == 1 ? "" : "s");
+		buf_printf(&p->text, "── %s · %lld line%s ──\n", card_result_name(&it), lines,
+			   lines == 1 ? "" : "s");
 		buf_append(&p->text, p->output.data ? p->output.data : "", p->output.len);
 	} else {
 		buf_append(&p->text, p->output.data ? p->output.data : "", p->output.len);
@@ -182,6 +185,25 @@ static void row_text(const struct pager *p, size_t r, struct buf *out)
 	}
 }
 
+/* How many rows hold the query; *rank gets row at's place among them, top down. */
+static size_t count_rows(const struct pager *p, long at, size_t *rank)
+{
+	struct buf t;
+	buf_init(&t);
+	size_t n = 0;
+	*rank = 0;
+	for (size_t r = 0; r < p->l.nrows && p->query.len; r++) {
+		row_text(p, r, &t);
+		if (!ascii_find_ci(t.data ? t.data : "", t.len, p->query.data, p->query.len))
+			continue;
+		if ((long)r == at)
+			*rank = n + 1;
+		n++;
+	}
+	buf_fini(&t);
+	return n;
+}
+
 /* The next row after from (before, when back) that holds the query, wrapping; -1 if none. */
 static long find_row(const struct pager *p, long from, bool back)
 {
@@ -223,6 +245,7 @@ static void search(struct tui *u, bool back)
 	if ((back && r > from) || (!back && r < from))
 		tui_notice(u, "search wrapped");
 	p->match = r;
+	p->matches = count_rows(p, r, &p->match_rank);
 }
 
 /* ------------------------------------------------------------------ keys */
@@ -387,6 +410,8 @@ static void paint_body_row(struct tui *u, int y, size_t r)
 	uint64_t h = draw_hash_u64(0x7a93c1d5ULL, r < p->l.nrows ? r : ~(uint64_t)0);
 	h = draw_hash_u64(h, (uint64_t)(row ? row->indent : 0));
 	h = draw_hash_bytes(h, needle ? needle : "", p->query.len);
+	bool current = p->match >= 0 && r == (size_t)p->match;
+	h = draw_hash_u64(h, current);
 	struct buf t;
 	buf_init(&t);
 	if (row)
@@ -400,7 +425,7 @@ static void paint_body_row(struct tui *u, int y, size_t r)
 			bool rule = !row->indent && t.len > 6 && memcmp(t.data, "── ", 6) == 0;
 			int x = row->indent < COLS ? row->indent : COLS;
 			draw_highlighted(y, x, COLS, t.data, t.len, rule ? &rule_look : &plain, needle,
-					 p->query.len);
+					 p->query.len, current);
 		}
 	}
 	buf_fini(&t);
@@ -428,6 +453,8 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 	buf_init(&where);
 	size_t last = p->top + (size_t)body < p->l.nrows ? p->top + (size_t)body : p->l.nrows;
 	buf_printf(&where, "  · rows %zu-%zu of %zu", p->l.nrows ? p->top + 1 : 0, last, p->l.nrows);
+	if (p->match >= 0)
+		buf_printf(&where, " · match %zu/%zu", p->match_rank, p->matches);
 	if (st->awaiting_confirmation)
 		buf_puts(&where, " · a confirmation waits: q to answer");
 	buf_putc(&where, ' ');

@@ -5,6 +5,7 @@
 #include "draw.h"
 #include "status.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,8 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 {
 	size_t m;
 	const char *needle = search_needle(u, &m);
+	/* The current match's item in reverse video, the other matches underlined. */
+	bool current = needle && u->cur->match >= 0 && r->item == (size_t)u->cur->match;
 	struct look base = row_look(u, r);
 	bool bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
 	const char *hint = more_hint(u, r, k);
@@ -151,8 +154,8 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 		draw_combine(&base, &focus_look);
 	uint64_t h = 0x84222325cbf29ce4ULL;
 	h = draw_hash_look(h, &base);
-	h = draw_hash_u64(h, (uint64_t)bar << 40 | (uint64_t)r->indent << 2 |
-				     (uint64_t)r->header << 1 | r->separator);
+	h = draw_hash_u64(h, (uint64_t)current << 41 | (uint64_t)bar << 40 |
+				     (uint64_t)r->indent << 2 | (uint64_t)r->header << 1 | r->separator);
 	h = draw_hash_bytes(h, needle ? needle : "", m);
 	h = draw_hash_bytes(h, hint, strlen(hint));
 	for (size_t i = 0; i < r->nspans; i++) {
@@ -169,7 +172,7 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 	for (size_t i = 0; i < r->nspans && x < COLS; i++) {
 		struct look l = span_look(base, r->spans[i].style);
 		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l, needle,
-				    m);
+				    m, current);
 	}
 	if (*hint && x < COLS)
 		x = draw_text(y, x, COLS, hint, strlen(hint), &dim);
@@ -216,12 +219,20 @@ static struct editor *active_editor(struct tui *u)
 	}
 }
 
-static const char *input_prefix(struct tui *u)
+/* The words before the input; a search's say which match of how many loaded is shown. */
+static const char *input_prefix(struct tui *u, char *buf, size_t size)
 {
+	size_t rank, total;
 	switch (u->mode) {
 	case TUI_MODE_SEARCH_EDIT:
 	case TUI_MODE_SEARCH_BROWSE:
-		return u->cur->search_failed ? "search (no match): " : "search: ";
+		if (u->cur->search_failed)
+			return "search (no match): ";
+		total = search_position(u, &rank);
+		if (!total)
+			return "search: ";
+		snprintf(buf, size, "search %zu/%zu: ", rank, total);
+		return buf;
 	case TUI_MODE_REASON:
 		return "reason: ";
 	case TUI_MODE_INPUT:
@@ -387,7 +398,8 @@ static void paint_notice(struct tui *u, int y)
 static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int *cx)
 {
 	struct editor *e = active_editor(u);
-	const char *prefix = input_prefix(u);
+	char prefix_buf[64];
+	const char *prefix = input_prefix(u, prefix_buf, sizeof prefix_buf);
 	int pw = text_width(prefix, strlen(prefix));
 	if (COLS - pw < 1) {
 		prefix = "";
@@ -444,7 +456,8 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 		return;
 	}
 	struct editor *e = active_editor(u);
-	const char *prefix = input_prefix(u);
+	char prefix_buf[64];
+	const char *prefix = input_prefix(u, prefix_buf, sizeof prefix_buf);
 	int pw = text_width(prefix, strlen(prefix));
 	size_t in_rows;
 	editor_rows(e, COLS - pw >= 1 ? COLS - pw : COLS, &in_rows);

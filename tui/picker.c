@@ -91,7 +91,7 @@ static int draw_field(const struct picker *p, int y, int x, int cols, const char
 	buf_init(&clean);
 	conv_row_flat(s, &clean);
 	int end = draw_highlighted(y, x, x + cols, clean.data, clean.len, l, p->filter.data,
-				   p->filter.len);
+				   p->filter.len, true);
 	buf_fini(&clean);
 	return end;
 }

@@ -124,8 +124,25 @@ void search_server_resume(struct tui *u)
 		search_server_dir(u, u->cur->server_search_newer);
 }
 
+size_t search_position(struct tui *u, size_t *rank)
+{
+	struct conv *v = u->cur;
+	refresh_match(u);
+	uint64_t gen = transcript_generation(v->t);
+	if (!v->count_valid || v->count_generation != gen || v->count_uid != v->match_uid) {
+		v->match_total = transcript_search_count(v->t, editor_text(&u->query), v->match,
+							 &v->match_rank);
+		v->count_valid = true;
+		v->count_generation = gen;
+		v->count_uid = v->match_uid;
+	}
+	*rank = v->match >= 0 ? v->match_rank : 0;
+	return *rank ? v->match_total : 0;
+}
+
 void search_update(struct tui *u)
 {
+	u->cur->count_valid = false; /* a new query */
 	size_t count = transcript_count(u->cur->t);
 	const char *needle = editor_text(&u->query);
 	long idx = *needle && count ? transcript_search(u->cur->t, needle, count - 1, true) : -1;
@@ -171,6 +188,7 @@ void search_start(struct tui *u)
 	u->cur->match = -1;
 	u->cur->match_uid = 0;
 	u->cur->search_failed = false;
+	u->cur->count_valid = false;
 	u->mode = TUI_MODE_SEARCH_EDIT;
 }
 

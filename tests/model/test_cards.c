@@ -227,6 +227,15 @@ static void search_is_case_insensitive_over_all_texts(void **state)
 	/* a slot's text is searchable as it streams */
 	delta(t, "s", 1, 0, "Streaming NEEDLE");
 	assert_int_equal(transcript_search(t, "needle", 0, false), 4);
+	/* the search line's n/m: items holding it, the place of one counted from the newest */
+	size_t rank;
+	assert_int_equal(transcript_search_count(t, "tests", 3, &rank), 2);
+	assert_int_equal(rank, 1);
+	assert_int_equal(transcript_search_count(t, "TESTS", 0, &rank), 2);
+	assert_int_equal(rank, 2);
+	assert_int_equal(transcript_search_count(t, "tests", 1, &rank), 2);
+	assert_int_equal(rank, 0);
+	assert_int_equal(transcript_search_count(t, "", 0, &rank), 0);
 	transcript_destroy(t);
 }
 

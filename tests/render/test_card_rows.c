@@ -151,6 +151,54 @@ static void a_card_may_come_with_its_result(void **state)
 	transcript_destroy(t);
 }
 
+/* A rejection's text is why the call did not run: its rule says so, not "output". */
+static void a_rejection_is_a_reason_not_output(void **state)
+{
+	(void)state;
+	static const enum tool_outcome outcomes[] = { TOOL_REJECTED, TOOL_BLOCKED };
+	for (size_t i = 0; i < sizeof outcomes / sizeof *outcomes; i++) {
+		struct transcript *t = transcript_create();
+		struct item_spec s = card("terminal", "git push", NULL);
+		s.has_result = true;
+		s.outcome = outcomes[i];
+		s.result = "No force pushes.";
+		s.result_len = strlen(s.result);
+		transcript_add_event(t, &s);
+		struct buf b;
+		buf_init(&b);
+		assert_true(strncmp(item_row_string(t, 0, 1, 40, &b), "── reason ─", 13) == 0);
+		assert_string_equal(item_row_string(t, 0, 2, 40, &b), "No force pushes.");
+		buf_fini(&b);
+		transcript_destroy(t);
+	}
+}
+
+/* An AgentErrorEvent for the call is the agent's error, not what the tool printed; whether it
+ * comes after the card or before it (an orphan the card adopts). */
+static void an_agent_error_is_an_error_not_output(void **state)
+{
+	(void)state;
+	for (int before = 0; before < 2; before++) {
+		struct transcript *t = transcript_create();
+		struct item_spec c = card("terminal", "ls", NULL);
+		c.seq = 1;
+		struct item_spec e = spec_of(ITEM_TOOL_RESULT, 2, "err", "Invalid arguments");
+		e.tool_call_id = "call";
+		e.outcome = TOOL_FAILED;
+		e.agent_error = true;
+		transcript_add_event(t, before ? &e : &c);
+		transcript_add_event(t, before ? &c : &e);
+		size_t idx = transcript_count(t) - 1;
+		assert_true(info_of(t, idx).agent_error);
+		struct buf b;
+		buf_init(&b);
+		assert_true(strncmp(item_row_string(t, idx, 1, 40, &b), "── error ─", 12) == 0);
+		assert_string_equal(item_row_string(t, idx, 2, 40, &b), "Invalid arguments");
+		buf_fini(&b);
+		transcript_destroy(t);
+	}
+}
+
 /* ACP emits the same tool call again as it progresses: one card, the last emission's content. */
 static void a_later_emission_replaces_the_card(void **state)
 {
@@ -194,6 +242,8 @@ int main(void)
 		cmocka_unit_test(arguments_are_rows_of_their_own),
 		cmocka_unit_test(long_arguments_are_capped_with_a_count),
 		cmocka_unit_test(a_card_may_come_with_its_result),
+		cmocka_unit_test(a_rejection_is_a_reason_not_output),
+		cmocka_unit_test(an_agent_error_is_an_error_not_output),
 		cmocka_unit_test(a_later_emission_replaces_the_card),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,8 @@ T send-keys -t main o
 wait_for "── command ──" 5 || fail "o in the modal did not open the action in the pager"
 screen | grep -qF "a confirmation waits: q to answer" || fail "the pager does not say a confirmation waits"
 screen | grep -qF "TAIL-7f3e" || fail "the pager does not show the whole command"
+[ "$(screen | grep -cF "TAIL-7f3e")" = 1 ] || fail "the pager shows the command more than once"
+screen | grep -qF '```' && fail "the pager shows the command again in markdown fences"
 screen | grep -qF "Second try." && fail "the pager shows another action than the waiting one"
 T send-keys -t main q
 wait_for "Confirm 1 action" 5 || fail "q did not come back to the modal"

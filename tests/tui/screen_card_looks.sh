@@ -56,6 +56,16 @@ grep -A1 -F "Let me reproduce the crash first." <<<"$s" | grep -qE '^── outp
 	fail "no rule between the thought and the output"
 [ "$(grep -cE '^── output ─+$' <<<"$s")" = 3 ] || fail "not every card's output has its rule"
 
+# Search without colour: the current match reversed, the others underlined.
+T send-keys -t main C-r
+T send-keys -t main -l "test_case"
+wait_for "search 1/" 5 || fail "the search line has no count"
+T capture-pane -e -p -t main | head -n -2 >"$WORK/looks"
+grep -q $'\e\\[[0-9;]*7mtest_case' "$WORK/looks" || fail "no current match in reverse video without colour"
+grep -q $'\e\\[[0-9;]*4mtest_case' "$WORK/looks" || fail "no other match underlined without colour"
+T send-keys -t main Escape
+wait_gone "search 1/" 5 || fail "Esc did not end the search"
+
 # The focus mark needs no colour.
 T send-keys -t main M-Up
 sleep 0.3
@@ -77,8 +87,8 @@ T send-keys -t main "/time" Enter
 wait_for "times shown" 5 || fail "/time said nothing"
 after=$(date +%H:%M)
 s=$(screen)
-grep -qE "^($before|$after) you$" <<<"$s" || fail "the user's message has no time"
-grep -qE "^($before|$after) ⚙ terminal  ✗ failed" <<<"$s" || fail "a card has no time"
+grep -qE "^($t0|$before|$after) you$" <<<"$s" || fail "the user's message has no time"
+grep -qE "^($t0|$before|$after) ⚙ terminal  ✗ failed" <<<"$s" || fail "a card has no time"
 T send-keys -t main "/time" Enter
 wait_for "times hidden" 5 || fail "/time again said nothing"
 screen | grep -qE "^[0-9]{2}:[0-9]{2} you$" && fail "/time did not hide the times"

@@ -74,6 +74,16 @@ wait_for "── output · 121 lines ──" 5 || fail "Ctrl-O did not open the 
 has "pytest -v  · rows 1-38 of" || fail "the pager's title is not the card's header with its rows"
 has "Now the whole suite, to see what else fails." || fail "the pager does not show the thought"
 has "test_case_095 FAILED" && fail "the FAILED line is on the first page: the search would prove nothing"
+# The title says which match of how many; the current one is reversed, the others underlined.
+T send-keys -t main -l "/test_case_09"
+T send-keys -t main Enter
+wait_for "match 1/10" 5 || fail "the pager's search does not say which match of how many"
+T send-keys -t main n
+wait_for "match 2/10" 5 || fail "n did not count the next match"
+T capture-pane -p -e -t main >"$WORK/looks"
+grep -F "[ 79%]" "$WORK/looks" | grep -q $'\e\\[[0-9;]*7m' || fail "the current match is not reversed"
+grep -F "2 PASSED  [ 80%]" "$WORK/looks" | grep -q $'\e\\[[0-9;]*4m' || fail "another match is not underlined"
+grep -F "2 PASSED  [ 80%]" "$WORK/looks" | grep -q $'\e\\[[0-9;]*7m' && fail "another match looks like the current one"
 T send-keys -t main / F A I L E D
 wait_for "/FAILED" 5 || fail "the search line does not show what is typed"
 T send-keys -t main Enter

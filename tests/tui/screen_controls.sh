@@ -14,6 +14,7 @@ wait_for "search:" || fail "Ctrl-R did not start a search"
 T send-keys -t main -l "needle"
 wait_for "needle two is here" || fail "the search did not show the newest match"
 screen | grep -qF "needle one" && fail "the search did not go to the newest match first"
+wait_for "search 1/2: needle" 5 || fail "the search line does not say which match of how many"
 # (the line was on screen before the search: wait for the highlight itself)
 for _ in $(seq 50); do
 	T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m' && break
@@ -23,6 +24,7 @@ T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m'
 	fail "the match is not highlighted"
 T send-keys -t main C-r
 wait_for "needle one is here" || fail "Ctrl-R did not go to the older match"
+wait_for "search 2/2: needle" 5 || fail "the search line did not count the older match"
 T send-keys -t main Enter
 wait_for "n older" || fail "Enter did not switch to browsing the matches"
 T send-keys -t main N
@@ -30,6 +32,26 @@ wait_for "needle two is here" || fail "N did not go to the newer match"
 T send-keys -t main Escape
 wait_for "Last visible message." || fail "Esc did not bring the view back"
 wait_gone "search:" || fail "Esc did not end the search"
+
+# The current match (the newest item with an "e") in reverse video, the other items' matches
+# on screen underlined, not reversed: they look apart, also without colour.
+T send-keys -t main C-r
+wait_for "search:" || fail "Ctrl-R did not start a search"
+T send-keys -t main -l "e"
+wait_for "search 1/" 5 || fail "a one-letter search shows no count"
+for _ in $(seq 50); do
+	T capture-pane -p -e -t main | grep -F "Last visibl" | grep -q $'\e\\[[0-9;]*7m' && break
+	sleep 0.1
+done
+T capture-pane -p -e -t main >"$WORK/looks"
+grep -F "Last visibl" "$WORK/looks" | grep -q $'\e\\[[0-9;]*7m' ||
+	fail "the current match is not in reverse video"
+grep -F "cho copi" "$WORK/looks" | grep -q $'\e\\[[0-9;]*4m' ||
+	fail "another item's match is not underlined"
+grep -F "cho copi" "$WORK/looks" | grep -q $'\e\\[[0-9;]*7m' &&
+	fail "another item's match looks like the current one"
+T send-keys -t main Escape
+wait_gone "search 1/" || fail "Esc did not end the search"
 
 # Tab shows and hides the reasoning of the last message in view that has some.
 screen | grep -qF "Reasoning text hidden at first." && fail "reasoning shown before Tab"

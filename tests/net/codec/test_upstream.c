@@ -193,6 +193,25 @@ static void test_other_standard_tools(void **state)
 	frame_fini(&f);
 }
 
+/* An MCP tool's blocks on lines of their own, as its visualize shows them; other observations'
+ * parts stay joined with nothing between. */
+static void test_mcp_observation_blocks(void **state)
+{
+	(void)state;
+	struct frame f;
+	observation("{\"content\":[{\"type\":\"text\",\"text\":\"[Tool 'fetch' executed.]\"},"
+		    "{\"type\":\"text\",\"text\":\"Contents of https://example.com/:\"},"
+		    "{\"type\":\"text\",\"text\":\"Example Domain\"}],\"is_error\":false,"
+		    "\"tool_name\":\"fetch\",\"kind\":\"MCPToolObservation\"}", &f);
+	assert_string_equal(f.event.text, "[Tool 'fetch' executed.]\nContents of https://example.com/:\n"
+					  "Example Domain");
+	frame_fini(&f);
+	observation("{\"content\":[{\"type\":\"text\",\"text\":\"sk-ab\"},{\"type\":\"text\",\"text\":\"cd\"}],"
+		    "\"is_error\":false,\"kind\":\"TerminalObservation\"}", &f);
+	assert_string_equal(f.event.text, "sk-abcd");
+	frame_fini(&f);
+}
+
 /* Any other tool: its fields as key: value lines, never JSON. */
 static void test_unknown_tool(void **state)
 {
@@ -336,6 +355,25 @@ static void test_hooks_and_rejections(void **state)
 	       "\"success\":true,\"exit_code\":0,\"kind\":\"HookExecutionEvent\"}", &f);
 	assert_string_equal(f.event.label, "hook SessionStart: ok");
 	frame_fini(&f);
+	/* A hook that failed open has its message as both reason and error: shown once. */
+	decode("{\"id\":\"h3\",\"source\":\"hook\",\"hook_event_type\":\"PreToolUse\",\"hook_command\":\"a.sh\","
+	       "\"success\":false,\"exit_code\":-1,\"reason\":\"hook returned no JSON\","
+	       "\"error\":\"hook returned no JSON\\n\",\"kind\":\"HookExecutionEvent\"}", &f);
+	assert_string_equal(f.event.text, "hook returned no JSON\ncommand: a.sh");
+	frame_fini(&f);
+	/* A deny printed as JSON: upstream took its reason out; the raw answer is not shown too. */
+	decode("{\"id\":\"h4\",\"source\":\"hook\",\"hook_event_type\":\"PreToolUse\",\"hook_command\":\"b.sh\","
+	       "\"tool_name\":\"terminal\",\"success\":true,\"blocked\":true,\"exit_code\":0,"
+	       "\"stdout\":\"{\\\"decision\\\":\\\"deny\\\",\\\"reason\\\":\\\"Not on main.\\\"}\\n\","
+	       "\"reason\":\"Not on main.\",\"kind\":\"HookExecutionEvent\"}", &f);
+	assert_string_equal(f.event.text, "Not on main.\ncommand: b.sh");
+	frame_fini(&f);
+	/* Output that says more than the answer stays. */
+	decode("{\"id\":\"h5\",\"source\":\"hook\",\"hook_event_type\":\"PostToolUse\",\"hook_command\":\"c.sh\","
+	       "\"success\":true,\"exit_code\":0,\"stdout\":\"{\\\"reason\\\":\\\"r\\\",\\\"extra\\\":1}\","
+	       "\"reason\":\"r\",\"kind\":\"HookExecutionEvent\"}", &f);
+	assert_string_equal(f.event.text, "r\n{\"reason\":\"r\",\"extra\":1}\ncommand: c.sh");
+	frame_fini(&f);
 	decode("{\"id\":\"r1\",\"source\":\"environment\",\"tool_name\":\"terminal\",\"tool_call_id\":\"c\","
 	       "\"rejection_reason\":\"No force pushes.\",\"rejection_source\":\"hook\",\"action_id\":\"a\","
 	       "\"kind\":\"UserRejectObservation\"}", &f);
@@ -392,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_reasoning_every_provider_once),
 		cmocka_unit_test(test_acp_tool_call),
 		cmocka_unit_test(test_hooks_and_rejections),
+		cmocka_unit_test(test_mcp_observation_blocks),
 		cmocka_unit_test(test_system_prompt_log_and_unknown_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
