@@ -16,7 +16,7 @@ enum tui_mode {
 	TUI_MODE_SEARCH_EDIT,       /* typing a search query */
 	TUI_MODE_SEARCH_BROWSE,     /* n/N through the matches */
 	TUI_MODE_REASON,            /* typing the reason for a rejection */
-	TUI_MODE_CONFIRM,           /* the confirmation modal has the keyboard */
+	TUI_MODE_CONFIRM,           /* the confirmation modal is up (keys: modal.c) */
 	TUI_MODE_PAGER,             /* one item full-screen (pager.c) */
 	TUI_MODE_BOARD,             /* every conversation of the server (board_view.c) */
 };
@@ -319,8 +319,9 @@ extern const size_t pager_bindings_count;
 /* The confirmation modal's keys (modal.c). */
 extern const struct binding modal_bindings[];
 extern const size_t modal_bindings_count;
-/* The modal did not take a key: says what it takes instead. */
-void modal_refuse(struct tui *u);
+/* The modal did not take a key: true when it goes to the draft (the keyboard goes back there),
+ * false (with a notice of what the modal takes) when no draft is on screen. */
+bool modal_give_back(struct tui *u);
 
 /* A slash command as /help and completion know it. */
 struct slash_help {
