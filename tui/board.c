@@ -6,6 +6,7 @@
 #include "draw.h"
 #include "reltime.h"
 #include "render.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -492,28 +493,30 @@ static int put(int y, int x, int cols, const char *s, const struct look *l)
 	return draw_text(y, x, cols, s, strlen(s), l);
 }
 
-/* What the selected conversation waits for, in words its status does not already say. */
-static void waits_for(const struct item *it, struct buf *out)
+/* What the selected conversation waits for, in words its status does not already say; brief
+ * when the line is short, the next step kept. */
+static void waits_for(const struct item *it, bool brief, struct buf *out)
 {
 	if (waits_for_confirmation(it))
-		buf_puts(out, "waits for your confirmation (Ctrl-O to answer)");
+		buf_puts(out, brief ? "Ctrl-O to answer" : "waits for your confirmation (Ctrl-O to answer)");
 	else if (it->mark == CONV_MARK_FINISHED)
-		buf_puts(out, "ended since you last looked");
+		buf_puts(out, brief ? "ended" : "ended since you last looked");
 	else if (it->run_status == RUN_STATUS_IDLE || it->run_status == RUN_STATUS_FINISHED)
-		buf_puts(out, "waits for your message");
+		buf_puts(out, brief ? "waits for you" : "waits for your message");
 	if (it->mark == CONV_MARK_UNREAD || it->unread) {
 		if (out->len)
 			buf_puts(out, " · ");
 		if (it->unread)
-			buf_printf(out, "%zu unread agent message%s", it->unread,
+			buf_printf(out, brief ? "%zu unread" : "%zu unread agent message%s", it->unread,
 				   it->unread == 1 ? "" : "s");
 		else
-			buf_puts(out, "unread agent messages");
+			buf_puts(out, brief ? "unread" : "unread agent messages");
 	}
 }
 
 /* Under the list: the hint of the last key, else the selection's full id, status and what
- * it waits for. */
+ * it waits for. Too long for the line, the id gives way first, then the words get brief: what
+ * to do next is never cut. */
 static void paint_detail(struct board *b, int y, int cols)
 {
 	if (b->hint) {
@@ -523,31 +526,55 @@ static void paint_detail(struct board *b, int y, int cols)
 	if (!b->nshown)
 		return;
 	const struct item *it = &b->items[b->shown[b->sel]];
-	struct buf s, words;
-	buf_init(&s);
+	struct buf id, slot, status, words;
+	buf_init(&id);
+	buf_init(&slot);
+	buf_init(&status);
 	buf_init(&words);
-	conv_row_flat(it->id, &s);
-	int x = draw_text(y, 0, cols, s.data, s.len, &plain);
-	if (it->slot) {
-		buf_printf(&words, " · open as %d", it->slot);
-		x = put(y, x, cols, buf_cstr(&words), &bold);
-	}
+	conv_row_flat(it->id, &id);
+	if (it->slot)
+		buf_printf(&slot, " · open as %d", it->slot);
 	/* the status in words, unless what it waits for says it better */
 	if (!waits_for_confirmation(it)) {
-		conv_row_status_words(it->status, &words);
-		conv_row_flat(buf_cstr(&words), &s);
-		x = put(y, x, cols, " · ", &dim);
-		x = draw_text(y, x, cols, s.data, s.len, &plain);
+		struct buf raw;
+		buf_init(&raw);
+		conv_row_status_words(it->status, &raw);
+		buf_puts(&status, " · ");
+		conv_row_flat(buf_cstr(&raw), &status);
+		buf_fini(&raw);
 	}
-	buf_clear(&words);
-	waits_for(it, &words);
+	waits_for(it, false, &words);
+	int id_w = text_width(id.data, id.len), min_id = id_w < 8 ? id_w : 8;
+	int rest = text_width(slot.data, slot.len) + text_width(status.data, status.len) +
+		   (words.len ? 3 + text_width(words.data, words.len) : 0);
+	if (min_id + rest > cols && words.len) {
+		buf_clear(&words);
+		waits_for(it, true, &words);
+		rest = text_width(slot.data, slot.len) + text_width(status.data, status.len) +
+		       (words.len ? 3 + text_width(words.data, words.len) : 0);
+	}
+	if (id_w + rest > cols) {
+		struct buf fitted;
+		buf_init(&fitted);
+		status_put_fitted(&fitted, id.data, id.len, cols - rest > min_id ? cols - rest : min_id);
+		buf_clear(&id);
+		buf_append(&id, fitted.data, fitted.len);
+		buf_fini(&fitted);
+	}
+	int x = draw_text(y, 0, cols, id.data, id.len, &plain);
+	if (slot.len)
+		x = draw_text(y, x, cols, slot.data, slot.len, &bold);
+	if (status.len)
+		x = draw_text(y, x, cols, status.data, status.len, &plain);
 	if (words.len) {
 		x = put(y, x, cols, " · ", &dim);
 		draw_text(y, x, cols, words.data, words.len,
 			  it->mark ? &mark_looks[it->mark] : &plain);
 	}
 	buf_fini(&words);
-	buf_fini(&s);
+	buf_fini(&status);
+	buf_fini(&slot);
+	buf_fini(&id);
 }
 
 static void paint_row(struct board *b, int y, int cols, time_t now, size_t k)

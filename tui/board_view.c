@@ -328,9 +328,20 @@ void board_view_paint(struct tui *u)
 	if (modal)
 		modal_paint(u, board_lines, modal_rows);
 	if (u->notice && board_lines > 1) {
+		/* wrapped, never cut: over the help line and up (the list stays below the title) */
+		int rows = paint_notice_rows(u->notice, COLS);
+		if (rows > board_lines - 1)
+			rows = board_lines - 1;
+		size_t n = strlen(u->notice), at = 0;
 		attrset(A_BOLD);
-		mvaddnstr(LINES - modal_rows - 1, 0, u->notice, -1);
-		clrtoeol();
+		for (int i = 0; i < rows; i++) {
+			size_t next = 0;
+			size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS, &next) : 0;
+			move(board_lines - rows + i, 0);
+			clrtoeol();
+			addnstr(u->notice + at, (int)len);
+			at += next;
+		}
 		attrset(A_NORMAL);
 	}
 	wnoutrefresh(stdscr);

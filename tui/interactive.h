@@ -268,6 +268,8 @@ void paint_fini(struct painter *p);
 void paint_invalidate(struct painter *p);
 /* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us);
+/* Rows a notice takes wrapped at width (at least one). */
+int paint_notice_rows(const char *notice, int width);
 /* The item the user focused with Alt-Up/Alt-Down while it is in view, else -1. */
 long paint_focused(struct tui *u);
 /* The item Ctrl-O opens: the focused one, else the newest card in view; -1 when none. */
