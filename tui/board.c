@@ -30,6 +30,8 @@ struct board {
 	struct buf filter;
 	const char *hint;           /* a word about the last key, until the next one */
 	size_t page;                /* list rows of the last paint */
+	bool urgent;                /* the selection follows the first (most urgent) row */
+	bool refused;               /* the last key was Ctrl-O with nothing to answer */
 };
 
 static const struct look plain = { 0, 0, 0 };
@@ -147,11 +149,13 @@ static void apply_filter(struct board *b)
 			found = b->nshown;
 		b->shown[b->nshown++] = i;
 	}
-	if (found != SIZE_MAX)
+	if (b->urgent && b->nshown)
+		b->sel = 0;
+	else if (found != SIZE_MAX)
 		b->sel = found;
 	else if (b->sel >= b->nshown)
 		b->sel = b->nshown ? b->nshown - 1 : 0;
-	if (b->nshown && !has_id(b, b->want))
+	if (b->nshown && (b->urgent || !has_id(b, b->want)))
 		set_want(b, shown_id(b, b->sel));
 }
 
@@ -198,6 +202,13 @@ void board_set_entries(struct board *b, const struct board_entry *e, size_t n)
 	apply_filter(b);
 }
 
+void board_select_urgent(struct board *b)
+{
+	b->urgent = true;
+	b->top = 0;
+	apply_filter(b);
+}
+
 const char *board_selected_id(const struct board *b)
 {
 	return b->nshown ? shown_id(b, b->sel) : NULL;
@@ -234,6 +245,7 @@ static void move_to(struct board *b, size_t sel)
 	if (!b->nshown)
 		return;
 	b->sel = sel < b->nshown ? sel : b->nshown - 1;
+	b->urgent = false;
 	set_want(b, shown_id(b, b->sel));
 }
 
@@ -248,6 +260,8 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 	*out = (struct board_action){ BOARD_NONE, NULL };
 	const char *hint = b->hint;
 	b->hint = NULL;
+	bool refused = b->refused;
+	b->refused = false;
 	size_t rows = b->page ? b->page : 1, last = b->nshown ? b->nshown - 1 : 0;
 	const char *id = board_selected_id(b);
 	switch (ev->kind) {
@@ -282,6 +296,11 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 	case KEYS_CHAR: {
 		if (ev->mods & KEYS_MOD_ALT)
 			break;
+		if (refused && ev->cp < 0x80 && strchr("ynsdrcoYNSDRCO", (int)ev->cp)) {
+			/* an answer typed after a Ctrl-O that opened nothing: not a filter */
+			b->hint = "nothing to answer here: this conversation waits for no confirmation";
+			return true;
+		}
 		struct buf u;
 		buf_init(&u);
 		buf_put_utf8(&u, ev->cp);
@@ -304,8 +323,10 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 		if (ev->cp == 'o') {
 			if (id && waits_for_confirmation(&b->items[b->shown[b->sel]]))
 				*out = (struct board_action){ BOARD_ANSWER, id };
-			else if (id)
-				b->hint = "Ctrl-O answers a confirmation; this conversation waits for none";
+			else if (id) {
+				b->hint = "nothing to answer here: this conversation waits for no confirmation";
+				b->refused = true;
+			}
 			return true;
 		}
 		break;

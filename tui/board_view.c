@@ -197,6 +197,7 @@ void board_view_open(struct tui *u)
 		directory_set_interval(u->board->dir, BOARD_POLL_S);
 		directory_poll_now(u->board->dir);
 	}
+	board_select_urgent(u->board->board);
 	u->mode = TUI_MODE_BOARD;
 	refresh_entries(u);
 	tui_invalidate(u);
