@@ -3,8 +3,9 @@
  * sockets know better: their live status, marks and unread answers win over the list's.
  * Enter switches to a conversation (opening it when it is not open); Ctrl-O answers a
  * waiting confirmation in the modal, without switching — a conversation not open is opened
- * in the background first and its modal comes once its waiting actions are loaded. Nothing
- * is polled while the board is closed: the open conversations' sockets are live anyway. */
+ * in the background first and its modal comes once its waiting actions are loaded. The board
+ * does not poll while closed: the open conversations' sockets are live, and only the slow
+ * poll of elsewhere.c looks for confirmations in the others. */
 #include "interactive.h"
 #include "directory.h"
 #include "reltime.h"

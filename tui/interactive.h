@@ -138,6 +138,7 @@ struct tui {
 	char *notice_status;
 	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
 	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
+	struct elsewhere *elsewhere; /* the slow poll of the server's list (elsewhere.c) */
 	uint64_t frames;            /* frames begun so far */
 	/* background calls back ($TETHER_STATS): how many, and the most frames between a status
 	 * change and its bell (1: the first frame after it) */
@@ -214,7 +215,16 @@ void board_view_paint(struct tui *u);
 /* Frees the board (tui_run's end). */
 void board_view_destroy(struct tui *u);
 
-/* The strip at the status line's start when several are open: "2/5 · 1! 4• │ ". */
+/* Starts the slow poll of the server's list for conversations not open that wait for
+ * confirmation (the first poll at once, on the loop). */
+void elsewhere_start(struct tui *u);
+/* Stops it and frees (before the loop's destroy; fine when never started). */
+void elsewhere_stop(struct tui *u);
+/* Conversations not open here that the last list says wait for confirmation. */
+size_t elsewhere_waiting(struct tui *u);
+
+/* The strip at the status line's start when several are open, or one elsewhere waits:
+ * "2/5 · 1! 4• · 1! elsewhere (Ctrl-G) │ ". */
 void conv_strip(struct tui *u, struct buf *out);
 /* Closes the conversation on screen and shows another (/close). */
 void tui_close_current(struct tui *u);
