@@ -452,12 +452,26 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 		draw_line_paint(&u->paint, cy, &l);
 		int w = 1 + text_width(p->typed.data ? p->typed.data : "", p->typed.len);
 		cx = w < COLS ? w : COLS - 1;
+	} else if (u->notice && LINES > 1) {
+		/* wrapped, never cut: its first rows over the body's last (for its few seconds) */
+		int rows = paint_notice_rows(u->notice, COLS - 2);
+		if (rows > LINES - 1)
+			rows = LINES - 1;
+		size_t n = strlen(u->notice), at = 0;
+		for (int i = 0; i < rows; i++) {
+			size_t next = 0;
+			size_t len = at < n ? text_wrap_row(u->notice + at, n - at,
+							   COLS > 2 ? COLS - 2 : 1, &next) : 0;
+			buf_clear(&b);
+			buf_putc(&b, ' ');
+			buf_append(&b, u->notice + at, len);
+			buf_putc(&b, ' ');
+			paint_bar(u, LINES - rows + i, b.data, b.len);
+			at += next;
+		}
 	} else if (body > 0 || LINES == 1) {
 		buf_putc(&b, ' ');
-		if (u->notice)
-			buf_puts(&b, u->notice);
-		else
-			buf_puts(&b, help_text);
+		buf_puts(&b, u->notice ? u->notice : help_text);
 		buf_putc(&b, ' ');
 		paint_bar(u, cy, b.data, b.len);
 	}

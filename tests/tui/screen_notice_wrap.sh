@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Notices are wrapped, never cut at the width (issue 23, point 8): the notice of a draft held
-# while actions wait ends with its next step ("Tab to …"), whole at 40, 80 and 100 columns;
+# while actions wait ends with its next step ("Tab to …"), whole at 40, 80 and 100 columns,
+# and the pager's at 40;
 # the board's line under the list keeps what to do next, the id giving way first.
 . "$(dirname "$0")/lib.sh" "$@"
 
@@ -21,6 +22,17 @@ for cols in 80 40 100; do
 	joined | grep -qF -- "$held" || fail "the notice is cut at $cols columns: $(screen)"
 	sleep 0.2
 done
+# The pager's notice too, on its bar at 40 columns.
+T resize-window -t main -x 40 -y 24
+T send-keys -t main C-o
+T send-keys -t main o
+wait_for "── command ──" 5 || fail "o in the modal did not open the pager"
+T send-keys -t main z
+wait_for "q back" 5 || fail "a key the pager does not take was not explained"
+joined | grep -qF "q back · / search · c copy output · C copy command" ||
+	fail "the pager's notice is cut at 40 columns: $(screen)"
+T send-keys -t main q
+wait_gone "── command ──" 5 || fail "q did not leave the pager"
 T send-keys -t main Escape C-u
 wait_gone "> my draft" || fail "Ctrl-U did not clear the draft"
 T send-keys -t main C-d
