@@ -298,7 +298,7 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 			break;
 		if (refused && ev->cp < 0x80 && strchr("ynsdrcoYNSDRCO", (int)ev->cp)) {
 			/* an answer typed after a Ctrl-O that opened nothing: not a filter */
-			b->hint = "nothing to answer here: this conversation waits for no confirmation";
+			b->hint = "nothing to answer: no confirmation waits here";
 			return true;
 		}
 		struct buf u;
@@ -324,7 +324,7 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 			if (id && waits_for_confirmation(&b->items[b->shown[b->sel]]))
 				*out = (struct board_action){ BOARD_ANSWER, id };
 			else if (id) {
-				b->hint = "nothing to answer here: this conversation waits for no confirmation";
+				b->hint = "nothing to answer: no confirmation waits here";
 				b->refused = true;
 			}
 			return true;
@@ -681,12 +681,29 @@ void board_paint(struct board *b, int lines, int cols, time_t now, const char *s
 		int x = 0;
 		if (g.detail_y < 0 && b->hint) {
 			x = put(g.help_y, x, cols, b->hint, &bold);
-		} else if (status_note && *status_note) {
+		}
+		/* the keys are the next step: the note gives way first, then they get brief */
+		const char *keys = "Enter open · Ctrl-O answer · Esc back · type to filter";
+		int keys_w = text_width(keys, strlen(keys));
+		if (!(g.detail_y < 0 && b->hint) && status_note && *status_note) {
 			conv_row_flat(status_note, &s);
+			int note_w = text_width(s.data, s.len);
+			if (note_w + 2 + keys_w > cols) {
+				keys = "Enter · Ctrl-O · Esc";
+				keys_w = text_width(keys, strlen(keys));
+			}
+			if (note_w + 2 + keys_w > cols && cols - 2 - keys_w >= 8) {
+				struct buf fitted;
+				buf_init(&fitted);
+				status_put_fitted(&fitted, s.data, s.len, cols - 2 - keys_w);
+				buf_clear(&s);
+				buf_append(&s, fitted.data, fitted.len);
+				buf_fini(&fitted);
+			}
 			x = draw_text(g.help_y, x, cols, s.data, s.len, &bold);
 			x = put(g.help_y, x, cols, "  ", &plain);
 		}
-		put(g.help_y, x, cols, "Enter open · Ctrl-O answer · Esc back · type to filter", &dim);
+		put(g.help_y, x, cols, keys, &dim);
 	}
 	buf_fini(&s);
 }

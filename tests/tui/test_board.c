@@ -499,12 +499,21 @@ static void test_paint(void **state)
 	press(b, KEYS_DOWN, 0);
 	press(b, KEYS_CTRL, 'o');
 	board_paint(b, 24, 80, NOW, NULL);
-	assert_true(screen_has(22, "waits for no confirmation"));
+	assert_true(screen_has(22, "nothing to answer: no confirmation waits here"));
 	type(b, "y");   /* an answer typed next: not a filter, and the hint stays */
 	board_paint(b, 24, 80, NOW, NULL);
 	assert_true(screen_has(1, "type to filter"));
-	assert_true(screen_has(22, "nothing to answer here"));
+	assert_true(screen_has(22, "nothing to answer: no confirmation waits here"));
 	assert_true(mvinch(3, 40) & A_REVERSE);
+	/* the keys at the bottom are the next step: a long note gives way, the keys get brief */
+	resizeterm(24, 60);
+	board_paint(b, 24, 60, NOW, "server unreachable, retrying in 8 s");
+	assert_true(screen_has(23, "server unreachable, retrying in 8 s"));
+	assert_true(screen_has(23, "Enter · Ctrl-O · Esc"));
+	resizeterm(24, 40);
+	board_paint(b, 24, 40, NOW, "server unreachable, retrying in 8 s");
+	assert_true(screen_has(23, "Enter · Ctrl-O · Esc"));
+	resizeterm(24, 80);
 	/* a filter that leaves nothing says how to get the rows back */
 	type(b, "zzz");
 	board_paint(b, 24, 80, NOW, NULL);
