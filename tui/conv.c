@@ -225,7 +225,7 @@ void tui_close_current(struct tui *u)
 	tui_notice(u, "closed %s", name);
 }
 
-void conv_strip(struct tui *u, struct buf *out)
+void conv_strip(struct tui *u, bool brief, struct buf *out)
 {
 	size_t far = elsewhere_waiting(u);
 	if (u->nconvs < 2 && !far)
@@ -246,7 +246,7 @@ void conv_strip(struct tui *u, struct buf *out)
 	}
 	/* not open here, found by the slow poll of the server's list: the board answers them */
 	if (far)
-		buf_printf(out, "%s%zu%s elsewhere (Ctrl-G)", u->nconvs >= 2 ? " · " : "", far,
-			   conv_mark_glyph(CONV_MARK_CONFIRM));
+		buf_printf(out, brief ? "%s+%zu%s" : "%s%zu%s elsewhere (Ctrl-G)",
+			   u->nconvs >= 2 ? " · " : "", far, conv_mark_glyph(CONV_MARK_CONFIRM));
 	buf_puts(out, " │ ");
 }

@@ -224,8 +224,8 @@ void elsewhere_stop(struct tui *u);
 size_t elsewhere_waiting(struct tui *u);
 
 /* The strip at the status line's start when several are open, or one elsewhere waits:
- * "2/5 · 1! 4• · 1! elsewhere (Ctrl-G) │ ". */
-void conv_strip(struct tui *u, struct buf *out);
+ * "2/5 · 1! 4• · 1! elsewhere (Ctrl-G) │ "; brief, the last part is "+1!". */
+void conv_strip(struct tui *u, bool brief, struct buf *out);
 /* Closes the conversation on screen and shows another (/close). */
 void tui_close_current(struct tui *u);
 /* Opens the confirmation modal for v's waiting actions (from the board: back there after). */

@@ -356,9 +356,15 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 	buf_init(&strip);
 	buf_init(&fitted);
 	buf_putc(&strip, ' ');
-	conv_strip(u, &strip);
+	conv_strip(u, false, &strip);
 	/* The strip comes first: with many open, where the others need you beats the host. */
 	int strip_width = text_width(strip.data, strip.len);
+	if (strip_width > COLS / 2) {
+		buf_clear(&strip);
+		buf_putc(&strip, ' ');
+		conv_strip(u, true, &strip);
+		strip_width = text_width(strip.data, strip.len);
+	}
 	if (strip_width > COLS / 2) {
 		status_put_fitted(&fitted, strip.data, strip.len, COLS / 2);
 		buf_clear(&strip);

@@ -18,6 +18,11 @@ for _ in $(seq 30); do
 	title=$(T display -p -t main '#{pane_title}')
 done
 grep -qF "· 1 other needs you" <<<"$title" || fail "the title does not say another needs you: $title"
+# Narrow, the strip says it briefly rather than cut.
+T resize-window -t main -x 40 -y 20
+wait_for " +1! │" 5 || fail "the strip at 40 columns is not brief: $(screen | tail -2)"
+T resize-window -t main -x 100 -y 20
+wait_for "1! elsewhere (Ctrl-G) │" 5 || fail "the strip did not come back whole at 100 columns"
 T send-keys -t main M-a
 wait_for "1 not open here waits for confirmation: Ctrl-G" 5 || fail "Alt-A did not say where it waits"
 # Slow: no second list request within a few seconds.
