@@ -106,6 +106,7 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 			};
 		}
 		b->nlisted = p->count;
+		elsewhere_note_list(u, p->items, p->count); /* the strip as fresh as the board */
 		b->polled_at = time(NULL);
 		b->note[0] = '\0';
 	}

@@ -27,19 +27,25 @@ static void forget(struct elsewhere *e)
 	e->nwaiting = 0;
 }
 
-static void on_poll(void *ctx, const struct directory_poll *p)
+void elsewhere_note_list(struct tui *u, const struct conversation_info *items, size_t n)
 {
-	struct tui *u = ctx;
 	struct elsewhere *e = u->elsewhere;
-	if (p->failed)
-		return; /* the last list stays true enough; the board says why when opened */
+	if (!e)
+		return;
 	forget(e);
-	for (size_t i = 0; i < p->count; i++)
-		if (p->items[i].id && p->items[i].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION) {
+	for (size_t i = 0; i < n; i++)
+		if (items[i].id && items[i].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION) {
 			e->waiting = xrealloc(e->waiting, (e->nwaiting + 1) * sizeof *e->waiting);
-			e->waiting[e->nwaiting++] = xstrdup(p->items[i].id);
+			e->waiting[e->nwaiting++] = xstrdup(items[i].id);
 		}
 	tui_schedule_frame(u);
+}
+
+static void on_poll(void *ctx, const struct directory_poll *p)
+{
+	/* a failure keeps the last list, true enough; the board says why when opened */
+	if (!p->failed)
+		elsewhere_note_list(ctx, p->items, p->count);
 }
 
 void elsewhere_start(struct tui *u)

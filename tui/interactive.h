@@ -220,6 +220,8 @@ void board_view_destroy(struct tui *u);
 void elsewhere_start(struct tui *u);
 /* Stops it and frees (before the loop's destroy; fine when never started). */
 void elsewhere_stop(struct tui *u);
+/* A complete list of the server's conversations (the board's faster poll too): which wait. */
+void elsewhere_note_list(struct tui *u, const struct conversation_info *items, size_t n);
 /* Conversations not open here that the last list says wait for confirmation. */
 size_t elsewhere_waiting(struct tui *u);
 
