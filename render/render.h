@@ -20,6 +20,10 @@ int cp_width(uint32_t cp);
 size_t grapheme_next(const char *s, size_t n, int *width);
 /* Columns of a whole UTF-8 string. */
 int text_width(const char *s, size_t n);
+/* One row of s[0..n) at most width columns wide, broken after the last word that fits (a
+ * word wider than the row is cut between graphemes) or at a newline: returns the row's bytes
+ * and sets *next to where the next row starts. */
+size_t text_wrap_row(const char *s, size_t n, int width, size_t *next);
 
 /* ---------------------------------------------------------------- layout */
 

@@ -190,3 +190,34 @@ int text_width(const char *s, size_t n)
 	}
 	return w;
 }
+
+size_t text_wrap_row(const char *s, size_t n, int width, size_t *next)
+{
+	size_t i = 0, space = 0;
+	bool have_space = false;
+	int w = 0;
+	while (i < n) {
+		if (s[i] == '\n') {
+			*next = i + 1;
+			return i;
+		}
+		int gw;
+		size_t g = grapheme_next(s + i, n - i, &gw);
+		if (w + gw > width && (s[i] == ' ' || have_space || i)) {
+			size_t end = s[i] == ' ' ? i : have_space ? space : i;
+			size_t j = end;
+			while (j < n && s[j] == ' ')
+				j++;
+			*next = j;
+			while (end > 0 && s[end - 1] == ' ')
+				end--;
+			return end;
+		}
+		if (s[i] == ' ' && i)
+			space = i, have_space = true;
+		w += gw;
+		i += g;
+	}
+	*next = n;
+	return n;
+}

@@ -67,7 +67,11 @@ void attention_observe(struct attention *a, const struct controller_status *st, 
 	enum run_status now = st->run_status;
 	bool awaiting = st->awaiting_confirmation;
 	if (!a->primed) {
+		/* A confirmation waiting at the first catch-up is no history: it waits for the
+		 * user now (and may have asked while nobody watched). */
 		a->primed = true;
+		if (awaiting)
+			call_back(a, st, "needs confirmation", out);
 	} else if (awaiting && !a->last_awaiting) {
 		call_back(a, st, "needs confirmation", out);
 	} else if (a->last == RUN_STATUS_RUNNING && ends_run(now) &&

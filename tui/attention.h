@@ -2,7 +2,8 @@
  * state, a bell once per confirmation request and once per run that ends after running a
  * while, and a desktop notification for the same moments when enabled. It decides; the
  * terminal (terminal.h) emits. Edge-triggered, and blind to history: nothing rings for what
- * the first catch-up replays, and nothing is decided while the state is not current. */
+ * the first catch-up replays, but a confirmation still waiting once it is done rings once;
+ * nothing is decided while the state is not current. */
 #ifndef TETHER_ATTENTION_H
 #define TETHER_ATTENTION_H
 

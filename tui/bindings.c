@@ -761,9 +761,10 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 			edit(u, &u->reason, ev, true);
 		return;
 	case TUI_MODE_CONFIRM:
-		if (!modal_handle(u, ev) && !DISPATCH(global_bindings, u, &u->input, ev))
-			modal_refuse(u);
-		return;
+		if (modal_handle(u, ev) || DISPATCH(global_bindings, u, &u->input, ev) ||
+		    !modal_give_back(u))
+			return;
+		break; /* typing: the draft's, as at the prompt */
 	case TUI_MODE_INPUT:
 	case TUI_MODE_SEARCH_BROWSE:
 	default:

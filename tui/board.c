@@ -6,6 +6,7 @@
 #include "draw.h"
 #include "reltime.h"
 #include "render.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ struct board {
 	struct buf filter;
 	const char *hint;           /* a word about the last key, until the next one */
 	size_t page;                /* list rows of the last paint */
+	bool urgent;                /* the selection follows the first (most urgent) row */
+	bool refused;               /* the last key was Ctrl-O with nothing to answer */
 };
 
 static const struct look plain = { 0, 0, 0 };
@@ -146,11 +149,13 @@ static void apply_filter(struct board *b)
 			found = b->nshown;
 		b->shown[b->nshown++] = i;
 	}
-	if (found != SIZE_MAX)
+	if (b->urgent && b->nshown)
+		b->sel = 0;
+	else if (found != SIZE_MAX)
 		b->sel = found;
 	else if (b->sel >= b->nshown)
 		b->sel = b->nshown ? b->nshown - 1 : 0;
-	if (b->nshown && !has_id(b, b->want))
+	if (b->nshown && (b->urgent || !has_id(b, b->want)))
 		set_want(b, shown_id(b, b->sel));
 }
 
@@ -197,6 +202,13 @@ void board_set_entries(struct board *b, const struct board_entry *e, size_t n)
 	apply_filter(b);
 }
 
+void board_select_urgent(struct board *b)
+{
+	b->urgent = true;
+	b->top = 0;
+	apply_filter(b);
+}
+
 const char *board_selected_id(const struct board *b)
 {
 	return b->nshown ? shown_id(b, b->sel) : NULL;
@@ -233,6 +245,7 @@ static void move_to(struct board *b, size_t sel)
 	if (!b->nshown)
 		return;
 	b->sel = sel < b->nshown ? sel : b->nshown - 1;
+	b->urgent = false;
 	set_want(b, shown_id(b, b->sel));
 }
 
@@ -247,6 +260,8 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 	*out = (struct board_action){ BOARD_NONE, NULL };
 	const char *hint = b->hint;
 	b->hint = NULL;
+	bool refused = b->refused;
+	b->refused = false;
 	size_t rows = b->page ? b->page : 1, last = b->nshown ? b->nshown - 1 : 0;
 	const char *id = board_selected_id(b);
 	switch (ev->kind) {
@@ -281,6 +296,11 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 	case KEYS_CHAR: {
 		if (ev->mods & KEYS_MOD_ALT)
 			break;
+		if (refused && ev->cp < 0x80 && strchr("ynsdrcoYNSDRCO", (int)ev->cp)) {
+			/* an answer typed after a Ctrl-O that opened nothing: not a filter */
+			b->hint = "nothing to answer: no confirmation waits here";
+			return true;
+		}
 		struct buf u;
 		buf_init(&u);
 		buf_put_utf8(&u, ev->cp);
@@ -303,8 +323,10 @@ bool board_key(struct board *b, const struct key_event *ev, struct board_action 
 		if (ev->cp == 'o') {
 			if (id && waits_for_confirmation(&b->items[b->shown[b->sel]]))
 				*out = (struct board_action){ BOARD_ANSWER, id };
-			else if (id)
-				b->hint = "Ctrl-O answers a confirmation; this conversation waits for none";
+			else if (id) {
+				b->hint = "nothing to answer: no confirmation waits here";
+				b->refused = true;
+			}
 			return true;
 		}
 		break;
@@ -492,28 +514,30 @@ static int put(int y, int x, int cols, const char *s, const struct look *l)
 	return draw_text(y, x, cols, s, strlen(s), l);
 }
 
-/* What the selected conversation waits for, in words its status does not already say. */
-static void waits_for(const struct item *it, struct buf *out)
+/* What the selected conversation waits for, in words its status does not already say; brief
+ * when the line is short, the next step kept. */
+static void waits_for(const struct item *it, bool brief, struct buf *out)
 {
 	if (waits_for_confirmation(it))
-		buf_puts(out, "waits for your confirmation (Ctrl-O to answer)");
+		buf_puts(out, brief ? "Ctrl-O to answer" : "waits for your confirmation (Ctrl-O to answer)");
 	else if (it->mark == CONV_MARK_FINISHED)
-		buf_puts(out, "ended since you last looked");
+		buf_puts(out, brief ? "ended" : "ended since you last looked");
 	else if (it->run_status == RUN_STATUS_IDLE || it->run_status == RUN_STATUS_FINISHED)
-		buf_puts(out, "waits for your message");
+		buf_puts(out, brief ? "waits for you" : "waits for your message");
 	if (it->mark == CONV_MARK_UNREAD || it->unread) {
 		if (out->len)
 			buf_puts(out, " · ");
 		if (it->unread)
-			buf_printf(out, "%zu unread agent message%s", it->unread,
+			buf_printf(out, brief ? "%zu unread" : "%zu unread agent message%s", it->unread,
 				   it->unread == 1 ? "" : "s");
 		else
-			buf_puts(out, "unread agent messages");
+			buf_puts(out, brief ? "unread" : "unread agent messages");
 	}
 }
 
 /* Under the list: the hint of the last key, else the selection's full id, status and what
- * it waits for. */
+ * it waits for. Too long for the line, the id gives way first, then the words get brief: what
+ * to do next is never cut. */
 static void paint_detail(struct board *b, int y, int cols)
 {
 	if (b->hint) {
@@ -523,31 +547,55 @@ static void paint_detail(struct board *b, int y, int cols)
 	if (!b->nshown)
 		return;
 	const struct item *it = &b->items[b->shown[b->sel]];
-	struct buf s, words;
-	buf_init(&s);
+	struct buf id, slot, status, words;
+	buf_init(&id);
+	buf_init(&slot);
+	buf_init(&status);
 	buf_init(&words);
-	conv_row_flat(it->id, &s);
-	int x = draw_text(y, 0, cols, s.data, s.len, &plain);
-	if (it->slot) {
-		buf_printf(&words, " · open as %d", it->slot);
-		x = put(y, x, cols, buf_cstr(&words), &bold);
-	}
+	conv_row_flat(it->id, &id);
+	if (it->slot)
+		buf_printf(&slot, " · open as %d", it->slot);
 	/* the status in words, unless what it waits for says it better */
 	if (!waits_for_confirmation(it)) {
-		conv_row_status_words(it->status, &words);
-		conv_row_flat(buf_cstr(&words), &s);
-		x = put(y, x, cols, " · ", &dim);
-		x = draw_text(y, x, cols, s.data, s.len, &plain);
+		struct buf raw;
+		buf_init(&raw);
+		conv_row_status_words(it->status, &raw);
+		buf_puts(&status, " · ");
+		conv_row_flat(buf_cstr(&raw), &status);
+		buf_fini(&raw);
 	}
-	buf_clear(&words);
-	waits_for(it, &words);
+	waits_for(it, false, &words);
+	int id_w = text_width(id.data, id.len), min_id = id_w < 8 ? id_w : 8;
+	int rest = text_width(slot.data, slot.len) + text_width(status.data, status.len) +
+		   (words.len ? 3 + text_width(words.data, words.len) : 0);
+	if (min_id + rest > cols && words.len) {
+		buf_clear(&words);
+		waits_for(it, true, &words);
+		rest = text_width(slot.data, slot.len) + text_width(status.data, status.len) +
+		       (words.len ? 3 + text_width(words.data, words.len) : 0);
+	}
+	if (id_w + rest > cols) {
+		struct buf fitted;
+		buf_init(&fitted);
+		status_put_fitted(&fitted, id.data, id.len, cols - rest > min_id ? cols - rest : min_id);
+		buf_clear(&id);
+		buf_append(&id, fitted.data, fitted.len);
+		buf_fini(&fitted);
+	}
+	int x = draw_text(y, 0, cols, id.data, id.len, &plain);
+	if (slot.len)
+		x = draw_text(y, x, cols, slot.data, slot.len, &bold);
+	if (status.len)
+		x = draw_text(y, x, cols, status.data, status.len, &plain);
 	if (words.len) {
 		x = put(y, x, cols, " · ", &dim);
 		draw_text(y, x, cols, words.data, words.len,
 			  it->mark ? &mark_looks[it->mark] : &plain);
 	}
 	buf_fini(&words);
-	buf_fini(&s);
+	buf_fini(&status);
+	buf_fini(&slot);
+	buf_fini(&id);
 }
 
 static void paint_row(struct board *b, int y, int cols, time_t now, size_t k)
@@ -633,12 +681,29 @@ void board_paint(struct board *b, int lines, int cols, time_t now, const char *s
 		int x = 0;
 		if (g.detail_y < 0 && b->hint) {
 			x = put(g.help_y, x, cols, b->hint, &bold);
-		} else if (status_note && *status_note) {
+		}
+		/* the keys are the next step: the note gives way first, then they get brief */
+		const char *keys = "Enter open · Ctrl-O answer · Esc back · type to filter";
+		int keys_w = text_width(keys, strlen(keys));
+		if (!(g.detail_y < 0 && b->hint) && status_note && *status_note) {
 			conv_row_flat(status_note, &s);
+			int note_w = text_width(s.data, s.len);
+			if (note_w + 2 + keys_w > cols) {
+				keys = "Enter · Ctrl-O · Esc";
+				keys_w = text_width(keys, strlen(keys));
+			}
+			if (note_w + 2 + keys_w > cols && cols - 2 - keys_w >= 8) {
+				struct buf fitted;
+				buf_init(&fitted);
+				status_put_fitted(&fitted, s.data, s.len, cols - 2 - keys_w);
+				buf_clear(&s);
+				buf_append(&s, fitted.data, fitted.len);
+				buf_fini(&fitted);
+			}
 			x = draw_text(g.help_y, x, cols, s.data, s.len, &bold);
 			x = put(g.help_y, x, cols, "  ", &plain);
 		}
-		put(g.help_y, x, cols, "Enter open · Ctrl-O answer · Esc back · type to filter", &dim);
+		put(g.help_y, x, cols, keys, &dim);
 	}
 	buf_fini(&s);
 }

@@ -61,6 +61,9 @@ void board_set_entries(struct board *b, const struct board_entry *e, size_t n);
  * Home/End move, Enter opens, Ctrl-O answers, Esc clears the filter or closes. Returns
  * whether the key was the board's (repaint); *out says what the caller must do. */
 bool board_key(struct board *b, const struct key_event *ev, struct board_action *out);
+/* Selects the most urgent row (the first), and keeps it selected as entries change until
+ * the user moves. */
+void board_select_urgent(struct board *b);
 /* The id of the selected conversation, NULL when no row shows. */
 const char *board_selected_id(const struct board *b);
 /* The filter as typed so far. */

@@ -3,8 +3,9 @@
  * sockets know better: their live status, marks and unread answers win over the list's.
  * Enter switches to a conversation (opening it when it is not open); Ctrl-O answers a
  * waiting confirmation in the modal, without switching — a conversation not open is opened
- * in the background first and its modal comes once its waiting actions are loaded. Nothing
- * is polled while the board is closed: the open conversations' sockets are live anyway. */
+ * in the background first and its modal comes once its waiting actions are loaded. The board
+ * does not poll while closed: the open conversations' sockets are live, and only the slow
+ * poll of elsewhere.c looks for confirmations in the others. */
 #include "interactive.h"
 #include "directory.h"
 #include "reltime.h"
@@ -108,6 +109,7 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 			};
 		}
 		b->nlisted = p->count;
+		elsewhere_note_list(u, p->items, p->count); /* the strip as fresh as the board */
 		b->polled_at = time(NULL);
 		b->note[0] = '\0';
 	}
@@ -200,6 +202,7 @@ void board_view_open(struct tui *u)
 		directory_set_interval(u->board->dir, BOARD_POLL_S);
 		directory_poll_now(u->board->dir);
 	}
+	board_select_urgent(u->board->board);
 	u->mode = TUI_MODE_BOARD;
 	refresh_entries(u);
 	tui_invalidate(u);
@@ -331,9 +334,20 @@ void board_view_paint(struct tui *u)
 	if (modal)
 		modal_paint(u, board_lines, modal_rows);
 	if (u->notice && board_lines > 1) {
+		/* wrapped, never cut: over the help line and up (the list stays below the title) */
+		int rows = paint_notice_rows(u->notice, COLS);
+		if (rows > board_lines - 1)
+			rows = board_lines - 1;
+		size_t n = strlen(u->notice), at = 0;
 		attrset(A_BOLD);
-		mvaddnstr(LINES - modal_rows - 1, 0, u->notice, -1);
-		clrtoeol();
+		for (int i = 0; i < rows; i++) {
+			size_t next = 0;
+			size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS, &next) : 0;
+			move(board_lines - rows + i, 0);
+			clrtoeol();
+			addnstr(u->notice + at, (int)len);
+			at += next;
+		}
 		attrset(A_NORMAL);
 	}
 	wnoutrefresh(stdscr);

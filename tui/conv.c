@@ -187,7 +187,12 @@ void tui_switch_attention(struct tui *u)
 		}
 	}
 	if (!best) {
-		tui_notice(u, "no other conversation needs you");
+		size_t far = elsewhere_waiting(u);
+		if (far)
+			tui_notice(u, "no other open conversation needs you; %zu not open here wait%s for "
+				      "confirmation: Ctrl-G", far, far == 1 ? "s" : "");
+		else
+			tui_notice(u, "no other conversation needs you");
 		return;
 	}
 	tui_switch(u, best);
@@ -220,21 +225,28 @@ void tui_close_current(struct tui *u)
 	tui_notice(u, "closed %s", name);
 }
 
-void conv_strip(struct tui *u, struct buf *out)
+void conv_strip(struct tui *u, bool brief, struct buf *out)
 {
-	if (u->nconvs < 2)
+	size_t far = elsewhere_waiting(u);
+	if (u->nconvs < 2 && !far)
 		return;
-	/* irssi's activity bar: where you are, then who has something for you. */
-	buf_printf(out, "%zu/%zu", conv_slot(u->cur), u->nconvs);
-	bool any = false;
-	for (size_t i = 0; i < u->nconvs; i++) {
-		struct conv *v = u->convs[i];
-		enum conv_mark m = v == u->cur ? CONV_MARK_NONE : conv_mark(v);
-		if (m == CONV_MARK_NONE)
-			continue;
-		buf_puts(out, any ? " " : " · ");
-		buf_printf(out, "%zu%s", i + 1, conv_mark_glyph(m));
-		any = true;
+	if (u->nconvs >= 2) {
+		/* irssi's activity bar: where you are, then who has something for you. */
+		buf_printf(out, "%zu/%zu", conv_slot(u->cur), u->nconvs);
+		bool any = false;
+		for (size_t i = 0; i < u->nconvs; i++) {
+			struct conv *v = u->convs[i];
+			enum conv_mark m = v == u->cur ? CONV_MARK_NONE : conv_mark(v);
+			if (m == CONV_MARK_NONE)
+				continue;
+			buf_puts(out, any ? " " : " · ");
+			buf_printf(out, "%zu%s", i + 1, conv_mark_glyph(m));
+			any = true;
+		}
 	}
+	/* not open here, found by the slow poll of the server's list: the board answers them */
+	if (far)
+		buf_printf(out, brief ? "%s+%zu%s" : "%s%zu%s elsewhere (Ctrl-G)",
+			   u->nconvs >= 2 ? " · " : "", far, conv_mark_glyph(CONV_MARK_CONFIRM));
 	buf_puts(out, " │ ");
 }

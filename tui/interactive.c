@@ -245,7 +245,7 @@ static void call_back(struct tui *u, int64_t now)
 	for (size_t i = 0; i < u->nconvs; i++)
 		if (u->convs[i] != u->cur && conv_mark(u->convs[i]) >= CONV_MARK_ERROR)
 			others_need++;
-	u->cur->attention.others_need = others_need;
+	u->cur->attention.others_need = others_need + (int)elsewhere_waiting(u);
 	for (size_t i = 0; i < u->nconvs; i++) {
 		struct conv *v = u->convs[i];
 		struct controller_status st;
@@ -510,6 +510,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		u->started = true;
 		for (size_t i = 0; i < u->nconvs; i++)
 			controller_start(u->convs[i]->ctl);
+		elsewhere_start(u);
 		tui_schedule_frame(u);
 		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
 			u->exit_code = 1;
@@ -533,6 +534,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 			shown.more_ids[shown.nmore_ids++] = ids[nids++] = xstrdup(u->convs[i]->id);
 	shown.conversation_id = ids[0];
 	board_view_destroy(u);
+	elsewhere_stop(u);
 	/* The first conversation last: its sink writes the latency line of $TETHER_STATS. */
 	while (u->nconvs) {
 		conv_destroy(u->convs[u->nconvs - 1]);

@@ -16,7 +16,7 @@ enum tui_mode {
 	TUI_MODE_SEARCH_EDIT,       /* typing a search query */
 	TUI_MODE_SEARCH_BROWSE,     /* n/N through the matches */
 	TUI_MODE_REASON,            /* typing the reason for a rejection */
-	TUI_MODE_CONFIRM,           /* the confirmation modal has the keyboard */
+	TUI_MODE_CONFIRM,           /* the confirmation modal is up (keys: modal.c) */
 	TUI_MODE_PAGER,             /* one item full-screen (pager.c) */
 	TUI_MODE_BOARD,             /* every conversation of the server (board_view.c) */
 };
@@ -143,6 +143,7 @@ struct tui {
 	char *notice_status;
 	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
 	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
+	struct elsewhere *elsewhere; /* the slow poll of the server's list (elsewhere.c) */
 	uint64_t frames;            /* frames begun so far */
 	/* background calls back ($TETHER_STATS): how many, and the most frames between a status
 	 * change and its bell (1: the first frame after it) */
@@ -219,8 +220,19 @@ void board_view_paint(struct tui *u);
 /* Frees the board (tui_run's end). */
 void board_view_destroy(struct tui *u);
 
-/* The strip at the status line's start when several are open: "2/5 · 1! 4• │ ". */
-void conv_strip(struct tui *u, struct buf *out);
+/* Starts the slow poll of the server's list for conversations not open that wait for
+ * confirmation (the first poll at once, on the loop). */
+void elsewhere_start(struct tui *u);
+/* Stops it and frees (before the loop's destroy; fine when never started). */
+void elsewhere_stop(struct tui *u);
+/* A complete list of the server's conversations (the board's faster poll too): which wait. */
+void elsewhere_note_list(struct tui *u, const struct conversation_info *items, size_t n);
+/* Conversations not open here that the last list says wait for confirmation. */
+size_t elsewhere_waiting(struct tui *u);
+
+/* The strip at the status line's start when several are open, or one elsewhere waits:
+ * "2/5 · 1! 4• · 1! elsewhere (Ctrl-G) │ "; brief, the last part is "+1!". */
+void conv_strip(struct tui *u, bool brief, struct buf *out);
 /* Closes the conversation on screen and shows another (/close). */
 void tui_close_current(struct tui *u);
 /* Opens the confirmation modal for v's waiting actions (from the board: back there after). */
@@ -276,6 +288,8 @@ void paint_fini(struct painter *p);
 void paint_invalidate(struct painter *p);
 /* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us);
+/* Rows a notice takes wrapped at width (at least one). */
+int paint_notice_rows(const char *notice, int width);
 /* The item the user focused with Alt-Up/Alt-Down while it is in view, else -1. */
 long paint_focused(struct tui *u);
 /* The item Ctrl-O opens: the focused one, else the newest card in view; -1 when none. */
@@ -327,8 +341,9 @@ extern const size_t pager_bindings_count;
 /* The confirmation modal's keys (modal.c). */
 extern const struct binding modal_bindings[];
 extern const size_t modal_bindings_count;
-/* The modal did not take a key: says what it takes instead. */
-void modal_refuse(struct tui *u);
+/* The modal did not take a key: true when it goes to the draft (the keyboard goes back there),
+ * false (with a notice of what the modal takes) when no draft is on screen. */
+bool modal_give_back(struct tui *u);
 
 /* A slash command as /help and completion know it. */
 struct slash_help {

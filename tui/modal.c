@@ -1,8 +1,9 @@
-/* modal: the confirmation. While actions wait for the user, it takes the keyboard: typed
- * text never answers it and never reaches the draft. Single-key answers work only once the
- * user gave it focus with a key that is not typing (Tab or an arrow), so a message that
- * starts with "y" or "n" is never an answer. Every pending action is shown whole — tool,
- * risk, the agent's thought and every argument — wrapped and scrollable.
+/* modal: the confirmation. While actions wait for the user it is shown above the prompt, but
+ * it takes the keyboard only once the user moves to it (Tab, ↑↓, Ctrl-O): until then every
+ * typed key goes to the draft, so a message typed as the request arrives is kept whole and a
+ * message that starts with "y" or "n" is never an answer. A key that is no choice gives the
+ * keyboard back to the draft. Every pending action is shown whole — tool, risk, the agent's
+ * thought and every argument — wrapped and scrollable.
  *
  * Why a message may not go out while actions wait: the agent-server's socket takes a user
  * message with run = true (every socket message), EventService.send_message then calls
@@ -20,19 +21,27 @@ enum { MODAL_ACTIONS_MAX = 64 };
 enum choice { CH_ALLOW, CH_REJECT, CH_SEND, CH_NEVER, CH_RISKY, CH_COPY, CH_OPEN, CH_ASIDE,
 	      CH_COUNT };
 
+/* The key's part of a label ("[y] ") is shown only while the key answers. */
 static const struct {
 	uint32_t key;
 	const char *label;
+	size_t key_len;
 } choices[CH_COUNT] = {
-	[CH_ALLOW] = { 'y', "[y] allow" },
-	[CH_REJECT] = { 'n', "[n] reject…" },
-	[CH_SEND] = { 's', "[s] send draft & allow" },
-	[CH_NEVER] = { 'd', "[d] allow, don't ask again" },
-	[CH_RISKY] = { 'r', "[r] allow, ask only if risky" },
-	[CH_COPY] = { 'c', "[c] copy" },
-	[CH_OPEN] = { 'o', "[o] full view" },
-	[CH_ASIDE] = { 27, "[Esc] set aside" },
+	[CH_ALLOW] = { 'y', "[y] allow", 4 },
+	[CH_REJECT] = { 'n', "[n] reject…", 4 },
+	[CH_SEND] = { 's', "[s] send draft & allow", 4 },
+	[CH_NEVER] = { 'd', "[d] allow, don't ask again", 4 },
+	[CH_RISKY] = { 'r', "[r] allow, ask only if risky", 4 },
+	[CH_COPY] = { 'c', "[c] copy", 4 },
+	[CH_OPEN] = { 'o', "[o] full view", 4 },
+	[CH_ASIDE] = { 27, "[Esc] set aside", 0 },
 };
+
+/* A choice's label as painted: without its key while the key would go to the draft. */
+static const char *label_of(struct tui *u, int c)
+{
+	return choices[c].label + (u->modal->confirm_focused ? 0 : choices[c].key_len);
+}
 
 /* As the web client: UNKNOWN (no analyzer) and LOW are not worth a label. */
 static const char *const risk_names[] = { "", "", "", "[MEDIUM risk] ", "[HIGH risk] " };
@@ -224,6 +233,16 @@ static void act_scroll_down(struct tui *u, struct editor *e, const struct key_ev
 	u->modal->confirm_scroll += 3; /* clamped when painted */
 }
 
+/* The choices take the keyboard: a notice about typing while it waited is no longer true. */
+static void focus(struct tui *u)
+{
+	if (u->modal->confirm_focused)
+		return;
+	u->modal->confirm_focused = true;
+	free(u->notice);
+	u->notice = NULL;
+}
+
 /* The first of these keys gives the choices the keyboard; the next ones move. */
 static void act_move(struct tui *u, struct editor *e, const struct key_event *ev)
 {
@@ -231,7 +250,7 @@ static void act_move(struct tui *u, struct editor *e, const struct key_event *ev
 	if (u->modal->confirm_focused)
 		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT || ev->kind == KEYS_BACKTAB
 				       ? -1 : 1);
-	u->modal->confirm_focused = true;
+	focus(u);
 }
 
 static void act_take(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -246,7 +265,7 @@ static void act_take(struct tui *u, struct editor *e, const struct key_event *ev
 static void act_focus(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->modal->confirm_focused = true;
+	focus(u);
 }
 
 /* A choice's key answers only once the choices have the keyboard. */
@@ -258,15 +277,15 @@ static void act_choice(struct tui *u, struct editor *e, const struct key_event *
 			choose(u, (enum choice)c);
 			return;
 		}
-	modal_refuse(u);
+	modal_give_back(u); /* not reached: modal_handle leaves such keys to the draft */
 }
 
 const struct binding modal_bindings[] = {
 	{ KEYS_TAB, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
 	{ KEYS_DOWN, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
-	{ KEYS_RIGHT, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
+	{ KEYS_RIGHT, 0, 0, act_move, "the next choice (before Tab: moves in the draft)" },
 	{ KEYS_UP, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
-	{ KEYS_LEFT, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_LEFT, 0, 0, act_move, "the previous choice (before Tab: moves in the draft)" },
 	{ KEYS_BACKTAB, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
 	{ KEYS_CTRL, 0, 'o', act_focus, "give the choices the keyboard" },
 	{ KEYS_ENTER, 0, 0, act_take, "take the highlighted choice" },
@@ -283,20 +302,68 @@ const struct binding modal_bindings[] = {
 };
 const size_t modal_bindings_count = sizeof modal_bindings / sizeof *modal_bindings;
 
+/* Whether key answers one of the choices offered now. */
+static bool is_choice(struct tui *u, uint32_t key)
+{
+	for (int c = 0; c < CH_COUNT; c++)
+		if (offered(u, (enum choice)c) && choices[c].key == key)
+			return true;
+	return false;
+}
+
+/* Keys the modal takes before it has the keyboard: those that move to it or away, scroll it,
+ * and Enter on an empty draft (to say how to answer). */
+static bool taken_unfocused(struct tui *u, const struct key_event *ev)
+{
+	switch (ev->kind) {
+	case KEYS_TAB:
+	case KEYS_BACKTAB:
+	case KEYS_UP:
+	case KEYS_DOWN:
+	case KEYS_ESC:
+	case KEYS_PGUP:
+	case KEYS_PGDN:
+		return !ev->mods;
+	case KEYS_CTRL:
+		return ev->cp == 'o' && !ev->mods;
+	case KEYS_ENTER:
+		return !ev->mods && editor_empty(&u->input);
+	default:
+		return false;
+	}
+}
+
+/* Whether the draft is on screen to take the keys the modal does not. */
+static bool draft_shown(struct tui *u)
+{
+	return u->modal == u->cur && !u->modal_from_board;
+}
+
 bool modal_handle(struct tui *u, const struct key_event *ev)
 {
+	if (!u->modal->confirm_focused && draft_shown(u) && !taken_unfocused(u, ev))
+		return false;
 	struct key_event k = *ev;
 	if (k.kind == KEYS_CHAR && k.cp >= 'A' && k.cp <= 'Z')
 		k.cp = k.cp - 'A' + 'a'; /* Y is y */
+	if (k.kind == KEYS_CHAR && !is_choice(u, k.cp))
+		return false; /* typing: the caller gives the keyboard back to the draft */
 	return bindings_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
 }
 
-/* Typing, pasting, editing: neither an answer nor the draft's. */
-void modal_refuse(struct tui *u)
+bool modal_give_back(struct tui *u)
 {
-	tui_notice(u, u->modal->confirm_focused
-		   ? "not a choice: y allow · n reject · Esc set aside (the draft waits)"
-		   : "typing is not taken while a confirmation waits: Tab to answer, Esc to set it aside");
+	if (!draft_shown(u)) {
+		/* Answering from the board: no draft on screen to type into. */
+		tui_notice(u, "not a choice: y allow · n reject · Esc set aside");
+		return false;
+	}
+	if (u->modal->confirm_focused) {
+		u->modal->confirm_focused = false;
+		u->modal->confirm_choice = -1;
+		tui_notice(u, "typing goes to the draft; Tab answers the confirmation");
+	}
+	return true;
 }
 
 /* ------------------------------------------------------------------ painting */
@@ -310,7 +377,8 @@ static int choice_lines(struct tui *u, int width, int line_of[CH_COUNT])
 			line_of[c] = -1;
 			continue;
 		}
-		int w = text_width(choices[c].label, strlen(choices[c].label)) + 3;
+		const char *label = label_of(u, c);
+		int w = text_width(label, strlen(label)) + 3;
 		if (x && x + w > width) {
 			line++;
 			x = 0;
@@ -385,7 +453,7 @@ void modal_paint(struct tui *u, int y, int rows)
 			if (a.nseg)
 				draw_line_puts(&a, " · ", plain);
 			bool chosen = u->modal->confirm_focused && u->modal->confirm_choice == c;
-			draw_line_puts(&a, choices[c].label,
+			draw_line_puts(&a, label_of(u, c),
 				       chosen ? chosen_look : u->modal->confirm_focused ? key_look : plain);
 		}
 		draw_line_paint(&u->paint, y + 1 + body + line, &a);

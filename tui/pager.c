@@ -21,6 +21,7 @@ struct pager {
 	struct layout l;
 	int width;
 	size_t top;
+	int notice_rows;            /* rows a wrapped notice takes above the bar (last paint) */
 	struct buf query;           /* the last search */
 	struct buf typed;           /* the search being typed */
 	bool typing;
@@ -146,14 +147,15 @@ static void pager_close(struct tui *u)
 
 /* ------------------------------------------------------------------ rows */
 
-static int body_rows(void)
+static int body_rows(const struct pager *p)
 {
-	return LINES > 2 ? LINES - 2 : LINES > 1 ? 1 : 0;
+	int body = LINES > 2 ? LINES - 2 : LINES > 1 ? 1 : 0;
+	return body - p->notice_rows >= 1 ? body - p->notice_rows : body;
 }
 
 static size_t max_top(const struct pager *p)
 {
-	size_t body = (size_t)body_rows();
+	size_t body = (size_t)body_rows(p);
 	return p->l.nrows > body ? p->l.nrows - body : 0;
 }
 
@@ -237,7 +239,7 @@ static void search(struct tui *u, bool back)
 		p->match = -1;
 		return;
 	}
-	size_t body = (size_t)body_rows();
+	size_t body = (size_t)body_rows(p);
 	if ((size_t)r < p->top || (size_t)r >= p->top + body)
 		p->top = (size_t)r > body / 3 ? (size_t)r - body / 3 : 0;
 	if (p->top > max_top(p))
@@ -318,9 +320,9 @@ static void typing_key(struct tui *u, const struct key_event *ev)
 	}
 }
 
-static long pager_page(void)
+static long pager_page(const struct pager *p)
 {
-	return body_rows() > 2 ? body_rows() - 1 : 1;
+	return body_rows(p) > 2 ? body_rows(p) - 1 : 1;
 }
 
 #define PAGER_ACTION(name, body)                                                       \
@@ -334,8 +336,8 @@ static long pager_page(void)
 
 PAGER_ACTION(act_line_up, pager_scroll(p, -1))
 PAGER_ACTION(act_line_down, pager_scroll(p, 1))
-PAGER_ACTION(act_page_up, pager_scroll(p, -pager_page()))
-PAGER_ACTION(act_page_down, pager_scroll(p, pager_page()))
+PAGER_ACTION(act_page_up, pager_scroll(p, -pager_page(p)))
+PAGER_ACTION(act_page_down, pager_scroll(p, pager_page(p)))
 PAGER_ACTION(act_top, p->top = 0)
 PAGER_ACTION(act_end, p->top = max_top(p))
 PAGER_ACTION(act_search, { p->typing = true; buf_clear(&p->typed); })
@@ -446,7 +448,10 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 		}
 	}
 	relayout(p);
-	int body = body_rows();
+	/* a notice wider than the bar takes rows above it: the body gives them up */
+	int extra = u->notice && !p->typing && LINES > 1 ? paint_notice_rows(u->notice, COLS - 2) - 1 : 0;
+	p->notice_rows = extra < LINES - 2 ? extra : LINES > 2 ? LINES - 3 : 0;
+	int body = body_rows(p);
 	/* The title gives way to where the view is (and to a waiting confirmation). */
 	struct buf b, where;
 	buf_init(&b);
@@ -479,12 +484,26 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 		draw_line_paint(&u->paint, cy, &l);
 		int w = 1 + text_width(p->typed.data ? p->typed.data : "", p->typed.len);
 		cx = w < COLS ? w : COLS - 1;
+	} else if (u->notice && LINES > 1) {
+		/* wrapped, never cut: its first rows over the body's last (for its few seconds) */
+		int rows = paint_notice_rows(u->notice, COLS - 2);
+		if (rows > LINES - 1)
+			rows = LINES - 1;
+		size_t n = strlen(u->notice), at = 0;
+		for (int i = 0; i < rows; i++) {
+			size_t next = 0;
+			size_t len = at < n ? text_wrap_row(u->notice + at, n - at,
+							   COLS > 2 ? COLS - 2 : 1, &next) : 0;
+			buf_clear(&b);
+			buf_putc(&b, ' ');
+			buf_append(&b, u->notice + at, len);
+			buf_putc(&b, ' ');
+			paint_bar(u, LINES - rows + i, b.data, b.len);
+			at += next;
+		}
 	} else if (body > 0 || LINES == 1) {
 		buf_putc(&b, ' ');
-		if (u->notice)
-			buf_puts(&b, u->notice);
-		else
-			buf_puts(&b, help_text);
+		buf_puts(&b, u->notice ? u->notice : help_text);
 		buf_putc(&b, ' ');
 		paint_bar(u, cy, b.data, b.len);
 	}

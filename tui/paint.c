@@ -200,7 +200,7 @@ struct layout_plan {
 	int marker_y;
 	int queued_y, queued;
 	int prompt_y, prompt;
-	int notice_y;
+	int notice_y, notice;
 	int status_y;
 	int input_y, input;
 };
@@ -282,7 +282,7 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 		int most = left > 6 ? left - 3 : left;
 		prompt = take(&left, want < most ? want : most);
 	}
-	int notice = u->notice ? take(&left, 1) : 0;
+	int notice = u->notice ? take(&left, paint_notice_rows(u->notice, COLS)) : 0;
 	int marker = !u->cur->vp.follow ? take(&left, 1) : 0;
 	size_t q = queued_shown(st);
 	int queued = q ? take(&left, q > 3 ? 3 : (int)q) : 0;
@@ -297,6 +297,7 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	L->prompt = prompt;
 	y += prompt;
 	L->notice_y = notice ? y : -1;
+	L->notice = notice;
 	y += notice;
 	L->status_y = status ? y : -1;
 	y += status;
@@ -366,9 +367,15 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 	buf_init(&strip);
 	buf_init(&fitted);
 	buf_putc(&strip, ' ');
-	conv_strip(u, &strip);
+	conv_strip(u, false, &strip);
 	/* The strip comes first: with many open, where the others need you beats the host. */
 	int strip_width = text_width(strip.data, strip.len);
+	if (strip_width > COLS / 2) {
+		buf_clear(&strip);
+		buf_putc(&strip, ' ');
+		conv_strip(u, true, &strip);
+		strip_width = text_width(strip.data, strip.len);
+	}
 	if (strip_width > COLS / 2) {
 		status_put_fitted(&fitted, strip.data, strip.len, COLS / 2);
 		buf_clear(&strip);
@@ -387,11 +394,30 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 	buf_fini(&b);
 }
 
-static void paint_notice(struct tui *u, int y)
+int paint_notice_rows(const char *notice, int width)
 {
-	struct draw_line l = { .nseg = 0 };
-	draw_line_puts(&l, u->notice, notice_look);
-	draw_line_paint(&u->paint, y, &l);
+	int rows = 0;
+	size_t n = strlen(notice), at = 0, next;
+	do {
+		text_wrap_row(notice + at, n - at, width > 0 ? width : 1, &next);
+		at += next;
+		rows++;
+	} while (at < n);
+	return rows;
+}
+
+/* A notice often ends with the next step: wrapped at words, never cut at the width. */
+static void paint_notice(struct tui *u, int y, int rows)
+{
+	size_t n = strlen(u->notice), at = 0;
+	for (int i = 0; i < rows; i++) {
+		struct draw_line l = { .nseg = 0 };
+		size_t next = 0;
+		size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS > 0 ? COLS : 1, &next) : 0;
+		draw_line_add(&l, u->notice + at, len, notice_look);
+		draw_line_paint(&u->paint, y + i, &l);
+		at += next;
+	}
 }
 
 /* The input area shows the window of the editor's rows that holds the cursor. */
@@ -490,7 +516,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	if (L.prompt)
 		modal_paint(u, L.prompt_y, L.prompt);
 	if (L.notice_y >= 0)
-		paint_notice(u, L.notice_y);
+		paint_notice(u, L.notice_y, L.notice);
 	if (L.status_y >= 0)
 		paint_status(u, st, now_us, L.status_y);
 	int cy, cx;

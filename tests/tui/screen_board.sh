@@ -58,7 +58,8 @@ wait_for "Conversations on" 5 || fail "/board did not open the board"
 T send-keys -t main -l "broke"
 wait_gone "Long job" 5 || fail "typing did not filter"
 T send-keys -t main Enter
-wait_for " 2/2 │" 10 || fail "Enter did not open the conversation as the second: $(screen | tail -3)"
+# (the strip also marks "Asks to deploy", not open, that waits for confirmation)
+wait_for " 2/2 · 1! elsewhere (Ctrl-G) │" 10 || fail "Enter did not open the conversation as the second: $(screen | tail -3)"
 wait_traffic "rest GET /api/conversations/cafe0004-0000-4000-8000-000000000004 " 10 && wait_traffic "^conn 2 " 10 ||
 	fail "no socket was opened for the conversation picked"
 T send-keys -t main M-1

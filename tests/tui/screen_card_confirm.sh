@@ -9,12 +9,13 @@ answers() { grep -c 'respond_to_confirmation' "$WORK/traffic"; }
 start_fixture "$DATA/tui_confirm.scenario"
 start_tether 80 24 "$CONV"
 wait_for "Confirm 1 action" || fail "no confirmation modal"
-screen | grep -qF "[o] full view" || fail "the modal does not offer the pager"
+screen | grep -qF "full view" || fail "the modal does not offer the pager"
 T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside"
 T send-keys -t main C-o
 wait_for "Confirm 1 action" || fail "Ctrl-O did not open the confirmation set aside"
 screen | grep -qF "── command ──" && fail "Ctrl-O opened the pager while a confirmation waits"
+screen | grep -qF "[o] full view" || fail "the modal with the keyboard does not name o for the pager"
 T send-keys -t main o
 wait_for "── command ──" 5 || fail "o in the modal did not open the action in the pager"
 screen | grep -qF "a confirmation waits: q to answer" || fail "the pager does not say a confirmation waits"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The confirmation modal (issue 11, point 13): typed text never answers it nor reaches the
-# draft; the whole 300-character command is shown at 80 columns; y after Tab, arrows + Enter,
+# The confirmation modal (issue 11, point 13; issue 23, point 7): typed text never answers
+# it and goes to the draft whole; the whole 300-character command is shown at 80 columns; y after Tab, arrows + Enter,
 # a rejection with a reason, "don't ask again" and "send draft & allow" each send exactly one
 # answer; Esc sets it aside with the draft untouched, and a draft is never sent while actions
 # wait (a message would run them on the agent-server).
@@ -18,23 +18,36 @@ wait_for "TAIL-7f3e" || fail "the command's tail is not shown"
 screen | grep -qF "[HIGH risk] terminal" || fail "the modal does not name the tool and its risk"
 screen | grep -qF "why: The build directory holds stale" || fail "the modal does not show the thought"
 
-# A message starting with y is typing, not an answer; Enter does not answer either.
+# Typing as the request shows goes to the draft whole (issue 23, point 7): a message that
+# starts with y is typing, not an answer, and [y] is not offered while y would type.
 T send-keys -t main -l "yes, but first list what is in build/"
-wait_for "typing is not taken" || fail "typing into the modal was not explained"
+wait_for "> yes, but first list what is in build/" || fail "typing while a confirmation waits was lost"
+screen | grep -qF "[y] allow" && fail "the modal offers [y] while y goes to the draft"
+screen | grep -qF "allow · reject" || fail "the modal does not name its choices before Tab"
 T send-keys -t main Enter
-wait_for "Tab or an arrow key chooses" || fail "Enter without focus was not explained"
+wait_for "not sent: a message would allow" || fail "Enter with a draft did not say why it is not sent"
 sleep 1
 [ "$(answers)" = 0 ] || fail "typed text answered the confirmation"
-screen | grep -qF "> yes" && fail "typed text fell through to the draft"
-T send-keys -t main -l "no"
-sleep 0.5
-[ "$(answers)" = 0 ] || fail "typed n answered the confirmation"
+[ "$(user_messages)" = 0 ] || fail "a message went out while actions waited"
 screen | grep -qF "reason:" && fail "typed n started a rejection"
+# Tab moves to the choices: their keys show, and the notice about the draft goes.
+T send-keys -t main Tab
+wait_for "[y] allow" || fail "Tab did not give the choices the keyboard"
+wait_gone "not sent: a message would allow" 2 || fail "the notice about the draft stayed after Tab"
+# A key that is no choice is typing: it goes to the draft, and so does the keyboard.
+T send-keys -t main -l "x"
+wait_for "> yes, but first list what is in build/x" || fail "a key that is no choice was lost"
+wait_for "typing goes to the draft" || fail "giving the keyboard back to the draft was not said"
+wait_gone "[y] allow" || fail "the choices kept the keyboard after typing"
+[ "$(answers)" = 0 ] || fail "typing answered the confirmation"
 
 # Esc sets it aside; the status line still says a confirmation is pending.
 T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside"
 screen | grep -qF "needs confirmation · Ctrl-O to answer" || fail "the status line does not say a confirmation waits and how to answer"
+screen | grep -qF "> yes, but first list what is in build/x" || fail "Esc touched the draft"
+T send-keys -t main C-u
+wait_gone "> yes, but" || fail "Ctrl-U did not clear the draft"
 # Search and /copy action reach the whole command, its tail included.
 T send-keys -t main C-r
 wait_for "search:" || fail "Ctrl-R did not start a search"
@@ -78,8 +91,13 @@ wait_for "Allowed one." || fail "the run did not go on after allowing"
 # 2: the next request opens the modal unfocused: Tab, then y allows.
 wait_for "why: Second try." || fail "no second confirmation"
 T send-keys -t main y
-sleep 0.5
+wait_for "> y" || fail "y before Tab did not go to the draft"
 [ "$(answers)" = 1 ] || fail "y answered a modal without focus"
+T send-keys -t main C-u
+wait_gone "> y" || fail "Ctrl-U did not clear the draft"
+T send-keys -t main Enter
+wait_for "Tab or an arrow key chooses" || fail "Enter without focus was not explained"
+[ "$(answers)" = 1 ] || fail "Enter answered a modal without focus"
 T send-keys -t main Tab
 T send-keys -t main y
 wait_for "Allowed two." || fail "Tab then y did not allow"

@@ -95,7 +95,7 @@ wait_for "Keys and commands · Esc closes · a confirmation waits" ||
 T send-keys -t main Escape
 wait_gone "Keys and commands" || fail "Esc did not close the overlay"
 wait_for "echo cleaning" || fail "the confirmation is not back after the overlay"
-# Shift-Tab gives the choices the keyboard (else Y would be refused as typing); Y is y.
+# Shift-Tab gives the choices the keyboard (else Y would go to the draft); Y is y.
 T send-keys -t main BTab
 T send-keys -t main Y
 wait_traffic 'respond_to_confirmation.*"accept": ?true' || fail "Shift-Tab then Y did not allow"

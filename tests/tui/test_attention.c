@@ -167,9 +167,11 @@ static void test_history_and_reconnects(void **state)
 	st.caught_up = false;
 	st.syncing = true;
 	assert_false(see(&a, &st, 2 * S).bell);
-	/* caught up waiting for confirmation: the user opened tether on it, no bell */
+	/* caught up still waiting for confirmation: it waits for the user now, so it rings
+	 * once, as a run that ended while disconnected does (issue 23, point 11) */
 	live(&st, RUN_STATUS_WAITING_FOR_CONFIRMATION, 0);
-	assert_false(see(&a, &st, 3 * S).bell);
+	assert_true(see(&a, &st, 3 * S).bell);
+	assert_false(see(&a, &st, 3 * S + 1).bell);
 	live(&st, RUN_STATUS_RUNNING, 4 * S);
 	see(&a, &st, 4 * S);
 	/* the connection drops; the run ends meanwhile */

@@ -172,6 +172,52 @@ static void test_selection_keeps_its_id(void **state)
 	board_destroy(b);
 }
 
+/* Issue 23, point 11: opened, the board is on the most urgent row, also when that row comes
+ * with a later list; once the user moves, the selection is theirs. */
+static void test_opens_on_the_most_urgent(void **state)
+{
+	(void)state;
+	struct board *b = board_create("h");
+	struct board_entry open[] = { entry("aaaa", "the open one", CONV_MARK_NONE, 10) };
+	board_set_entries(b, open, 1);
+	struct board_entry all[] = {
+		entry("aaaa", "the open one", CONV_MARK_NONE, 10),
+		entry("bbbb", "needs a yes", CONV_MARK_CONFIRM, 500),
+		entry("cccc", "idle", CONV_MARK_NONE, 20),
+	};
+	board_select_urgent(b);
+	assert_string_equal(board_selected_id(b), "aaaa");
+	board_set_entries(b, all, 3);   /* the server's list arrives */
+	assert_string_equal(board_selected_id(b), "bbbb");
+	press(b, KEYS_DOWN, 0);
+	assert_string_equal(board_selected_id(b), "aaaa");
+	board_set_entries(b, all, 3);
+	assert_string_equal(board_selected_id(b), "aaaa");
+	board_select_urgent(b);         /* opened again */
+	assert_string_equal(board_selected_id(b), "bbbb");
+	board_destroy(b);
+}
+
+/* Ctrl-O on a row with nothing waiting says so; the y typed next as an answer is no filter. */
+static void test_ctrl_o_with_nothing_waiting(void **state)
+{
+	(void)state;
+	struct board *b = board_create("h");
+	struct board_entry e[] = { entry("aaaa", "idle", CONV_MARK_NONE, 10),
+				   entry("bbbb", "yonder", CONV_MARK_NONE, 20) };
+	board_set_entries(b, e, 2);
+	struct board_action a;
+	struct key_event ctrl_o = { .kind = KEYS_CTRL, .cp = 'o' };
+	assert_true(board_key(b, &ctrl_o, &a));
+	assert_int_equal(a.kind, BOARD_NONE);
+	type(b, "y");
+	assert_string_equal(board_filter(b), "");
+	type(b, "yon");                 /* typed again: a filter */
+	assert_string_equal(board_filter(b), "yon");
+	assert_string_equal(board_selected_id(b), "bbbb");
+	board_destroy(b);
+}
+
 static void test_filter_title_and_id(void **state)
 {
 	(void)state;
@@ -453,8 +499,21 @@ static void test_paint(void **state)
 	press(b, KEYS_DOWN, 0);
 	press(b, KEYS_CTRL, 'o');
 	board_paint(b, 24, 80, NOW, NULL);
-	assert_true(screen_has(22, "waits for none"));
+	assert_true(screen_has(22, "nothing to answer: no confirmation waits here"));
+	type(b, "y");   /* an answer typed next: not a filter, and the hint stays */
+	board_paint(b, 24, 80, NOW, NULL);
+	assert_true(screen_has(1, "type to filter"));
+	assert_true(screen_has(22, "nothing to answer: no confirmation waits here"));
 	assert_true(mvinch(3, 40) & A_REVERSE);
+	/* the keys at the bottom are the next step: a long note gives way, the keys get brief */
+	resizeterm(24, 60);
+	board_paint(b, 24, 60, NOW, "server unreachable, retrying in 8 s");
+	assert_true(screen_has(23, "server unreachable, retrying in 8 s"));
+	assert_true(screen_has(23, "Enter · Ctrl-O · Esc"));
+	resizeterm(24, 40);
+	board_paint(b, 24, 40, NOW, "server unreachable, retrying in 8 s");
+	assert_true(screen_has(23, "Enter · Ctrl-O · Esc"));
+	resizeterm(24, 80);
 	/* a filter that leaves nothing says how to get the rows back */
 	type(b, "zzz");
 	board_paint(b, 24, 80, NOW, NULL);
@@ -493,6 +552,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_attention_then_activity),
 		cmocka_unit_test(test_selection_keeps_its_id),
+		cmocka_unit_test(test_opens_on_the_most_urgent),
+		cmocka_unit_test(test_ctrl_o_with_nothing_waiting),
 		cmocka_unit_test(test_filter_title_and_id),
 		cmocka_unit_test(test_filter_paste_is_capped),
 		cmocka_unit_test(test_keys_say_what_to_do),
