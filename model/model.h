@@ -59,6 +59,9 @@ struct item_spec {
 	bool replaces_card;
 	const char *result;
 	size_t result_len;
+	/* A REST page's event that makes no item (a state update, a log event): placed, its
+	 * seq noted as loaded (transcript_place_page). */
+	bool quiet;
 };
 
 /* What applying an event or progress frame did. */
@@ -266,10 +269,25 @@ struct history_gap {
 	size_t at_index;              /* the gap sits right above item at_index */
 };
 
-/* Adds a page of events fetched by REST next to the loaded durable anchor_seq: older ones
- * (before=true, specs newest first) get anchor_seq-1, -2…; newer ones get +1, +2….
- * Events already loaded (by id) are skipped, and so are seqs already taken; a spec's own seq
- * is ignored. Nothing is added when anchor_seq is not loaded. Returns how many were added. */
+/* What placing a REST page did. */
+struct page_placed {
+	size_t placed;      /* events given a seq (items and quiet ones) */
+	size_t added;       /* items added */
+	size_t known;       /* events loaded already (by id): skipped */
+	size_t refused;     /* events whose time does not fit where they would go: left out */
+	bool reversed;      /* the page came in the opposite order to the one asked */
+};
+/* Places a page of events fetched by REST next to the loaded durable anchor_seq, asked
+ * inclusively (the anchor may come back, with equal-timestamp neighbours from its other
+ * side before it): older ones (before=true, asked newest first) get anchor_seq-1, -2…;
+ * newer ones +1, +2…. A page in the opposite order is turned round; events loaded already
+ * (by id) are skipped; an event whose timestamp is newer (before) or older (after) than the
+ * loaded event or placed event it would follow is refused; seqs taken are passed; quiet
+ * specs take a seq and are noted. A spec's own seq is ignored. Nothing happens when
+ * anchor_seq is not loaded. */
+void transcript_place_page(struct transcript *t, int64_t anchor_seq, bool before,
+			   const struct item_spec *specs, size_t n, struct page_placed *out);
+/* transcript_place_page, returning how many items were added. */
 size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
 			   const struct item_spec *specs, size_t n);
 /* The history not loaded around items [first, last] (display indices): a gap inside them

@@ -42,47 +42,150 @@ static const char *id_at_seq(const struct transcript *t, int64_t seq)
 	return it->seq == seq ? it->id : it->card->result_id;
 }
 
-size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
-			   const struct item_spec *specs, size_t n)
+/* The timestamp of the durable loaded at seq, when it is that event's own (a card answering
+ * for its result's seq has an older one); NULL otherwise. */
+static const char *ts_at_seq(const struct transcript *t, int64_t seq)
 {
-	if (!seq_loaded(t, anchor_seq))
-		return 0;
-	/* A page asked inclusively holds the anchor: what precedes it there is on its other side
-	 * (equal timestamps), so counting starts after it. */
+	const struct item *it = seq >= 0 ? idmap_get(&t->by_seq, (uint64_t)seq) : NULL;
+	return it && it->seq == seq ? it->timestamp : NULL;
+}
+
+/* ISO 8601 times as the server compares them: as strings (naive, one format). */
+static int ts_cmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+/* True when ts may lie on the walk's side of bound: older (before) or newer (after), or
+ * equal; unknown times always may. */
+static bool ts_fits(const char *ts, const char *bound, bool before)
+{
+	if (!ts || !bound)
+		return true;
+	int c = ts_cmp(ts, bound);
+	return before ? c <= 0 : c >= 0;
+}
+
+/* Whether the page came in the opposite order to the one asked: its times run the other
+ * way, or (all equal) the events it holds that are loaded already do. */
+static bool page_reversed(const struct transcript *t, const struct item_spec *specs, size_t n,
+			  bool before)
+{
+	int up = 0, down = 0;
+	const char *prev = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *ts = specs[i].timestamp;
+		if (!ts)
+			continue;
+		if (prev) {
+			int c = ts_cmp(ts, prev);
+			up += c > 0;
+			down += c < 0;
+		}
+		prev = ts;
+	}
+	if (up || down)
+		return before ? up > down : down > up;
+	int64_t last = -1, real;
+	up = down = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!specs[i].id || !id_loaded(t, specs[i].id, &real) || real < 0)
+			continue;
+		if (last >= 0) {
+			up += real > last;
+			down += real < last;
+		}
+		last = real;
+	}
+	return before ? up > down : down > up;
+}
+
+/* Places specs[order[i]] for i = 0, 1, … (the page in the order asked). */
+static void place_walk(struct transcript *t, int64_t anchor_seq, bool before,
+		       const struct item_spec *specs, const size_t *order, size_t n,
+		       struct page_placed *out)
+{
+	/* A page asked inclusively holds the anchor: what precedes it there is on its other
+	 * side (equal timestamps), so the walk starts after it. */
 	const char *anchor_id = id_at_seq(t, anchor_seq);
 	size_t start = 0;
 	for (size_t i = 0; anchor_id && i < n; i++) {
-		if (specs[i].id && strcmp(specs[i].id, anchor_id) == 0) {
+		const struct item_spec *s = &specs[order[i]];
+		if (s->id && strcmp(s->id, anchor_id) == 0) {
 			start = i + 1;
 			break;
 		}
 	}
+	const char *bound = ts_at_seq(t, anchor_seq);
 	int64_t step = before ? -1 : 1, next = anchor_seq + step;
-	size_t added = 0;
-	t->paging = true;
-	for (size_t i = start; i < n && next >= 0; i++) {
-		const struct item_spec *s = &specs[i];
+	for (size_t i = start; i < n; i++) {
+		const struct item_spec *s = &specs[order[i]];
 		int64_t real;
 		if (s->id && id_loaded(t, s->id, &real)) {
 			/* Loaded already: its real seq is where the count goes on from, when it lies
 			 * this side of the count; one beyond it is an equal timestamp's neighbour. */
-			if (real >= 0 && (before ? real <= next : real >= next))
+			if (real >= 0 && (before ? real <= next : real >= next)) {
 				next = real + step;
+				if (ts_at_seq(t, real))
+					bound = ts_at_seq(t, real);
+			}
+			out->known++;
 			continue;
 		}
-		while (seq_loaded(t, next))
+		/* A noted seq keeps no id: one that makes no item, met at a noted seq, is it. */
+		if (s->quiet && next >= 0 && idmap_get(&t->quiet_seqs, (uint64_t)next)) {
 			next += step;
-		if (next < 0)
-			break;
+			out->known++;
+			continue;
+		}
+		/* Seqs taken by other events are passed; each passed event bounds the times too. */
+		int64_t at = next;
+		const char *b = bound;
+		while (seq_loaded(t, at)) {
+			if (ts_at_seq(t, at))
+				b = ts_at_seq(t, at);
+			at += step;
+		}
+		if (at < 0 || !ts_fits(s->timestamp, b, before)) {
+			out->refused++; /* older than what it would follow, or newer: not this place */
+			continue;
+		}
+		next = at;
+		bound = s->timestamp ? s->timestamp : b;
 		struct item_spec placed = *s;
 		placed.seq = next;
-		enum apply_result r = transcript_add_event(t, &placed);
-		if (r != APPLY_DUPLICATE)
-			added++;
+		if (s->quiet) {
+			transcript_note_seq(t, next);
+		} else if (transcript_add_event(t, &placed) != APPLY_DUPLICATE) {
+			out->added++;
+		}
+		out->placed++;
 		next += step;
 	}
+}
+
+void transcript_place_page(struct transcript *t, int64_t anchor_seq, bool before,
+			   const struct item_spec *specs, size_t n, struct page_placed *out)
+{
+	*out = (struct page_placed){ 0 };
+	if (!seq_loaded(t, anchor_seq) || !n)
+		return;
+	size_t *order = xcalloc(n, sizeof *order);
+	out->reversed = page_reversed(t, specs, n, before);
+	for (size_t i = 0; i < n; i++)
+		order[i] = out->reversed ? n - 1 - i : i;
+	t->paging = true;
+	place_walk(t, anchor_seq, before, specs, order, n, out);
 	t->paging = false;
-	return added;
+	free(order);
+}
+
+size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
+			   const struct item_spec *specs, size_t n)
+{
+	struct page_placed out;
+	transcript_place_page(t, anchor_seq, before, specs, n, &out);
+	return out.added;
 }
 
 /* Seqs in [lo, hi] not loaded. */
