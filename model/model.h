@@ -266,6 +266,8 @@ struct history_gap {
 	const char *anchor_timestamp; /* its timestamp (NULL when it has none); owned by t */
 	const char *anchor_id;        /* its event id; owned by t */
 	int64_t missing;              /* seqs missing in the gap */
+	int64_t span;                 /* seqs from the anchor to the gap's far edge, loaded
+				       * ones among them too: what a page must hold to cross it */
 	size_t at_index;              /* the gap sits right above item at_index */
 };
 

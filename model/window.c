@@ -68,8 +68,8 @@ static bool ts_fits(const char *ts, const char *bound, bool before)
 
 /* Whether the page came in the opposite order to the one asked: its times run the other
  * way, or (all equal) the events it holds that are loaded already do. */
-static bool page_reversed(const struct transcript *t, const struct item_spec *specs, size_t n,
-			  bool before)
+static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
+			  const struct item_spec *specs, size_t n, bool before)
 {
 	int up = 0, down = 0;
 	const char *prev = NULL;
@@ -97,7 +97,15 @@ static bool page_reversed(const struct transcript *t, const struct item_spec *sp
 		}
 		last = real;
 	}
-	return before ? up > down : down > up;
+	if (up || down)
+		return before ? up > down : down > up;
+	/* Times all equal, nothing to go by but the anchor, which an inclusive page starts with:
+	 * ending the page after events not loaded (not its equal-timestamp neighbours from the other side, which
+	 * are), it was turned round. */
+	const char *anchor_id = id_at_seq(t, anchor_seq);
+	return n > 1 && prev && anchor_id && specs[n - 1].id &&
+	       !strcmp(specs[n - 1].id, anchor_id) && specs[0].id &&
+	       !id_loaded(t, specs[0].id, &real);
 }
 
 /* Places specs[order[i]] for i = 0, 1, … (the page in the order asked). */
@@ -117,10 +125,21 @@ static void place_walk(struct transcript *t, int64_t anchor_seq, bool before,
 		}
 	}
 	const char *bound = ts_at_seq(t, anchor_seq);
+	/* Without the anchor, its equal-timestamp neighbours that lead the page are from its
+	 * other side (a server that ignored page_id and walked from the log's end): no time
+	 * tells them apart, so they are passed over. */
+	bool anchor_seen = start > 0;
 	int64_t step = before ? -1 : 1, next = anchor_seq + step;
 	for (size_t i = start; i < n; i++) {
 		const struct item_spec *s = &specs[order[i]];
 		int64_t real;
+		if (!anchor_seen && s->timestamp && bound && ts_cmp(s->timestamp, bound) == 0 &&
+		    !(s->id && id_loaded(t, s->id, &real) && real >= 0 &&
+		      (before ? real < anchor_seq : real > anchor_seq))) {
+			out->known++;
+			continue;
+		}
+		anchor_seen = true;
 		if (s->id && id_loaded(t, s->id, &real)) {
 			/* Loaded already: its real seq is where the count goes on from, when it lies
 			 * this side of the count; one beyond it is an equal timestamp's neighbour. */
@@ -171,7 +190,7 @@ void transcript_place_page(struct transcript *t, int64_t anchor_seq, bool before
 	if (!seq_loaded(t, anchor_seq) || !n)
 		return;
 	size_t *order = xcalloc(n, sizeof *order);
-	out->reversed = page_reversed(t, specs, n, before);
+	out->reversed = page_reversed(t, anchor_seq, specs, n, before);
 	for (size_t i = 0; i < n; i++)
 		order[i] = out->reversed ? n - 1 - i : i;
 	t->paging = true;
@@ -233,7 +252,11 @@ static void gap_fill(const struct transcript *t, size_t at, bool before, int64_t
 		a = (long)at;
 	}
 	const struct item *it = t->items[a];
+	/* The durables on either side of the gap: at (below) and the one above it, if any. */
+	long p = prev_durable(t, at);
+	int64_t lo = p >= 0 ? t->items[p]->seq : -1, hi = t->items[at]->seq;
 	*gap = (struct history_gap){
+		.span = hi - lo - 1,
 		.before = before,
 		.anchor_seq = it->seq,
 		.anchor_timestamp = it->timestamp,

@@ -300,8 +300,9 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	h->anchor_seq = gap->anchor_seq;
 	h->anchor_id = gap->anchor_id ? xstrdup(gap->anchor_id) : NULL;
 	/* Asked inclusively, so events sharing the anchor's time are not skipped: the anchor
-	 * comes back too (first, from upstream, whose page_id starts the walk at it). */
-	int64_t want = gap->missing + 1;
+	 * comes back too (first, from upstream, whose page_id starts the walk at it). Loaded
+	 * events inside the gap (ones that make no item) come back too: the page spans it. */
+	int64_t want = (gap->span > gap->missing ? gap->span : gap->missing) + 1;
 	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
 	 * page deep in a long history costs what one at its end does. */
 	struct event_query q = {
