@@ -99,9 +99,9 @@ static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
 	}
 	if (up || down)
 		return before ? up > down : down > up;
-	/* Times all equal, nothing to go by but the anchor, which an inclusive page starts with:
-	 * ending the page after events not loaded (not its equal-timestamp neighbours from the other side, which
-	 * are), it was turned round. */
+	/* Times all equal, nothing to go by but the anchor, which an inclusive page starts
+	 * with: ending a page that begins with events not loaded (its equal-timestamp
+	 * neighbours from the other side would be), it was turned round. */
 	const char *anchor_id = id_at_seq(t, anchor_seq);
 	return n > 1 && prev && anchor_id && specs[n - 1].id &&
 	       !strcmp(specs[n - 1].id, anchor_id) && specs[0].id &&

@@ -31,7 +31,17 @@ struct run {
 	bool paging_done;
 	int64_t deadline_us;
 	const char *want;               /* quit_when_shown: the text to wait for */
+	int out_of_order;               /* errors "history out of order" the sink heard */
 };
+
+static void count_errors(void *ctx, const char *code, const char *detail)
+{
+	struct run *run = ctx;
+	(void)detail;
+	run->out_of_order += strcmp(code, "history out of order") == 0;
+}
+
+static const struct sink_ops error_counter = { .error = count_errors };
 
 static void page_done(void *ctx, const struct controller_page_result *r)
 {
@@ -378,6 +388,7 @@ static void test_search_places_matches_never_loaded(void **state)
 	struct mask_set *masks = mask_set_create();
 	run.c = controller_create(run.loop, &o, masks, NULL, false);
 	run.t = controller_transcript(run.c);
+	controller_add_sink(run.c, (struct sink){ .ops = &error_counter, .ctx = &run });
 	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
 	run.deadline_us = clock_now_us() + 30 * 1000000;
 	controller_start(run.c);
@@ -474,8 +485,8 @@ static void tick_to_top(void *arg)
 /* Opens on the tail of scenario against a fixture started with fixture_args, pages to the
  * top and checks the whole log is loaded once, in place. With live_text, /run first and
  * that message must arrive (a live event after a count that lied). */
-static void page_all(const char *scenario_text, const char *const *fixture_args,
-		     const char *live_text)
+static int page_all(const char *scenario_text, const char *const *fixture_args,
+		    const char *live_text)
 {
 	char *scenario = fixture_scenario_file(scenario_text);
 	struct run run = { 0 };
@@ -492,6 +503,7 @@ static void page_all(const char *scenario_text, const char *const *fixture_args,
 	struct mask_set *masks = mask_set_create();
 	run.c = controller_create(run.loop, &o, masks, NULL, false);
 	run.t = controller_transcript(run.c);
+	controller_add_sink(run.c, (struct sink){ .ops = &error_counter, .ctx = &run });
 	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
 	run.deadline_us = clock_now_us() + 30 * 1000000;
 	controller_start(run.c);
@@ -531,6 +543,7 @@ static void page_all(const char *scenario_text, const char *const *fixture_args,
 	fixture_cleanup(&run.fp);
 	unlink(scenario);
 	free(scenario);
+	return run.out_of_order;
 }
 
 /* An honest server whose events share timestamps in runs of 20: pages asked strictly before
@@ -539,7 +552,7 @@ static void test_equal_timestamps_lose_nothing(void **state)
 {
 	(void)state;
 	const char *args[] = { "--equal-timestamps", "20", NULL };
-	page_all("history 800\n", args, NULL);
+	assert_int_equal(page_all("history 800\n", args, NULL), 0);
 }
 
 /* A server that lists every page in the opposite order to the one asked. */
@@ -547,9 +560,18 @@ static void test_reversed_pages_are_turned_round(void **state)
 {
 	(void)state;
 	const char *args[] = { "--reversed-pages", NULL };
-	page_all("history 800\n", args, NULL);
+	assert_int_equal(page_all("history 800\n", args, NULL), 0);
 	const char *both[] = { "--reversed-pages", "--equal-timestamps", "7", NULL };
-	page_all("history 800\n", both, NULL);
+	assert_int_equal(page_all("history 800\n", both, NULL), 0);
+}
+
+/* Every page holds an event dated where it cannot be: each is refused, never placed, and the
+ * refusal is said once for the conversation, not once a page. */
+static void test_stray_events_refused_and_said_once(void **state)
+{
+	(void)state;
+	const char *args[] = { "--stray-events", NULL };
+	assert_int_equal(page_all("history 800\n", args, NULL), 1);
 }
 
 /* events/count larger than the log (2^53-1, and a million): the socket resumes past the end,
@@ -575,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_search_places_matches_never_loaded),
 		cmocka_unit_test(test_equal_timestamps_lose_nothing),
 		cmocka_unit_test(test_reversed_pages_are_turned_round),
+		cmocka_unit_test(test_stray_events_refused_and_said_once),
 		cmocka_unit_test(test_lying_count_resumes_from_the_end),
 	};
 
