@@ -241,14 +241,15 @@ long transcript_find_id(const struct transcript *t, const char *id);
  *
  * seq is the event's 0-based index in the server's log. The socket gives real seqs; a REST
  * page (events/search) gives none, so a page fetched next to a loaded durable (the anchor)
- * is placed by log order: fetched strictly before it, newest first (TIMESTAMP_DESC,
- * timestamp__lt = the anchor's timestamp), its events get anchor-1, anchor-2, …; fetched
- * after it, oldest first (TIMESTAMP, timestamp__gte = the anchor's timestamp), they get
- * anchor+1, anchor+2, …. The inference is exact when timestamps are distinct and every
- * event on disk is readable. Where it is not:
- * - equal timestamps at the boundary are handled by id: when the page holds the anchor
- *   itself (a page asked with __lte/__gte), what comes before it in the page is skipped,
- *   and an event already loaded resets the count to its real seq;
+ * is placed by log order: fetched before it, newest first (TIMESTAMP_DESC, page_id = the
+ * anchor, at or before its timestamp), its events get anchor-1, anchor-2, …; fetched after
+ * it, oldest first (TIMESTAMP, timestamp__gte = the anchor's timestamp), they get anchor+1,
+ * anchor+2, …. The inference is exact when every event on disk is readable. Where it is not:
+ * - equal timestamps at the boundary are handled by id: the page, asked inclusively, holds
+ *   the anchor itself; what comes before it in the page is skipped, and an event already
+ *   loaded resets the count to its real seq;
+ * - a page is checked, not trusted: one in the opposite order is turned round, and an event
+ *   dated after (before) the event it would follow is refused (transcript_place_page);
  * - an unreadable event (a seq gap on disk; the server leaves it out of search) shifts the
  *   inferred seqs of what lies beyond it by one, within that page only: the page's events
  *   keep their order and their ids, and the socket's real seqs win for anything it sends
