@@ -1,24 +1,18 @@
-/* window: a window over a long history. Pages of REST events placed by log order next to a
- * loaded durable, the gaps of history not loaded between durables, and dropping items far
- * from the view so memory stays bounded. */
+/* window: a window over a long history. What is loaded, the gaps of history not loaded
+ * between durables, and dropping items far from the view so memory stays bounded (pages
+ * are placed in page.c). */
 #include "model_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Gaps up to this many seqs are counted exactly, one lookup each; a wider gap has its edges
- * counted (where out-of-order items sit) and its middle taken as missing. */
-#define GAP_EXACT 256
-#define GAP_EDGE 128
-
-static bool seq_loaded(const struct transcript *t, int64_t seq)
+bool transcript_seq_loaded(const struct transcript *t, int64_t seq)
 {
 	return seq >= 0 && (idmap_get(&t->by_seq, (uint64_t)seq) != NULL ||
 			    idmap_get(&t->quiet_seqs, (uint64_t)seq) != NULL);
 }
 
-/* True when event id is loaded (an item or an attached result); *seq is its seq (-1: none). */
-static bool id_loaded(const struct transcript *t, const char *id, int64_t *seq)
+bool transcript_id_loaded(const struct transcript *t, const char *id, int64_t *seq)
 {
 	const struct item *it = strmap_get(&t->by_id, id);
 	if (it) {
@@ -33,8 +27,7 @@ static bool id_loaded(const struct transcript *t, const char *id, int64_t *seq)
 	return false;
 }
 
-/* The event id loaded at seq (the card's result id when the card answers for it). */
-static const char *id_at_seq(const struct transcript *t, int64_t seq)
+const char *transcript_id_at_seq(const struct transcript *t, int64_t seq)
 {
 	const struct item *it = idmap_get(&t->by_seq, (uint64_t)seq);
 	if (!it)
@@ -42,170 +35,10 @@ static const char *id_at_seq(const struct transcript *t, int64_t seq)
 	return it->seq == seq ? it->id : it->card->result_id;
 }
 
-/* The timestamp of the durable loaded at seq, when it is that event's own (a card answering
- * for its result's seq has an older one); NULL otherwise. */
-static const char *ts_at_seq(const struct transcript *t, int64_t seq)
-{
-	const struct item *it = seq >= 0 ? idmap_get(&t->by_seq, (uint64_t)seq) : NULL;
-	return it && it->seq == seq ? it->timestamp : NULL;
-}
-
-/* ISO 8601 times as the server compares them: as strings (naive, one format). */
-static int ts_cmp(const char *a, const char *b)
-{
-	return strcmp(a, b);
-}
-
-/* True when ts may lie on the walk's side of bound: older (before) or newer (after), or
- * equal; unknown times always may. */
-static bool ts_fits(const char *ts, const char *bound, bool before)
-{
-	if (!ts || !bound)
-		return true;
-	int c = ts_cmp(ts, bound);
-	return before ? c <= 0 : c >= 0;
-}
-
-/* Whether the page came in the opposite order to the one asked: its times run the other
- * way, or (all equal) the events it holds that are loaded already do. */
-static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
-			  const struct item_spec *specs, size_t n, bool before)
-{
-	int up = 0, down = 0;
-	const char *prev = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *ts = specs[i].timestamp;
-		if (!ts)
-			continue;
-		if (prev) {
-			int c = ts_cmp(ts, prev);
-			up += c > 0;
-			down += c < 0;
-		}
-		prev = ts;
-	}
-	if (up || down)
-		return before ? up > down : down > up;
-	int64_t last = -1, real;
-	up = down = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!specs[i].id || !id_loaded(t, specs[i].id, &real) || real < 0)
-			continue;
-		if (last >= 0) {
-			up += real > last;
-			down += real < last;
-		}
-		last = real;
-	}
-	if (up || down)
-		return before ? up > down : down > up;
-	/* Times all equal, nothing to go by but the anchor, which an inclusive page starts
-	 * with: ending a page that begins with events not loaded (its equal-timestamp
-	 * neighbours from the other side would be), it was turned round. */
-	const char *anchor_id = id_at_seq(t, anchor_seq);
-	return n > 1 && prev && anchor_id && specs[n - 1].id &&
-	       !strcmp(specs[n - 1].id, anchor_id) && specs[0].id &&
-	       !id_loaded(t, specs[0].id, &real);
-}
-
-/* Places specs[order[i]] for i = 0, 1, … (the page in the order asked). */
-static void place_walk(struct transcript *t, int64_t anchor_seq, bool before,
-		       const struct item_spec *specs, const size_t *order, size_t n,
-		       struct page_placed *out)
-{
-	/* A page asked inclusively holds the anchor: what precedes it there is on its other
-	 * side (equal timestamps), so the walk starts after it. */
-	const char *anchor_id = id_at_seq(t, anchor_seq);
-	size_t start = 0;
-	for (size_t i = 0; anchor_id && i < n; i++) {
-		const struct item_spec *s = &specs[order[i]];
-		if (s->id && strcmp(s->id, anchor_id) == 0) {
-			start = i + 1;
-			break;
-		}
-	}
-	const char *bound = ts_at_seq(t, anchor_seq);
-	/* Without the anchor, its equal-timestamp neighbours that lead the page are from its
-	 * other side (a server that ignored page_id and walked from the log's end): no time
-	 * tells them apart, so they are passed over. */
-	bool anchor_seen = start > 0;
-	int64_t step = before ? -1 : 1, next = anchor_seq + step;
-	for (size_t i = start; i < n; i++) {
-		const struct item_spec *s = &specs[order[i]];
-		int64_t real;
-		if (!anchor_seen && s->timestamp && bound && ts_cmp(s->timestamp, bound) == 0 &&
-		    !(s->id && id_loaded(t, s->id, &real) && real >= 0 &&
-		      (before ? real < anchor_seq : real > anchor_seq))) {
-			out->known++;
-			continue;
-		}
-		anchor_seen = true;
-		if (s->id && id_loaded(t, s->id, &real)) {
-			/* Loaded already: its real seq is where the count goes on from, when it lies
-			 * this side of the count; one beyond it is an equal timestamp's neighbour. */
-			if (real >= 0 && (before ? real <= next : real >= next)) {
-				next = real + step;
-				if (ts_at_seq(t, real))
-					bound = ts_at_seq(t, real);
-			}
-			out->known++;
-			continue;
-		}
-		/* A noted seq keeps no id: one that makes no item, met at a noted seq, is it. */
-		if (s->quiet && next >= 0 && idmap_get(&t->quiet_seqs, (uint64_t)next)) {
-			next += step;
-			out->known++;
-			continue;
-		}
-		/* Seqs taken by other events are passed; each passed event bounds the times too. */
-		int64_t at = next;
-		const char *b = bound;
-		while (seq_loaded(t, at)) {
-			if (ts_at_seq(t, at))
-				b = ts_at_seq(t, at);
-			at += step;
-		}
-		if (at < 0 || !ts_fits(s->timestamp, b, before)) {
-			out->refused++; /* older than what it would follow, or newer: not this place */
-			continue;
-		}
-		next = at;
-		bound = s->timestamp ? s->timestamp : b;
-		struct item_spec placed = *s;
-		placed.seq = next;
-		if (s->quiet) {
-			transcript_note_seq(t, next);
-		} else if (transcript_add_event(t, &placed) != APPLY_DUPLICATE) {
-			out->added++;
-		}
-		out->placed++;
-		next += step;
-	}
-}
-
-void transcript_place_page(struct transcript *t, int64_t anchor_seq, bool before,
-			   const struct item_spec *specs, size_t n, struct page_placed *out)
-{
-	*out = (struct page_placed){ 0 };
-	if (!seq_loaded(t, anchor_seq) || !n)
-		return;
-	size_t *order = xcalloc(n, sizeof *order);
-	out->reversed = page_reversed(t, anchor_seq, specs, n, before);
-	for (size_t i = 0; i < n; i++)
-		order[i] = out->reversed ? n - 1 - i : i;
-	t->paging = true;
-	place_walk(t, anchor_seq, before, specs, order, n, out);
-	t->paging = false;
-	free(order);
-}
-
-size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
-			   const struct item_spec *specs, size_t n)
-{
-	struct page_placed out;
-	transcript_place_page(t, anchor_seq, before, specs, n, &out);
-	return out.added;
-}
+/* Gaps up to this many seqs are counted exactly, one lookup each; a wider gap has its edges
+ * counted (where out-of-order items sit) and its middle taken as missing. */
+#define GAP_EXACT 256
+#define GAP_EDGE 128
 
 /* Seqs in [lo, hi] not loaded. */
 static int64_t count_absent(const struct transcript *t, int64_t lo, int64_t hi)
@@ -215,13 +48,13 @@ static int64_t count_absent(const struct transcript *t, int64_t lo, int64_t hi)
 	int64_t n = 0;
 	if (hi - lo + 1 <= GAP_EXACT) {
 		for (int64_t s = lo; s <= hi; s++)
-			n += !seq_loaded(t, s);
+			n += !transcript_seq_loaded(t, s);
 		return n;
 	}
 	for (int64_t s = lo; s < lo + GAP_EDGE; s++)
-		n += !seq_loaded(t, s);
+		n += !transcript_seq_loaded(t, s);
 	for (int64_t s = hi - GAP_EDGE + 1; s <= hi; s++)
-		n += !seq_loaded(t, s);
+		n += !transcript_seq_loaded(t, s);
 	return n + (hi - lo + 1 - 2 * GAP_EDGE);
 }
 
@@ -469,6 +302,6 @@ static struct item quiet_mark;
 
 void transcript_note_seq(struct transcript *t, int64_t seq)
 {
-	if (seq >= 0 && !seq_loaded(t, seq))
+	if (seq >= 0 && !transcript_seq_loaded(t, seq))
 		idmap_put(&t->quiet_seqs, (uint64_t)seq, &quiet_mark);
 }
