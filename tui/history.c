@@ -119,9 +119,9 @@ static void place_page(struct controller *c, const struct event_page *p, int64_t
 		c->history_refusal_said = true;
 		char words[200];
 		snprintf(words, sizeof words,
-			 "the server's history did not fit its order: %zu event%s left out (times "
-			 "out of place next to what was loaded)", out->refused,
-			 out->refused == 1 ? "" : "s");
+			 "%zu event%s of the server's history left out: dated where %s cannot go "
+			 "(its pages are out of order; said once)", out->refused,
+			 out->refused == 1 ? "" : "s", out->refused == 1 ? "it" : "they");
 		ctl_add_error_item(c, "history out of order", words);
 	}
 }
