@@ -31,28 +31,25 @@ static bool ts_fits(const char *ts, const char *bound, bool before)
 	return before ? c <= 0 : c >= 0;
 }
 
-/* Whether the page came in the opposite order to the one asked: its times run the other
- * way, or (all equal) the events it holds that are loaded already do. */
+/* Whether the page came in the opposite order to the one asked: its first and last times
+ * run the other way (an event out of place inside it does not turn it), or (equal) the
+ * events it holds that are loaded already do. */
 static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
 			  const struct item_spec *specs, size_t n, bool before)
 {
-	int up = 0, down = 0;
-	const char *prev = NULL;
+	const char *first = NULL, *prev = NULL;
 	for (size_t i = 0; i < n; i++) {
-		const char *ts = specs[i].timestamp;
-		if (!ts)
+		if (!specs[i].timestamp)
 			continue;
-		if (prev) {
-			int c = ts_cmp(ts, prev);
-			up += c > 0;
-			down += c < 0;
-		}
-		prev = ts;
+		if (!first)
+			first = specs[i].timestamp;
+		prev = specs[i].timestamp;
 	}
-	if (up || down)
-		return before ? up > down : down > up;
+	int c = first ? ts_cmp(prev, first) : 0;
+	if (c)
+		return before ? c > 0 : c < 0;
+	int up = 0, down = 0;
 	int64_t last = -1, real;
-	up = down = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!specs[i].id || !transcript_id_loaded(t, specs[i].id, &real) || real < 0)
 			continue;
@@ -68,9 +65,13 @@ static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
 	 * with: ending a page that begins with events not loaded (its equal-timestamp
 	 * neighbours from the other side would be), it was turned round. */
 	const char *anchor_id = transcript_id_at_seq(t, anchor_seq);
-	return n > 1 && prev && anchor_id && specs[n - 1].id &&
-	       !strcmp(specs[n - 1].id, anchor_id) && specs[0].id &&
-	       !transcript_id_loaded(t, specs[0].id, &real);
+	if (n < 2 || !prev || !anchor_id || !specs[0].id || specs[0].quiet ||
+	    transcript_id_loaded(t, specs[0].id, &real))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (specs[i].id && !strcmp(specs[i].id, anchor_id))
+			return i == n - 1; /* where it first comes */
+	return false;
 }
 
 /* Places specs[order[i]] for i = 0, 1, … (the page in the order asked). */
