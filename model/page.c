@@ -31,23 +31,31 @@ static bool ts_fits(const char *ts, const char *bound, bool before)
 	return before ? c <= 0 : c >= 0;
 }
 
-/* Whether the page came in the opposite order to the one asked: its first and last times
- * run the other way (an event out of place inside it does not turn it), or (equal) the
- * events it holds that are loaded already do. */
+/* Whether the page came in the opposite order to the one asked: most of its times lie on
+ * the other side of its first (an event out of place does not turn it), or (mostly equal)
+ * the events it holds that are loaded already run the other way, or the anchor ends it. */
 static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
 			  const struct item_spec *specs, size_t n, bool before)
 {
-	const char *first = NULL, *prev = NULL;
+	const char *first = NULL;
+	size_t newer = 0, older = 0, same = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!specs[i].timestamp)
-			continue;
-		if (!first)
+		if (!specs[i].timestamp || specs[i].quiet)
+			continue; /* (one that makes no item may be dated out of order) */
+		if (!first) {
 			first = specs[i].timestamp;
-		prev = specs[i].timestamp;
+			continue;
+		}
+		int c = ts_cmp(specs[i].timestamp, first);
+		newer += c > 0;
+		older += c < 0;
+		same += c == 0;
 	}
-	int c = first ? ts_cmp(prev, first) : 0;
-	if (c)
-		return before ? c > 0 : c < 0;
+	/* Decided by times only when more differ from the first one way than are equal to it
+	 * (one stray in a run of equal times decides nothing). */
+	size_t most = newer > older ? newer : older;
+	if (newer != older && most > same)
+		return before ? newer > older : older > newer;
 	int up = 0, down = 0;
 	int64_t last = -1, real;
 	for (size_t i = 0; i < n; i++) {
@@ -65,7 +73,7 @@ static bool page_reversed(const struct transcript *t, int64_t anchor_seq,
 	 * with: ending a page that begins with events not loaded (its equal-timestamp
 	 * neighbours from the other side would be), it was turned round. */
 	const char *anchor_id = transcript_id_at_seq(t, anchor_seq);
-	if (n < 2 || !prev || !anchor_id || !specs[0].id || specs[0].quiet ||
+	if (n < 2 || !first || !anchor_id || !specs[0].id || specs[0].quiet ||
 	    transcript_id_loaded(t, specs[0].id, &real))
 		return false;
 	for (size_t i = 0; i < n; i++)
@@ -93,13 +101,15 @@ static void place_walk(struct transcript *t, int64_t anchor_seq, bool before,
 	const char *bound = ts_at_seq(t, anchor_seq);
 	/* Without the anchor, its equal-timestamp neighbours that lead the page are from its
 	 * other side (a server that ignored page_id and walked from the log's end): no time
-	 * tells them apart, so they are passed over. */
+	 * tells them apart, so they are passed over, and so is any event that makes no item
+	 * until one that does says the page has crossed (their times prove nothing). */
 	bool anchor_seen = start > 0;
 	int64_t step = before ? -1 : 1, next = anchor_seq + step;
 	for (size_t i = start; i < n; i++) {
 		const struct item_spec *s = &specs[order[i]];
 		int64_t real;
-		if (!anchor_seen && s->timestamp && bound && ts_cmp(s->timestamp, bound) == 0 &&
+		if (!anchor_seen && (s->quiet || (s->timestamp && bound &&
+						  ts_cmp(s->timestamp, bound) == 0)) &&
 		    !(s->id && transcript_id_loaded(t, s->id, &real) && real >= 0 &&
 		      (before ? real < anchor_seq : real > anchor_seq))) {
 			out->known++;
@@ -131,12 +141,15 @@ static void place_walk(struct transcript *t, int64_t anchor_seq, bool before,
 				b = ts_at_seq(t, at);
 			at += step;
 		}
-		if (at < 0 || !ts_fits(s->timestamp, b, before)) {
+		/* An event that makes no item may be dated out of log order (upstream appends an
+		 * LLM completion log when the step that made it lets go of the state, after
+		 * events dated later): its time neither refuses it nor bounds the next. */
+		if (at < 0 || (!s->quiet && !ts_fits(s->timestamp, b, before))) {
 			out->refused++; /* older than what it would follow, or newer: not this place */
 			continue;
 		}
 		next = at;
-		bound = s->timestamp ? s->timestamp : b;
+		bound = s->timestamp && !s->quiet ? s->timestamp : b;
 		struct item_spec placed = *s;
 		placed.seq = next;
 		if (s->quiet) {

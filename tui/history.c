@@ -304,13 +304,14 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	 * events inside the gap (ones that make no item) come back too: the page spans it. */
 	int64_t want = (gap->span > gap->missing ? gap->span : gap->missing) + 1;
 	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
-	 * page deep in a long history costs what one at its end does. */
+	 * page deep in a long history costs what one at its end does. A newer page has no time
+	 * bound: an LLM completion log is appended after events dated later than it, and
+	 * timestamp__gte the anchor's would leave it out (a gap no page fills). */
 	struct event_query q = {
 		.page_id = h->anchor_id,
 		.limit = want < HISTORY_PAGE_MAX ? (int)want : HISTORY_PAGE_MAX,
 		.order = gap->before ? EVENT_ORDER_NEWEST_FIRST : EVENT_ORDER_OLDEST_FIRST,
 		.timestamp_lte = gap->before ? gap->anchor_timestamp : NULL,
-		.timestamp_gte = gap->before ? NULL : gap->anchor_timestamp,
 	};
 	struct rest_server srv = server_of(c);
 	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));

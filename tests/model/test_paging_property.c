@@ -1,7 +1,7 @@
 /* Paging against servers that bend the truth (issue 23): a log whose timestamps come in runs
  * of equal ones, a tail loaded from the socket (real seqs), and the rest fetched page by page
  * next to a loaded durable from a simulated server that answers as upstream does (page_id
- * starts the walk at the anchor; timestamps bound it inclusively), or with the page turned
+ * starts the walk at the anchor; an older page is bounded by its time, inclusively), or with the page turned
  * round, or with events from the anchor's other side and repeats mixed in, or (without
  * page_id) walking from the log's end; sometimes the tail is only the live events after a
  * count that lied. Seeded and repeated: at the end every event of the log is loaded once,
@@ -54,9 +54,14 @@ static void make_log(struct sim *s)
 		}
 		struct ev *e = &s->log[i];
 		snprintf(e->id, sizeof e->id, "e%d", i);
-		snprintf(e->ts, sizeof e->ts, "2026-06-16T%02d:%02d:%02d.004545", sec / 3600 % 24,
-			 sec / 60 % 60, sec % 60);
 		e->quiet = i > 0 && rnd(s, 5) == 0;
+		/* Some that make no item are dated earlier than events before them (upstream's
+		 * LLM completion log, appended once the step lets go of the state). */
+		int at = e->quiet && rnd(s, 2) ? sec - 1 - (int)rnd(s, 4) : sec;
+		if (at < 0)
+			at = 0;
+		snprintf(e->ts, sizeof e->ts, "2026-06-16T%02d:%02d:%02d.004545", at / 3600 % 24,
+			 at / 60 % 60, at % 60);
 	}
 }
 
@@ -90,12 +95,14 @@ static size_t serve(struct sim *s, enum server_mode mode, int anchor, bool befor
 		    int *out)
 {
 	size_t n = 0;
-	const char *bound = s->log[anchor].ts;
-	bool no_page_id = mode == NO_PAGE_ID;
+	/* The client bounds an older page by the anchor's time (inclusively), a newer one not
+	 * (page_id alone: an event dated out of order must not be left out). A server without
+	 * page_id cannot serve a newer page at all: honest there. */
+	const char *bound = before ? s->log[anchor].ts : NULL;
+	bool no_page_id = mode == NO_PAGE_ID && before;
 	int from = no_page_id ? (before ? s->n - 1 : 0) : anchor;
 	for (int i = from; i >= 0 && i < s->n && (int)n < limit; i += before ? -1 : 1) {
-		int c = strcmp(s->log[i].ts, bound);
-		if (before ? c > 0 : c < 0)
+		if (bound && strcmp(s->log[i].ts, bound) > 0)
 			continue;
 		out[n++] = i;
 	}

@@ -32,6 +32,7 @@ struct run {
 	int64_t deadline_us;
 	const char *want;               /* quit_when_shown: the text to wait for */
 	int out_of_order;               /* errors "history out of order" the sink heard */
+	bool down;                      /* tick_to_top: fill gaps from the durable above */
 };
 
 static void count_errors(void *ctx, const char *code, const char *detail)
@@ -228,8 +229,17 @@ static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 	}
 	assert_int_equal(run.failures, 0);
 	assert_true(run.pages >= 3);
+	/* Newer pages were asked: from the anchor (page_id), oldest first, with no time bound
+	 * (an event dated out of log order must not be left out). */
 	char *after = fixture_read_file(run.fp.traffic, NULL);
-	assert_non_null(strstr(after, "timestamp__gte="));
+	bool newer = false;
+	for (char *line = strtok(after, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strstr(line, "/events/search?page_id=") && !strstr(line, "TIMESTAMP_DESC")) {
+			newer = true;
+			assert_null(strstr(line, "timestamp__"));
+		}
+	}
+	assert_true(newer);
 	free(after);
 	check_complete(run.t, ids, nlog, 500);
 
@@ -471,8 +481,12 @@ static void tick_to_top(void *arg)
 	/* Every gap, top to bottom, until none is left or a page brings nothing. */
 	for (size_t i = 0; i < transcript_count(run->t); i++) {
 		struct history_gap gap;
-		if (transcript_missing_before(run->t, i) <= 0 ||
-		    !transcript_gap_near(run->t, i, i, 0, &gap))
+		if (transcript_missing_before(run->t, i) <= 0)
+			continue;
+		/* down: the gap right below item i-1, filled newer-first from it */
+		if (run->down && i > 0 ? !transcript_gap_near(run->t, i - 1, i - 1, 1, &gap) ||
+					 gap.before
+				       : !transcript_gap_near(run->t, i, i, 0, &gap))
 			continue;
 		if (run->pages > 200 || !controller_fetch_gap(run->c, &gap, page_done, run))
 			loop_quit(run->loop);
@@ -486,10 +500,10 @@ static void tick_to_top(void *arg)
  * top and checks the whole log is loaded once, in place. With live_text, /run first and
  * that message must arrive (a live event after a count that lied). */
 static int page_all(const char *scenario_text, const char *const *fixture_args,
-		    const char *live_text)
+		    const char *live_text, bool down)
 {
 	char *scenario = fixture_scenario_file(scenario_text);
-	struct run run = { 0 };
+	struct run run = { .down = down };
 	assert_int_equal(fixture_start(&run.fp, NULL, scenario, fixture_args), 0);
 	struct buf e, url;
 	buf_init(&e);
@@ -529,6 +543,15 @@ static int page_all(const char *scenario_text, const char *const *fixture_args,
 	size_t nlog;
 	char **ids = read_durable(run.fp.durable, &nlog);
 	check_complete(run.t, ids, nlog, nlog * 4 / 10);
+	if (run.down) {
+		/* Items far from a view at the top dropped; the gap below it filled downwards. */
+		assert_true(transcript_trim(run.t, 0, 20, 64 * 1024, 30) > 100);
+		run.paging_done = false;
+		loop_timer_schedule(run.tick, 20000);
+		loop_run(run.loop);
+		assert_true(run.paging_done);
+		check_complete(run.t, ids, nlog, nlog * 4 / 10);
+	}
 	for (size_t i = 0; i < nlog; i++)
 		free(ids[i]);
 	free(ids);
@@ -552,7 +575,24 @@ static void test_equal_timestamps_lose_nothing(void **state)
 {
 	(void)state;
 	const char *args[] = { "--equal-timestamps", "20", NULL };
-	assert_int_equal(page_all("history 800\n", args, NULL), 0);
+	assert_int_equal(page_all("history 800\n", args, NULL, false), 0);
+}
+
+/* upstream appends an LLM completion log once the step that made it lets go of the state:
+ * after events dated later than it. A newer page asked from its time on (timestamp__gte)
+ * left it out, and its seq stayed a gap no page filled ("not available from the server");
+ * a newer page is asked from the anchor alone. */
+static void test_event_dated_out_of_order_is_paged(void **state)
+{
+	(void)state;
+	const char *args[] = { NULL };
+	assert_int_equal(page_all("history 400\n"
+				  "event {\"id\":\"6c1f5d2e-8a4b-4c3d-9e2f-1a2b3c4d5e6f\","
+				  "\"timestamp\":\"2000-01-01T00:00:00.000001\","
+				  "\"source\":\"environment\",\"filename\":\"default/1.json\","
+				  "\"log_data\":\"{}\",\"model_name\":\"m\",\"usage_id\":"
+				  "\"default\",\"kind\":\"LLMCompletionLogEvent\"}\n"
+				  "history 400\n", args, NULL, true), 0);
 }
 
 /* A server that lists every page in the opposite order to the one asked. */
@@ -560,9 +600,9 @@ static void test_reversed_pages_are_turned_round(void **state)
 {
 	(void)state;
 	const char *args[] = { "--reversed-pages", NULL };
-	assert_int_equal(page_all("history 800\n", args, NULL), 0);
+	assert_int_equal(page_all("history 800\n", args, NULL, false), 0);
 	const char *both[] = { "--reversed-pages", "--equal-timestamps", "7", NULL };
-	assert_int_equal(page_all("history 800\n", both, NULL), 0);
+	assert_int_equal(page_all("history 800\n", both, NULL, false), 0);
 }
 
 /* Every page holds an event dated where it cannot be: each is refused, never placed, and the
@@ -571,7 +611,7 @@ static void test_stray_events_refused_and_said_once(void **state)
 {
 	(void)state;
 	const char *args[] = { "--stray-events", NULL };
-	assert_int_equal(page_all("history 800\n", args, NULL), 1);
+	assert_int_equal(page_all("history 800\n", args, NULL, false), 1);
 }
 
 /* events/count larger than the log (2^53-1, and a million): the socket resumes past the end,
@@ -584,9 +624,9 @@ static void test_lying_count_resumes_from_the_end(void **state)
 			       "on_run:\n"
 			       "  message agent \"live after a lying count\"\n";
 	const char *huge[] = { "--count-answer", "9007199254740991", NULL };
-	page_all(scenario, huge, "live after a lying count");
+	page_all(scenario, huge, "live after a lying count", false);
 	const char *large[] = { "--count-answer", "1000000", NULL };
-	page_all(scenario, large, "live after a lying count");
+	page_all(scenario, large, "live after a lying count", false);
 }
 
 int main(void)
@@ -598,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_equal_timestamps_lose_nothing),
 		cmocka_unit_test(test_reversed_pages_are_turned_round),
 		cmocka_unit_test(test_stray_events_refused_and_said_once),
+		cmocka_unit_test(test_event_dated_out_of_order_is_paged),
 		cmocka_unit_test(test_lying_count_resumes_from_the_end),
 	};
 
