@@ -237,19 +237,21 @@ long transcript_find_seq(const struct transcript *t, int64_t seq);
 /* The index of the item with event id id (an open slot: its item_id), or -1. */
 long transcript_find_id(const struct transcript *t, const char *id);
 
-/* ------------------------------------------------ the window (window.c)
+/* ------------------------------------------------ the window (window.c, page.c)
  *
  * seq is the event's 0-based index in the server's log. The socket gives real seqs; a REST
  * page (events/search) gives none, so a page fetched next to a loaded durable (the anchor)
  * is placed by log order: fetched before it, newest first (TIMESTAMP_DESC, page_id = the
  * anchor, at or before its timestamp), its events get anchor-1, anchor-2, …; fetched after
- * it, oldest first (TIMESTAMP, timestamp__gte = the anchor's timestamp), they get anchor+1,
+ * it, oldest first (TIMESTAMP, page_id = the anchor, no time bound), they get anchor+1,
  * anchor+2, …. The inference is exact when every event on disk is readable. Where it is not:
  * - equal timestamps at the boundary are handled by id: the page, asked inclusively, holds
  *   the anchor itself; what comes before it in the page is skipped, and an event already
  *   loaded resets the count to its real seq;
  * - a page is checked, not trusted: one in the opposite order is turned round, and an event
- *   dated after (before) the event it would follow is refused (transcript_place_page);
+ *   dated after (before) the event it would follow is refused (transcript_place_page); one
+ *   that makes no item is not judged by its time (upstream dates an LLM completion log
+ *   before events it follows);
  * - an unreadable event (a seq gap on disk; the server leaves it out of search) shifts the
  *   inferred seqs of what lies beyond it by one, within that page only: the page's events
  *   keep their order and their ids, and the socket's real seqs win for anything it sends
