@@ -61,6 +61,9 @@ struct item_spec {
 	bool replaces_card;
 	const char *result;
 	size_t result_len;
+	/* A REST page's event that makes no item (a state update, a log event): placed, its
+	 * seq noted as loaded (transcript_place_page). */
+	bool quiet;
 };
 
 /* What applying an event or progress frame did. */
@@ -237,18 +240,21 @@ long transcript_find_seq(const struct transcript *t, int64_t seq);
 /* The index of the item with event id id (an open slot: its item_id), or -1. */
 long transcript_find_id(const struct transcript *t, const char *id);
 
-/* ------------------------------------------------ the window (window.c)
+/* ------------------------------------------------ the window (window.c, page.c)
  *
  * seq is the event's 0-based index in the server's log. The socket gives real seqs; a REST
  * page (events/search) gives none, so a page fetched next to a loaded durable (the anchor)
- * is placed by log order: fetched strictly before it, newest first (TIMESTAMP_DESC,
- * timestamp__lt = the anchor's timestamp), its events get anchor-1, anchor-2, …; fetched
- * after it, oldest first (TIMESTAMP, timestamp__gte = the anchor's timestamp), they get
- * anchor+1, anchor+2, …. The inference is exact when timestamps are distinct and every
- * event on disk is readable. Where it is not:
- * - equal timestamps at the boundary are handled by id: when the page holds the anchor
- *   itself (a page asked with __lte/__gte), what comes before it in the page is skipped,
- *   and an event already loaded resets the count to its real seq;
+ * is placed by log order: fetched before it, newest first (TIMESTAMP_DESC, page_id = the
+ * anchor, at or before its timestamp), its events get anchor-1, anchor-2, …; fetched after
+ * it, oldest first (TIMESTAMP, page_id = the anchor, no time bound), they get anchor+1,
+ * anchor+2, …. The inference is exact when every event on disk is readable. Where it is not:
+ * - equal timestamps at the boundary are handled by id: the page, asked inclusively, holds
+ *   the anchor itself; what comes before it in the page is skipped, and an event already
+ *   loaded resets the count to its real seq;
+ * - a page is checked, not trusted: one in the opposite order is turned round, and an event
+ *   dated after (before) the event it would follow is refused (transcript_place_page); one
+ *   that makes no item is not judged by its time (upstream dates an LLM completion log
+ *   before events it follows);
  * - an unreadable event (a seq gap on disk; the server leaves it out of search) shifts the
  *   inferred seqs of what lies beyond it by one, within that page only: the page's events
  *   keep their order and their ids, and the socket's real seqs win for anything it sends
@@ -266,13 +272,30 @@ struct history_gap {
 	const char *anchor_timestamp; /* its timestamp (NULL when it has none); owned by t */
 	const char *anchor_id;        /* its event id; owned by t */
 	int64_t missing;              /* seqs missing in the gap */
+	int64_t span;                 /* seqs from the anchor to the gap's far edge, loaded
+				       * ones among them too: what a page must hold to cross it */
 	size_t at_index;              /* the gap sits right above item at_index */
 };
 
-/* Adds a page of events fetched by REST next to the loaded durable anchor_seq: older ones
- * (before=true, specs newest first) get anchor_seq-1, -2…; newer ones get +1, +2….
- * Events already loaded (by id) are skipped, and so are seqs already taken; a spec's own seq
- * is ignored. Nothing is added when anchor_seq is not loaded. Returns how many were added. */
+/* What placing a REST page did. */
+struct page_placed {
+	size_t placed;      /* events given a seq (items and quiet ones) */
+	size_t added;       /* items added */
+	size_t known;       /* events loaded already (by id): skipped */
+	size_t refused;     /* events whose time does not fit where they would go: left out */
+	bool reversed;      /* the page came in the opposite order to the one asked */
+};
+/* Places a page of events fetched by REST next to the loaded durable anchor_seq, asked
+ * inclusively (the anchor may come back, with equal-timestamp neighbours from its other
+ * side before it): older ones (before=true, asked newest first) get anchor_seq-1, -2…;
+ * newer ones +1, +2…. A page in the opposite order is turned round; events loaded already
+ * (by id) are skipped; an event whose timestamp is newer (before) or older (after) than the
+ * loaded event or placed event it would follow is refused; seqs taken are passed; quiet
+ * specs take a seq and are noted. A spec's own seq is ignored. Nothing happens when
+ * anchor_seq is not loaded. */
+void transcript_place_page(struct transcript *t, int64_t anchor_seq, bool before,
+			   const struct item_spec *specs, size_t n, struct page_placed *out);
+/* transcript_place_page, returning how many items were added. */
 size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
 			   const struct item_spec *specs, size_t n);
 /* The history not loaded around items [first, last] (display indices): a gap inside them

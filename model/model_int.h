@@ -170,4 +170,11 @@ void transcript_think_feed(struct transcript *t, struct item *it, const char *te
 /* Forgets the think state (a new attempt starts the text again). */
 void transcript_think_reset(struct item *it);
 
+/* window.c: seq is loaded (an item, an attached result, or noted as making no item). */
+bool transcript_seq_loaded(const struct transcript *t, int64_t seq);
+/* window.c: event id is loaded (an item or an attached result); *seq is its seq (-1: none). */
+bool transcript_id_loaded(const struct transcript *t, const char *id, int64_t *seq);
+/* window.c: the event id loaded at seq (the card's result id when the card answers for it). */
+const char *transcript_id_at_seq(const struct transcript *t, int64_t seq);
+
 #endif

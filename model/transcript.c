@@ -290,7 +290,7 @@ static enum apply_result known_again(struct transcript *t, struct item *it,
 	return APPLY_ADDED;
 }
 
-enum apply_result transcript_add_event(struct transcript *t, const struct item_spec *spec)
+static enum apply_result add_event(struct transcript *t, const struct item_spec *spec)
 {
 	if (spec->id) {
 		struct item *known = strmap_get(&t->by_id, spec->id);
@@ -331,6 +331,16 @@ enum apply_result transcript_add_event(struct transcript *t, const struct item_s
 	    !strmap_get(&t->orphans, it->card->tool_call_id))
 		strmap_put(&t->orphans, it->card->tool_call_id, it);
 	return APPLY_ADDED;
+}
+
+enum apply_result transcript_add_event(struct transcript *t, const struct item_spec *spec)
+{
+	enum apply_result r = add_event(t, spec);
+	/* A durable that took no seq of its own (a card's re-emission, a result attached far
+	 * from its card, a copy of a loaded event) is still that seq of the log: not a gap. */
+	if (spec->seq >= 0)
+		transcript_note_seq(t, spec->seq);
+	return r;
 }
 
 uint64_t transcript_generation(const struct transcript *t)

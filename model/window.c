@@ -1,24 +1,18 @@
-/* window: a window over a long history. Pages of REST events placed by log order next to a
- * loaded durable, the gaps of history not loaded between durables, and dropping items far
- * from the view so memory stays bounded. */
+/* window: a window over a long history. What is loaded, the gaps of history not loaded
+ * between durables, and dropping items far from the view so memory stays bounded (pages
+ * are placed in page.c). */
 #include "model_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Gaps up to this many seqs are counted exactly, one lookup each; a wider gap has its edges
- * counted (where out-of-order items sit) and its middle taken as missing. */
-#define GAP_EXACT 256
-#define GAP_EDGE 128
-
-static bool seq_loaded(const struct transcript *t, int64_t seq)
+bool transcript_seq_loaded(const struct transcript *t, int64_t seq)
 {
 	return seq >= 0 && (idmap_get(&t->by_seq, (uint64_t)seq) != NULL ||
 			    idmap_get(&t->quiet_seqs, (uint64_t)seq) != NULL);
 }
 
-/* True when event id is loaded (an item or an attached result); *seq is its seq (-1: none). */
-static bool id_loaded(const struct transcript *t, const char *id, int64_t *seq)
+bool transcript_id_loaded(const struct transcript *t, const char *id, int64_t *seq)
 {
 	const struct item *it = strmap_get(&t->by_id, id);
 	if (it) {
@@ -33,8 +27,7 @@ static bool id_loaded(const struct transcript *t, const char *id, int64_t *seq)
 	return false;
 }
 
-/* The event id loaded at seq (the card's result id when the card answers for it). */
-static const char *id_at_seq(const struct transcript *t, int64_t seq)
+const char *transcript_id_at_seq(const struct transcript *t, int64_t seq)
 {
 	const struct item *it = idmap_get(&t->by_seq, (uint64_t)seq);
 	if (!it)
@@ -42,48 +35,10 @@ static const char *id_at_seq(const struct transcript *t, int64_t seq)
 	return it->seq == seq ? it->id : it->card->result_id;
 }
 
-size_t transcript_add_page(struct transcript *t, int64_t anchor_seq, bool before,
-			   const struct item_spec *specs, size_t n)
-{
-	if (!seq_loaded(t, anchor_seq))
-		return 0;
-	/* A page asked inclusively holds the anchor: what precedes it there is on its other side
-	 * (equal timestamps), so counting starts after it. */
-	const char *anchor_id = id_at_seq(t, anchor_seq);
-	size_t start = 0;
-	for (size_t i = 0; anchor_id && i < n; i++) {
-		if (specs[i].id && strcmp(specs[i].id, anchor_id) == 0) {
-			start = i + 1;
-			break;
-		}
-	}
-	int64_t step = before ? -1 : 1, next = anchor_seq + step;
-	size_t added = 0;
-	t->paging = true;
-	for (size_t i = start; i < n && next >= 0; i++) {
-		const struct item_spec *s = &specs[i];
-		int64_t real;
-		if (s->id && id_loaded(t, s->id, &real)) {
-			/* Loaded already: its real seq is where the count goes on from, when it lies
-			 * this side of the count; one beyond it is an equal timestamp's neighbour. */
-			if (real >= 0 && (before ? real <= next : real >= next))
-				next = real + step;
-			continue;
-		}
-		while (seq_loaded(t, next))
-			next += step;
-		if (next < 0)
-			break;
-		struct item_spec placed = *s;
-		placed.seq = next;
-		enum apply_result r = transcript_add_event(t, &placed);
-		if (r != APPLY_DUPLICATE)
-			added++;
-		next += step;
-	}
-	t->paging = false;
-	return added;
-}
+/* Gaps up to this many seqs are counted exactly, one lookup each; a wider gap has its edges
+ * counted (where out-of-order items sit) and its middle taken as missing. */
+#define GAP_EXACT 256
+#define GAP_EDGE 128
 
 /* Seqs in [lo, hi] not loaded. */
 static int64_t count_absent(const struct transcript *t, int64_t lo, int64_t hi)
@@ -93,13 +48,13 @@ static int64_t count_absent(const struct transcript *t, int64_t lo, int64_t hi)
 	int64_t n = 0;
 	if (hi - lo + 1 <= GAP_EXACT) {
 		for (int64_t s = lo; s <= hi; s++)
-			n += !seq_loaded(t, s);
+			n += !transcript_seq_loaded(t, s);
 		return n;
 	}
 	for (int64_t s = lo; s < lo + GAP_EDGE; s++)
-		n += !seq_loaded(t, s);
+		n += !transcript_seq_loaded(t, s);
 	for (int64_t s = hi - GAP_EDGE + 1; s <= hi; s++)
-		n += !seq_loaded(t, s);
+		n += !transcript_seq_loaded(t, s);
 	return n + (hi - lo + 1 - 2 * GAP_EDGE);
 }
 
@@ -130,7 +85,11 @@ static void gap_fill(const struct transcript *t, size_t at, bool before, int64_t
 		a = (long)at;
 	}
 	const struct item *it = t->items[a];
+	/* The durables on either side of the gap: at (below) and the one above it, if any. */
+	long p = prev_durable(t, at);
+	int64_t lo = p >= 0 ? t->items[p]->seq : -1, hi = t->items[at]->seq;
 	*gap = (struct history_gap){
+		.span = hi - lo - 1,
 		.before = before,
 		.anchor_seq = it->seq,
 		.anchor_timestamp = it->timestamp,
@@ -343,6 +302,6 @@ static struct item quiet_mark;
 
 void transcript_note_seq(struct transcript *t, int64_t seq)
 {
-	if (seq >= 0 && !seq_loaded(t, seq))
+	if (seq >= 0 && !transcript_seq_loaded(t, seq))
 		idmap_put(&t->quiet_seqs, (uint64_t)seq, &quiet_mark);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "codec_int.h"
 #include "net_int.h"
@@ -139,14 +140,56 @@ int rest_search_conversations_newest(const struct rest_server *srv, const char *
 	return search_conversations(srv, page_id, limit, "UPDATED_AT_DESC", done, ctx);
 }
 
+/* The time one microsecond after ts (YYYY-MM-DDTHH:MM:SS[.frac][zone], the zone kept as it
+ * is) into out; false when ts is not such a time. Upstream compares times as isoformat
+ * strings of parsed datetimes, so "before this" means "at or before ts". */
+static bool time_after(const char *ts, char *out, size_t n)
+{
+	struct tm tm = { 0 };
+	int used = 0;
+	if (sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &used) != 6 || used != 19)
+		return false;
+	const char *p = ts + used;
+	long us = 0;
+	if (*p == '.') {
+		int digits = 0;
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			if (digits < 6)
+				us = us * 10 + (*p - '0');
+		if (!digits)
+			return false;
+		for (; digits < 6; digits++)
+			us *= 10;
+	}
+	if (*p && strspn(p, "0123456789:+-Z") != strlen(p))
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	time_t secs = timegm(&tm);
+	if (++us == 1000000) {
+		us = 0;
+		secs++;
+	}
+	if (!gmtime_r(&secs, &tm))
+		return false;
+	int w = snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%06ld%s", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, us, p);
+	return w > 0 && (size_t)w < n;
+}
+
 /* The filters search and count share: upstream's query parameter names. */
 static void event_filters(struct buf *path, bool *first, const struct event_query *q)
 {
+	char lt[64];
 	query_add(path, first, "kind", q->kind);
 	query_add(path, first, "source", q->source);
 	query_add(path, first, "body", q->body);
 	query_add(path, first, "timestamp__gte", q->timestamp_gte);
-	query_add(path, first, "timestamp__lt", q->timestamp_lt);
+	if (q->timestamp_lte && !q->timestamp_lt && time_after(q->timestamp_lte, lt, sizeof lt))
+		query_add(path, first, "timestamp__lt", lt);
+	else
+		query_add(path, first, "timestamp__lt", q->timestamp_lt);
 }
 
 int rest_search_events(const struct rest_server *srv, const char *id,

@@ -461,6 +461,9 @@ struct event_query {
 	const char *body;               /* text a MessageEvent contains (case-insensitive) */
 	const char *timestamp_gte;      /* ISO 8601: at or after (naive = the server's time) */
 	const char *timestamp_lt;       /* ISO 8601: before */
+	/* ISO 8601: at or before (upstream has no __lte: sent as __lt one microsecond later;
+	 * one that does not parse is not sent) */
+	const char *timestamp_lte;
 };
 /* One page of the conversation's events (GET …/events/search): {"items":[Event…],
  * "next_page_id":…}; events carry no seq on REST. q may be NULL. */

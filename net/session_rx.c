@@ -81,6 +81,15 @@ static void on_sync(struct session *s, const struct frame *f)
 		s->has_cursor = true;
 		s->cursor = f->has_through_seq ? f->through_seq : -1;
 	}
+	/* A cursor past the log's end (a count that lied, a log that shrank): nothing is
+	 * replayed, and the live events to come, at seqs up to the cursor, would be taken for
+	 * ones seen. The log's real end is where this connection resumes. */
+	int64_t end = f->has_through_seq ? f->through_seq : -1;
+	if (!s->live_only && s->cursor > end) {
+		net_log("session: the cursor %lld is past the log's end (through_seq %lld): "
+			"resuming from the end", (long long)s->cursor, (long long)end);
+		s->cursor = end;
+	}
 	session_emit(s, SESSION_SYNCED, SESSION_END_NONE, 0);
 	if (s->queue_len && s->wsi)
 		lws_callback_on_writable(s->wsi);

@@ -93,6 +93,8 @@ void controller_quit(struct controller *c, int exit_code);
 struct controller_page_result {
 	size_t events;          /* events the server answered */
 	size_t added;           /* items added to the transcript */
+	size_t placed;          /* events placed (items and those that make none) */
+	size_t refused;         /* events left out: their time did not fit their place */
 	uint64_t lines;         /* the lines they added (transcript_lines_added): not news */
 	bool found;             /* search: the match is loaded, found_uid is its item */
 	uint64_t found_uid;

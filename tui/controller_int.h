@@ -86,6 +86,7 @@ struct controller {
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
 	struct history_call *history_call; /* tui/history.c: the call in flight, if any */
+	bool history_refusal_said;      /* tui/history.c: a page's refused events were told */
 	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 };
 

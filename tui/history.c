@@ -1,7 +1,7 @@
 /* history: the history not loaded, on demand (issue 16). A gap of the transcript is asked of
  * REST events/search — at most 100 events next to the gap's anchor, by time — without
  * blocking the loop; the page goes through the controller's event path (cleaned and masked
- * like every event) into the transcript, placed by log order (transcript_add_page). Server
+ * like every event) into the transcript, placed by log order (transcript_place_page). Server
  * search finds an event never loaded and places it by its count of earlier events. One call
  * in flight; the socket and its cursor are never touched. */
 #include "controller_int.h"
@@ -91,41 +91,39 @@ static void fail(struct history_call *h, const char *words)
 	finish(h, &res);
 }
 
-/* Places the events of p next to the loaded durable anchor_seq (before: p newest first).
- * Every event takes one seq, including those that make no item (noted as loaded); the
- * anchor itself, when the page holds it, is skipped. Returns the items added. */
-static size_t place_page(struct controller *c, const struct event_page *p, int64_t anchor_seq,
-			 bool before, const char *anchor_id)
+/* Places the events of p next to the loaded durable anchor_seq (before: asked newest first)
+ * by log order; events that make no item take their seq too (transcript_place_page). Events
+ * refused there (their time does not fit their place: a server's page out of order) are
+ * said once per conversation, in words. */
+static void place_page(struct controller *c, const struct event_page *p, int64_t anchor_seq,
+		       bool before, struct page_placed *out)
 {
-	struct transcript *t = c->transcript;
-	size_t n = p->count ? p->count : 1, nrun = 0, added = 0;
-	struct item_spec *run = xcalloc(n, sizeof *run);
+	size_t n = p->count ? p->count : 1;
+	struct item_spec *specs = xcalloc(n, sizeof *specs);
 	struct buf *stores = xcalloc(n, sizeof *stores);
-	int64_t from = anchor_seq, k = 0;
 	for (size_t i = 0; i < p->count; i++) {
 		const struct event *e = &p->events[i];
-		if (anchor_id && e->id && !strcmp(e->id, anchor_id))
-			continue;
-		int64_t seq = before ? anchor_seq - ++k : anchor_seq + ++k;
-		if (seq < 0)
-			break;
 		buf_init(&stores[i]);
-		if (ctl_event_to_spec(c, e, seq, &run[nrun], &stores[i])) {
-			nrun++;
-			continue;
+		if (!ctl_event_to_spec(c, e, -1, &specs[i], &stores[i])) {
+			/* No item: its id and time still place it (the spec says no more). */
+			specs[i].quiet = true;
+			specs[i].id = e->id;
 		}
-		/* No item: the run so far goes in, then this seq counts as loaded. */
-		added += transcript_add_page(t, from, before, run, nrun);
-		nrun = 0;
-		transcript_note_seq(t, seq);
-		from = seq;
 	}
-	added += transcript_add_page(t, from, before, run, nrun);
+	transcript_place_page(c->transcript, anchor_seq, before, specs, p->count, out);
 	for (size_t i = 0; i < p->count; i++)
 		buf_fini(&stores[i]);
 	free(stores);
-	free(run);
-	return added;
+	free(specs);
+	if (out->refused && !c->history_refusal_said) {
+		c->history_refusal_said = true;
+		char words[200];
+		snprintf(words, sizeof words,
+			 "%zu event%s of the server's history left out: dated where %s cannot go "
+			 "(its pages are out of order; said once)", out->refused,
+			 out->refused == 1 ? "" : "s", out->refused == 1 ? "it" : "they");
+		ctl_add_error_item(c, "history out of order", words);
+	}
 }
 
 static void page_answer(struct history_call *h, const struct rest_response *r)
@@ -144,8 +142,12 @@ static void page_answer(struct history_call *h, const struct rest_response *r)
 		return;
 	}
 	uint64_t lines = transcript_lines_added(c->transcript);
+	struct page_placed placed;
+	place_page(c, &p, h->anchor_seq, h->before, &placed);
 	struct controller_page_result res = {
-		.added = place_page(c, &p, h->anchor_seq, h->before, h->anchor_id),
+		.added = placed.added,
+		.placed = placed.placed,
+		.refused = placed.refused,
 		.events = p.count,
 	};
 	res.lines = transcript_lines_added(c->transcript) - lines;
@@ -297,16 +299,19 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	h->before = gap->before;
 	h->anchor_seq = gap->anchor_seq;
 	h->anchor_id = gap->anchor_id ? xstrdup(gap->anchor_id) : NULL;
-	/* Newer ones are asked from the anchor's time on: the anchor comes back too. */
-	int64_t want = gap->missing + (gap->before ? 0 : 1);
+	/* Asked inclusively, so events sharing the anchor's time are not skipped: the anchor
+	 * comes back too (first, from upstream, whose page_id starts the walk at it). Loaded
+	 * events inside the gap (ones that make no item) come back too: the page spans it. */
+	int64_t want = (gap->span > gap->missing ? gap->span : gap->missing) + 1;
 	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
-	 * page deep in a long history costs what one at its end does. */
+	 * page deep in a long history costs what one at its end does. A newer page has no time
+	 * bound: an LLM completion log is appended after events dated later than it, and
+	 * timestamp__gte the anchor's would leave it out (a gap no page fills). */
 	struct event_query q = {
 		.page_id = h->anchor_id,
 		.limit = want < HISTORY_PAGE_MAX ? (int)want : HISTORY_PAGE_MAX,
 		.order = gap->before ? EVENT_ORDER_NEWEST_FIRST : EVENT_ORDER_OLDEST_FIRST,
-		.timestamp_lt = gap->before ? gap->anchor_timestamp : NULL,
-		.timestamp_gte = gap->before ? NULL : gap->anchor_timestamp,
+		.timestamp_lte = gap->before ? gap->anchor_timestamp : NULL,
 	};
 	struct rest_server srv = server_of(c);
 	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));

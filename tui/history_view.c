@@ -67,7 +67,7 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 	v->history_landed_us = v->history_asked_us; /* timed until the frame that shows it */
 	/* History, not news: the lines of the page are no "new below". */
 	v->vp.seen_generation += r->lines;
-	if (!r->added) {
+	if (!r->added && !r->placed) {
 		/* The server had nothing more there (unreadable events, a shorter log): the gap
 		 * stays, and is not asked for again from this anchor. */
 		v->history_dead_seq = v->history_asked_seq;

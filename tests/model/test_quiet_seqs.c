@@ -36,10 +36,42 @@ static void noted_seqs_are_no_gap(void **state)
 	transcript_destroy(t);
 }
 
+/* A durable that takes no seq of its own is still loaded: a card emitted again as it
+ * progresses (ACP), a result attached to its card, a copy of a loaded event at a new seq. */
+static void durables_without_their_own_item_are_no_gap(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	add(t, ITEM_USER, 40, "e40", "go on");
+	struct item_spec acp = spec_of(ITEM_TOOL, 41, "e41", NULL);
+	acp.title = "Write tests/test_summary.py";
+	acp.tool_call_id = "acp_call_7";
+	acp.replaces_card = true;
+	assert_int_equal(transcript_add_event(t, &acp), APPLY_ADDED);
+	acp.seq = 42;
+	acp.id = "e42";
+	acp.has_result = true;
+	acp.outcome = TOOL_DONE;
+	acp.result = "Wrote 2 lines";
+	acp.result_len = strlen(acp.result);
+	assert_int_equal(transcript_add_event(t, &acp), APPLY_ATTACHED);
+	transcript_note_seq(t, 43); /* an LLM completion log */
+	add(t, ITEM_AGENT, 44, "e44", "the regression test passes");
+	add(t, ITEM_AGENT, 45, "e40", "go on"); /* the same event again at a new seq */
+	add(t, ITEM_AGENT, 46, "e46", "done");
+	for (size_t i = 1; i < transcript_count(t); i++)
+		assert_int_equal(transcript_missing_before(t, i), 0);
+	struct history_gap gap;
+	assert_false(transcript_gap_near(t, 1, transcript_count(t) - 1, 10, &gap) &&
+		     gap.anchor_seq != 40);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(noted_seqs_are_no_gap),
+		cmocka_unit_test(durables_without_their_own_item_are_no_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

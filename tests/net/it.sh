@@ -463,6 +463,18 @@ case_no_history() {
 	expect_count '^durable ' 0
 }
 
+# A cursor past the log's end (--after-seq 1000 on a log of 5; an events/count that lied):
+# sync's through_seq below it moves the cursor to the log's end, so the live events (seqs 5,
+# 6) are delivered, not taken for ones seen.
+case_past_end() {
+	start_fixture "$NET_DATA/past_end.scenario"
+	session --after-seq 1000 --until-seq 6 --max-retries 0 --exit-after 10
+	expect_rc 0
+	grep -q '^sync from=1000 through=4 ' "$T/out" || fail "no sync with through_seq 4: $(grep '^sync' "$T/out")"
+	expect_count '^durable ' 2
+	grep -q '^exit 0 cursor=6 ' "$T/out" || fail "the cursor did not end at 6: $(grep '^exit' "$T/out")"
+}
+
 # session_reconnect_now: each wait of a growing backoff is cut short (0.1 s in), every
 # attempt resumes from the cursor (after_seq of the last durable), and while live it does
 # nothing.

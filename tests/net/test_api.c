@@ -226,6 +226,33 @@ static void test_search_events(void **state)
 	assert_null(strstr(R.body, "\"next_page_id\":null"));
 }
 
+/* At or before a time: upstream has only __lt, so one microsecond later, carried through
+ * seconds, days and years, the zone as given; a time that does not parse sends no bound. */
+static void test_search_events_at_or_before(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "2026-06-16T05:39:45.004545", "2026-06-16T05%3A39%3A45.004546" },
+		{ "2026-06-16T05:39:45", "2026-06-16T05%3A39%3A45.000001" },
+		{ "2026-06-16T05:39:45.5", "2026-06-16T05%3A39%3A45.500001" },
+		{ "2026-12-31T23:59:59.999999+01:00", "2027-01-01T00%3A00%3A00.000000%2B01%3A00" },
+		{ "2024-02-28T23:59:59.999999Z", "2024-02-29T00%3A00%3A00.000000Z" },
+		{ "2026-06-16T05:39:45.1234567", "2026-06-16T05%3A39%3A45.123457" },
+	};
+	char want[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct event_query q = { .timestamp_lte = cases[i][0] };
+		finish_call(rest_search_events(&R.srv, CONV, &q, on_done, &R));
+		snprintf(want, sizeof want, "GET /api/conversations/" CONV
+			 "/events/search?timestamp__lt=%s", cases[i][1]);
+		expect_request(want);
+	}
+	struct event_query q = { .timestamp_lte = "yesterday" };
+	finish_call(rest_search_events(&R.srv, CONV, &q, on_done, &R));
+	expect_request("GET /api/conversations/" CONV "/events/search");
+}
+
 static void test_count_events(void **state)
 {
 	struct event_query q = { .page_id = "p", .limit = 3, .order = EVENT_ORDER_NEWEST_FIRST,
@@ -275,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_confirmation_policy),
 		cmocka_unit_test(test_search_conversations),
 		cmocka_unit_test(test_search_events),
+		cmocka_unit_test(test_search_events_at_or_before),
 		cmocka_unit_test(test_count_events),
 		cmocka_unit_test(test_count_decode),
 	};

@@ -36,6 +36,11 @@ for _ in $(seq 40); do
 	sleep 0.2
 done
 all=$(cat "$WORK/all")
+# Every event came over the socket: events that make no item of their own (the ACP card's
+# second emission, the LLM completion log) are part of the log, never a gap row, and no page
+# of history is asked for.
+grep -qF "earlier event" <<<"$all" && fail "a gap row mid-transcript: $(grep -F "earlier event" <<<"$all")"
+grep -q "events/search" "$WORK/traffic" && fail "history was paged although all of it was loaded"
 has() { grep -qF -- "$1" <<<"$all" || fail "not shown: $1"; }
 has "▸ system prompt (11 lines)"
 has "⚙ terminal  ✗ failed  SESSION_URL=\"\${AUTOMATION_SESSION_URL:-https://app.all-hands.dev}\" …"
