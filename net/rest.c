@@ -1,5 +1,6 @@
-/* REST calls (protocol.md §4) through the lws HTTP client on the loop's context: one
- * connection per request, the body collected whole, done called exactly once. */
+/* REST calls (protocol.md §4) through the lws HTTP client on the loop's context: requests to
+ * one server share a kept-alive HTTP/1.1 connection (queued on it, one at a time), the body
+ * collected whole, done called exactly once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,7 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		return 0;
 	case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
 		req_finish(r, r->status, NULL);
-		return -1;      /* one request per connection: close it */
+		return 0;       /* kept alive: lws hands the connection to the next queued request */
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: {
 		struct buf why;
 
@@ -247,15 +248,20 @@ static void req_open(struct rest_req *r, const char *address)
 	ci.address = address;
 	ci.port = r->url.port;
 	ci.path = r->path;
-	/* the Host header, and for TLS the SNI and certificate name (see session_open) */
-	ci.host = r->host;
+	/* the Host header, and for TLS the SNI and certificate name (see session_open). lws
+	 * 4.1.6 queues a request on a kept-alive connection (LCCSCF_PIPELINE) only when host
+	 * equals address: a numeric server goes without the port in Host (upstream never reads
+	 * it) so that every request rides one connection; a name keeps its Host and connects
+	 * anew each time. */
+	ci.host = strcmp(r->url.host, address) ? r->host : address;
 	ci.method = r->method;
 	ci.alpn = "http/1.1";
 	ci.local_protocol_name = NET_PROTO_REST;
 	ci.opaque_user_data = r;
 	ci.pwsi = &r->wsi;      /* known before any callback of the connection runs */
+	ci.ssl_connection = LCCSCF_PIPELINE;
 	if (r->url.tls) {
-		ci.ssl_connection = LCCSCF_USE_SSL;
+		ci.ssl_connection |= LCCSCF_USE_SSL;
 		if (r->insecure)
 			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
 					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
