@@ -75,6 +75,7 @@ struct controller {
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
 	struct history_call *history_call; /* tui/history.c: the call in flight, if any */
+	int64_t history_page_us;           /* when the last page was sent (0: none yet) */
 	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 };
 
