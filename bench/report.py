@@ -305,6 +305,17 @@ def build(args):
     t.add("tui_page", "9. one page back into history not loaded: ms from asked to painted, p99",
           fmt(p99, 1), f"p50 {fmt(p50, 1)} (a render tick is 33.3)", "—", "< 100 ms",
           None if p99 is None else p99 < 100)
+
+    # 10. History (issue 23): what one search and one Ctrl-Home cost the server
+    sr, sc = med(res, "history_search_requests"), med(res, "history_search_conns")
+    t.add("history_search", "10. Ctrl-R \"(turn 12)\" typed in 100,000 events: REST requests / TCP connections",
+          f"{fmt(sr, 0)} / {fmt(sc, 0)}", "232 / 234 before issue 23 (same run)", "—",
+          "≤ 20 over ≤ 2",
+          None if sr is None or sc is None else (sr <= 20 and sc <= 2))
+    ts, tr, tc = med(res, "history_top_s"), med(res, "history_top_requests"), med(res, "history_top_conns")
+    t.add("history_top", "10. one Ctrl-Home to the first of 100,000 events: s (REST requests / connections)",
+          f"{fmt(ts, 3)} ({fmt(tr, 0)} / {fmt(tc, 0)})", "before: not reached in 10 s (a page a press)", "—", "< 1 s",
+          None if ts is None else ts < 1)
     return t
 
 

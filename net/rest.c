@@ -1,5 +1,8 @@
-/* REST calls (protocol.md §4) through the lws HTTP client on the loop's context: one
- * connection per request, the body collected whole, done called exactly once. */
+/* REST calls (protocol.md §4) through the lws HTTP client on the loop's context: a read
+ * started while another is open (the answer's follow-up: a search, then its count) is queued
+ * on that one's kept-alive HTTP/1.1 connection, which closes once no read is open (never
+ * left idle for the server to close under a later request); controls connect on their own;
+ * the body collected whole, done called exactly once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@ struct rest_req {
 	size_t body_len;
 	bool json;                      /* the caller gave a body */
 	bool body_sent;
+	bool counted;                   /* in open_gets */
 	int status;
 	int64_t started_us;             /* when the connection was opened */
 	struct buf response;
@@ -38,8 +42,14 @@ struct rest_req {
 	void *ctx;
 };
 
+/* Numeric GETs open now, on every loop (one thread): each may be queued on another's
+ * connection. */
+static int open_gets;
+
 static void req_free(struct rest_req *r)
 {
+	if (r->counted)
+		open_gets--;
 	lws_dll2_remove(&r->node);
 	loop_timer_destroy(r->timer);
 	resolve_cancel(r->lookup);
@@ -221,7 +231,9 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		return 0;
 	case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
 		req_finish(r, r->status, NULL);
-		return -1;      /* one request per connection: close it */
+		/* kept while a read may be queued on it (lws hands it the connection), else closed:
+		 * no connection is left idle for the server to close under a later request */
+		return open_gets > 0 ? 0 : -1;
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: {
 		struct buf why;
 		unsigned int answered = wsi ? lws_http_client_http_response(wsi) : 0;
@@ -278,15 +290,27 @@ static void req_open(struct rest_req *r, const char *address)
 	ci.address = address;
 	ci.port = r->url.port;
 	ci.path = r->path;
-	/* the Host header, and for TLS the SNI and certificate name (see session_open) */
-	ci.host = r->host;
+	/* the Host header, and for TLS the SNI and certificate name (see session_open). lws
+	 * 4.1.6 queues a request on a live connection (LCCSCF_PIPELINE) only when that one's
+	 * host equals the new one's address: a GET to a numeric server goes without the port
+	 * in Host (upstream never reads it), so that a GET started while it is open (its
+	 * answer's follow-up: a search, then its count) is queued on it. A POST (a control)
+	 * connects on its own: it never waits behind a slow read. */
+	bool numeric_get = !strcmp(r->url.host, address) && !strcmp(r->method, "GET");
+	ci.host = numeric_get ? address : r->host;
 	ci.method = r->method;
 	ci.alpn = "http/1.1";
 	ci.local_protocol_name = NET_PROTO_REST;
 	ci.opaque_user_data = r;
 	ci.pwsi = &r->wsi;      /* known before any callback of the connection runs */
+	/* a numeric GET may lead a queue, or join the queue of one in flight */
+	ci.ssl_connection = numeric_get ? LCCSCF_PIPELINE : 0;
+	if (numeric_get && !r->counted) {
+		r->counted = true;
+		open_gets++;
+	}
 	if (r->url.tls) {
-		ci.ssl_connection = LCCSCF_USE_SSL;
+		ci.ssl_connection |= LCCSCF_USE_SSL;
 		if (r->insecure)
 			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
 					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |

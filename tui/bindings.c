@@ -68,8 +68,7 @@ static void act_line_down(struct tui *u, struct editor *e, const struct key_even
 static void act_top(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (transcript_count(u->cur->t))
-		viewport_show_item(&u->cur->vp, u->cur->t, 0);
+	history_view_go_first(u);
 }
 
 static void act_bottom(struct tui *u, struct editor *e, const struct key_event *ev)

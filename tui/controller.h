@@ -113,6 +113,12 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
  * false: no match). False when another history call is in flight. */
 bool controller_search_history(struct controller *c, const char *needle, const char *ts,
 			       const char *skip_id, controller_page_fn done, void *ctx);
+/* Fetches the oldest page of the log (at most 100 events, oldest first, no anchor needed) and
+ * places it at the top, before what is loaded, with a gap between; then done. False when
+ * another history call is in flight. */
+bool controller_fetch_first(struct controller *c, controller_page_fn done, void *ctx);
+/* Forgets the history call in flight: its answer is dropped and its done never runs. */
+void controller_history_cancel(struct controller *c);
 /* True while a history call is in flight. */
 bool controller_history_busy(const struct controller *c);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */

@@ -11,11 +11,14 @@
 #include <string.h>
 
 #define HISTORY_PAGE_MAX 100
+/* Pages start at least this far apart (at most 10 a second), whatever asks for them. */
+#define HISTORY_PAGE_SPACING_US ((int64_t)100000)
 
 enum history_step {
 	STEP_PAGE,              /* a page next to a loaded durable */
 	STEP_SEARCH,            /* the newest event matching the needle before a time */
 	STEP_PLACE,             /* the found event's seq: how many events are older */
+	STEP_FIRST,             /* the oldest page of the log: its events take seqs 0, 1… */
 };
 
 /* The call in flight; c is NULL once the controller is gone. */
@@ -29,6 +32,9 @@ struct history_call {
 	char *skip_id;                  /* newer search: the current match, not found again */
 	char *found_ts;            /* STEP_PLACE: the found event's timestamp */
 	struct event_page found;        /* STEP_PLACE: the page holding the found event */
+	char *anchor_ts;                /* STEP_PAGE: the anchor's timestamp (copied: trims) */
+	int limit;                      /* STEP_PAGE */
+	struct loop_timer *held;        /* a page held back by the spacing, until it fires */
 	controller_page_fn done;
 	void *ctx;
 };
@@ -41,15 +47,25 @@ static void call_free(struct history_call *h)
 	free(h->needle);
 	free(h->skip_id);
 	free(h->found_ts);
+	free(h->anchor_ts);
+	loop_timer_destroy(h->held);
 	event_page_fini(&h->found);
 	free(h);
 }
 
 void ctl_history_detach(struct controller *c)
 {
-	if (c->history_call)
-		c->history_call->c = NULL;
+	struct history_call *h = c->history_call;
 	c->history_call = NULL;
+	if (h && h->held)
+		call_free(h); /* never sent: no answer will come to free it */
+	else if (h)
+		h->c = NULL;  /* its answer is dropped when it comes */
+}
+
+void controller_history_cancel(struct controller *c)
+{
+	ctl_history_detach(c);
 }
 
 bool controller_history_busy(const struct controller *c)
@@ -244,6 +260,47 @@ static void search_answer(struct history_call *h, const struct rest_response *r)
 	}
 }
 
+/* The oldest page of the log, oldest first: event i is seq i (the count of events before
+ * it), placed where it belongs whatever is loaded; the rest lies in a gap below it. */
+static void first_answer(struct history_call *h, const struct rest_response *r)
+{
+	struct controller *c = h->c;
+	struct event_page p;
+	struct codec_error err;
+	char words[160];
+	if (r->status != 200) {
+		failure_words(r, words, sizeof words);
+		fail(h, words);
+		return;
+	}
+	if (event_page_decode(r->body ? r->body : "", r->body_len, &p, &err) != 0) {
+		fail(h, "the server's page did not decode");
+		return;
+	}
+	uint64_t lines = transcript_lines_added(c->transcript);
+	struct controller_page_result res = { .events = p.count };
+	for (size_t i = 0; i < p.count; i++) {
+		const struct event *e = &p.events[i];
+		if (e->id && transcript_find_id(c->transcript, e->id) >= 0)
+			continue;
+		struct item_spec spec;
+		struct buf store;
+		buf_init(&store);
+		if (ctl_event_to_spec(c, e, (int64_t)i, &spec, &store)) {
+			if (transcript_add_event(c->transcript, &spec) != APPLY_DUPLICATE)
+				res.added++;
+		} else {
+			transcript_note_seq(c->transcript, (int64_t)i);
+		}
+		buf_fini(&store);
+	}
+	res.lines = transcript_lines_added(c->transcript) - lines;
+	event_page_fini(&p);
+	if (res.added || res.lines)
+		ctl_changed(c);
+	finish(h, &res);
+}
+
 static void history_done(void *ctx, const struct rest_response *r)
 {
 	struct history_call *h = ctx;
@@ -260,6 +317,9 @@ static void history_done(void *ctx, const struct rest_response *r)
 		break;
 	case STEP_PLACE:
 		place_answer(h, r);
+		break;
+	case STEP_FIRST:
+		first_answer(h, r);
 		break;
 	}
 }
@@ -288,6 +348,47 @@ static bool call_started(struct history_call *h, int rc)
 	return true;
 }
 
+/* Sends the page h describes (STEP_PAGE or STEP_FIRST). */
+static int page_send(struct history_call *h)
+{
+	struct controller *c = h->c;
+	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
+	 * page deep in a long history costs what one at its end does. A newer page has no time
+	 * bound: an LLM completion log is appended after events dated later than it, and
+	 * timestamp__gte the anchor's would leave it out (a gap no page fills). */
+	struct event_query q = {
+		.page_id = h->anchor_id,
+		.limit = h->limit,
+		.order = h->before ? EVENT_ORDER_NEWEST_FIRST : EVENT_ORDER_OLDEST_FIRST,
+		.timestamp_lte = h->before ? h->anchor_ts : NULL,
+	};
+	if (h->step == STEP_FIRST)
+		q = (struct event_query){ .limit = HISTORY_PAGE_MAX, .order = EVENT_ORDER_OLDEST_FIRST };
+	c->history_page_us = clock_now_us();
+	struct rest_server srv = server_of(c);
+	return rest_search_events(&srv, c->o->conversation_id, &q, history_done, h);
+}
+
+static void page_unheld(void *arg)
+{
+	struct history_call *h = arg;
+	loop_timer_destroy(h->held);
+	h->held = NULL;
+	call_started(h, page_send(h));
+}
+
+/* Sends the page now, or once HISTORY_PAGE_SPACING_US have passed since the last one. */
+static bool page_start(struct history_call *h)
+{
+	struct controller *c = h->c;
+	int64_t wait = c->history_page_us + HISTORY_PAGE_SPACING_US - clock_now_us();
+	if (!c->history_page_us || wait <= 0)
+		return call_started(h, page_send(h));
+	h->held = loop_timer_create(c->loop, page_unheld, h);
+	loop_timer_schedule(h->held, wait);
+	return true;
+}
+
 bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 			  controller_page_fn done, void *ctx)
 {
@@ -299,22 +400,19 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	h->before = gap->before;
 	h->anchor_seq = gap->anchor_seq;
 	h->anchor_id = gap->anchor_id ? xstrdup(gap->anchor_id) : NULL;
+	h->anchor_ts = xstrdup(gap->anchor_timestamp);
 	/* Asked inclusively, so events sharing the anchor's time are not skipped: the anchor
 	 * comes back too (first, from upstream, whose page_id starts the walk at it). Loaded
 	 * events inside the gap (ones that make no item) come back too: the page spans it. */
 	int64_t want = (gap->span > gap->missing ? gap->span : gap->missing) + 1;
-	/* page_id names the anchor: upstream walks from it instead of from the log's end, so a
-	 * page deep in a long history costs what one at its end does. A newer page has no time
-	 * bound: an LLM completion log is appended after events dated later than it, and
-	 * timestamp__gte the anchor's would leave it out (a gap no page fills). */
-	struct event_query q = {
-		.page_id = h->anchor_id,
-		.limit = want < HISTORY_PAGE_MAX ? (int)want : HISTORY_PAGE_MAX,
-		.order = gap->before ? EVENT_ORDER_NEWEST_FIRST : EVENT_ORDER_OLDEST_FIRST,
-		.timestamp_lte = gap->before ? gap->anchor_timestamp : NULL,
-	};
-	struct rest_server srv = server_of(c);
-	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));
+	h->limit = want < HISTORY_PAGE_MAX ? (int)want : HISTORY_PAGE_MAX;
+	return page_start(h);
+}
+
+bool controller_fetch_first(struct controller *c, controller_page_fn done, void *ctx)
+{
+	struct history_call *h = call_begin(c, STEP_FIRST, done, ctx);
+	return h && page_start(h);
 }
 
 bool controller_search_history(struct controller *c, const char *needle, const char *ts,

@@ -31,10 +31,15 @@ static bool shown_items(struct tui *u, size_t *first, size_t *last)
 	return true;
 }
 
-/* Where the view is (never 0): items are trimmed again once it changes. */
+/* Where v's view is (never 0): items are trimmed again once it changes. */
+static uint64_t conv_place(const struct conv *v)
+{
+	return v->vp.follow ? 1 : v->vp.top_uid * 65599u + v->vp.top_row + 2;
+}
+
 static uint64_t view_place(const struct tui *u)
 {
-	return u->cur->vp.follow ? 1 : u->cur->vp.top_uid * 65599u + u->cur->vp.top_row + 2;
+	return conv_place(u->cur);
 }
 
 /* Only right after a frame: the rows it showed give the items to keep. */
@@ -81,6 +86,74 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 	tui_schedule_frame(v->u);
 }
 
+/* True when events older than the first loaded durable are not loaded. */
+static bool first_missing(struct transcript *t)
+{
+	struct item_info info;
+	for (size_t i = 0, n = transcript_count(t); i < n; i++) {
+		transcript_item(t, i, &info);
+		if (info.seq >= 0)
+			return transcript_missing_before(t, i) > 0;
+	}
+	return false;
+}
+
+static void first_done(void *ctx, const struct controller_page_result *r)
+{
+	struct conv *v = ctx;
+	if (r->error) {
+		char note[sizeof v->history_note];
+		snprintf(note, sizeof note, "could not load the first events: %s", r->error);
+		set_note(v, note);
+		tui_schedule_frame(v->u);
+		return;
+	}
+	set_note(v, NULL);
+	v->vp.seen_generation += r->lines;
+	/* Still where Ctrl-Home put it (the reader did not move meanwhile): the first event. */
+	if (v->history_first_at == conv_place(v) && transcript_count(v->t))
+		viewport_show_item(&v->vp, v->t, 0);
+	v->history_first_at = 0;
+	v->history_trimmed_at = 0;
+	tui_schedule_frame(v->u);
+}
+
+void history_view_go_first(struct tui *u)
+{
+	struct conv *v = u->cur;
+	if (!transcript_count(v->t))
+		return;
+	viewport_show_item(&v->vp, v->t, 0);
+	v->history_want_first = first_missing(v->t);
+	if (v->history_want_first) {
+		/* Whatever page was on its way is not the one wanted now (a search's call is). */
+		if (!v->server_searching)
+			controller_history_cancel(v->ctl);
+		set_note(v, "loading the first events…");
+	}
+	tui_schedule_frame(u);
+}
+
+/* A gap between rows shown is filled from above: the page lands under the item the view is
+ * anchored at and pushes the gap row down and away. Filled from below, every page would land
+ * under the gap row, which would stay in view until the whole gap was loaded. */
+static void fill_from_above(struct transcript *t, struct history_gap *gap)
+{
+	struct item_info info;
+	for (size_t i = gap->at_index; i-- > 0;) {
+		transcript_item(t, i, &info);
+		if (info.seq < 0)
+			continue;
+		if (info.timestamp) {
+			gap->before = false;
+			gap->anchor_seq = info.seq;
+			gap->anchor_timestamp = info.timestamp;
+			gap->anchor_id = info.id;
+		}
+		return;
+	}
+}
+
 void history_view_check(struct tui *u, const struct controller_status *st)
 {
 	size_t first, last;
@@ -95,12 +168,22 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	}
 	if (controller_history_busy(u->cur->ctl))
 		return;
+	if (u->cur->history_want_first) {
+		u->cur->history_want_first = false;
+		u->cur->history_first_at = view_place(u);
+		if (!controller_fetch_first(u->cur->ctl, first_done, u->cur))
+			set_note(u->cur, NULL);
+		tui_schedule_frame(u);
+		return;
+	}
 	if (u->cur->history_failed_at && u->cur->history_failed_at == u->cur->vp.scrolls + 1)
 		return; /* failed: asked again when the reader scrolls (even at the top) */
 	struct history_gap gap;
 	if (!transcript_gap_near(u->cur->t, first, last, (size_t)(u->cur->vp.height > 0 ? u->cur->vp.height : 1),
 				 &gap))
 		return;
+	if (!u->cur->vp.follow && gap.at_index > first && gap.at_index <= last)
+		fill_from_above(u->cur->t, &gap);
 	if (gap.anchor_seq == u->cur->history_dead_seq && gap.before == u->cur->history_dead_before)
 		return;
 	u->cur->history_asked_seq = gap.anchor_seq;

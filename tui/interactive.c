@@ -430,6 +430,7 @@ static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->frame_timer);
 	loop_timer_destroy(u->key_timer);
+	loop_timer_destroy(u->search_timer);
 	free(u->input_block);
 	keys_fini(&u->keys);
 	editor_fini(&u->input);

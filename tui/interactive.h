@@ -96,6 +96,8 @@ struct conv {
 	int64_t history_dead_seq;   /* an anchor whose page brought nothing: not asked again */
 	bool history_dead_before;
 	uint64_t history_trimmed_at; /* where the view was at the last trim */
+	bool history_want_first;    /* Ctrl-Home: the oldest page is asked once nothing is in flight */
+	uint64_t history_first_at;  /* where the view was when it was asked (0: not asked) */
 	int64_t history_asked_us;   /* when the page in flight was asked */
 	int64_t history_landed_us;  /* the page that landed was asked then (0: none waits) */
 	size_t history_npages;      /* pages timed from asked to painted ($TETHER_STATS) */
@@ -117,6 +119,7 @@ struct tui {
 	struct render_clock clock;
 	struct loop_timer *frame_timer;
 	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
+	struct loop_timer *search_timer; /* the pause in typing a query before the server is asked */
 	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
@@ -153,6 +156,9 @@ struct tui {
 
 /* After a frame: asks for the history not loaded within a screen of the rows shown. */
 void history_view_check(struct tui *u, const struct controller_status *st);
+/* Ctrl-Home: to the first event — the top of what is loaded now, and the oldest page of the
+ * log asked directly when it is not loaded (a gap row between says how much lies between). */
+void history_view_go_first(struct tui *u);
 /* A frame was painted: a page that landed is on screen (timed for $TETHER_STATS). */
 void history_view_painted(struct tui *u, int64_t now_us);
 /* Appends the pages' times to $TETHER_STATS when set. */

@@ -6,6 +6,10 @@
 
 #include <string.h>
 
+/* The server is asked once typing pauses this long: a query typed on asks once, not once a
+ * key. */
+#define SEARCH_SERVER_PAUSE_US ((int64_t)250000)
+
 static void show_match(struct tui *u, long idx)
 {
 	u->cur->match = idx;
@@ -140,6 +144,25 @@ size_t search_position(struct tui *u, size_t *rank)
 	return *rank ? v->match_total : 0;
 }
 
+static void search_pause_over(void *arg)
+{
+	struct tui *u = arg;
+	if (searching(u) && u->cur->search_failed && *editor_text(&u->query))
+		search_server(u);
+	tui_schedule_frame(u);
+}
+
+/* The server search for an older query is of no use now: its answer is dropped (nothing is
+ * loaded for it, nothing paged around it). */
+static void search_server_drop(struct tui *u)
+{
+	if (u->cur->server_searching && strcmp(u->cur->server_needle, editor_text(&u->query))) {
+		controller_history_cancel(u->cur->ctl);
+		u->cur->server_searching = false;
+	}
+	u->cur->server_search_wanted = false;
+}
+
 void search_update(struct tui *u)
 {
 	u->cur->count_valid = false; /* a new query */
@@ -147,10 +170,14 @@ void search_update(struct tui *u)
 	const char *needle = editor_text(&u->query);
 	long idx = *needle && count ? transcript_search(u->cur->t, needle, count - 1, true) : -1;
 	u->cur->search_failed = *needle && idx < 0;
+	search_server_drop(u);
+	if (!u->search_timer)
+		u->search_timer = loop_timer_create(u->loop, search_pause_over, u);
+	loop_timer_cancel(u->search_timer);
 	if (idx >= 0)
 		show_match(u, idx);
 	else if (*needle)
-		search_server(u);
+		loop_timer_schedule(u->search_timer, SEARCH_SERVER_PAUSE_US);
 }
 
 void search_step(struct tui *u, bool older)
@@ -195,6 +222,8 @@ void search_start(struct tui *u)
 void search_cancel(struct tui *u)
 {
 	u->mode = TUI_MODE_INPUT;
+	if (u->search_timer)
+		loop_timer_cancel(u->search_timer);
 	if (u->cur->saved_follow) {
 		viewport_follow(&u->cur->vp);
 	} else {

@@ -42,13 +42,22 @@ static void on_done(void *ctx, const struct rest_response *r)
 	loop_quit(run->loop);
 }
 
-/* Waits for the call that rc started. */
+/* Waits for the call that rc started; then a new loop, so that the next call opens its own
+ * connection and the front logs its request line (it logs a connection's first). */
 static void finish_call(int rc)
 {
+	struct buf err;
+
 	assert_int_equal(rc, 0);
 	R.done = false;
 	assert_int_equal(loop_run(R.loop), 0);
 	assert_true(R.done);
+	loop_destroy(R.loop);
+	buf_init(&err);
+	R.loop = loop_create(NULL, &err);
+	assert_non_null(R.loop);
+	buf_fini(&err);
+	R.srv.loop = R.loop;
 }
 
 static int setup(void **state)
@@ -292,6 +301,71 @@ static void test_count_decode(void **state)
 	assert_int_equal(err.status, CODEC_MALFORMED_JSON);
 }
 
+/* Lines of the traffic log of fp that start with prefix. */
+static int count_lines(struct fixture_proc *fp, const char *prefix)
+{
+	char *log = fixture_read_file(fp->traffic, NULL);
+	int n = 0;
+
+	assert_non_null(log);
+	for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+		n += !strncmp(line, prefix, strlen(prefix));
+	free(log);
+	return n;
+}
+
+struct chain {
+	struct loop *loop;
+	struct rest_server *srv;
+	int left, ok;
+};
+
+/* Each answer starts the next request, as paging does. */
+static void chain_next(void *ctx, const struct rest_response *r)
+{
+	struct chain *ch = ctx;
+	struct event_query q = { .limit = 1 };
+
+	ch->ok += r->status == 200;
+	if (--ch->left <= 0 || rest_search_events(ch->srv, CONV, &q, chain_next, ch) != 0)
+		loop_quit(ch->loop);
+}
+
+/* Reads started by the answer of the one before (a search, then its count) ride its kept-alive
+ * TCP connection; a read on its own later opens another (none is left idle for the server to
+ * close under it). */
+static void test_keep_alive(void **state)
+{
+	static const char *const extra[] = { NULL };
+	char *scenario = fixture_scenario_file("history 3\n");
+	struct fixture_proc fp;
+	struct rest_server srv;
+	char url[64];
+
+	(void)state;
+	assert_int_equal(fixture_start(&fp, NULL, scenario, extra), 0);
+	unlink(scenario);
+	free(scenario);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", fp.port);
+	srv = (struct rest_server){ .loop = R.loop, .url = url };
+	struct chain ch = { .loop = R.loop, .srv = &srv, .left = 10 };
+	assert_int_equal(rest_search_events(&srv, CONV, NULL, chain_next, &ch), 0);
+	assert_int_equal(loop_run(R.loop), 0);
+	assert_int_equal(ch.ok, 10);
+	int tcp = count_lines(&fp, "tcp ");
+	if (tcp != 1)
+		fail_msg("10 chained requests took %d TCP connections, not 1:\n%s", tcp,
+			 fixture_read_file(fp.traffic, NULL));
+	ch.left = 1;
+	assert_int_equal(rest_count_events(&srv, CONV, NULL, chain_next, &ch), 0);
+	assert_int_equal(loop_run(R.loop), 0);
+	assert_int_equal(ch.ok, 11);
+	assert_int_equal(count_lines(&fp, "rest GET"), 11);
+	assert_int_equal(count_lines(&fp, "tcp "), 2);
+	fixture_stop(&fp);
+	fixture_cleanup(&fp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_search_events_at_or_before),
 		cmocka_unit_test(test_count_events),
 		cmocka_unit_test(test_count_decode),
+		cmocka_unit_test(test_keep_alive),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
