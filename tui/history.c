@@ -142,21 +142,31 @@ static void place_page(struct controller *c, const struct event_page *p, int64_t
 	}
 }
 
-static void page_answer(struct history_call *h, const struct rest_response *r)
+/* The page an answer carries into p; false (the call failed, said) when it is not a 200 with
+ * a page that decodes. */
+static bool page_decoded(struct history_call *h, const struct rest_response *r,
+			 struct event_page *p)
 {
-	struct controller *c = h->c;
-	struct event_page p;
 	struct codec_error err;
 	char words[160];
 	if (r->status != 200) {
 		failure_words(r, words, sizeof words);
 		fail(h, words);
-		return;
+		return false;
 	}
-	if (event_page_decode(r->body ? r->body : "", r->body_len, &p, &err) != 0) {
+	if (event_page_decode(r->body ? r->body : "", r->body_len, p, &err) != 0) {
 		fail(h, "the server's page did not decode");
-		return;
+		return false;
 	}
+	return true;
+}
+
+static void page_answer(struct history_call *h, const struct rest_response *r)
+{
+	struct controller *c = h->c;
+	struct event_page p;
+	if (!page_decoded(h, r, &p))
+		return;
 	uint64_t lines = transcript_lines_added(c->transcript);
 	struct page_placed placed;
 	place_page(c, &p, h->anchor_seq, h->before, &placed);
@@ -214,17 +224,8 @@ static void place_answer(struct history_call *h, const struct rest_response *r)
 static void search_answer(struct history_call *h, const struct rest_response *r)
 {
 	struct controller *c = h->c;
-	struct codec_error err;
-	char words[160];
-	if (r->status != 200) {
-		failure_words(r, words, sizeof words);
-		fail(h, words);
+	if (!page_decoded(h, r, &h->found))
 		return;
-	}
-	if (event_page_decode(r->body ? r->body : "", r->body_len, &h->found, &err) != 0) {
-		fail(h, "the server's page did not decode");
-		return;
-	}
 	/* A newer search skips the current match (asked from its time on). */
 	size_t at = 0;
 	while (at < h->found.count && h->skip_id && h->found.events[at].id &&
@@ -266,17 +267,8 @@ static void first_answer(struct history_call *h, const struct rest_response *r)
 {
 	struct controller *c = h->c;
 	struct event_page p;
-	struct codec_error err;
-	char words[160];
-	if (r->status != 200) {
-		failure_words(r, words, sizeof words);
-		fail(h, words);
+	if (!page_decoded(h, r, &p))
 		return;
-	}
-	if (event_page_decode(r->body ? r->body : "", r->body_len, &p, &err) != 0) {
-		fail(h, "the server's page did not decode");
-		return;
-	}
 	uint64_t lines = transcript_lines_added(c->transcript);
 	struct controller_page_result res = { .events = p.count };
 	for (size_t i = 0; i < p.count; i++) {
