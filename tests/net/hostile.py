@@ -256,8 +256,9 @@ def test_oversize_progress_skips_nothing():
 
 def test_after_seq_range():
     """--after-seq beyond the largest seq JSON carries exactly (2^53) is a usage error naming
-    the range; at the limit it connects, replays nothing and keeps the cursor (no overflow,
-    no replay from 0)."""
+    the range; at the limit it connects and replays nothing (no overflow, no replay from 0),
+    and the sync's through_seq below it brings the cursor back to the log's real end (issue
+    23: a cursor past the end would drop every live event)."""
     s = Server("small.scenario")
     rc, out, err = run(s, "--after-seq", "9223372036854775807")
     assert rc == 2 and "9007199254740992" in err, (rc, err)
@@ -267,7 +268,8 @@ def test_after_seq_range():
     lines = ndjson(out)
     assert_result_last(lines, 0)
     assert not [l for l in lines if l["type"] == "durable"], out[-2000:]
-    assert lines[-1]["cursor"] == 9007199254740992, lines[-1]
+    sync = [l for l in lines if l["type"] == "sync"]
+    assert sync and lines[-1]["cursor"] == sync[-1]["through_seq"] < 9007199254740992, lines
     conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
     assert conns and "after_seq=9007199254740992" in conns[0], conns
 
