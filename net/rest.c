@@ -1,7 +1,7 @@
 /* REST calls (protocol.md §4) through the lws HTTP client on the loop's context: a read
- * started while another is open (the answer's follow-up: a search, then its count) is queued
- * on that one's kept-alive HTTP/1.1 connection, which closes once no read is open (never
- * left idle for the server to close under a later request); controls connect on their own;
+ * started from another's answer (the follow-up: a search, then its count) is queued on that
+ * one's kept-alive HTTP/1.1 connection, which closes once it has no follow-up (never left
+ * idle for the server to close under a later request); controls connect on their own;
  * the body collected whole, done called exactly once. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ struct rest_req {
 	size_t body_len;
 	bool json;                      /* the caller gave a body */
 	bool body_sent;
-	bool counted;                   /* in open_gets */
+	bool counted;                   /* in open_gets: may lead a queue or ride one */
 	int status;
 	int64_t started_us;             /* when the connection was opened */
 	struct buf response;
@@ -42,9 +42,16 @@ struct rest_req {
 	void *ctx;
 };
 
-/* Numeric GETs open now, on every loop (one thread): each may be queued on another's
- * connection. */
+/* Numeric GETs open now that may lead a queue or ride one, on every loop (one thread). */
 static int open_gets;
+/* The GET whose answer is being handed to its caller, and whether a GET to the same server
+ * was started from there. Only such a follow-up (a search's count) is queued on a
+ * connection, which is kept for it; a GET started beside one in flight connects on its own
+ * (with the port in Host, so lws does not queue it): lws 4.1.6 leaks a request still queued
+ * on another's connection when the loop is destroyed (a start-up answered 401 exits at
+ * once), 840 bytes each. */
+static const struct rest_req *answering;
+static bool follow_up_queued;
 
 static void req_free(struct rest_req *r)
 {
@@ -230,10 +237,13 @@ int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 		buf_append(&r->response, in, len);
 		return 0;
 	case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
+		answering = r;
+		follow_up_queued = false;
 		req_finish(r, r->status, NULL);
-		/* kept while a read may be queued on it (lws hands it the connection), else closed:
+		answering = NULL;
+		/* kept for the follow-up queued on it (lws hands it the connection), else closed:
 		 * no connection is left idle for the server to close under a later request */
-		return open_gets > 0 ? 0 : -1;
+		return follow_up_queued ? 0 : -1;
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: {
 		struct buf why;
 		unsigned int answered = wsi ? lws_http_client_http_response(wsi) : 0;
@@ -293,10 +303,15 @@ static void req_open(struct rest_req *r, const char *address)
 	/* the Host header, and for TLS the SNI and certificate name (see session_open). lws
 	 * 4.1.6 queues a request on a live connection (LCCSCF_PIPELINE) only when that one's
 	 * host equals the new one's address: a GET to a numeric server goes without the port
-	 * in Host (upstream never reads it), so that a GET started while it is open (its
-	 * answer's follow-up: a search, then its count) is queued on it. A POST (a control)
-	 * connects on its own: it never waits behind a slow read. */
+	 * in Host (upstream never reads it), so that a GET started from its answer (the
+	 * follow-up: a search, then its count) is queued on it. A POST (a control) connects
+	 * on its own: it never waits behind a slow read. */
 	bool numeric_get = !strcmp(r->url.host, address) && !strcmp(r->method, "GET");
+	bool follow_up = numeric_get && answering && answering->url.port == r->url.port &&
+			 answering->url.tls == r->url.tls && !strcmp(answering->url.host, r->url.host);
+	numeric_get = numeric_get && (follow_up || open_gets == 0);
+	if (follow_up)
+		follow_up_queued = true;
 	ci.host = numeric_get ? address : r->host;
 	ci.method = r->method;
 	ci.alpn = "http/1.1";
