@@ -299,7 +299,7 @@ def build(args):
           "< 0.300 s", None if p100k is None else p100k < 0.300)
     hwm, pages, top = med(res, "twin_top_back_hwm_kb"), med(res, "twin_pages"), med(res, "twin_to_top_s")
     t.add("tui_top_rss", "9. TUI peak RSS (MB) after Ctrl-Home to the very top of 100,000 events and back",
-          fmt(mb(hwm), 1), f"{fmt(pages, 0)} pages in {fmt(top, 1)} s", "—", "< 40 MB",
+          fmt(mb(hwm), 1), f"top in {fmt(top, 2)} s, then {fmt(pages, 0)} pages", "—", "< 40 MB",
           None if hwm is None else mb(hwm) < 40)
     p50, p99 = med(res, "twin_page_p50_ms"), med(res, "twin_page_p99_ms")
     t.add("tui_page", "9. one page back into history not loaded: ms from asked to painted, p99",
@@ -395,7 +395,8 @@ def section(t, runs):
         "  (`events/count`, then `history_window` = 200 events by socket); timed from the tmux session's",
         "  start until the newest event is on screen (polled every 10 ms), at 100 and 100,000 events,",
         "  then with the fixture pacing socket and REST bytes at 10 MB/s; then Ctrl-Home to the very top",
-        "  (the oldest page asked directly since issue 23; before, a page per press) and End back, peak RSS",
+        "  (the oldest page asked directly since issue 23; before, a page per press), 60 PgDn into the",
+        "  history not loaded below it and End back, peak RSS",
         "  then; pages timed by tether from asking a page to the frame that shows it (`$TETHER_STATS`).",
     ]
     missed = causes_for(t.missed)

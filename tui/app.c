@@ -393,14 +393,6 @@ static int run_client(const struct options *given)
 	int rc = EXIT_USAGE;
 	if (load_secrets(o, masks, &api_key) != 0)
 		goto out;
-	if (!headless)
-		key_prompt(o, log_line, masks, &api_key);
-	if (!headless && !o->conversation_id) {
-		rc = pick_conversation(o, masks, api_key, &picked);
-		if (rc != EXIT_OK || !picked)
-			goto out;
-		copy.conversation_id = picked;
-	}
 	struct buf err;
 	buf_init(&err);
 	struct loop *loop = loop_create(log_line, &err);
@@ -411,6 +403,16 @@ static int run_client(const struct options *given)
 		goto out;
 	}
 	buf_fini(&err);
+	if (!headless)
+		key_prompt(o, loop, masks, &api_key);
+	if (!headless && !o->conversation_id) {
+		rc = pick_conversation(o, masks, api_key, &picked);
+		if (rc != EXIT_OK || !picked) {
+			loop_destroy(loop);
+			goto out;
+		}
+		copy.conversation_id = picked;
+	}
 	rc = headless ? run_headless(o, loop, masks, api_key, record)
 		      : tui_run(o, loop, masks, api_key, record);
 	record = NULL; /* the controller closed it */

@@ -15,13 +15,16 @@ struct probe {
 	struct loop *loop;
 	int status;             /* the HTTP status; 0: no answer */
 	bool done;
+	bool abandoned;         /* timed out: the answer, when it comes, only frees the probe */
 };
 
 static void probe_done(void *ctx, const struct rest_response *r)
 {
 	struct probe *p = ctx;
-	if (p->done)
+	if (p->abandoned) {
+		free(p);
 		return;
+	}
 	p->done = true;
 	p->status = r->status;
 	loop_quit(p->loop);
@@ -30,32 +33,35 @@ static void probe_done(void *ctx, const struct rest_response *r)
 static void probe_timeout(void *arg)
 {
 	struct probe *p = arg;
-	p->done = true;
+	p->abandoned = true;
 	loop_quit(p->loop);
 }
 
-/* The status the server answers a one-item list with key (NULL: none); 0 for no answer. */
-static int probe_status(const struct options *o, loop_log_fn log, const char *key)
+/* The status the server answers a one-item list with key (NULL: none); 0 for no answer. On
+ * the run's own loop: a second loop (a second lws context, its TLS set-up) cost as much as
+ * the whole open of a conversation. */
+static int probe_status(const struct options *o, struct loop *loop, const char *key)
 {
-	struct buf err;
-	buf_init(&err);
-	struct probe p = {0};
-	p.loop = loop_create(log, &err);
-	buf_fini(&err);
-	if (!p.loop)
-		return 0;
-	struct loop_timer *t = loop_timer_create(p.loop, probe_timeout, &p);
-	struct rest_server srv = {.loop = p.loop, .url = o->server, .api_key = key,
+	struct probe *p = xcalloc(1, sizeof *p);
+	p->loop = loop;
+	struct loop_timer *t = loop_timer_create(loop, probe_timeout, p);
+	struct rest_server srv = {.loop = loop, .url = o->server, .api_key = key,
 				  .insecure = o->insecure};
-	if (rest_search_conversations(&srv, NULL, 1, probe_done, &p) == 0) {
-		loop_timer_schedule(t, PROBE_TIMEOUT_US);
-		if (!p.done)
-			loop_run(p.loop);
+	if (rest_search_conversations(&srv, NULL, 1, probe_done, p) != 0) {
+		loop_timer_destroy(t); /* a URL that does not parse: done is never called */
+		free(p);
+		return 0;
 	}
+	loop_timer_schedule(t, PROBE_TIMEOUT_US);
+	while (!p->done && !p->abandoned)
+		if (loop_run(loop) != 0)
+			break;
 	loop_timer_destroy(t);
-	p.done = true; /* a request still in flight is answered by loop_destroy: not a verdict */
-	int status = p.status;
-	loop_destroy(p.loop);
+	int status = p->done ? p->status : 0;
+	if (p->done)
+		free(p);
+	else
+		p->abandoned = true; /* still in flight: answered on the loop later, or by its end */
 	return status;
 }
 
@@ -86,10 +92,11 @@ static void offer_store(const char *server, const char *shown_server, const char
 	buf_fini(&q);
 }
 
-void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks, char **api_key)
+void key_prompt(const struct options *o, struct loop *loop, struct mask_set *masks,
+		char **api_key)
 {
 	bool had = *api_key != NULL;
-	if (!refused(probe_status(o, log, *api_key)))
+	if (!refused(probe_status(o, loop, *api_key)))
 		return;
 	struct buf shown, q;
 	buf_init(&shown);
@@ -115,7 +122,7 @@ void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks
 		}
 		/* Masked like any key: the last one given goes on to the run, taken or not. */
 		mask_set_add(masks, v.data, v.len, NULL);
-		int status = probe_status(o, log, v.data);
+		int status = probe_status(o, loop, v.data);
 		str_wipe_free(*api_key);
 		*api_key = xstrdup(v.data);
 		if (!refused(status))

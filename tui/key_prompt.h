@@ -12,7 +12,8 @@
  * the terminal (echo off) until the server takes one (three tries), adds it to masks, and
  * offers to store it. *api_key is then the last key given (the caller frees it). Any other
  * answer of the server, no terminal or an empty line at the first question leaves *api_key as
- * it was. */
-void key_prompt(const struct options *o, loop_log_fn log, struct mask_set *masks, char **api_key);
+ * it was. The requests run on loop (the run's own, before it starts). */
+void key_prompt(const struct options *o, struct loop *loop, struct mask_set *masks,
+		char **api_key);
 
 #endif
