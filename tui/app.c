@@ -354,6 +354,18 @@ int app_check_server(const char *server)
 	return EXIT_USAGE;
 }
 
+/* The run's event loop, or NULL (said). */
+static struct loop *create_loop(const struct mask_set *masks)
+{
+	struct buf err;
+	buf_init(&err);
+	struct loop *loop = loop_create(log_line, &err);
+	if (!loop)
+		clean_eprintf(masks, "cannot create the event loop: %s", buf_cstr(&err));
+	buf_fini(&err);
+	return loop;
+}
+
 static int run_client(const struct options *given)
 {
 	struct options copy = *given;
@@ -393,25 +405,24 @@ static int run_client(const struct options *given)
 	int rc = EXIT_USAGE;
 	if (load_secrets(o, masks, &api_key) != 0)
 		goto out;
-	struct buf err;
-	buf_init(&err);
-	struct loop *loop = loop_create(log_line, &err);
+	struct loop *loop = create_loop(masks);
 	if (!loop) {
-		clean_eprintf(masks, "cannot create the event loop: %s", buf_cstr(&err));
-		buf_fini(&err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	buf_fini(&err);
 	if (!headless)
 		key_prompt(o, loop, masks, &api_key);
 	if (!headless && !o->conversation_id) {
+		/* The picker runs its own loop, as before the key question shared this one. */
+		loop_destroy(loop);
 		rc = pick_conversation(o, masks, api_key, &picked);
-		if (rc != EXIT_OK || !picked) {
-			loop_destroy(loop);
+		if (rc != EXIT_OK || !picked)
+			goto out;
+		copy.conversation_id = picked;
+		if (!(loop = create_loop(masks))) {
+			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		copy.conversation_id = picked;
 	}
 	rc = headless ? run_headless(o, loop, masks, api_key, record)
 		      : tui_run(o, loop, masks, api_key, record);
