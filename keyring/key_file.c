@@ -101,6 +101,33 @@ static enum keyring_status file_read(const char *path, struct buf *text, struct 
 	return rc;
 }
 
+/* The key file's path, its text (read by the caller) and the server's line name. */
+struct key_file {
+	struct buf path, text;
+	char *server;
+};
+
+/* Sets f up for server_url; false when there is no path for the file (nothing to close). */
+static bool key_file_open(struct key_file *f, const char *server_url)
+{
+	buf_init(&f->path);
+	buf_init(&f->text);
+	if (keyring_file_path(&f->path) != 0) {
+		buf_fini(&f->path);
+		return false;
+	}
+	f->server = keyring_server_normalize(server_url);
+	return true;
+}
+
+/* Frees f, the text wiped (it holds keys). */
+static void key_file_close(struct key_file *f)
+{
+	free(f->server);
+	text_free(&f->text);
+	buf_fini(&f->path);
+}
+
 /* The line of text for server: its start and length (with its newline), or false. */
 static bool line_find(const struct buf *text, const char *server, size_t *at, size_t *len)
 {
@@ -121,19 +148,14 @@ static bool line_find(const struct buf *text, const char *server, size_t *at, si
 enum keyring_status keyring_file_key_get(const char *server_url, char **key, struct buf *err)
 {
 	*key = NULL;
-	struct buf path, text;
-	buf_init(&path);
-	buf_init(&text);
-	if (keyring_file_path(&path) != 0) {
-		buf_fini(&path);
+	struct key_file f;
+	if (!key_file_open(&f, server_url))
 		return no_path(err);
-	}
-	char *server = keyring_server_normalize(server_url);
-	enum keyring_status rc = file_read(buf_cstr(&path), &text, err);
+	enum keyring_status rc = file_read(buf_cstr(&f.path), &f.text, err);
 	size_t at, len;
-	if (rc == KEYRING_OK && line_find(&text, server, &at, &len)) {
-		const char *v = text.data + at + strlen(server) + 1;
-		size_t vl = len - strlen(server) - 1;
+	if (rc == KEYRING_OK && line_find(&f.text, f.server, &at, &len)) {
+		const char *v = f.text.data + at + strlen(f.server) + 1;
+		size_t vl = len - strlen(f.server) - 1;
 		if (vl && v[vl - 1] == '\n')
 			vl--;
 		if (vl && v[vl - 1] == '\r')
@@ -141,19 +163,17 @@ enum keyring_status keyring_file_key_get(const char *server_url, char **key, str
 		*key = xstrndup(v, vl);
 	} else if (rc == KEYRING_OK || rc == KEYRING_NOT_FOUND) {
 		rc = keyring_call_error(err, KEYRING_NOT_FOUND,
-					"keyring: no session API key for %s is stored in %s", server,
-					buf_cstr(&path));
+					"keyring: no session API key for %s is stored in %s", f.server,
+					buf_cstr(&f.path));
 	}
 	if (*key && !**key) {
 		free(*key);
 		*key = NULL;
 		rc = keyring_call_error(err, KEYRING_NOT_FOUND,
-					"keyring: the session API key for %s in %s is empty", server,
-					buf_cstr(&path));
+					"keyring: the session API key for %s in %s is empty", f.server,
+					buf_cstr(&f.path));
 	}
-	free(server);
-	text_free(&text);
-	buf_fini(&path);
+	key_file_close(&f);
 	return rc;
 }
 
@@ -219,49 +239,42 @@ static enum keyring_status file_write(const char *path, const struct buf *text, 
  * writes it back. KEYRING_NOT_FOUND when there was nothing to drop and no key to add. */
 static enum keyring_status file_update(const char *server_url, const char *key, struct buf *err)
 {
-	struct buf path, text;
-	buf_init(&path);
-	buf_init(&text);
-	if (keyring_file_path(&path) != 0) {
-		buf_fini(&path);
+	struct key_file f;
+	if (!key_file_open(&f, server_url))
 		return no_path(err);
-	}
-	char *server = keyring_server_normalize(server_url);
-	enum keyring_status rc = file_read(buf_cstr(&path), &text, err);
+	enum keyring_status rc = file_read(buf_cstr(&f.path), &f.text, err);
 	if (rc == KEYRING_NOT_FOUND) {
 		rc = KEYRING_OK;
-		buf_reserve(&text, KEY_FILE_MAX + 2);
+		buf_reserve(&f.text, KEY_FILE_MAX + 2);
 	}
 	size_t at, len;
 	bool had = false;
-	if (rc == KEYRING_OK && line_find(&text, server, &at, &len)) {
-		memmove(text.data + at, text.data + at + len, text.len - at - len);
-		text.len -= len;
+	if (rc == KEYRING_OK && line_find(&f.text, f.server, &at, &len)) {
+		memmove(f.text.data + at, f.text.data + at + len, f.text.len - at - len);
+		f.text.len -= len;
 		had = true;
 	}
 	if (rc == KEYRING_OK && key) {
-		if (text.len && text.data[text.len - 1] != '\n')
-			text.data[text.len++] = '\n';
-		if (text.len + strlen(server) + strlen(key) + 2 > KEY_FILE_MAX)
+		if (f.text.len && f.text.data[f.text.len - 1] != '\n')
+			f.text.data[f.text.len++] = '\n';
+		if (f.text.len + strlen(f.server) + strlen(key) + 2 > KEY_FILE_MAX)
 			rc = keyring_call_error(err, KEYRING_ERROR, "keyring: %s would be larger than %d bytes",
-						buf_cstr(&path), KEY_FILE_MAX);
+						buf_cstr(&f.path), KEY_FILE_MAX);
 		else {
 			/* not buf_printf: its stack buffer would keep a copy of the key */
-			buf_puts(&text, server);
-			buf_putc(&text, '\t');
-			buf_puts(&text, key);
-			buf_putc(&text, '\n');
+			buf_puts(&f.text, f.server);
+			buf_putc(&f.text, '\t');
+			buf_puts(&f.text, key);
+			buf_putc(&f.text, '\n');
 		}
 	}
 	if (rc == KEYRING_OK && !key && !had)
 		rc = keyring_call_error(err, KEYRING_NOT_FOUND,
-					"keyring: no session API key for %s is stored in %s", server,
-					buf_cstr(&path));
+					"keyring: no session API key for %s is stored in %s", f.server,
+					buf_cstr(&f.path));
 	else if (rc == KEYRING_OK)
-		rc = file_write(buf_cstr(&path), &text, err);
-	free(server);
-	text_free(&text);
-	buf_fini(&path);
+		rc = file_write(buf_cstr(&f.path), &f.text, err);
+	key_file_close(&f);
 	return rc;
 }
 
