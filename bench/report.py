@@ -81,18 +81,29 @@ def read_benchlog(path):
 
 
 def read_peers(path):
-    """[(client, cpu_s_per_1k, bytes_per_1k, rss_mb)] from the peers table."""
-    peers = []
+    """[(client, cpu_s_per_1k, bytes_per_1k, rss_mb)] from the file's last table: the peers
+    measured in the same minutes as tether (a cell may hold "2.41 (2.31)": the first number)."""
+    tables, rows, in_table = [], [], False
     for line in open(path, encoding="utf-8"):
+        if not line.startswith("|"):
+            if in_table and rows:
+                tables.append(rows)
+            rows, in_table = [], False
+            continue
+        in_table = True
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 4 or not re.match(r"^[\d.]+$", cells[1]):
+        if len(cells) < 4:
+            continue
+        nums = [re.match(r"^([\d.,]+)", c) for c in cells[1:4]]
+        if not all(nums):
             continue
         try:
-            peers.append((cells[0], float(cells[1]), float(cells[2].replace(",", "")),
-                          float(cells[3].split()[0])))
+            rows.append((cells[0],) + tuple(float(m.group(1).replace(",", "")) for m in nums))
         except ValueError:
             continue
-    return peers
+    if in_table and rows:
+        tables.append(rows)
+    return tables[-1] if tables else []
 
 
 def med(res, key, conv=float):
