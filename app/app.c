@@ -14,6 +14,7 @@
 #include "outfile.h"
 #include "key_source.h"
 #include "key_prompt.h"
+#include "server_check.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -341,19 +342,6 @@ static void forget_secrets(struct mask_set *masks, char *api_key)
 	mask_set_destroy(masks);
 }
 
-int app_check_server(const char *server)
-{
-	const char *why = server_url_problem(server);
-	if (!why)
-		return 0;
-	struct buf shown;
-	buf_init(&shown);
-	url_describe(server ? server : "", &shown);
-	fprintf(stderr, "tether: --server: the URL '%s' %s\n", buf_cstr(&shown), why);
-	buf_fini(&shown);
-	return EXIT_USAGE;
-}
-
 /* The run's event loop, or NULL (said). */
 static struct loop *create_loop(const struct mask_set *masks)
 {
@@ -366,6 +354,19 @@ static struct loop *create_loop(const struct mask_set *masks)
 	return loop;
 }
 
+/* After the TUI gave the terminal back: the command that opens what was open again. */
+static void print_come_back(const struct options *o, struct tui_reopen *reopen)
+{
+	struct options shown = *o;
+	shown.conversation_id = reopen->n ? reopen->ids[0] : NULL;
+	shown.nmore_ids = 0;
+	for (size_t i = 1; i < reopen->n; i++)
+		shown.more_ids[shown.nmore_ids++] = reopen->ids[i];
+	app_print_come_back(&shown, stdout);
+	for (size_t i = 0; i < reopen->n; i++)
+		free(reopen->ids[i]);
+}
+
 static int run_client(const struct options *given)
 {
 	struct options copy = *given;
@@ -375,7 +376,7 @@ static int run_client(const struct options *given)
 		fprintf(stderr, "tether: headless mode needs a CONVERSATION_ID (see tether list)\n");
 		return EXIT_USAGE;
 	}
-	if (app_check_server(o->server) != 0)
+	if (server_check(o->server) != 0)
 		return EXIT_USAGE;
 	if (!headless) {
 		struct buf why;
@@ -424,8 +425,13 @@ static int run_client(const struct options *given)
 			goto out;
 		}
 	}
-	rc = headless ? run_headless(o, loop, masks, api_key, record)
-		      : tui_run(o, loop, masks, api_key, record);
+	if (headless) {
+		rc = run_headless(o, loop, masks, api_key, record);
+	} else {
+		struct tui_reopen reopen;
+		rc = tui_run(o, loop, masks, api_key, record, &reopen);
+		print_come_back(o, &reopen);
+	}
 	record = NULL; /* the controller closed it */
 	loop_destroy(loop);
 out:

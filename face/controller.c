@@ -1,6 +1,6 @@
 #include "controller_int.h"
 #include "clean.h"
-#include "app.h"
+#include "exit_code.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -753,7 +753,7 @@ static void session_ended(struct controller *c, const struct session_status *st)
 			   why.len ? buf_cstr(&why) : "no reason given");
 		break;
 	}
-	controller_fail(c, buf_cstr(&line), app_exit_for_end(st->end));
+	controller_fail(c, buf_cstr(&line), exit_code_for_end(st->end));
 	buf_fini(&line);
 	buf_fini(&why);
 }

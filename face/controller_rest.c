@@ -1,6 +1,6 @@
 /* The user's controls: REST calls about the conversation, and sending messages. */
 #include "controller_int.h"
-#include "app.h"
+#include "exit_code.h"
 #include "diagnose.h"
 
 #include <stdio.h>
