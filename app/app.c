@@ -143,7 +143,14 @@ static int run_headless(const struct options *o, struct loop *loop, struct mask_
 	static const struct sink_ops run_ops = {
 		.notice = headless_notice, .finished = headless_finished,
 	};
-	r.controller = controller_create(loop, o, masks, api_key, true);
+	/* The run ends by itself per --until, answers confirmations per --on-confirm, reconnects
+	 * 8 times unless told, holds only what it has not written yet, and sends over the socket
+	 * only (cli.md). */
+	const struct run_policy policy = {
+		.until = o->until, .handle_confirmations = true, .on_confirm = o->on_confirm,
+		.default_retries = 8, .trim_written = true, .quiet = o->quiet, .say_unsent = true,
+	};
+	r.controller = controller_create(loop, o, &policy, masks, api_key);
 	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, o->quiet, masks,
 							       r.controller));
 	if (record)
