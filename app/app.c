@@ -1,20 +1,16 @@
 /* The modes after option parsing: secrets and keys, the client (headless or TUI), list. */
 #include "app.h"
-#include "controller.h"
-#include "headless.h"
-#include "latency.h"
-#include "recorder.h"
 #include "clean.h"
-#include "diagnose.h"
-#include "list.h"
-#include "picker.h"
-#include "tui.h"
-#include "terminal.h"
 #include "commands.h"
-#include "outfile.h"
-#include "key_source.h"
+#include "headless_run.h"
 #include "key_prompt.h"
+#include "key_source.h"
+#include "list.h"
+#include "outfile.h"
+#include "pick.h"
 #include "server_check.h"
+#include "terminal.h"
+#include "tui.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -107,216 +103,6 @@ static int load_masks(const struct options *o, struct mask_set *masks)
 	return 0;
 }
 
-struct headless_run {
-	struct loop *loop;
-	struct controller *controller;
-	int exit_code;
-	bool done;
-};
-
-static void headless_finished(void *ctx, int exit_code)
-{
-	struct headless_run *r = ctx;
-	if (r->done)
-		return;
-	r->done = true;
-	r->exit_code = exit_code;
-	loop_quit(r->loop);
-}
-
-static void headless_notice(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "tether: %s\n", line);
-}
-
-static void headless_signal(void *arg, int signo)
-{
-	struct headless_run *r = arg;
-	controller_quit(r->controller, signo == SIGINT ? EXIT_INTERRUPTED : 128 + signo);
-}
-
-static int run_headless(const struct options *o, struct loop *loop, struct mask_set *masks,
-			const char *api_key, FILE *record)
-{
-	struct headless_run r = {.loop = loop, .exit_code = EXIT_RUNTIME};
-	static const struct sink_ops run_ops = {
-		.notice = headless_notice, .finished = headless_finished,
-	};
-	/* The run ends by itself per --until, answers confirmations per --on-confirm, reconnects
-	 * 8 times unless told, holds only what it has not written yet, and sends over the socket
-	 * only (cli.md). */
-	const struct run_policy policy = {
-		.until = o->until, .handle_confirmations = true, .on_confirm = o->on_confirm,
-		.default_retries = 8, .trim_written = true, .quiet = o->quiet, .say_unsent = true,
-	};
-	r.controller = controller_create(loop, o, &policy, masks, api_key);
-	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, o->quiet, masks,
-							       r.controller));
-	if (record)
-		controller_add_sink(r.controller, recorder_create(record, o->record_path, masks,
-								  r.controller));
-	controller_add_sink(r.controller, (struct sink){.ops = &run_ops, .ctx = &r});
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	if (loop_watch_signals(loop, sigs, 3, headless_signal, &r) != 0 && !o->quiet)
-		fprintf(stderr, "tether: signals are not watched; Ctrl-C ends without a result line\n");
-	controller_start(r.controller);
-	if (!r.done && loop_run(loop) != 0 && !r.done)
-		controller_quit(r.controller, EXIT_RUNTIME);
-	controller_destroy(r.controller);
-	latency_write_stats(NULL, o->render_hz); /* nothing is painted: the line says so */
-	return r.exit_code;
-}
-
-/* What the picker needs to try a conversation before handing it over. */
-struct pick_probe {
-	const struct options *o;
-	const char *api_key;
-	const struct mask_set *masks;
-	/* the answer of the last try */
-	struct loop *loop;
-	int input_fd;
-	bool done, cancelled;
-	int status;
-	enum net_cause cause;
-	struct buf error;
-};
-
-static void probe_done(void *ctx, const struct rest_response *r)
-{
-	struct pick_probe *p = ctx;
-	p->done = true;
-	if (p->loop)
-		loop_quit(p->loop);
-	p->status = r->status;
-	p->cause = r->cause;
-	buf_clear(&p->error);
-	if (r->error) {
-		struct buf scratch;
-		buf_init(&scratch);
-		clean_text(p->masks, r->error, strlen(r->error), &scratch, &p->error);
-		buf_fini(&scratch);
-	}
-}
-
-/* Keys while the picker waits: a lone Esc or a Ctrl-C stops waiting (an arrow's escape
- * sequence does not); the rest is dropped. */
-static void probe_input(void *arg)
-{
-	struct pick_probe *p = arg;
-	char in[256];
-	ssize_t n = read(p->input_fd, in, sizeof in);
-	if (n < 0)
-		return;
-	if (n == 0 || (n == 1 && in[0] == 0x1b) || memchr(in, 0x03, (size_t)n)) {
-		p->cancelled = true;
-		loop_quit(p->loop);
-	}
-}
-
-static void probe_hangup(void *arg)
-{
-	struct pick_probe *p = arg;
-	p->cancelled = true;
-	loop_quit(p->loop);
-}
-
-/* The picker's Enter: GET the conversation, so that a 404 (or an unreachable server, or a
- * refused key) is said in the picker, which stays, instead of ending tether. */
-static int try_open(void *ctx, const char *id, int input_fd, struct buf *why)
-{
-	struct pick_probe *p = ctx;
-	struct buf err, url;
-	buf_init(&err);
-	buf_init(&url);
-	url_describe(p->o->server, &url);
-	struct diag_about about = { .server = buf_cstr(&url), .conversation_id = id,
-				    .has_key = p->api_key != NULL };
-	struct loop *loop = loop_create(log_line, &err);
-	int rc = -1;
-	p->done = p->cancelled = false;
-	p->loop = loop;
-	p->input_fd = input_fd;
-	if (!loop) {
-		buf_printf(why, "cannot create the event loop: %s", buf_cstr(&err));
-		goto out;
-	}
-	struct rest_server srv = { .loop = loop, .url = p->o->server, .api_key = p->api_key,
-				   .insecure = p->o->insecure };
-	if (rest_get_conversation(&srv, id, probe_done, p) != 0) {
-		buf_printf(why, "cannot start the request to %s about conversation %s",
-			   about.server, id);
-	} else {
-		bool watched = loop_watch_fd(loop, input_fd, probe_input, probe_hangup, p) == 0;
-		if (!p->done)
-			loop_run(loop);
-		if (watched)
-			loop_unwatch_fd(loop, input_fd);
-		if (!p->done && p->cancelled) {
-			buf_printf(why, "stopped waiting for the server at %s to answer about "
-				   "conversation %s", about.server, id);
-		} else if (p->status >= 200 && p->status < 300) {
-			rc = 0;
-		} else if (p->status == 404) {
-			buf_printf(why, "conversation %s is not on this server (HTTP 404): pick "
-				   "another", id);
-		} else if (p->status == 0 || p->status == 401 || p->status == 403) {
-			struct rest_response r = { .status = p->status, .error = buf_cstr(&p->error),
-						   .cause = p->cause };
-			diag_rest_failure(why, &about, &r, buf_cstr(&p->error));
-		} else {
-			buf_printf(why, "the server at %s answered HTTP %d for conversation %s",
-				   about.server, p->status, id);
-		}
-	}
-	p->loop = NULL;
-	loop_destroy(loop);
-out:
-	buf_fini(&err);
-	buf_fini(&url);
-	return rc;
-}
-
-/* No conversation id in a terminal: list the server's conversations and let the user pick. */
-static int pick_conversation(const struct options *o, const struct mask_set *masks,
-			     const char *api_key, char **id)
-{
-	struct conversation_info *items = NULL;
-	size_t n = 0;
-	int rc = list_fetch(o, log_line, api_key, masks, &items, &n);
-	if (rc != EXIT_OK)
-		return rc;
-	if (n == 0) {
-		conversation_infos_free(items, n);
-		struct buf url;
-		buf_init(&url);
-		url_describe(o->server, &url);
-		clean_eprintf(masks, "the server at %s has no conversations yet: start one there "
-			      "(tether opens existing conversations), then run tether again",
-			      buf_cstr(&url));
-		buf_fini(&url);
-		return EXIT_NOT_FOUND;
-	}
-	long i;
-	int signo;
-	struct buf err;
-	buf_init(&err);
-	struct pick_probe probe = { .o = o, .api_key = api_key, .masks = masks };
-	buf_init(&probe.error);
-	rc = EXIT_OK;
-	if (picker_choose(o->server, items, n, o->color, try_open, &probe, &i, &signo, &err) != 0) {
-		clean_eprintf(masks, "%s", buf_cstr(&err));
-		rc = EXIT_RUNTIME;
-	} else if (signo) {
-		rc = 128 + signo;
-	}
-	buf_fini(&probe.error);
-	buf_fini(&err);
-	*id = i >= 0 ? xstrdup(items[i].id) : NULL;
-	conversation_infos_free(items, n);
-	return rc;
-}
-
 /* The loop takes these through a signalfd. They are blocked before the keyring starts glib's
  * D-Bus worker thread, which inherits the mask: a thread with them unblocked would take a
  * process-wide SIGINT or SIGWINCH itself and the loop would never hear of it. */
@@ -359,19 +145,6 @@ static struct loop *create_loop(const struct mask_set *masks)
 		clean_eprintf(masks, "cannot create the event loop: %s", buf_cstr(&err));
 	buf_fini(&err);
 	return loop;
-}
-
-/* After the TUI gave the terminal back: the command that opens what was open again. */
-static void print_come_back(const struct options *o, struct tui_reopen *reopen)
-{
-	struct options shown = *o;
-	shown.conversation_id = reopen->n ? reopen->ids[0] : NULL;
-	shown.nmore_ids = 0;
-	for (size_t i = 1; i < reopen->n; i++)
-		shown.more_ids[shown.nmore_ids++] = reopen->ids[i];
-	app_print_come_back(&shown, stdout);
-	for (size_t i = 0; i < reopen->n; i++)
-		free(reopen->ids[i]);
 }
 
 static int run_client(const struct options *given)
@@ -423,7 +196,7 @@ static int run_client(const struct options *given)
 	if (!headless && !o->conversation_id) {
 		/* The picker runs its own loop, as before the key question shared this one. */
 		loop_destroy(loop);
-		rc = pick_conversation(o, masks, api_key, &picked);
+		rc = pick_conversation(o, log_line, masks, api_key, &picked);
 		if (rc != EXIT_OK || !picked)
 			goto out;
 		copy.conversation_id = picked;
@@ -433,11 +206,11 @@ static int run_client(const struct options *given)
 		}
 	}
 	if (headless) {
-		rc = run_headless(o, loop, masks, api_key, record);
+		rc = headless_run(o, loop, masks, api_key, record);
 	} else {
 		struct tui_reopen reopen;
 		rc = tui_run(o, loop, masks, api_key, record, &reopen);
-		print_come_back(o, &reopen);
+		app_print_reopen(o, &reopen);
 	}
 	record = NULL; /* the controller closed it */
 	loop_destroy(loop);
@@ -462,67 +235,6 @@ static int run_rest_command(const struct options *o, rest_command_fn fn)
 		rc = fn(o, log_line, api_key, masks);
 	forget_secrets(masks, api_key);
 	return rc;
-}
-
-/* One shell word: bare when it is made of characters no shell treats specially, else in
- * single quotes; a control character (an id the server made up) as $'\xHH' outside them. */
-static void shell_word(const char *s, struct buf *out)
-{
-	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789-_./:@%+=,";
-	if (*s && s[strspn(s, safe)] == '\0') {
-		buf_puts(out, s);
-		return;
-	}
-	bool open = false;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		bool control = *p < 0x20 || *p == 0x7f;
-		if ((control || *p == '\'') && open) {
-			buf_putc(out, '\'');
-			open = false;
-		}
-		if (control)
-			buf_printf(out, "$'\\x%02x'", *p);
-		else if (*p == '\'')
-			buf_puts(out, "\\'");
-		else {
-			if (!open)
-				buf_putc(out, '\'');
-			open = true;
-			buf_putc(out, (char)*p);
-		}
-	}
-	if (open)
-		buf_putc(out, '\'');
-	if (!*s)
-		buf_puts(out, "''");
-}
-
-void app_come_back(const struct options *o, struct buf *out)
-{
-	buf_puts(out, "tether");
-	if (o->server && strcmp(o->server, OPTIONS_DEFAULT_SERVER) != 0) {
-		buf_puts(out, " -s ");
-		shell_word(o->server, out);
-	}
-	buf_putc(out, ' ');
-	shell_word(o->conversation_id ? o->conversation_id : "", out);
-	for (size_t i = 0; i < o->nmore_ids; i++) {
-		buf_putc(out, ' ');
-		shell_word(o->more_ids[i], out);
-	}
-}
-
-void app_print_come_back(const struct options *o, FILE *f)
-{
-	if (!o->conversation_id)
-		return;
-	struct buf line;
-	buf_init(&line);
-	app_come_back(o, &line);
-	fprintf(f, "to come back: %s\n", buf_cstr(&line));
-	fflush(f);
-	buf_fini(&line);
 }
 
 int app_run(const struct options *o)
