@@ -91,7 +91,7 @@ bool controller_set_confirmation_policy(struct controller *c, enum confirmation_
 bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);
-/* What a history call brought (tui/history.c). */
+/* What a history call brought (history.c). */
 struct controller_page_result {
 	size_t events;          /* events the server answered */
 	size_t added;           /* items added to the transcript */

@@ -85,8 +85,8 @@ struct controller {
 	bool closed_reported;           /* the last connection line was "closed" */
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
-	struct history_call *history_call; /* tui/history.c: the call in flight, if any */
-	bool history_refusal_said;      /* tui/history.c: a page's refused events were told */
+	struct history_call *history_call; /* history.c: the call in flight, if any */
+	bool history_refusal_said;      /* history.c: a page's refused events were told */
 	int64_t history_page_us;           /* when the last page was sent (0: none yet) */
 	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 };
