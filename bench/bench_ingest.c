@@ -3,7 +3,7 @@
  * with 20 secrets) → transcript_slot_append, with the arrival time for the latency counter —
  * against cJSON parsing the same frames and nothing else (the floor).
  *
- * The per-delta work mirrors on_delta in tui/controller.c (its sinks reduced to the TUI's
+ * The per-delta work mirrors on_delta in face/controller.c (its sinks reduced to the TUI's
  * latency counter); the streaming benchmark in scripts/bench covers the real path.
  * The frames are cut into rounds; each round runs the floor, decode alone and the whole path
  * on the same slice, so that noise from the shared machine hits all three alike. Rates are

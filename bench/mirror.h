@@ -1,7 +1,7 @@
 /* What the controller does with a durable frame, for benchmarks that cannot reach the
  * controller's static handlers without a socket: decode, turn the event into an item with
  * every text sanitized then masked (controller_clean), and add it to the transcript.
- * Mirrors event_to_spec/apply_event in tui/controller.c. */
+ * Mirrors event_to_spec/apply_event in face/controller.c. */
 #ifndef TETHER_BENCH_MIRROR_H
 #define TETHER_BENCH_MIRROR_H
 

@@ -55,6 +55,12 @@ struct conv *conv_find(struct tui *u, const char *id)
 	return NULL;
 }
 
+/* The TUI's run ends when the user quits; the modal answers confirmations; a message typed
+ * while the socket is down goes through REST; the history opens on the tail and pages. */
+static const struct run_policy conv_policy = {
+	.until = UNTIL_NEVER, .rest_fallback = true, .page_history = true,
+};
+
 struct conv *conv_open(struct tui *u, const char *id, bool first)
 {
 	struct conv *v = conv_find(u, id);
@@ -80,7 +86,7 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 	layout_init(&v->confirm_layout);
 	attention_init(&v->attention, u->o->bell, u->o->bell_after_s, u->o->notify);
 	viewport_init(&v->vp, COLS, LINES > 2 ? LINES - 2 : 1);
-	v->ctl = controller_create(u->loop, &v->o, u->masks, u->api_key, false);
+	v->ctl = controller_create(u->loop, &v->o, &conv_policy, u->masks, u->api_key);
 	v->t = controller_transcript(v->ctl);
 	u->convs[u->nconvs++] = v;
 	controller_add_sink(v->ctl, tui_sink(v));

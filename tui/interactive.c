@@ -10,7 +10,6 @@
 #include "recorder.h"
 #include "history_file.h"
 #include "external_editor.h"
-#include "app.h"
 #include "outfile.h"
 
 #include <curses.h>
@@ -464,9 +463,10 @@ static bool needs_explaining(int code)
 }
 
 int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
-	    const char *api_key, FILE *record)
+	    const char *api_key, FILE *record, struct tui_reopen *reopen)
 {
 	struct tui *u = xcalloc(1, sizeof *u);
+	reopen->n = 0;
 	u->o = o;
 	u->loop = loop;
 	u->masks = masks;
@@ -521,19 +521,15 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	loop_timer_cancel(u->key_timer);
 	history_view_write_stats(u);
 	write_ring_stats(u);
-	/* The command that opens what was open again: the one on screen first, then the others
-	 * that were reached, in their order. */
-	bool reached = u->cur->reached;
-	struct options shown = u->cur->o;
-	char *ids[CONV_OPEN_MAX];
-	size_t nids = 0;
-	ids[nids++] = xstrdup(u->cur->id);
-	shown.nmore_ids = 0;
-	for (size_t i = 0; i < u->nconvs; i++)
-		if (u->convs[i] != u->cur && u->convs[i]->reached && !u->convs[i]->ended &&
-		    shown.nmore_ids < OPTIONS_MORE_IDS_MAX)
-			shown.more_ids[shown.nmore_ids++] = ids[nids++] = xstrdup(u->convs[i]->id);
-	shown.conversation_id = ids[0];
+	/* What to open again: the one on screen first, then the others that were reached, in
+	 * their order. */
+	if (u->cur->reached) {
+		reopen->ids[reopen->n++] = xstrdup(u->cur->id);
+		for (size_t i = 0; i < u->nconvs; i++)
+			if (u->convs[i] != u->cur && u->convs[i]->reached && !u->convs[i]->ended &&
+			    reopen->n < TUI_REOPEN_MAX)
+				reopen->ids[reopen->n++] = xstrdup(u->convs[i]->id);
+	}
 	board_view_destroy(u);
 	elsewhere_stop(u);
 	/* The first conversation last: its sink writes the latency line of $TETHER_STATS. */
@@ -547,10 +543,6 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	if (kept_draft)
 		fprintf(stderr, "tether: the message you were editing is kept in %s\n", kept_draft);
 	free(kept_draft);
-	if (reached)
-		app_print_come_back(&shown, stdout);
-	for (size_t i = 0; i < nids; i++)
-		free(ids[i]);
 	int rc = u->exit_code;
 	tui_free(u);
 	return rc;

@@ -3,7 +3,7 @@
 # the wipe of secrets and the ASCII case-insensitive match. Fails naming every other copy.
 root=${1:?usage: one_primitive.sh SOURCE_ROOT}
 cd "$root" || exit 1
-dirs=$(ls -d base net render model view keyring tui 2>/dev/null)
+dirs=$(ls -d base net render model view keyring face tui app 2>/dev/null)
 bad=0
 check() {
 	# $1: what, $2: extended regex; hits outside base/ are copies

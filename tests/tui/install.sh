@@ -22,7 +22,7 @@ man="$DEST$prefix/share/man/man1/tether.1"
 # README's Install section names the build's binary, the command and where the files go.
 section=$(sed -n '/^## Install$/,/^## /p' "$README")
 [ -n "$section" ] || fail "README.md has no Install section"
-for want in "build/tui/tether" "meson install -C build" "$prefix/bin/tether" \
+for want in "build/app/tether" "meson install -C build" "$prefix/bin/tether" \
 	"$prefix/share/man/man1/tether.1" "--prefix ~/.local" "PATH" "man tether"; do
 	grep -qF -- "$want" <<<"$section" || fail "README.md's Install section does not say '$want'"
 done

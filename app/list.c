@@ -1,4 +1,5 @@
 #include "list.h"
+#include "conv_page.h"
 #include "commands.h"
 #include "clean.h"
 #include "diagnose.h"
@@ -33,46 +34,6 @@ struct list_run {
 };
 
 static void fetch_page(struct list_run *r, const char *page_id);
-
-/* Server strings cross the same boundary as everything else shown: sanitize, then mask. */
-static void clean_field(char **field, const struct mask_set *masks)
-{
-	if (!*field)
-		return;
-	struct buf san, out;
-	buf_init(&san);
-	buf_init(&out);
-	clean_text(masks, *field, strlen(*field), &san, &out);
-	free(*field);
-	*field = buf_steal(&out);
-	buf_fini(&san);
-}
-
-int conversation_page_append(const char *body, size_t len, const struct mask_set *masks,
-			     struct conversation_info **items, size_t *count, char **next_page_id,
-			     struct codec_error *err)
-{
-	struct conversation_info *page = NULL;
-	size_t n = 0;
-	if (conversation_list_decode(body, len, &page, &n, next_page_id, err) != 0)
-		return -1;
-	*items = xrealloc(*items, (*count + n + 1) * sizeof **items);
-	for (size_t i = 0; i < n; i++) {
-		conversation_info_clean(&page[i], masks);
-		(*items)[*count + i] = page[i];
-	}
-	*count += n;
-	free(page);
-	return 0;
-}
-
-void conversation_info_clean(struct conversation_info *c, const struct mask_set *masks)
-{
-	clean_field(&c->id, masks);
-	clean_field(&c->title, masks);
-	clean_field(&c->execution_status, masks);
-	clean_field(&c->updated_at, masks);
-}
 
 static int exit_for_status(int status)
 {

@@ -2,6 +2,7 @@
  * Values come from stdin or a no-echo prompt on the terminal and are never printed. */
 #include "commands.h"
 #include "app.h"
+#include "server_check.h"
 #include "keyring.h"
 #include "clean.h"
 #include "key_source.h"
@@ -82,7 +83,7 @@ static char *shown_prompt(const char *what, const char *arg)
 static int key_set(const struct options *o)
 {
 	/* a key stored under a URL the client refuses could never be used */
-	if (app_check_server(o->server) != 0)
+	if (server_check(o->server) != 0)
 		return EXIT_USAGE;
 	struct tty_value v;
 	char *prompt = shown_prompt("session API key for", o->server);

@@ -34,7 +34,7 @@ struct controller {
 	const struct options *o;
 	struct mask_set *masks;
 	char *api_key;
-	bool headless;                  /* run logic only: --until, --send, no REST fallback */
+	struct run_policy policy;       /* what the run does by itself */
 	struct sink sinks[CTL_SINKS_MAX];
 	size_t nsinks;
 	struct session *session;
@@ -71,22 +71,22 @@ struct controller {
 	bool unreachable_said;            /* a server not reached yet was said once */
 	bool ever_open;                 /* a connection to the server was made once */
 	bool caught_up;                 /* replay of this connection is over */
-	bool caught_up_once;            /* headless: the first catch-up happened */
-	bool confirm_handled;           /* headless: this waiting period was told (and answered) */
+	bool caught_up_once;            /* the first catch-up happened (--until waits for it) */
+	bool confirm_handled;           /* this waiting period was told (and answered) */
 	bool has_through_seq;
 	int64_t through_seq;
 	bool sent_anything;
 	/* --until with --send: a run in progress (or the echo of the last message) was seen
 	 * since the last message went out */
 	bool busy_since_send;
-	struct ctl_echoes echoes;       /* headless: the messages sent, to know their echoes */
+	struct ctl_echoes echoes;       /* --until: the messages sent, to know their echoes */
 	bool stdin_open;
 	bool finished;
 	bool closed_reported;           /* the last connection line was "closed" */
 	struct buf stdin_line;         /* --send -: a partial line */
 	size_t stdin_lineno;            /* --send -: lines read so far */
-	struct history_call *history_call; /* tui/history.c: the call in flight, if any */
-	bool history_refusal_said;      /* tui/history.c: a page's refused events were told */
+	struct history_call *history_call; /* history.c: the call in flight, if any */
+	bool history_refusal_said;      /* history.c: a page's refused events were told */
 	int64_t history_page_us;           /* when the last page was sent (0: none yet) */
 	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 };
@@ -101,7 +101,7 @@ struct controller {
 
 /* Tells the sinks that what they show changed. */
 void ctl_changed(struct controller *c);
-/* A one-line diagnostic for the user, sanitized and masked (none in headless under -q). */
+/* A one-line diagnostic for the user, sanitized and masked (none under the policy's quiet). */
 void ctl_notice(struct controller *c, const char *line);
 /* A diagnostic of what ends the run: said also under -q. */
 void ctl_fatal_notice(struct controller *c, const char *line);

@@ -1,4 +1,4 @@
-/* The conversation directory (tui/directory.c) against the real fixture and real sockets:
+/* The conversation directory (face/directory.c) against the real fixture and real sockets:
  * polls see a status change, every page, cleaned strings; a failing server is called back
  * with the failure and backed off; a server handing out pages for ever is a failure; poll
  * now and a new interval; destroy with a request in flight and from inside the callback. */

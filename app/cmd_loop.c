@@ -1,6 +1,7 @@
 /* The event loop a one-shot REST command (list, confirm, pause, ...) runs on, and how they flush stdout. */
 #include "commands.h"
 #include "app.h"
+#include "server_check.h"
 #include "clean.h"
 
 #include <errno.h>
@@ -10,7 +11,7 @@
 struct loop *command_loop(const struct options *o, loop_log_fn log, const struct mask_set *masks,
 			  int *exit_code)
 {
-	if (app_check_server(o->server) != 0) {
+	if (server_check(o->server) != 0) {
 		*exit_code = EXIT_USAGE;
 		return NULL;
 	}

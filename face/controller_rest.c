@@ -1,6 +1,6 @@
 /* The user's controls: REST calls about the conversation, and sending messages. */
 #include "controller_int.h"
-#include "app.h"
+#include "exit_code.h"
 #include "diagnose.h"
 
 #include <stdio.h>
@@ -16,7 +16,7 @@ struct rest_call {
 	const char *kind;               /* calls of one kind are coalesced while one is in flight */
 	char *then_send;                /* a message to send once this call succeeded */
 	bool then_accept;               /* accept the pending actions once this call succeeded */
-	bool headless_answer;           /* --on-confirm accept|reject: a failure ends the run */
+	bool auto_answer;               /* --on-confirm accept|reject: a failure ends the run */
 	struct rest_call *next;
 };
 
@@ -84,7 +84,7 @@ static void call_failed(struct controller *c, struct rest_call *call, const stru
 			buf_printf(&line, "the server answered HTTP %d %.*s", r->status,
 				   (int)(r->body_len > 200 ? 200 : r->body_len), r->body ? r->body : "");
 		/* --on-confirm's answer failed: the actions would wait for nobody (exit 1). */
-		if (call->headless_answer)
+		if (call->auto_answer)
 			controller_fail(c, buf_cstr(&line), EXIT_RUNTIME);
 		else
 			ctl_add_error_item(c, call->what, buf_cstr(&line));
@@ -299,7 +299,7 @@ void ctl_answer_confirmation(struct controller *c, bool accept)
 	 * to the last period came back. */
 	struct rest_call *call = call_new(c, accept ? "confirm" : "reject", answer_kind);
 	struct rest_server srv = server_of(c);
-	call->headless_answer = true;
+	call->auto_answer = true;
 	struct item_info infos[CTL_ACTIONS_MAX];
 	char *ids[CTL_ACTIONS_MAX];
 	size_t n = transcript_pending_infos(c->transcript, infos, CTL_ACTIONS_MAX), nids = 0;
@@ -351,7 +351,7 @@ void controller_send(struct controller *c, const char *text)
 	c->sent_anything = true;
 	/* Only what the server shows after this message went out may end the run (cli.md). */
 	c->busy_since_send = false;
-	if (c->headless)
+	if (c->policy.until == UNTIL_IDLE || c->policy.until == UNTIL_FINISHED)
 		ctl_echo_expect(c, text);
 	outbox_send(c->outbox, text);
 	ctl_changed(c);

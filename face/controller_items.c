@@ -1,6 +1,6 @@
 /* Events become transcript items. */
 #include "controller_int.h"
-#include "app.h"
+#include "exit_code.h"
 
 #include <stdio.h>
 #include <stdlib.h>

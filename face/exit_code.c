@@ -1,7 +1,7 @@
 /* How a session that ended for good maps to the exit codes of cli.md. */
-#include "app.h"
+#include "exit_code.h"
 
-int app_exit_for_end(enum session_end end)
+int exit_code_for_end(enum session_end end)
 {
 	switch (end) {
 	case SESSION_END_AUTH:

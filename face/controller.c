@@ -1,6 +1,6 @@
 #include "controller_int.h"
 #include "clean.h"
-#include "app.h"
+#include "exit_code.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -23,7 +23,7 @@ void ctl_changed(struct controller *c)
 
 void ctl_notice(struct controller *c, const char *line)
 {
-	if (c->headless && c->o->quiet)
+	if (c->policy.quiet)
 		return;
 	ctl_fatal_notice(c, line);
 }
@@ -147,7 +147,7 @@ void ctl_finish(struct controller *c, int exit_code)
 	c->finished = true;
 	/* A script must know what --send did not deliver (the TUI's input still shows it). */
 	size_t unsent = outbox_unsent(c->outbox, NULL, 0);
-	if (c->headless && unsent) {
+	if (c->policy.say_unsent && unsent) {
 		struct buf m;
 		buf_init(&m);
 		buf_printf(&m, "--send: %zu message%s not sent%s", unsent, unsent == 1 ? " was" : "s were",
@@ -250,12 +250,12 @@ bool ctl_run_in_progress(const struct controller *c)
 	return !status_ended_run(current_status(c));
 }
 
-/* Whether status s ends the headless run under --until idle or finished. */
+/* Whether status s ends the run under --until idle or finished. */
 static bool until_reached(const struct controller *c, enum run_status s)
 {
 	if (s == RUN_STATUS_ERROR || s == RUN_STATUS_STUCK)
 		return true;
-	if (c->o->until == UNTIL_FINISHED)
+	if (c->policy.until == UNTIL_FINISHED)
 		return s == RUN_STATUS_FINISHED;
 	return status_ended_run(s);
 }
@@ -273,8 +273,8 @@ static bool went_out(const struct controller *c)
 
 void ctl_until_check(struct controller *c)
 {
-	if (!c->headless || c->finished || !c->caught_up_once || c->o->until == UNTIL_NEVER ||
-	    c->o->until == UNTIL_SYNCED)
+	if (c->finished || !c->caught_up_once || c->policy.until == UNTIL_NEVER ||
+	    c->policy.until == UNTIL_SYNCED)
 		return;
 	enum run_status s = current_status(c);
 	if (c->sent_anything) {
@@ -308,11 +308,11 @@ static void check_until(struct controller *c, enum run_status status, bool live)
 	ctl_until_check(c);
 }
 
-/* headless --on-confirm: once per waiting period, the actions that wait go to the sinks, then
- * the run exits 7, answers through REST, or keeps waiting. */
+/* The policy's confirmations (headless --on-confirm): once per waiting period, the actions
+ * that wait go to the sinks, then the run exits 7, answers through REST, or keeps waiting. */
 static void check_confirmation(struct controller *c)
 {
-	if (!c->headless || c->finished)
+	if (!c->policy.handle_confirmations || c->finished)
 		return;
 	if (c->run_status != RUN_STATUS_WAITING_FOR_CONFIRMATION) {
 		c->confirm_handled = false;
@@ -342,16 +342,16 @@ static void check_confirmation(struct controller *c)
 	CTL_SINKS(c, confirmation, actions, n);
 	for (size_t i = 0; i < n; i++)
 		free(ids[i]);
-	if (c->o->until == UNTIL_SYNCED)
+	if (c->policy.until == UNTIL_SYNCED)
 		return; /* a transcript dump: exits at catch-up as always */
-	switch (c->o->on_confirm) {
+	switch (c->policy.on_confirm) {
 	case ON_CONFIRM_EXIT:
-		if (c->o->until != UNTIL_NEVER)
+		if (c->policy.until != UNTIL_NEVER)
 			ctl_finish(c, EXIT_CONFIRM);
 		break;
 	case ON_CONFIRM_ACCEPT:
 	case ON_CONFIRM_REJECT:
-		ctl_answer_confirmation(c, c->o->on_confirm == ON_CONFIRM_ACCEPT);
+		ctl_answer_confirmation(c, c->policy.on_confirm == ON_CONFIRM_ACCEPT);
 		break;
 	case ON_CONFIRM_WAIT:
 		break;
@@ -413,11 +413,11 @@ static void caught_up(struct controller *c)
 	loop_timer_cancel(c->catchup_timer);
 	gate_outbox(c);
 	ctl_changed(c);
-	if (!c->headless || c->finished)
+	if (c->finished)
 		return;
 	c->caught_up_once = true;
 	check_confirmation(c);
-	if (c->o->until == UNTIL_SYNCED)
+	if (c->policy.until == UNTIL_SYNCED)
 		ctl_finish(c, EXIT_OK);
 	else
 		ctl_until_check(c);
@@ -441,23 +441,24 @@ static void catchup_rearm(struct controller *c)
 
 /* ------------------------------------------------------------ frames */
 
-/* headless: the whole history streams through (cli.md), so what was written and settled is
- * not held. A short tail stays, and every card still awaiting its result (never trimmed), so
+/* A run that writes the whole history through (headless, cli.md) does not hold what was
+ * written and settled. A short tail stays, and every card still awaiting its result (never trimmed), so
  * a result still pairs with its card and a confirmation still finds its actions. */
 enum { CTL_HEADLESS_TAIL = 32 };
 
-static void headless_forget(struct controller *c)
+static void forget_written(struct controller *c)
 {
 	/* Once what could go has doubled: however many cards wait, each event costs O(1). */
 	size_t waiting = transcript_pending_tools(c->transcript, NULL, 0);
-	if (c->headless && transcript_count(c->transcript) > 2 * (CTL_HEADLESS_TAIL + waiting))
+	if (c->policy.trim_written &&
+	    transcript_count(c->transcript) > 2 * (CTL_HEADLESS_TAIL + waiting))
 		transcript_trim(c->transcript, 1, 0, 0, CTL_HEADLESS_TAIL);
 }
 
 /* The event into the model; an open stream it retires is told retired first. */
 static void apply_event(struct controller *c, const struct event *e, int64_t seq)
 {
-	headless_forget(c); /* what came before was written */
+	forget_written(c); /* what came before was written */
 	struct item_spec spec;
 	struct buf store;
 	buf_init(&store);
@@ -495,7 +496,7 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 		struct sink_item it = {.event = e, .spec = &spec, .applied = r, .seq = seq};
 		CTL_SINKS(c, item, &it);
 		ctl_changed(c);
-	} else if (!c->headless) {
+	} else if (c->policy.page_history) {
 		/* Shown as nothing, but loaded: not a gap of history to fetch. */
 		transcript_note_seq(c->transcript, seq);
 	}
@@ -753,7 +754,7 @@ static void session_ended(struct controller *c, const struct session_status *st)
 			   why.len ? buf_cstr(&why) : "no reason given");
 		break;
 	}
-	controller_fail(c, buf_cstr(&line), app_exit_for_end(st->end));
+	controller_fail(c, buf_cstr(&line), exit_code_for_end(st->end));
 	buf_fini(&line);
 	buf_fini(&why);
 }
@@ -861,14 +862,15 @@ void controller_fail(struct controller *c, const char *line, int exit_code)
 }
 
 struct controller *controller_create(struct loop *loop, const struct options *o,
-				     struct mask_set *masks, const char *api_key, bool headless)
+				     const struct run_policy *policy, struct mask_set *masks,
+				     const char *api_key)
 {
 	struct controller *c = xcalloc(1, sizeof *c);
 	c->loop = loop;
 	c->o = o;
 	c->masks = masks;
 	c->api_key = xstrdup(api_key);
-	c->headless = headless;
+	c->policy = *policy;
 	c->shown_server = ctl_cleaned(c, o->server);
 	c->shown_conversation_id = ctl_cleaned(c, o->conversation_id);
 	c->transcript = transcript_create();
@@ -883,7 +885,7 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 		.after_seq = o->after_seq,
 		.ping_interval_s = o->ping_interval_s,
 		.stall_timeout_s = o->stall_timeout_s,
-		.max_retries = o->max_retries >= 0 ? o->max_retries : headless ? 8 : 0,
+		.max_retries = o->max_retries >= 0 ? o->max_retries : policy->default_retries,
 		.insecure = o->insecure,
 	};
 	struct session_handlers h;
@@ -891,7 +893,7 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	c->session = session_create(loop, &cfg, &h);
 	/* Headless --send goes over the first synced socket only (cli.md); the TUI falls back to
 	 * REST so that a message typed while the socket is down still goes out. */
-	c->outbox = outbox_create(loop, c->session, !headless, o->server, o->conversation_id, c->api_key,
+	c->outbox = outbox_create(loop, c->session, policy->rest_fallback, o->server, o->conversation_id, c->api_key,
 				  o->insecure, outbox_error, c);
 	return c;
 }
@@ -922,8 +924,10 @@ void controller_start(struct controller *c)
 		ctl_stdin_start(c);
 	if (c->o->conversation_id)
 		ctl_fetch_title(c);
-	/* The TUI opens on the tail; headless and an explicit cursor replay from where asked. */
-	if (!c->headless && c->o->conversation_id && !c->o->after_seq_given && !c->o->no_history &&
+	/* Paged history opens on the tail; otherwise, and from an explicit cursor, the replay
+	 * starts where asked. */
+	if (c->policy.page_history && c->o->conversation_id && !c->o->after_seq_given &&
+	    !c->o->no_history &&
 	    c->o->history_window > 0 && ctl_count_events(c))
 		return;
 	session_start(c->session);

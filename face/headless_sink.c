@@ -2,7 +2,7 @@
  * its plain text on stdout. Text mode keeps a tool's summary until its result. */
 #include "headless.h"
 #include "clean.h"
-#include "app.h"
+#include "exit_code.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * time since the start and its connection's number. */
 #include "recorder.h"
 #include "clean.h"
-#include "app.h"
+#include "exit_code.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,5 @@
 /* --send -: one user message per stdin line, sent as it is read. */
 #include "controller_int.h"
-#include "app.h"
 
 #include <stdio.h>
 #include <stdlib.h>

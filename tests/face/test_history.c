@@ -18,6 +18,11 @@
 #include "spawn.h"
 #include "wsprobe.h"
 
+/* The TUI's run, as tui/conv.c fills it: history opens on the tail and pages. */
+static const struct run_policy tui_policy = {
+	.until = UNTIL_NEVER, .rest_fallback = true, .page_history = true,
+};
+
 #define CONV "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
 
 struct run {
@@ -180,7 +185,7 @@ static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 	run.loop = loop_create(NULL, &e);
 	assert_non_null(run.loop);
 	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
 	run.t = controller_transcript(run.c);
 	run.tick = loop_timer_create(run.loop, tick, &run);
 	run.deadline_us = clock_now_us() + 40 * 1000000;
@@ -292,7 +297,7 @@ static void open_at(const char *const *flags, int nflags, const char *want_conn,
 	assert_int_equal(options_parse(argc, argv, &o, &e), 0);
 	run.loop = loop_create(NULL, &e);
 	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
 	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
 	run.deadline_us = clock_now_us() + 20 * 1000000;
 	controller_start(run.c);
@@ -396,7 +401,7 @@ static void test_search_places_matches_never_loaded(void **state)
 	assert_int_equal(options_parse(4, argv, &o, &e), 0);
 	run.loop = loop_create(NULL, &e);
 	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
 	run.t = controller_transcript(run.c);
 	controller_add_sink(run.c, (struct sink){ .ops = &error_counter, .ctx = &run });
 	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
@@ -515,7 +520,7 @@ static int page_all(const char *scenario_text, const char *const *fixture_args,
 	assert_int_equal(options_parse(4, argv, &o, &e), 0);
 	run.loop = loop_create(NULL, &e);
 	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, masks, NULL, false);
+	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
 	run.t = controller_transcript(run.c);
 	controller_add_sink(run.c, (struct sink){ .ops = &error_counter, .ctx = &run });
 	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);

@@ -11,6 +11,7 @@
 #include "keyring.h"
 #include "sink.h"
 #include "outbox.h"
+#include "run_policy.h"
 
 #include <stdio.h>
 
@@ -41,11 +42,12 @@ struct controller_status {
 
 struct controller;
 
-/* Creates the controller for options o on loop. masks holds the local secrets (the API key is
- * added to it); api_key may be NULL. headless selects the headless run (--until, --send over
- * the socket only, no title); what is written where is up to the sinks added. */
+/* Creates the controller for options o on loop, running by policy (copied). masks holds the
+ * local secrets (the API key is added to it); api_key may be NULL. What is written where is up
+ * to the sinks added. */
 struct controller *controller_create(struct loop *loop, const struct options *o,
-				     struct mask_set *masks, const char *api_key, bool headless);
+				     const struct run_policy *policy, struct mask_set *masks,
+				     const char *api_key);
 /* Adds a sink (before controller_start); the controller destroys it. */
 void controller_add_sink(struct controller *c, struct sink sink);
 /* A sink's output failed: line (clean, or NULL) is said as a notice, and the run ends with
@@ -89,7 +91,7 @@ bool controller_set_confirmation_policy(struct controller *c, enum confirmation_
 bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);
-/* What a history call brought (tui/history.c). */
+/* What a history call brought (history.c). */
 struct controller_page_result {
 	size_t events;          /* events the server answered */
 	size_t added;           /* items added to the transcript */

@@ -7,7 +7,7 @@
 #include "directory.h"
 #include "clean.h"
 #include "diagnose.h"
-#include "list.h"
+#include "conv_page.h"
 
 #include <stdint.h>
 #include <stdlib.h>

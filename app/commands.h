@@ -17,7 +17,7 @@ struct loop *command_loop(const struct options *o, loop_log_fn log, const struct
 int command_flush_stdout(void);
 
 /* Runs the key or secret command in o (values from stdin or a no-echo prompt, never
- * printed); returns the exit code of tui/app.h. */
+ * printed); returns the exit code (exit_code.h). */
 int cmd_keyring_run(const struct options *o);
 
 /* Runs the control command in o on its conversation (REST, with api_key; what the server says

@@ -1,6 +1,6 @@
 /* Finding, storing and removing the session API key across the keyring and the key file. */
 #include "key_source.h"
-#include "app.h"
+#include "exit_code.h"
 #include "clean.h"
 #include "diagnose.h"
 

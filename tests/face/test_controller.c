@@ -14,6 +14,11 @@
 
 static const char SECRET[] = "sk-tether-unit-secret-77";
 
+/* The TUI's run, as tui/conv.c fills it. */
+static const struct run_policy tui_policy = {
+	.until = UNTIL_NEVER, .rest_fallback = true, .page_history = true,
+};
+
 /* ------------------------------------------------------------ the fake sink */
 
 struct fake {
@@ -118,7 +123,7 @@ static int bed_setup(void **state)
 	b->masks = mask_set_create();
 	assert_int_equal(mask_set_add(b->masks, SECRET, strlen(SECRET), &e), 0);
 	buf_fini(&e);
-	b->c = controller_create(b->loop, &b->o, b->masks, NULL, false);
+	b->c = controller_create(b->loop, &b->o, &tui_policy, b->masks, NULL);
 	buf_init(&b->sink.log);
 	controller_add_sink(b->c, (struct sink){.ops = &fake_ops, .ctx = &b->sink});
 	ctl_session_handlers(b->c, &b->h);
@@ -133,7 +138,28 @@ static int headless_bed_setup(void **state)
 	struct bed *b = *state;
 	controller_destroy(b->c);
 	b->sink.destroyed = 0;
-	b->c = controller_create(b->loop, &b->o, b->masks, NULL, true);
+	/* The headless runner's policy, as app/app.c fills it from the options. */
+	const struct run_policy headless_policy = {
+		.until = b->o.until, .handle_confirmations = true, .on_confirm = b->o.on_confirm,
+		.default_retries = 8, .trim_written = true, .quiet = b->o.quiet, .say_unsent = true,
+	};
+	b->c = controller_create(b->loop, &b->o, &headless_policy, b->masks, NULL);
+	controller_add_sink(b->c, (struct sink){.ops = &fake_ops, .ctx = &b->sink});
+	ctl_session_handlers(b->c, &b->h);
+	return 0;
+}
+
+/* A TUI's run that also trims what it wrote: the controller follows each field of the policy,
+ * not which face runs it. */
+static int trimming_tui_bed_setup(void **state)
+{
+	bed_setup(state);
+	struct bed *b = *state;
+	controller_destroy(b->c);
+	b->sink.destroyed = 0;
+	struct run_policy policy = tui_policy;
+	policy.trim_written = true;
+	b->c = controller_create(b->loop, &b->o, &policy, b->masks, NULL);
 	controller_add_sink(b->c, (struct sink){.ops = &fake_ops, .ctx = &b->sink});
 	ctl_session_handlers(b->c, &b->h);
 	return 0;
@@ -514,6 +540,8 @@ int main(void)
 						bed_teardown),
 		cmocka_unit_test_setup_teardown(headless_holds_a_tail_and_waiting_cards,
 						headless_bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(headless_holds_a_tail_and_waiting_cards,
+						trimming_tui_bed_setup, bed_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
