@@ -66,6 +66,22 @@ enum run_status {
 	RUN_STATUS_DELETING,
 };
 
+/* The tools and tool events a client treats apart, decoded from action.kind ("FinishAction",
+ * "TerminalAction"), observation.kind ("FinishObservation", "TerminalObservation") and
+ * tool_name ("finish", "terminal"): TOOL_KIND_NONE when the field is absent, TOOL_KIND_OTHER
+ * for any other name. */
+enum tool_kind { TOOL_KIND_NONE, TOOL_KIND_OTHER, TOOL_KIND_FINISH, TOOL_KIND_TERMINAL };
+
+/* An ACP tool call's status (ACP's ToolCallStatus). */
+enum acp_status {
+	ACP_STATUS_ABSENT,              /* no status given */
+	ACP_STATUS_UNKNOWN,             /* a value this client does not know */
+	ACP_STATUS_PENDING,
+	ACP_STATUS_IN_PROGRESS,
+	ACP_STATUS_COMPLETED,
+	ACP_STATUS_FAILED,
+};
+
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
@@ -95,6 +111,8 @@ struct event {
 	const char *tool_name;
 	const char *tool_call_id;
 	const char *action_kind;        /* action.kind, e.g. "TerminalAction" */
+	enum tool_kind action_type;     /* action_kind decoded */
+	enum tool_kind tool;            /* tool_name decoded */
 	const char *action_summary;     /* one line: command, path or message of the action */
 	const char *action_detail;      /* every argument of the action, whole ("name: value" lines) */
 	enum security_risk risk;
@@ -113,9 +131,11 @@ struct event {
 	 * readable lines (markdown-lite); FinishAction: its whole message. NULL when none. */
 	const char *arguments;
 	const char *observation_kind;   /* observation.kind, e.g. "TerminalObservation" */
+	enum tool_kind observation_type; /* observation_kind decoded */
 	enum exit_status exit_status;   /* has_exit_code is exit_status == EXIT_STATUS_EXITED */
 	bool rejected_by_hook;          /* UserRejectObservation with rejection_source "hook" */
 	const char *tool_status;        /* ACPToolCallEvent status ("completed", "failed", …) */
+	enum acp_status acp_status;     /* tool_status decoded */
 };
 
 /* One decoded server frame. Fields not belonging to its type are zero/NULL. */

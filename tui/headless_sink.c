@@ -135,7 +135,7 @@ static void text_mode_event(struct headless_sink *h, const struct item_spec *s, 
 			free(summary_take(h, s->tool_call_id));
 		if (s->text_len)
 			headless_text_message(&h->out, false, s->text, s->text_len);
-		if (e->tool_name && !strcmp(e->tool_name, "terminal"))
+		if (e->tool == TOOL_KIND_TERMINAL)
 			buf_printf(&line, "$ %s", s->summary ? s->summary : "");
 		else
 			buf_printf(&line, "• %s %s", s->title ? s->title : "tool",
