@@ -217,26 +217,26 @@ static void poll_failed(struct directory *d, const struct rest_response *resp, c
 
 static void fetch_page(struct directory *d, const char *page_id);
 
-static void page_done(void *ctx, const struct rest_response *resp)
+static void page_done(void *ctx, struct rest_result *res)
 {
+	const struct rest_response *resp = res->raw;
 	struct dir_call *call = ctx;
 	struct directory *d = call->d;
 	free(call);
 	if (!d)
 		return;
 	d->call = NULL;
-	if (resp->status != 200) {
+	if (res->outcome == REST_BAD_BODY) {
+		poll_failed(d, NULL, res->err.message);
+		return;
+	}
+	if (res->outcome != REST_OK) {
 		poll_failed(d, resp, NULL);
 		return;
 	}
 	char *next = NULL;
-	struct codec_error err;
 	size_t from = d->count, last;
-	if (conversation_page_append(resp->body, resp->body_len, d->masks, &d->items, &d->count,
-				     &next, &err) != 0) {
-		poll_failed(d, NULL, err.message);
-		return;
-	}
+	conversation_page_append(&res->conversations, d->masks, &d->items, &d->count, &next);
 	if (!next) {
 		poll_complete(d, true);
 		return;
@@ -272,7 +272,8 @@ static void fetch_page(struct directory *d, const char *page_id)
 	struct dir_call *call = xcalloc(1, sizeof *call);
 	call->d = d;
 	d->call = call;
-	if (rest_search_conversations_newest(&d->srv, page_id, DIR_PAGE, page_done, call) != 0) {
+	struct rest_args a = {.page_id = page_id, .limit = DIR_PAGE};
+	if (rest_call(&d->srv, REST_SEARCH_CONVERSATIONS_NEWEST, &a, page_done, call) != 0) {
 		d->call = NULL;
 		free(call);
 		poll_failed(d, NULL, "cannot start the request");

@@ -48,22 +48,19 @@ static void clean_field(char **field, const struct mask_set *masks)
 	buf_fini(&san);
 }
 
-int conversation_page_append(const char *body, size_t len, const struct mask_set *masks,
-			     struct conversation_info **items, size_t *count, char **next_page_id,
-			     struct codec_error *err)
+void conversation_page_append(struct conversation_page *page, const struct mask_set *masks,
+			      struct conversation_info **items, size_t *count, char **next_page_id)
 {
-	struct conversation_info *page = NULL;
-	size_t n = 0;
-	if (conversation_list_decode(body, len, &page, &n, next_page_id, err) != 0)
-		return -1;
+	size_t n = page->count;
 	*items = xrealloc(*items, (*count + n + 1) * sizeof **items);
 	for (size_t i = 0; i < n; i++) {
-		conversation_info_clean(&page[i], masks);
-		(*items)[*count + i] = page[i];
+		conversation_info_clean(&page->items[i], masks);
+		(*items)[*count + i] = page->items[i];
 	}
 	*count += n;
-	free(page);
-	return 0;
+	*next_page_id = page->next_page_id;
+	free(page->items);
+	memset(page, 0, sizeof *page);
 }
 
 void conversation_info_clean(struct conversation_info *c, const struct mask_set *masks)
@@ -193,10 +190,11 @@ static bool seen_page(const struct list_run *r, const char *id)
 	return false;
 }
 
-static void page_done(void *ctx, const struct rest_response *resp)
+static void page_done(void *ctx, struct rest_result *res)
 {
 	struct list_run *r = ctx;
-	if (resp->status != 200) {
+	const struct rest_response *resp = res->raw;
+	if (res->outcome != REST_OK && res->outcome != REST_BAD_BODY) {
 		struct diag_about about = {.server = r->o->server, .has_key = r->api_key != NULL};
 		struct buf line;
 		buf_init(&line);
@@ -207,13 +205,13 @@ static void page_done(void *ctx, const struct rest_response *resp)
 		return;
 	}
 	char *next = NULL;
-	struct codec_error err;
-	if (conversation_page_append(resp->body, resp->body_len, r->masks, &r->items, &r->count,
-				     &next, &err) != 0) {
-		fprintf(stderr, "tether: list: unexpected answer from the server: %s\n", err.message);
+	if (res->outcome == REST_BAD_BODY) {
+		fprintf(stderr, "tether: list: unexpected answer from the server: %s\n",
+			res->err.message);
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
+	conversation_page_append(&res->conversations, r->masks, &r->items, &r->count, &next);
 	if (!r->collect) {
 		/* Printed page by page: a long list shows as it comes. */
 		errno = 0;
@@ -259,7 +257,8 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	struct rest_server srv = {
 		.loop = r->loop, .url = r->o->server, .api_key = r->api_key, .insecure = r->o->insecure,
 	};
-	if (rest_search_conversations(&srv, page_id, 100, page_done, r) != 0) {
+	struct rest_args a = {.page_id = page_id, .limit = 100};
+	if (rest_call(&srv, REST_SEARCH_CONVERSATIONS, &a, page_done, r) != 0) {
 		fprintf(stderr, "tether: list: cannot start the request\n");
 		finish(r, EXIT_RUNTIME);
 	}
