@@ -100,6 +100,7 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 			break;
 		}
 		spec->kind = ITEM_TOOL;
+		spec->command = e->tool == TOOL_KIND_TERMINAL;
 		title = e->tool_name ? e->tool_name : "tool";
 		detail = e->arguments;
 		break;
@@ -122,6 +123,7 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 		break;
 	case EVENT_ACP_TOOL_CALL:
 		spec->kind = ITEM_TOOL;
+		spec->command = e->tool == TOOL_KIND_TERMINAL;
 		title = e->tool_name ? e->tool_name : "tool";
 		detail = e->arguments;
 		text = NULL;
