@@ -2,6 +2,7 @@
  * every request body, the decoder of every answer and what its error statuses mean are
  * spelled here and nowhere else. Adding a call is a row and, when it answers something, a
  * decoder. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,49 +174,62 @@ static int decode_count(const char *json, size_t len, struct rest_result *out)
 
 /* ------------------------------------------------------------ the table */
 
+/* What 404, 405, 409 and 422 mean for a call. */
+struct status_meaning {
+	enum rest_outcome on404, on405, on409, on422;
+};
+
+/* A call about one conversation: a 404 says it is not there. */
+static const struct status_meaning about_conversation = {
+	REST_NOT_FOUND, REST_UNSUPPORTED, REST_CONFLICT, REST_INVALID,
+};
+/* A route that older servers lack: their 404 says that. */
+static const struct status_meaning newer_route = {
+	REST_UNSUPPORTED, REST_UNSUPPORTED, REST_CONFLICT, REST_INVALID,
+};
+
 struct rest_route {
 	const char *method;
-	/* after /api/conversations/{id}, or NULL: path is the whole path (no conversation) */
-	const char *tail;
+	const char *tail;       /* after /api/conversations/{id}; NULL: path is the whole path */
 	const char *path;
 	void (*query)(struct buf *path, bool *first, const struct rest_args *a); /* NULL: none */
 	int (*body)(const struct rest_args *a, struct buf *out); /* NULL: none; -1: bad args */
 	int (*decode)(const char *json, size_t len, struct rest_result *out); /* NULL: none */
-	/* what these statuses mean for the call */
-	enum rest_outcome on404, on405, on409, on422;
+	const struct status_meaning *statuses;
 };
 
-/* A 404 names the conversation; a route that older servers lack answers 404 too. */
-#define ABOUT_CONVERSATION REST_NOT_FOUND, REST_UNSUPPORTED, REST_CONFLICT, REST_INVALID
-#define NEWER_ROUTE REST_UNSUPPORTED, REST_UNSUPPORTED, REST_CONFLICT, REST_INVALID
-
 static const struct rest_route routes[REST_CALL_COUNT] = {
-	[REST_GET_CONVERSATION] = { "GET", "", NULL, NULL, NULL, decode_conversations,
-				    ABOUT_CONVERSATION },
-	[REST_SEND_MESSAGE] = { "POST", "/events", NULL, NULL, body_user_message, NULL,
-				ABOUT_CONVERSATION },
-	[REST_PAUSE] = { "POST", "/pause", NULL, NULL, NULL, NULL, ABOUT_CONVERSATION },
-	[REST_INTERRUPT] = { "POST", "/interrupt", NULL, NULL, NULL, NULL, ABOUT_CONVERSATION },
-	[REST_RUN] = { "POST", "/run", NULL, NULL, NULL, NULL, ABOUT_CONVERSATION },
-	[REST_RESPOND_TO_CONFIRMATION] = { "POST", "/events/respond_to_confirmation", NULL, NULL,
-					   body_confirmation, NULL, ABOUT_CONVERSATION },
-	[REST_SET_CONFIRMATION_POLICY] = { "POST", "/confirmation_policy", NULL, NULL,
-					   body_confirmation_policy, NULL, NEWER_ROUTE },
-	[REST_SEARCH_CONVERSATIONS] = { "GET", NULL, "/api/conversations/search",
-					query_search_conversations, NULL, decode_conversations,
-					NEWER_ROUTE },
-	[REST_SEARCH_CONVERSATIONS_NEWEST] = { "GET", NULL, "/api/conversations/search",
-					       query_search_conversations_newest, NULL,
-					       decode_conversations, NEWER_ROUTE },
-	[REST_SEARCH_EVENTS] = { "GET", "/events/search", NULL, query_search_events, NULL,
-				 decode_events, ABOUT_CONVERSATION },
-	[REST_COUNT_EVENTS] = { "GET", "/events/count", NULL, query_count_events, NULL,
-				decode_count, NEWER_ROUTE },
+	[REST_GET_CONVERSATION] = { .method = "GET", .tail = "",
+		.decode = decode_conversations, .statuses = &about_conversation },
+	[REST_SEND_MESSAGE] = { .method = "POST", .tail = "/events",
+		.body = body_user_message, .statuses = &about_conversation },
+	[REST_PAUSE] = { .method = "POST", .tail = "/pause", .statuses = &about_conversation },
+	[REST_INTERRUPT] = { .method = "POST", .tail = "/interrupt",
+		.statuses = &about_conversation },
+	/* 409: a run is under way */
+	[REST_RUN] = { .method = "POST", .tail = "/run", .statuses = &about_conversation },
+	[REST_RESPOND_TO_CONFIRMATION] = { .method = "POST",
+		.tail = "/events/respond_to_confirmation", .body = body_confirmation,
+		.statuses = &about_conversation },
+	[REST_SET_CONFIRMATION_POLICY] = { .method = "POST", .tail = "/confirmation_policy",
+		.body = body_confirmation_policy, .statuses = &newer_route },
+	[REST_SEARCH_CONVERSATIONS] = { .method = "GET", .path = "/api/conversations/search",
+		.query = query_search_conversations, .decode = decode_conversations,
+		.statuses = &newer_route },
+	[REST_SEARCH_CONVERSATIONS_NEWEST] = { .method = "GET",
+		.path = "/api/conversations/search", .query = query_search_conversations_newest,
+		.decode = decode_conversations, .statuses = &newer_route },
+	[REST_SEARCH_EVENTS] = { .method = "GET", .tail = "/events/search",
+		.query = query_search_events, .decode = decode_events,
+		.statuses = &about_conversation },
+	[REST_COUNT_EVENTS] = { .method = "GET", .tail = "/events/count",
+		.query = query_count_events, .decode = decode_count, .statuses = &newer_route },
 };
 
 void rest_result_decode(enum rest_call call, const struct rest_response *raw,
 			struct rest_result *out)
 {
+	assert((unsigned)call < REST_CALL_COUNT);
 	const struct rest_route *r = &routes[call];
 	memset(out, 0, sizeof *out);
 	out->call = call;
@@ -229,16 +243,16 @@ void rest_result_decode(enum rest_call call, const struct rest_response *raw,
 		out->outcome = REST_AUTH;
 		return;
 	case 404:
-		out->outcome = r->on404;
+		out->outcome = r->statuses->on404;
 		return;
 	case 405:
-		out->outcome = r->on405;
+		out->outcome = r->statuses->on405;
 		return;
 	case 409:
-		out->outcome = r->on409;
+		out->outcome = r->statuses->on409;
 		return;
 	case 422:
-		out->outcome = r->on422;
+		out->outcome = r->statuses->on422;
 		return;
 	}
 	if (raw->status < 200 || raw->status >= 300)
