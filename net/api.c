@@ -179,8 +179,9 @@ struct status_meaning {
 	enum rest_outcome on404, on405, on409, on422;
 };
 
-/* A call about one conversation: a 404 says it is not there. */
-static const struct status_meaning about_conversation = {
+/* A 404 says what was asked for is not there (the conversation; for a list, the route on a
+ * server that is no agent-server). */
+static const struct status_meaning plain = {
 	REST_NOT_FOUND, REST_UNSUPPORTED, REST_CONFLICT, REST_INVALID,
 };
 /* A route that older servers lack: their 404 says that. */
@@ -200,28 +201,28 @@ struct rest_route {
 
 static const struct rest_route routes[REST_CALL_COUNT] = {
 	[REST_GET_CONVERSATION] = { .method = "GET", .tail = "",
-		.decode = decode_conversations, .statuses = &about_conversation },
+		.decode = decode_conversations, .statuses = &plain },
 	[REST_SEND_MESSAGE] = { .method = "POST", .tail = "/events",
-		.body = body_user_message, .statuses = &about_conversation },
-	[REST_PAUSE] = { .method = "POST", .tail = "/pause", .statuses = &about_conversation },
+		.body = body_user_message, .statuses = &plain },
+	[REST_PAUSE] = { .method = "POST", .tail = "/pause", .statuses = &plain },
 	[REST_INTERRUPT] = { .method = "POST", .tail = "/interrupt",
-		.statuses = &about_conversation },
+		.statuses = &plain },
 	/* 409: a run is under way */
-	[REST_RUN] = { .method = "POST", .tail = "/run", .statuses = &about_conversation },
+	[REST_RUN] = { .method = "POST", .tail = "/run", .statuses = &plain },
 	[REST_RESPOND_TO_CONFIRMATION] = { .method = "POST",
 		.tail = "/events/respond_to_confirmation", .body = body_confirmation,
-		.statuses = &about_conversation },
+		.statuses = &plain },
 	[REST_SET_CONFIRMATION_POLICY] = { .method = "POST", .tail = "/confirmation_policy",
 		.body = body_confirmation_policy, .statuses = &newer_route },
 	[REST_SEARCH_CONVERSATIONS] = { .method = "GET", .path = "/api/conversations/search",
 		.query = query_search_conversations, .decode = decode_conversations,
-		.statuses = &newer_route },
+		.statuses = &plain },
 	[REST_SEARCH_CONVERSATIONS_NEWEST] = { .method = "GET",
 		.path = "/api/conversations/search", .query = query_search_conversations_newest,
-		.decode = decode_conversations, .statuses = &newer_route },
+		.decode = decode_conversations, .statuses = &plain },
 	[REST_SEARCH_EVENTS] = { .method = "GET", .tail = "/events/search",
 		.query = query_search_events, .decode = decode_events,
-		.statuses = &about_conversation },
+		.statuses = &plain },
 	[REST_COUNT_EVENTS] = { .method = "GET", .tail = "/events/count",
 		.query = query_count_events, .decode = decode_count, .statuses = &newer_route },
 };

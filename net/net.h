@@ -487,7 +487,7 @@ enum rest_outcome {
 	REST_OK,                /* 2xx, and the answer decoded when the call has one */
 	REST_NO_ANSWER,         /* no HTTP answer: raw->error, raw->cause say why */
 	REST_AUTH,              /* 401, 403: the key was refused */
-	REST_NOT_FOUND,         /* no such conversation */
+	REST_NOT_FOUND,         /* 404: no such conversation (a list: no such route) */
 	REST_UNSUPPORTED,       /* the server does not have the route or method */
 	REST_CONFLICT,          /* 409: the state does not allow it (a run under way) */
 	REST_INVALID,           /* 422: the server refused the request's values */

@@ -71,11 +71,11 @@ void conversation_info_clean(struct conversation_info *c, const struct mask_set 
 	clean_field(&c->updated_at, masks);
 }
 
-static int exit_for_status(int status)
+static int exit_for(enum rest_outcome outcome)
 {
-	if (status == 401 || status == 403)
+	if (outcome == REST_AUTH)
 		return EXIT_AUTH;
-	if (status == 404)
+	if (outcome == REST_NOT_FOUND)
 		return EXIT_NOT_FOUND;
 	return EXIT_RUNTIME;
 }
@@ -201,7 +201,7 @@ static void page_done(void *ctx, struct rest_result *res)
 		diag_rest_failure(&line, &about, resp, resp->error);
 		clean_eprintf(r->masks, "%s", buf_cstr(&line));
 		buf_fini(&line);
-		finish(r, resp->status == 0 ? EXIT_RUNTIME : exit_for_status(resp->status));
+		finish(r, exit_for(res->outcome));
 		return;
 	}
 	char *next = NULL;

@@ -45,7 +45,7 @@ static void test_statuses(void **state)
 	assert_int_equal(outcome_of(REST_SEARCH_EVENTS, 404, NULL), REST_NOT_FOUND);
 	assert_int_equal(outcome_of(REST_SET_CONFIRMATION_POLICY, 404, NULL), REST_UNSUPPORTED);
 	assert_int_equal(outcome_of(REST_COUNT_EVENTS, 404, NULL), REST_UNSUPPORTED);
-	assert_int_equal(outcome_of(REST_SEARCH_CONVERSATIONS, 404, NULL), REST_UNSUPPORTED);
+	assert_int_equal(outcome_of(REST_SEARCH_CONVERSATIONS, 404, NULL), REST_NOT_FOUND);
 	/* a call without an answer to decode: any 2xx body is fine */
 	assert_int_equal(outcome_of(REST_PAUSE, 200, "{\"success\":true}"), REST_OK);
 	assert_int_equal(outcome_of(REST_SEND_MESSAGE, 204, NULL), REST_OK);
