@@ -38,8 +38,9 @@ static void finish(struct control_run *r, int code)
 
 /* One line naming the command, the server and the conversation, and the cause in words:
  * diagnose.c words it as everywhere else; another HTTP status adds the server's own words. */
-static void fail(struct control_run *r, const struct rest_response *resp)
+static void fail(struct control_run *r, const struct rest_result *res)
 {
+	const struct rest_response *resp = res->raw;
 	struct buf url, line, cause, scratch;
 	buf_init(&url);
 	buf_init(&line);
@@ -52,14 +53,14 @@ static void fail(struct control_run *r, const struct rest_response *resp)
 		.has_key = r->srv.api_key != NULL,
 	};
 	int code = EXIT_RUNTIME;
-	if (resp->status == 404) {
+	if (res->outcome == REST_NOT_FOUND) {
 		diag_not_found(&line, &about);
 		code = EXIT_NOT_FOUND;
-	} else if (resp->status == 0 || resp->status == 401 || resp->status == 403) {
+	} else if (res->outcome == REST_NO_ANSWER || res->outcome == REST_AUTH) {
 		if (resp->error)
 			clean_text(r->masks, resp->error, strlen(resp->error), &scratch, &cause);
 		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
-		if (resp->status == 401 || resp->status == 403)
+		if (res->outcome == REST_AUTH)
 			code = EXIT_AUTH;
 	} else {
 		/* The server's words, on the same line: at most 200 bytes, line breaks as spaces. */
@@ -86,15 +87,15 @@ static void fail(struct control_run *r, const struct rest_response *resp)
 	finish(r, code);
 }
 
-static void control_done(void *ctx, const struct rest_response *resp)
+static void control_done(void *ctx, struct rest_result *res)
 {
 	struct control_run *r = ctx;
-	bool ok = resp->status >= 200 && resp->status < 300;
+	bool ok = res->outcome == REST_OK;
 	/* 409: a run is already under way, which is what resume asks for. */
-	if (r->o->command == CMD_RESUME && resp->status == 409)
+	if (r->o->command == CMD_RESUME && res->outcome == REST_CONFLICT)
 		ok = true;
 	if (!ok) {
-		fail(r, resp);
+		fail(r, res);
 		return;
 	}
 	if (!r->o->quiet) {
@@ -103,7 +104,7 @@ static void control_done(void *ctx, const struct rest_response *resp)
 			printf("paused: %s (the run stops after the current step)\n", id);
 		else if (r->o->command == CMD_INTERRUPT)
 			printf("interrupted: %s (the run stopped)\n", id);
-		else if (resp->status == 409)
+		else if (res->outcome == REST_CONFLICT)
 			printf("resumed: %s (a run was already under way)\n", id);
 		else
 			printf("resumed: %s (a run started)\n", id);
@@ -174,11 +175,11 @@ static void say_answered(struct control_run *r)
 	buf_fini(&line);
 }
 
-static void answer_done(void *ctx, const struct rest_response *resp)
+static void answer_done(void *ctx, struct rest_result *res)
 {
 	struct control_run *r = ctx;
-	if (resp->status < 200 || resp->status >= 300) {
-		fail(r, resp);
+	if (res->outcome != REST_OK) {
+		fail(r, res);
 		return;
 	}
 	say_answered(r);
@@ -266,51 +267,45 @@ static void unexpected(struct control_run *r, const char *why)
 }
 
 /* The newest events: which actions wait, then the answer to exactly those (--expect). */
-static void events_done(void *ctx, const struct rest_response *resp)
+static void events_done(void *ctx, struct rest_result *res)
 {
 	struct control_run *r = ctx;
-	if (resp->status != 200) {
-		fail(r, resp);
+	if (res->outcome == REST_BAD_BODY) {
+		unexpected(r, res->err.message);
 		return;
 	}
-	struct codec_error err;
-	if (event_page_decode(resp->body, resp->body_len, &r->page, &err) != 0) {
-		unexpected(r, err.message);
+	if (res->outcome != REST_OK) {
+		fail(r, res);
 		return;
 	}
+	r->page = res->events;
+	memset(&res->events, 0, sizeof res->events);
 	find_pending(r);
 	if (r->o->nexpects && !expected(r)) {
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
 	bool accept = r->o->command == CMD_CONFIRM;
-	start(r, rest_respond_to_confirmation(&r->srv, r->o->conversation_id, accept,
-					      accept ? NULL : r->o->reason, answer_done, r));
+	struct rest_args a = {.id = r->o->conversation_id, .accept = accept,
+			      .reason = accept ? NULL : r->o->reason};
+	start(r, rest_call(&r->srv, REST_RESPOND_TO_CONFIRMATION, &a, answer_done, r));
 }
 
 /* confirm and reject answer only what is pending: the conversation's status says whether
  * anything is. */
-static void status_done(void *ctx, const struct rest_response *resp)
+static void status_done(void *ctx, struct rest_result *res)
 {
 	struct control_run *r = ctx;
-	if (resp->status != 200) {
-		fail(r, resp);
+	bool bad = res->outcome == REST_BAD_BODY;
+	if (!bad && res->outcome != REST_OK) {
+		fail(r, res);
 		return;
 	}
-	struct conversation_info *items = NULL;
-	size_t n = 0;
-	char *next = NULL;
-	struct codec_error err;
-	int bad = conversation_list_decode(resp->body, resp->body_len, &items, &n, &next, &err);
-	if (bad || n != 1) {
-		conversation_infos_free(items, n);
-		free(next);
-		unexpected(r, bad ? err.message : "not one conversation");
+	if (bad || res->conversations.count != 1) {
+		unexpected(r, bad ? res->err.message : "not one conversation");
 		return;
 	}
-	bool waiting = items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
-	conversation_infos_free(items, n);
-	free(next);
+	bool waiting = res->conversations.items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 	if (!waiting) {
 		clean_eprintf(r->masks, "nothing is waiting for confirmation in %s",
 			      r->o->conversation_id);
@@ -318,7 +313,8 @@ static void status_done(void *ctx, const struct rest_response *resp)
 		return;
 	}
 	struct event_query q = { .limit = PENDING_SCAN, .order = EVENT_ORDER_NEWEST_FIRST };
-	start(r, rest_search_events(&r->srv, r->o->conversation_id, &q, events_done, r));
+	struct rest_args a = {.id = r->o->conversation_id, .query = &q};
+	start(r, rest_call(&r->srv, REST_SEARCH_EVENTS, &a, events_done, r));
 }
 
 int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_key,
@@ -333,20 +329,20 @@ int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_ke
 		.exit_code = EXIT_RUNTIME,
 		.srv = {.loop = loop, .url = o->server, .api_key = api_key, .insecure = o->insecure},
 	};
-	const char *id = o->conversation_id;
+	struct rest_args a = {.id = o->conversation_id};
 	switch (o->command) {
 	case CMD_CONFIRM:
 	case CMD_REJECT:
-		start(&r, rest_get_conversation(&r.srv, id, status_done, &r));
+		start(&r, rest_call(&r.srv, REST_GET_CONVERSATION, &a, status_done, &r));
 		break;
 	case CMD_PAUSE:
-		start(&r, rest_pause(&r.srv, id, control_done, &r));
+		start(&r, rest_call(&r.srv, REST_PAUSE, &a, control_done, &r));
 		break;
 	case CMD_RESUME:
-		start(&r, rest_run(&r.srv, id, control_done, &r));
+		start(&r, rest_call(&r.srv, REST_RUN, &a, control_done, &r));
 		break;
 	default:
-		start(&r, rest_interrupt(&r.srv, id, control_done, &r));
+		start(&r, rest_call(&r.srv, REST_INTERRUPT, &a, control_done, &r));
 		break;
 	}
 	if (!r.done)

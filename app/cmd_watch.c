@@ -215,7 +215,7 @@ static void poll_complete(struct watch_run *w, const struct directory_poll *p)
  * later and later); 401/403 end at once, --max-retries failures in a row give up. */
 static void poll_failed(struct watch_run *w, const struct directory_poll *p)
 {
-	bool auth = p->status == 401 || p->status == 403;
+	bool auth = p->refused;
 	w->failing = true;
 	if (auth || (p->failures == 1 && !w->o->quiet))
 		clean_eprintf(w->masks, "watch: %s", p->words);

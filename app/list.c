@@ -35,11 +35,11 @@ struct list_run {
 
 static void fetch_page(struct list_run *r, const char *page_id);
 
-static int exit_for_status(int status)
+static int exit_for(enum rest_outcome outcome)
 {
-	if (status == 401 || status == 403)
+	if (outcome == REST_AUTH)
 		return EXIT_AUTH;
-	if (status == 404)
+	if (outcome == REST_NOT_FOUND)
 		return EXIT_NOT_FOUND;
 	return EXIT_RUNTIME;
 }
@@ -154,27 +154,28 @@ static bool seen_page(const struct list_run *r, const char *id)
 	return false;
 }
 
-static void page_done(void *ctx, const struct rest_response *resp)
+static void page_done(void *ctx, struct rest_result *res)
 {
 	struct list_run *r = ctx;
-	if (resp->status != 200) {
+	const struct rest_response *resp = res->raw;
+	if (res->outcome != REST_OK && res->outcome != REST_BAD_BODY) {
 		struct diag_about about = {.server = r->o->server, .has_key = r->api_key != NULL};
 		struct buf line;
 		buf_init(&line);
 		diag_rest_failure(&line, &about, resp, resp->error);
 		clean_eprintf(r->masks, "%s", buf_cstr(&line));
 		buf_fini(&line);
-		finish(r, resp->status == 0 ? EXIT_RUNTIME : exit_for_status(resp->status));
+		finish(r, exit_for(res->outcome));
 		return;
 	}
 	char *next = NULL;
-	struct codec_error err;
-	if (conversation_page_append(resp->body, resp->body_len, r->masks, &r->items, &r->count,
-				     &next, &err) != 0) {
-		fprintf(stderr, "tether: list: unexpected answer from the server: %s\n", err.message);
+	if (res->outcome == REST_BAD_BODY) {
+		fprintf(stderr, "tether: list: unexpected answer from the server: %s\n",
+			res->err.message);
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
+	conversation_page_append(&res->conversations, r->masks, &r->items, &r->count, &next);
 	if (!r->collect) {
 		/* Printed page by page: a long list shows as it comes. */
 		errno = 0;
@@ -220,7 +221,8 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	struct rest_server srv = {
 		.loop = r->loop, .url = r->o->server, .api_key = r->api_key, .insecure = r->o->insecure,
 	};
-	if (rest_search_conversations(&srv, page_id, 100, page_done, r) != 0) {
+	struct rest_args a = {.page_id = page_id, .limit = 100};
+	if (rest_call(&srv, REST_SEARCH_CONVERSATIONS, &a, page_done, r) != 0) {
 		fprintf(stderr, "tether: list: cannot start the request\n");
 		finish(r, EXIT_RUNTIME);
 	}

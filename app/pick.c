@@ -20,17 +20,20 @@ struct pick_probe {
 	struct loop *loop;
 	int input_fd;
 	bool done, cancelled;
+	enum rest_outcome outcome;
 	int status;
 	enum net_cause cause;
 	struct buf error;
 };
 
-static void probe_done(void *ctx, const struct rest_response *r)
+static void probe_done(void *ctx, struct rest_result *res)
 {
 	struct pick_probe *p = ctx;
+	const struct rest_response *r = res->raw;
 	p->done = true;
 	if (p->loop)
 		loop_quit(p->loop);
+	p->outcome = res->outcome;
 	p->status = r->status;
 	p->cause = r->cause;
 	buf_clear(&p->error);
@@ -86,7 +89,8 @@ static int try_open(void *ctx, const char *id, int input_fd, struct buf *why)
 	}
 	struct rest_server srv = { .loop = loop, .url = p->o->server, .api_key = p->api_key,
 				   .insecure = p->o->insecure };
-	if (rest_get_conversation(&srv, id, probe_done, p) != 0) {
+	struct rest_args a = {.id = id};
+	if (rest_call(&srv, REST_GET_CONVERSATION, &a, probe_done, p) != 0) {
 		buf_printf(why, "cannot start the request to %s about conversation %s",
 			   about.server, id);
 	} else {
@@ -98,12 +102,12 @@ static int try_open(void *ctx, const char *id, int input_fd, struct buf *why)
 		if (!p->done && p->cancelled) {
 			buf_printf(why, "stopped waiting for the server at %s to answer about "
 				   "conversation %s", about.server, id);
-		} else if (p->status >= 200 && p->status < 300) {
+		} else if (p->outcome == REST_OK || p->outcome == REST_BAD_BODY) {
 			rc = 0;
-		} else if (p->status == 404) {
+		} else if (p->outcome == REST_NOT_FOUND) {
 			buf_printf(why, "conversation %s is not on this server (HTTP 404): pick "
 				   "another", id);
-		} else if (p->status == 0 || p->status == 401 || p->status == 403) {
+		} else if (p->outcome == REST_NO_ANSWER || p->outcome == REST_AUTH) {
 			struct rest_response r = { .status = p->status, .error = buf_cstr(&p->error),
 						   .cause = p->cause };
 			diag_rest_failure(why, &about, &r, buf_cstr(&p->error));

@@ -392,11 +392,12 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 						     e->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION);
 		gate_outbox(c);
 		bool ended = status_ended_run(e->run_status);
-		if (ended) {
-			transcript_mark_run_ended(c->transcript);
+		if (ended)
 			c->running_tools = 0;
-		}
 		CTL_SINKS(c, status, c->execution_status, ended);
+		/* After the sinks: the cards still waiting are those the run ended without. */
+		if (ended)
+			transcript_mark_run_ended(c->transcript);
 		ctl_changed(c);
 		if (live || c->caught_up)
 			check_confirmation(c);

@@ -39,7 +39,7 @@ struct controller {
 	size_t nsinks;
 	struct session *session;
 	struct outbox *outbox;
-	struct rest_call *rest_calls;   /* REST calls in flight */
+	struct ctl_call *rest_calls;    /* REST calls in flight */
 	struct transcript *transcript;
 	bool warned_streams;            /* told once that streams over the bound are discarded */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */

@@ -30,11 +30,6 @@ static const char *resolve(struct buf *store, const char *off)
 	return off ? store->data + ((uintptr_t)off - 1) : NULL;
 }
 
-static bool is_kind(const char *kind, const char *name)
-{
-	return kind && strcmp(kind, name) == 0;
-}
-
 /* The outcome of a tool result event (ObservationEvent, UserRejectObservation, AgentErrorEvent,
  * a finished ACP tool call). */
 static enum tool_outcome result_outcome(const struct event *e)
@@ -58,7 +53,8 @@ static enum tool_outcome result_outcome(const struct event *e)
 /* An ACP tool call is its own result once its status says it ended. */
 static bool acp_ended(const struct event *e)
 {
-	return e->is_error || is_kind(e->tool_status, "completed") || is_kind(e->tool_status, "failed");
+	return e->is_error || e->acp_status == ACP_STATUS_COMPLETED ||
+	       e->acp_status == ACP_STATUS_FAILED;
 }
 
 /* The event's timestamp when it looks like one (ISO 8601 digits and separators, at most 40
@@ -90,7 +86,7 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 			title = "environment";
 		break;
 	case EVENT_ACTION:
-		if (is_kind(e->action_kind, "FinishAction")) {
+		if (e->action_type == TOOL_KIND_FINISH) {
 			/* The final answer: an agent message in every output, as the web client. */
 			spec->kind = ITEM_AGENT;
 			if (e->text && e->arguments) {
@@ -104,12 +100,13 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 			break;
 		}
 		spec->kind = ITEM_TOOL;
+		spec->command = e->tool == TOOL_KIND_TERMINAL;
 		title = e->tool_name ? e->tool_name : "tool";
 		detail = e->arguments;
 		break;
 	case EVENT_OBSERVATION:
 		/* It repeats the finish message already shown as the agent's answer. */
-		if (is_kind(e->observation_kind, "FinishObservation"))
+		if (e->observation_type == TOOL_KIND_FINISH)
 			return false;
 		/* fall through */
 	case EVENT_USER_REJECT:
@@ -126,6 +123,7 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 		break;
 	case EVENT_ACP_TOOL_CALL:
 		spec->kind = ITEM_TOOL;
+		spec->command = e->tool == TOOL_KIND_TERMINAL;
 		title = e->tool_name ? e->tool_name : "tool";
 		detail = e->arguments;
 		text = NULL;

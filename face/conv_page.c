@@ -19,22 +19,19 @@ static void clean_field(char **field, const struct mask_set *masks)
 	buf_fini(&san);
 }
 
-int conversation_page_append(const char *body, size_t len, const struct mask_set *masks,
-			     struct conversation_info **items, size_t *count, char **next_page_id,
-			     struct codec_error *err)
+void conversation_page_append(struct conversation_page *page, const struct mask_set *masks,
+			      struct conversation_info **items, size_t *count, char **next_page_id)
 {
-	struct conversation_info *page = NULL;
-	size_t n = 0;
-	if (conversation_list_decode(body, len, &page, &n, next_page_id, err) != 0)
-		return -1;
+	size_t n = page->count;
 	*items = xrealloc(*items, (*count + n + 1) * sizeof **items);
 	for (size_t i = 0; i < n; i++) {
-		conversation_info_clean(&page[i], masks);
-		(*items)[*count + i] = page[i];
+		conversation_info_clean(&page->items[i], masks);
+		(*items)[*count + i] = page->items[i];
 	}
 	*count += n;
-	free(page);
-	return 0;
+	*next_page_id = page->next_page_id;
+	free(page->items);
+	memset(page, 0, sizeof *page);
 }
 
 void conversation_info_clean(struct conversation_info *c, const struct mask_set *masks)

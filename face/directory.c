@@ -172,12 +172,14 @@ static void poll_complete(struct directory *d, bool walked_all)
 	d->on_poll(d->ctx, &p);
 }
 
-/* A failed poll: resp is the answer (NULL when the failure is why: about an answer or a
+/* A failed poll: res is the answer (NULL when the failure is why: about an answer or a
  * request that could not start, or said whole when said is true). Tried again 2, 4, 8 …
  * 30 s later. */
-static void poll_failed_as(struct directory *d, const struct rest_response *resp, const char *why,
+static void poll_failed_as(struct directory *d, const struct rest_result *res, const char *why,
 			   bool said)
 {
+	const struct rest_response *resp = res ? res->raw : NULL;
+	bool refused = res && res->outcome == REST_AUTH;
 	forget_poll(d);
 	struct diag_about about = {.server = buf_cstr(&d->url), .has_key = d->api_key != NULL};
 	struct buf line, cause, scratch;
@@ -200,7 +202,7 @@ static void poll_failed_as(struct directory *d, const struct rest_response *resp
 		delay = DIR_MAX_BACKOFF_S;
 	schedule(d, delay);
 	struct directory_poll p = {
-		.failed = true, .status = resp ? resp->status : 0, .words = buf_cstr(&line),
+		.failed = true, .refused = refused, .words = buf_cstr(&line),
 		.cause = buf_cstr(&cause), .failures = d->failures, .retry_s = delay,
 	};
 	buf_fini(&scratch);
@@ -210,14 +212,14 @@ static void poll_failed_as(struct directory *d, const struct rest_response *resp
 	buf_fini(&line);
 }
 
-static void poll_failed(struct directory *d, const struct rest_response *resp, const char *why)
+static void poll_failed(struct directory *d, const struct rest_result *res, const char *why)
 {
-	poll_failed_as(d, resp, why, false);
+	poll_failed_as(d, res, why, false);
 }
 
 static void fetch_page(struct directory *d, const char *page_id);
 
-static void page_done(void *ctx, const struct rest_response *resp)
+static void page_done(void *ctx, struct rest_result *res)
 {
 	struct dir_call *call = ctx;
 	struct directory *d = call->d;
@@ -225,18 +227,17 @@ static void page_done(void *ctx, const struct rest_response *resp)
 	if (!d)
 		return;
 	d->call = NULL;
-	if (resp->status != 200) {
-		poll_failed(d, resp, NULL);
+	if (res->outcome == REST_BAD_BODY) {
+		poll_failed(d, NULL, res->err.message);
+		return;
+	}
+	if (res->outcome != REST_OK) {
+		poll_failed(d, res, NULL);
 		return;
 	}
 	char *next = NULL;
-	struct codec_error err;
 	size_t from = d->count, last;
-	if (conversation_page_append(resp->body, resp->body_len, d->masks, &d->items, &d->count,
-				     &next, &err) != 0) {
-		poll_failed(d, NULL, err.message);
-		return;
-	}
+	conversation_page_append(&res->conversations, d->masks, &d->items, &d->count, &next);
 	if (!next) {
 		poll_complete(d, true);
 		return;
@@ -272,7 +273,8 @@ static void fetch_page(struct directory *d, const char *page_id)
 	struct dir_call *call = xcalloc(1, sizeof *call);
 	call->d = d;
 	d->call = call;
-	if (rest_search_conversations_newest(&d->srv, page_id, DIR_PAGE, page_done, call) != 0) {
+	struct rest_args a = {.page_id = page_id, .limit = DIR_PAGE};
+	if (rest_call(&d->srv, REST_SEARCH_CONVERSATIONS_NEWEST, &a, page_done, call) != 0) {
 		d->call = NULL;
 		free(call);
 		poll_failed(d, NULL, "cannot start the request");

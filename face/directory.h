@@ -25,7 +25,7 @@ struct directory_poll {
 	size_t pages;                   /* pages asked by this poll */
 	bool walked_all;                /* every page asked (else the older ones were unchanged) */
 	/* a failed poll */
-	int status;                     /* the HTTP status; 0 when no usable answer came */
+	bool refused;                   /* the server refused the key */
 	const char *words;              /* the failure in words (diagnose.c), clean */
 	const char *cause;              /* the clean transport error ("" when none) */
 	int failures;                   /* failed polls in a row, this one included */

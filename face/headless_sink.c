@@ -1,5 +1,6 @@
 /* The headless writer as a sink: the controller's changes become cli.md's ndjson lines or
- * its plain text on stdout. Text mode keeps a tool's summary until its result. */
+ * its plain text on stdout. Text mode says a tool's card with its result, paired by the
+ * model. */
 #include "headless.h"
 #include "clean.h"
 #include "exit_code.h"
@@ -17,12 +18,6 @@ struct headless_sink {
 	struct buf line;                /* on_event's rewritten event, reused */
 	struct controller *c;
 	bool quiet;                     /* -q: only fatal diagnostics on stderr */
-	/* text mode: tool summaries by tool_call_id until their result */
-	struct pending_summary {
-		char *tool_call_id;
-		char *line;
-	} *summaries;
-	size_t nsummaries;
 	char *closed_why;               /* text mode: the last close's reason, said at the retry */
 	bool open;                      /* the connection of this attempt is up */
 	bool closed_was_open;           /* the last close ended a connection, not an attempt */
@@ -39,30 +34,6 @@ static const char *const state_names[] = {
 };
 
 /* ------------------------------------------------------------ text mode */
-
-static void summary_remember(struct headless_sink *h, const char *tool_call_id, const char *line)
-{
-	h->summaries = xrealloc(h->summaries, (h->nsummaries + 1) * sizeof *h->summaries);
-	h->summaries[h->nsummaries].tool_call_id = xstrdup(tool_call_id);
-	h->summaries[h->nsummaries].line = xstrdup(line);
-	h->nsummaries++;
-}
-
-static char *summary_take(struct headless_sink *h, const char *tool_call_id)
-{
-	for (size_t i = 0; i < h->nsummaries; i++) {
-		if (!strcmp(h->summaries[i].tool_call_id, tool_call_id)) {
-			char *line = h->summaries[i].line;
-			free(h->summaries[i].tool_call_id);
-			/* kept in arrival order for summaries_flush */
-			memmove(h->summaries + i, h->summaries + i + 1,
-				(h->nsummaries - i - 1) * sizeof *h->summaries);
-			h->nsummaries--;
-			return line;
-		}
-	}
-	return NULL;
-}
 
 /* Appends text's lines, each indented by four spaces, on lines of their own. */
 static void put_indented(struct buf *line, const char *text, size_t len)
@@ -119,6 +90,31 @@ static void put_outcome(struct buf *line, enum tool_outcome outcome, bool has_ex
 	}
 }
 
+/* A card's first line: "$ command" for a shell command, else "• tool summary". */
+static void put_card_head(struct buf *line, bool command, const char *title, const char *summary)
+{
+	if (command)
+		buf_printf(line, "$ %s", summary ? summary : "");
+	else
+		buf_printf(line, "• %s %s", title ? title : "tool", summary ? summary : "");
+}
+
+/* A card of the model as its head line, then what became of it (say), then its arguments. */
+static void put_card(struct buf *line, const struct item_info *card,
+		     void (*say)(struct buf *line, const void *arg), const void *arg)
+{
+	put_card_head(line, card->command, card->title, card->summary);
+	say(line, arg);
+	if (card->detail_len)
+		put_indented(line, card->detail, card->detail_len);
+}
+
+static void say_result(struct buf *line, const void *arg)
+{
+	const struct item_spec *s = arg;
+	put_outcome(line, s->outcome, s->has_exit_code, s->exit_code, s->text, s->text_len);
+}
+
 static void text_mode_event(struct headless_sink *h, const struct item_spec *s, const struct event *e)
 {
 	struct buf line;
@@ -130,16 +126,13 @@ static void text_mode_event(struct headless_sink *h, const struct item_spec *s, 
 				      s->text_len);
 		break;
 	case ITEM_TOOL:
-		/* An ACP tool call is emitted again as it progresses: the last emission counts. */
-		if (s->tool_call_id)
-			free(summary_take(h, s->tool_call_id));
 		if (s->text_len)
 			headless_text_message(&h->out, false, s->text, s->text_len);
-		if (e->tool_name && !strcmp(e->tool_name, "terminal"))
-			buf_printf(&line, "$ %s", s->summary ? s->summary : "");
-		else
-			buf_printf(&line, "• %s %s", s->title ? s->title : "tool",
-				   s->summary ? s->summary : "");
+		/* A card that waits for its result is said with it (or at the run's end). An ACP
+		 * tool call is emitted again as it progresses: the model keeps the last. */
+		if (s->tool_call_id && !s->has_result)
+			break;
+		put_card_head(&line, s->command, s->title, s->summary);
 		/* The outcome goes at the end of the first line; the arguments follow it. */
 		if (s->has_result)
 			put_outcome(&line, s->outcome, s->has_exit_code, s->exit_code, NULL, 0);
@@ -147,20 +140,20 @@ static void text_mode_event(struct headless_sink *h, const struct item_spec *s, 
 			put_indented(&line, s->detail, s->detail_len);
 		if (s->has_result && s->result_len)
 			put_indented(&line, s->result, s->result_len);
-		if (s->tool_call_id && !s->has_result)
-			summary_remember(h, s->tool_call_id, buf_cstr(&line));
-		else
-			headless_text_line(&h->out, buf_cstr(&line));
+		headless_text_line(&h->out, buf_cstr(&line));
 		break;
 	case ITEM_TOOL_RESULT: {
-		char *head = s->tool_call_id ? summary_take(h, s->tool_call_id) : NULL;
-		const char *first = head ? head : (s->title ? s->title : "tool");
-		const char *nl = strchr(first, '\n');
-		buf_append(&line, first, nl ? (size_t)(nl - first) : strlen(first));
-		put_outcome(&line, s->outcome, s->has_exit_code, s->exit_code, s->text, s->text_len);
-		if (nl)
-			buf_puts(&line, nl);
-		free(head);
+		/* Paired by the model: the card it attached to, else (no card came) its title. */
+		const struct transcript *t = controller_transcript(h->c);
+		long idx = s->tool_call_id ? transcript_find_card(t, s->tool_call_id) : -1;
+		if (idx >= 0) {
+			struct item_info card;
+			transcript_item(t, (size_t)idx, &card);
+			put_card(&line, &card, say_result, s);
+		} else {
+			buf_puts(&line, s->title ? s->title : "tool");
+			say_result(&line, s);
+		}
 		headless_text_line(&h->out, buf_cstr(&line));
 		break;
 	}
@@ -183,31 +176,34 @@ static void text_mode_event(struct headless_sink *h, const struct item_spec *s, 
 	buf_fini(&line);
 }
 
-static void summaries_free(struct headless_sink *h)
+static void say_why(struct buf *line, const void *arg)
 {
-	for (size_t i = 0; i < h->nsummaries; i++) {
-		free(h->summaries[i].tool_call_id);
-		free(h->summaries[i].line);
-	}
-	free(h->summaries);
-	h->summaries = NULL;
-	h->nsummaries = 0;
+	buf_printf(line, "  → %s", (const char *)arg);
 }
 
-/* Prints the tool summaries still waiting for a result ("  → why"), then frees them: a tool
- * whose result never comes is still on the record. */
-static void summaries_flush(struct headless_sink *h, const char *why)
+/* Says the cards the model lists as waiting for a result ("  → why"), oldest first: a tool
+ * whose result never comes is still on the record. Cards without a tool_call_id were said
+ * when they came. */
+static void cards_flush(struct headless_sink *h, const char *why)
 {
-	for (size_t i = 0; i < h->nsummaries; i++) {
+	const struct transcript *t = controller_transcript(h->c);
+	size_t n = transcript_pending_tools(t, NULL, 0);
+	if (h->format != FORMAT_TEXT || !n)
+		return;
+	size_t *idx = xcalloc(n, sizeof *idx);
+	transcript_pending_tools(t, idx, n);
+	for (size_t i = 0; i < n; i++) {
+		struct item_info card;
+		transcript_item(t, idx[i], &card);
+		if (!card.tool_call_id)
+			continue;
 		struct buf line;
 		buf_init(&line);
-		const char *head = h->summaries[i].line, *nl = strchr(head, '\n');
-		buf_append(&line, head, nl ? (size_t)(nl - head) : strlen(head));
-		buf_printf(&line, "  → %s%s", why, nl ? nl : "");
+		put_card(&line, &card, say_why, why);
 		headless_text_line(&h->out, buf_cstr(&line));
 		buf_fini(&line);
 	}
-	summaries_free(h);
+	free(idx);
 }
 
 /* ------------------------------------------------------------ the sink */
@@ -310,7 +306,7 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 	struct headless_sink *h = ctx;
 	headless_status(&h->out, execution_status);
 	if (run_ended)
-		summaries_flush(h, "no result (run ended)");
+		cards_flush(h, "no result (run ended)");
 }
 
 static void on_error(void *ctx, const char *code, const char *detail)
@@ -338,7 +334,7 @@ static void on_result(void *ctx, const struct sink_result *r, int *exit_code)
 	struct headless_sink *h = ctx;
 	struct controller_status st;
 	controller_status(h->c, &st);
-	summaries_flush(h, st.awaiting_confirmation ? "waiting for confirmation" : "no result");
+	cards_flush(h, st.awaiting_confirmation ? "waiting for confirmation" : "no result");
 	headless_result(&h->out, *exit_code, r->has_cursor, r->cursor, r->durable_count,
 			r->stream_count, r->reconnects);
 	/* Output that did not reach its reader is a failed run, whatever else happened. */
@@ -349,7 +345,6 @@ static void on_result(void *ctx, const struct sink_result *r, int *exit_code)
 static void on_destroy(void *ctx)
 {
 	struct headless_sink *h = ctx;
-	summaries_free(h);
 	free(h->closed_why);
 	buf_fini(&h->scratch);
 	buf_fini(&h->line);

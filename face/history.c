@@ -39,7 +39,7 @@ struct history_call {
 	void *ctx;
 };
 
-static void history_done(void *ctx, const struct rest_response *r);
+static void history_done(void *ctx, struct rest_result *r);
 
 static void call_free(struct history_call *h)
 {
@@ -73,22 +73,26 @@ bool controller_history_busy(const struct controller *c)
 	return c->history_call != NULL;
 }
 
-static struct rest_server server_of(const struct controller *c)
+/* Sends call with a about the conversation, answered to history_done. Returns 0 or -1. */
+static int history_send(struct history_call *h, enum rest_call call, const struct event_query *q)
 {
-	return (struct rest_server){
+	const struct controller *c = h->c;
+	struct rest_server srv = {
 		.loop = c->loop, .url = c->o->server, .api_key = c->api_key, .insecure = c->o->insecure,
 	};
+	struct rest_args a = {.id = c->o->conversation_id, .query = q};
+	return rest_call(&srv, call, &a, history_done, h);
 }
 
 /* Why a call failed, in the user's words (clean: no server text). */
-static void failure_words(const struct rest_response *r, char *out, size_t n)
+static void failure_words(const struct rest_result *r, char *out, size_t n)
 {
-	if (r->status == 0)
+	if (r->outcome == REST_NO_ANSWER)
 		snprintf(out, n, "no answer from the server");
-	else if (r->status == 404 || r->status == 405)
-		snprintf(out, n, "this server cannot page history (HTTP %d)", r->status);
+	else if (r->outcome == REST_NOT_FOUND || r->outcome == REST_UNSUPPORTED)
+		snprintf(out, n, "this server cannot page history (HTTP %d)", r->raw->status);
 	else
-		snprintf(out, n, "the server answered HTTP %d", r->status);
+		snprintf(out, n, "the server answered HTTP %d", r->raw->status);
 }
 
 static void finish(struct history_call *h, const struct controller_page_result *res)
@@ -142,26 +146,26 @@ static void place_page(struct controller *c, const struct event_page *p, int64_t
 	}
 }
 
-/* The page an answer carries into p; false (the call failed, said) when it is not a 200 with
- * a page that decodes. */
-static bool page_decoded(struct history_call *h, const struct rest_response *r,
-			 struct event_page *p)
+/* The page an answer carries, moved into p; false (the call failed, said) when it is not a
+ * page that decoded. */
+static bool page_decoded(struct history_call *h, struct rest_result *r, struct event_page *p)
 {
-	struct codec_error err;
 	char words[160];
-	if (r->status != 200) {
+	if (r->outcome == REST_BAD_BODY) {
+		fail(h, "the server's page did not decode");
+		return false;
+	}
+	if (r->outcome != REST_OK) {
 		failure_words(r, words, sizeof words);
 		fail(h, words);
 		return false;
 	}
-	if (event_page_decode(r->body ? r->body : "", r->body_len, p, &err) != 0) {
-		fail(h, "the server's page did not decode");
-		return false;
-	}
+	*p = r->events;
+	memset(&r->events, 0, sizeof r->events);
 	return true;
 }
 
-static void page_answer(struct history_call *h, const struct rest_response *r)
+static void page_answer(struct history_call *h, struct rest_result *r)
 {
 	struct controller *c = h->c;
 	struct event_page p;
@@ -183,21 +187,19 @@ static void page_answer(struct history_call *h, const struct rest_response *r)
 	finish(h, &res);
 }
 
-static void place_answer(struct history_call *h, const struct rest_response *r)
+static void place_answer(struct history_call *h, const struct rest_result *r)
 {
 	struct controller *c = h->c;
-	struct codec_error err;
-	int64_t seq = -1;
 	char words[160];
-	if (r->status != 200 || !r->body ||
-	    event_count_decode(r->body, r->body_len, &seq, &err) != 0) {
-		if (r->status != 200)
+	if (r->outcome != REST_OK) {
+		if (r->outcome != REST_BAD_BODY)
 			failure_words(r, words, sizeof words);
 		else
 			snprintf(words, sizeof words, "the server's count did not decode");
 		fail(h, words);
 		return;
 	}
+	int64_t seq = r->count;
 	/* The found event is at seq: an island, with gaps around it that the view fills. */
 	const struct event *e = &h->found.events[0];
 	struct item_spec spec;
@@ -221,7 +223,7 @@ static void place_answer(struct history_call *h, const struct rest_response *r)
 	finish(h, &res);
 }
 
-static void search_answer(struct history_call *h, const struct rest_response *r)
+static void search_answer(struct history_call *h, struct rest_result *r)
 {
 	struct controller *c = h->c;
 	if (!page_decoded(h, r, &h->found))
@@ -254,8 +256,7 @@ static void search_answer(struct history_call *h, const struct rest_response *r)
 	h->step = STEP_PLACE;
 	h->found_ts = xstrdup(e->timestamp);
 	struct event_query q = { .timestamp_lt = h->found_ts };
-	struct rest_server srv = server_of(c);
-	if (rest_count_events(&srv, c->o->conversation_id, &q, history_done, h) != 0) {
+	if (history_send(h, REST_COUNT_EVENTS, &q) != 0) {
 		fail(h, "could not start the request");
 		return;
 	}
@@ -263,7 +264,7 @@ static void search_answer(struct history_call *h, const struct rest_response *r)
 
 /* The oldest page of the log, oldest first: event i is seq i (the count of events before
  * it), placed where it belongs whatever is loaded; the rest lies in a gap below it. */
-static void first_answer(struct history_call *h, const struct rest_response *r)
+static void first_answer(struct history_call *h, struct rest_result *r)
 {
 	struct controller *c = h->c;
 	struct event_page p;
@@ -293,7 +294,7 @@ static void first_answer(struct history_call *h, const struct rest_response *r)
 	finish(h, &res);
 }
 
-static void history_done(void *ctx, const struct rest_response *r)
+static void history_done(void *ctx, struct rest_result *r)
 {
 	struct history_call *h = ctx;
 	if (!h->c) {
@@ -330,12 +331,15 @@ static struct history_call *call_begin(struct controller *c, enum history_step s
 	return h;
 }
 
-/* rc is what the typed call returned: one that did not start fails like one unanswered. */
+/* rc is what rest_call returned: one that did not start fails like one unanswered. */
 static bool call_started(struct history_call *h, int rc)
 {
 	if (rc != 0) {
-		struct rest_response r = { .status = 0, .error = "could not start the request" };
+		struct rest_response raw = { .status = 0, .error = "could not start the request" };
+		struct rest_result r;
+		rest_result_decode(REST_SEARCH_EVENTS, &raw, &r);
 		history_done(h, &r);
+		rest_result_fini(&r);
 	}
 	return true;
 }
@@ -357,8 +361,7 @@ static int page_send(struct history_call *h)
 	if (h->step == STEP_FIRST)
 		q = (struct event_query){ .limit = HISTORY_PAGE_MAX, .order = EVENT_ORDER_OLDEST_FIRST };
 	c->history_page_us = clock_now_us();
-	struct rest_server srv = server_of(c);
-	return rest_search_events(&srv, c->o->conversation_id, &q, history_done, h);
+	return history_send(h, REST_SEARCH_EVENTS, &q);
 }
 
 static void page_unheld(void *arg)
@@ -425,6 +428,5 @@ bool controller_search_history(struct controller *c, const char *needle, const c
 		.timestamp_lt = skip_id ? NULL : ts,
 		.timestamp_gte = skip_id ? ts : NULL,
 	};
-	struct rest_server srv = server_of(c);
-	return call_started(h, rest_search_events(&srv, c->o->conversation_id, &q, history_done, h));
+	return call_started(h, history_send(h, REST_SEARCH_EVENTS, &q));
 }

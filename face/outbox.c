@@ -87,13 +87,14 @@ static void call_forget(struct outbox *b, struct rest_send *call)
 	}
 }
 
-static void rest_sent(void *ctx, const struct rest_response *r)
+static void rest_sent(void *ctx, struct rest_result *res)
 {
+	const struct rest_response *r = res->raw;
 	struct rest_send *call = ctx;
 	struct outbox *b = call->box;
 	if (b) {
 		call_forget(b, call);
-		bool ok = r->status >= 200 && r->status < 300;
+		bool ok = res->outcome == REST_OK;
 		for (size_t i = 0; i < b->nheld; i++) {
 			if (b->held[i].text != call->text)
 				continue;
@@ -128,6 +129,16 @@ static void rest_sent(void *ctx, const struct rest_response *r)
 
 static void send_through_rest(struct outbox *b);
 
+/* A call that did not start is answered like one unanswered. */
+static void not_started(enum rest_call call, rest_result_fn done, void *ctx)
+{
+	struct rest_response raw = {.status = 0, .error = "could not start the request"};
+	struct rest_result r;
+	rest_result_decode(call, &raw, &r);
+	done(ctx, &r);
+	rest_result_fini(&r);
+}
+
 static struct rest_server server_of(const struct outbox *b)
 {
 	return (struct rest_server){
@@ -138,22 +149,16 @@ static struct rest_server server_of(const struct outbox *b)
 /* A message reaches the agent-server with run = true, and a run executes the actions that
  * wait for confirmation: while the socket is down the status is not known, so REST asks it
  * first. */
-static void status_checked(void *ctx, const struct rest_response *r)
+static void status_checked(void *ctx, struct rest_result *r)
 {
 	struct outbox **slot = ctx, *b = *slot;
 	free(slot);
 	if (!b)
 		return;
 	b->status_check = NULL;
-	struct conversation_info *items = NULL;
-	size_t n = 0;
-	char *next = NULL;
-	struct codec_error err;
-	bool waiting = r->status >= 200 && r->status < 300 && r->body &&
-		       conversation_list_decode(r->body, r->body_len, &items, &n, &next, &err) == 0 &&
-		       n == 1 && items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
-	conversation_infos_free(items, n);
-	free(next);
+	const struct conversation_page *p = &r->conversations;
+	bool waiting = r->outcome == REST_OK && p->count == 1 &&
+		       p->items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 	if (session_is_live(b->session) || b->hold)
 		return;
 	if (waiting) {
@@ -179,10 +184,9 @@ static void fallback_fire(void *arg)
 	*slot = b;
 	b->status_check = slot;
 	struct rest_server srv = server_of(b);
-	if (rest_get_conversation(&srv, b->conversation_id, status_checked, slot) != 0) {
-		struct rest_response r = {.status = 0, .error = "could not start the request"};
-		status_checked(slot, &r);
-	}
+	struct rest_args a = {.id = b->conversation_id};
+	if (rest_call(&srv, REST_GET_CONVERSATION, &a, status_checked, slot) != 0)
+		not_started(REST_GET_CONVERSATION, status_checked, slot);
 }
 
 static void send_through_rest(struct outbox *b)
@@ -197,10 +201,9 @@ static void send_through_rest(struct outbox *b)
 		b->held[i].in_flight = true;
 		b->calls = xrealloc(b->calls, (b->ncalls + 1) * sizeof *b->calls);
 		b->calls[b->ncalls++] = call;
-		if (rest_send_message(&srv, b->conversation_id, call->text, rest_sent, call) != 0) {
-			struct rest_response r = {.status = 0, .error = "could not start the request"};
-			rest_sent(call, &r);
-		}
+		struct rest_args a = {.id = b->conversation_id, .text = call->text};
+		if (rest_call(&srv, REST_SEND_MESSAGE, &a, rest_sent, call) != 0)
+			not_started(REST_SEND_MESSAGE, rest_sent, call);
 	}
 }
 

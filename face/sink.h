@@ -69,7 +69,8 @@ struct sink_ops {
 	void (*item)(void *ctx, const struct sink_item *it);
 	/* A stream changed. */
 	void (*stream)(void *ctx, const struct sink_stream *s);
-	/* The execution status changed (clean); run_ended: idle, finished, paused, error, stuck. */
+	/* The execution status changed (clean); run_ended: idle, finished, paused, error, stuck
+	 * (the cards the transcript still lists as pending are those the run ended without). */
 	void (*status)(void *ctx, const char *execution_status, bool run_ended);
 	/* headless: the status became waiting_for_confirmation; these actions wait (none when
 	 * they are not in the transcript). Once per waiting period. */

@@ -48,6 +48,12 @@ void transcript_index_card(struct transcript *t, struct item *it)
 		transcript_pending_add(t, it);
 }
 
+long transcript_find_card(const struct transcript *t, const char *tool_call_id)
+{
+	const struct item *it = tool_call_id ? strmap_get(&t->cards, tool_call_id) : NULL;
+	return it ? (long)transcript_index(t, it) : -1;
+}
+
 void transcript_adopt_orphan(struct transcript *t, struct item *card)
 {
 	const char *call = card->card->tool_call_id;

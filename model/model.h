@@ -54,6 +54,8 @@ struct item_spec {
 	/* ITEM_TOOL: what the tool was asked to do, beyond the summary (markdown-lite). */
 	const char *detail;
 	size_t detail_len;
+	/* ITEM_TOOL: a shell command (the terminal tool): its summary is the command line. */
+	bool command;
 	/* ITEM_TOOL that arrives with its result (an ACP tool call): result text and outcome. */
 	bool has_result;
 	/* ITEM_TOOL re-emitted as it progresses (an ACP tool call): a card with the same
@@ -159,6 +161,8 @@ struct item_info;
 /* The cards still awaiting a result, oldest first: what a confirmation asks about (the TUI's
  * modal, headless --on-confirm). Returns the count and fills up to max of them. */
 size_t transcript_pending_infos(const struct transcript *t, struct item_info *out, size_t max);
+/* The card that owns tool_call_id (its first), or -1: where a result pairs. */
+long transcript_find_card(const struct transcript *t, const char *tool_call_id);
 /* Reveals streamed text at a steady pace: call once per render tick. Returns true while some
  * slot still has text to reveal (keep ticking). */
 bool transcript_reveal_tick(struct transcript *t);
@@ -190,6 +194,7 @@ struct item_info {
 	bool agent_error;       /* tool card: the result is the agent's error, not the tool's */
 	const char *detail;     /* tool card: its arguments ("" when none) */
 	size_t detail_len;
+	bool command;           /* tool card: a shell command (its summary is the command line) */
 	int risk;
 	bool has_exit_code;
 	int exit_code;

@@ -24,6 +24,7 @@ struct item_card {
 	bool has_exit_code;
 	bool has_result;
 	bool agent_error;               /* the result is the agent's error (AgentErrorEvent) */
+	bool command;                   /* a shell command (item_spec.command) */
 	bool pending_listed;            /* in transcript.pending */
 	uint64_t result_epoch;
 	uint64_t detail_epoch;

@@ -229,6 +229,7 @@ static void card_fill(struct item_card *c, const struct item_spec *spec)
 		c->exit_code = spec->exit_code;
 	}
 	if (spec->kind == ITEM_TOOL) {
+		c->command = spec->command;
 		set_buf(&c->detail, spec->detail, spec->detail_len);
 		c->detail_epoch++;
 	}
@@ -394,6 +395,7 @@ void transcript_item(const struct transcript *t, size_t idx, struct item_info *i
 		info->agent_error = c->agent_error;
 		info->detail = c->detail.data ? c->detail.data : "";
 		info->detail_len = c->detail.len;
+		info->command = c->command;
 		info->risk = c->risk;
 		info->has_exit_code = c->has_exit_code;
 		info->exit_code = c->exit_code;

@@ -507,6 +507,20 @@ static const struct name_value {
 	{ "user", SOURCE_USER },
 	{ "environment", SOURCE_ENVIRONMENT },
 	{ "hook", SOURCE_HOOK },
+}, action_type_names[] = {
+	{ "FinishAction", TOOL_KIND_FINISH },
+	{ "TerminalAction", TOOL_KIND_TERMINAL },
+}, observation_type_names[] = {
+	{ "FinishObservation", TOOL_KIND_FINISH },
+	{ "TerminalObservation", TOOL_KIND_TERMINAL },
+}, tool_names[] = {
+	{ "finish", TOOL_KIND_FINISH },
+	{ "terminal", TOOL_KIND_TERMINAL },
+}, acp_status_names[] = {
+	{ "pending", ACP_STATUS_PENDING },
+	{ "in_progress", ACP_STATUS_IN_PROGRESS },
+	{ "completed", ACP_STATUS_COMPLETED },
+	{ "failed", ACP_STATUS_FAILED },
 };
 
 static int name_lookup(const struct name_value *table, size_t n, const char *name, int fallback)
@@ -521,6 +535,24 @@ static enum run_status run_status_of(const char *s)
 {
 	return s ? name_lookup(run_status_names, COUNT(run_status_names), s, RUN_STATUS_UNKNOWN)
 		 : RUN_STATUS_ABSENT;
+}
+
+/* A tool field's name as a tool_kind: NONE when absent, OTHER when not in table. */
+static enum tool_kind tool_kind_of(const struct name_value *table, size_t n, const char *s)
+{
+	return s ? name_lookup(table, n, s, TOOL_KIND_OTHER) : TOOL_KIND_NONE;
+}
+
+/* The protocol names of e decoded to enums, whichever decoder set them. */
+static void decode_names(struct event *e)
+{
+	e->action_type = tool_kind_of(action_type_names, COUNT(action_type_names), e->action_kind);
+	e->observation_type = tool_kind_of(observation_type_names, COUNT(observation_type_names),
+					   e->observation_kind);
+	e->tool = tool_kind_of(tool_names, COUNT(tool_names), e->tool_name);
+	e->acp_status = e->tool_status ? name_lookup(acp_status_names, COUNT(acp_status_names),
+						     e->tool_status, ACP_STATUS_UNKNOWN)
+				       : ACP_STATUS_ABSENT;
 }
 
 static void decode_message(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -884,6 +916,7 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 	}
 	if (e->kind == EVENT_UNKNOWN)
 		decode_unknown(st, ev, e);
+	decode_names(e);
 	/* The JSON text is made only when asked for: most consumers never need it. */
 	st->event = ev;
 }

@@ -66,6 +66,22 @@ enum run_status {
 	RUN_STATUS_DELETING,
 };
 
+/* The tools and tool events a client treats apart, decoded from action.kind ("FinishAction",
+ * "TerminalAction"), observation.kind ("FinishObservation", "TerminalObservation") and
+ * tool_name ("finish", "terminal"): TOOL_KIND_NONE when the field is absent, TOOL_KIND_OTHER
+ * for any other name. */
+enum tool_kind { TOOL_KIND_NONE, TOOL_KIND_OTHER, TOOL_KIND_FINISH, TOOL_KIND_TERMINAL };
+
+/* An ACP tool call's status (ACP's ToolCallStatus). */
+enum acp_status {
+	ACP_STATUS_ABSENT,              /* no status given */
+	ACP_STATUS_UNKNOWN,             /* a value this client does not know */
+	ACP_STATUS_PENDING,
+	ACP_STATUS_IN_PROGRESS,
+	ACP_STATUS_COMPLETED,
+	ACP_STATUS_FAILED,
+};
+
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
@@ -95,6 +111,8 @@ struct event {
 	const char *tool_name;
 	const char *tool_call_id;
 	const char *action_kind;        /* action.kind, e.g. "TerminalAction" */
+	enum tool_kind action_type;     /* action_kind decoded */
+	enum tool_kind tool;            /* tool_name decoded */
 	const char *action_summary;     /* one line: command, path or message of the action */
 	const char *action_detail;      /* every argument of the action, whole ("name: value" lines) */
 	enum security_risk risk;
@@ -113,9 +131,11 @@ struct event {
 	 * readable lines (markdown-lite); FinishAction: its whole message. NULL when none. */
 	const char *arguments;
 	const char *observation_kind;   /* observation.kind, e.g. "TerminalObservation" */
+	enum tool_kind observation_type; /* observation_kind decoded */
 	enum exit_status exit_status;   /* has_exit_code is exit_status == EXIT_STATUS_EXITED */
 	bool rejected_by_hook;          /* UserRejectObservation with rejection_source "hook" */
 	const char *tool_status;        /* ACPToolCallEvent status ("completed", "failed", …) */
+	enum acp_status acp_status;     /* tool_status decoded */
 };
 
 /* One decoded server frame. Fields not belonging to its type are zero/NULL. */
@@ -403,47 +423,12 @@ struct rest_server {
 	bool insecure;
 };
 
-/* Every call below (protocol.md §4) sends one request about the conversation id (escaped as
- * one path segment) and calls done exactly once with the answer (with an error when the loop
- * is destroyed first). It returns 0, or -1 without calling done (bad URL, loop closing). */
-
-/* GET the conversation's ConversationInfo (read it with conversation_list_decode). */
-int rest_get_conversation(const struct rest_server *srv, const char *id, rest_done_fn done,
-			  void *ctx);
-/* POST a user message with run true: it starts a run, and runs actions that wait for
- * confirmation (protocol.md §4). */
-int rest_send_message(const struct rest_server *srv, const char *id, const char *text,
-		      rest_done_fn done, void *ctx);
-/* POST pause: the run stops after the current step. */
-int rest_pause(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
-/* POST interrupt: the run stops now, cancelling the LLM call. */
-int rest_interrupt(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
-/* POST run: starts a run (HTTP 409 when one is under way). */
-int rest_run(const struct rest_server *srv, const char *id, rest_done_fn done, void *ctx);
-/* Answers the actions waiting for confirmation: accept, or reject with reason (NULL or ""
- * for none; a reason goes only with a rejection). */
-int rest_respond_to_confirmation(const struct rest_server *srv, const char *id, bool accept,
-				 const char *reason, rest_done_fn done, void *ctx);
-
 /* The confirmation policies tether sets. */
 enum confirmation_policy {
 	CONFIRMATION_POLICY_NEVER,      /* NeverConfirm */
 	CONFIRMATION_POLICY_RISKY,      /* ConfirmRisky: HIGH and UNKNOWN risk ask */
 	CONFIRMATION_POLICY_ALWAYS,     /* AlwaysConfirm */
 };
-/* Sets the conversation's confirmation policy. */
-int rest_set_confirmation_policy(const struct rest_server *srv, const char *id,
-				 enum confirmation_policy policy, rest_done_fn done, void *ctx);
-
-/* One page of the server's conversations (GET /api/conversations/search): page_id is the
- * previous page's next_page_id (NULL for the first), limit 1..100. Read the answer with
- * conversation_list_decode. */
-int rest_search_conversations(const struct rest_server *srv, const char *page_id, int limit,
-			      rest_done_fn done, void *ctx);
-/* The same, most recently updated first (sort_order=UPDATED_AT_DESC): a change of any
- * conversation brings it to the first page. */
-int rest_search_conversations_newest(const struct rest_server *srv, const char *page_id,
-				     int limit, rest_done_fn done, void *ctx);
 
 /* The order of an event search. */
 enum event_order {
@@ -465,15 +450,59 @@ struct event_query {
 	 * one that does not parse is not sent) */
 	const char *timestamp_lte;
 };
-/* One page of the conversation's events (GET …/events/search): {"items":[Event…],
- * "next_page_id":…}; events carry no seq on REST. q may be NULL. */
-int rest_search_events(const struct rest_server *srv, const char *id,
-		       const struct event_query *q, rest_done_fn done, void *ctx);
-/* How many events match q's filters (GET …/events/count; page_id, limit and order are not
- * sent): a JSON integer, read with event_count_decode. q may be NULL. */
-int rest_count_events(const struct rest_server *srv, const char *id,
-		      const struct event_query *q, rest_done_fn done, void *ctx);
-/* A page of a conversation's events (the answer of rest_search_events), in the page's order.
+
+/* The REST calls (protocol.md §4), one row each in net/api.c's table: route, method, query,
+ * body, the decoder of the answer and what 404/405/409/422 mean for it. */
+enum rest_call {
+	REST_GET_CONVERSATION,          /* GET {id}: its ConversationInfo (conversations, 1) */
+	REST_SEND_MESSAGE,              /* POST {id}/events: text with run true; starts a run and
+					 * runs actions that wait for confirmation */
+	REST_PAUSE,                     /* POST {id}/pause: the run stops after the current step */
+	REST_INTERRUPT,                 /* POST {id}/interrupt: the run stops now */
+	REST_RUN,                       /* POST {id}/run: starts a run (CONFLICT: one is under way) */
+	REST_RESPOND_TO_CONFIRMATION,   /* accept, or reject with reason (NULL or "": none) */
+	REST_SET_CONFIRMATION_POLICY,   /* policy (UNSUPPORTED: a server without the route) */
+	REST_SEARCH_CONVERSATIONS,      /* page_id, limit 1..100: a page of conversations */
+	REST_SEARCH_CONVERSATIONS_NEWEST, /* the same, most recently updated first */
+	REST_SEARCH_EVENTS,             /* {id}/events/search with query: an event page */
+	REST_COUNT_EVENTS,              /* {id}/events/count with query's filters: a count
+					 * (UNSUPPORTED: a server without the route) */
+	REST_CALL_COUNT,
+};
+
+/* What a call needs; each call reads only its own fields. */
+struct rest_args {
+	const char *id;                 /* the conversation, escaped as one path segment */
+	const char *text;               /* SEND_MESSAGE */
+	bool accept;                    /* RESPOND_TO_CONFIRMATION */
+	const char *reason;             /* RESPOND_TO_CONFIRMATION: sent only with a rejection */
+	enum confirmation_policy policy; /* SET_CONFIRMATION_POLICY */
+	const char *page_id;            /* SEARCH_CONVERSATIONS*: the previous page's next_page_id */
+	int limit;                      /* SEARCH_CONVERSATIONS*: clamped to 1..100 */
+	const struct event_query *query; /* SEARCH_EVENTS, COUNT_EVENTS; NULL: none */
+};
+
+/* What an answer means for its call (its table row reads the HTTP status). */
+enum rest_outcome {
+	REST_OK,                /* 2xx, and the answer decoded when the call has one */
+	REST_NO_ANSWER,         /* no HTTP answer: raw->error, raw->cause say why */
+	REST_AUTH,              /* 401, 403: the key was refused */
+	REST_NOT_FOUND,         /* 404: no such conversation (a list: no such route) */
+	REST_UNSUPPORTED,       /* the server does not have the route or method */
+	REST_CONFLICT,          /* 409: the state does not allow it (a run under way) */
+	REST_INVALID,           /* 422: the server refused the request's values */
+	REST_BAD_BODY,          /* 2xx, but not the answer the call expects (err says why) */
+	REST_HTTP_ERROR,        /* any other status */
+};
+
+/* A page of conversations (REST_GET_CONVERSATION: the one). */
+struct conversation_page {
+	struct conversation_info *items;
+	size_t count;
+	char *next_page_id;             /* NULL on the last page */
+};
+
+/* A page of a conversation's events (the answer of REST_SEARCH_EVENTS), in the page's order.
  * The strings of events (as struct event documents them) and next_page_id are owned by the
  * page. */
 struct event_page {
@@ -483,6 +512,33 @@ struct event_page {
 	const char *next_page_id;       /* NULL on the last page */
 	void *priv_;
 };
+
+/* The typed answer of one call. What the call decoded is freed after the callback returns;
+ * a callback that keeps a page moves it out (copies it and zeroes the field). */
+struct rest_result {
+	enum rest_call call;
+	enum rest_outcome outcome;
+	const struct rest_response *raw;        /* the HTTP answer (status, body, error) */
+	struct codec_error err;                 /* REST_BAD_BODY */
+	struct conversation_page conversations; /* GET_CONVERSATION, SEARCH_CONVERSATIONS* */
+	struct event_page events;               /* SEARCH_EVENTS */
+	int64_t count;                          /* COUNT_EVENTS */
+};
+
+typedef void (*rest_result_fn)(void *ctx, struct rest_result *r);
+
+/* Sends one call and calls done exactly once with its typed answer (with REST_NO_ANSWER when
+ * the loop is destroyed first). Returns 0, or -1 without calling done (bad URL, bad
+ * arguments, loop closing). */
+int rest_call(const struct rest_server *srv, enum rest_call call, const struct rest_args *a,
+	      rest_result_fn done, void *ctx);
+/* The typed answer of call from its HTTP answer raw, as rest_call gives it (also for an
+ * answer that never came: status 0 and an error). Free with rest_result_fini. */
+void rest_result_decode(enum rest_call call, const struct rest_response *raw,
+			struct rest_result *out);
+/* Frees what rest_result_decode decoded and is still in r. */
+void rest_result_fini(struct rest_result *r);
+
 /* Decodes an events/search answer ({"items":[Event…],"next_page_id":…}); each item reads as a
  * durable frame's event does. Returns 0 (free with event_page_fini), or -1 with *err and *out
  * empty. */
@@ -490,7 +546,7 @@ int event_page_decode(const char *json, size_t len, struct event_page *out,
 		      struct codec_error *err);
 /* Frees what event_page_decode allocated; safe on a zeroed page. */
 void event_page_fini(struct event_page *p);
-/* Reads the answer of rest_count_events. Returns 0, or -1 with *err. */
+/* Reads the answer of REST_COUNT_EVENTS (a JSON integer). Returns 0, or -1 with *err. */
 int event_count_decode(const char *json, size_t len, int64_t *count, struct codec_error *err);
 
 /* ------------------------------------------------------------------- URLs */

@@ -215,7 +215,7 @@ int session_on_writeable(struct session *s, struct lws *wsi);
 /* Starts METHOD server_url+path with the X-Session-API-Key header when api_key is set and
  * a JSON body when body is non-NULL; calls done exactly once (with an error when the loop is
  * destroyed first). Returns 0, or -1 without calling done (bad URL, loop closing, a path
- * that is not escaped). Only the typed calls of api.c name paths. */
+ * that is not escaped). Only the table of api.c names paths. */
 int rest_request(struct loop *loop, const char *server_url, const char *api_key, bool insecure,
 		 const char *method, const char *path, const char *body, rest_done_fn done,
 		 void *ctx);

@@ -13,12 +13,12 @@
 
 struct probe {
 	struct loop *loop;
-	int status;             /* the HTTP status; 0: no answer */
+	bool refused;           /* the server refused the key */
 	bool done;
 	bool abandoned;         /* timed out: the answer, when it comes, only frees the probe */
 };
 
-static void probe_done(void *ctx, const struct rest_response *r)
+static void probe_done(void *ctx, struct rest_result *r)
 {
 	struct probe *p = ctx;
 	if (p->abandoned) {
@@ -26,7 +26,7 @@ static void probe_done(void *ctx, const struct rest_response *r)
 		return;
 	}
 	p->done = true;
-	p->status = r->status;
+	p->refused = r->outcome == REST_AUTH;
 	loop_quit(p->loop);
 }
 
@@ -37,37 +37,33 @@ static void probe_timeout(void *arg)
 	loop_quit(p->loop);
 }
 
-/* The status the server answers a one-item list with key (NULL: none); 0 for no answer. On
+/* Whether the server refuses key (NULL: none) for a one-item list; no answer is no. On
  * the run's own loop: a second loop (a second lws context, its TLS set-up) cost as much as
  * the whole open of a conversation. */
-static int probe_status(const struct options *o, struct loop *loop, const char *key)
+static bool probe_refused(const struct options *o, struct loop *loop, const char *key)
 {
 	struct probe *p = xcalloc(1, sizeof *p);
 	p->loop = loop;
 	struct loop_timer *t = loop_timer_create(loop, probe_timeout, p);
 	struct rest_server srv = {.loop = loop, .url = o->server, .api_key = key,
 				  .insecure = o->insecure};
-	if (rest_search_conversations(&srv, NULL, 1, probe_done, p) != 0) {
+	struct rest_args a = {.limit = 1};
+	if (rest_call(&srv, REST_SEARCH_CONVERSATIONS, &a, probe_done, p) != 0) {
 		loop_timer_destroy(t); /* a URL that does not parse: done is never called */
 		free(p);
-		return 0;
+		return false;
 	}
 	loop_timer_schedule(t, PROBE_TIMEOUT_US);
 	while (!p->done && !p->abandoned)
 		if (loop_run(loop) != 0)
 			break;
 	loop_timer_destroy(t);
-	int status = p->done ? p->status : 0;
+	bool refused = p->done && p->refused;
 	if (p->done)
 		free(p);
 	else
 		p->abandoned = true; /* still in flight: answered on the loop later, or by its end */
-	return status;
-}
-
-static bool refused(int status)
-{
-	return status == 401 || status == 403;
+	return refused;
 }
 
 /* Drops the line's end; true when something is left. */
@@ -96,7 +92,7 @@ void key_prompt(const struct options *o, struct loop *loop, struct mask_set *mas
 		char **api_key)
 {
 	bool had = *api_key != NULL;
-	if (!refused(probe_status(o, loop, *api_key)))
+	if (!probe_refused(o, loop, *api_key))
 		return;
 	struct buf shown, q;
 	buf_init(&shown);
@@ -122,13 +118,13 @@ void key_prompt(const struct options *o, struct loop *loop, struct mask_set *mas
 		}
 		/* Masked like any key: the last one given goes on to the run, taken or not. */
 		mask_set_add(masks, v.data, v.len, NULL);
-		int status = probe_status(o, loop, v.data);
+		bool refused = probe_refused(o, loop, v.data);
 		str_wipe_free(*api_key);
 		*api_key = xstrdup(v.data);
-		if (!refused(status))
+		if (!refused)
 			offer_store(o->server, buf_cstr(&shown), v.data);
 		tty_value_free(&v);
-		if (!refused(status))
+		if (!refused)
 			break;
 	}
 	buf_fini(&shown);

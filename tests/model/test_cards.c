@@ -37,6 +37,32 @@ static void result_pairs_with_card_by_tool_call_id(void **state)
 	}
 }
 
+/* The card that owns a tool_call_id, and whether it is a shell command: what the text sink
+ * pairs a result with. The first card with the id owns it; none for an unknown id. */
+static void find_card_by_tool_call_id(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	assert_int_equal(transcript_find_card(t, "call-a"), -1);
+	add(t, ITEM_USER, 0, "u", "hi");
+	struct item_spec s = spec_of(ITEM_TOOL, 1, "act-a", NULL);
+	s.tool_call_id = "call-a";
+	s.command = true;
+	transcript_add_event(t, &s);
+	add_card(t, 2, "act-b", "call-b");
+	add_card(t, 3, "act-b2", "call-b");
+	assert_int_equal(transcript_find_card(t, "call-a"), 1);
+	assert_true(info_of(t, 1).command);
+	assert_int_equal(transcript_find_card(t, "call-b"), 2);
+	assert_false(info_of(t, 2).command);
+	assert_int_equal(transcript_find_card(t, "call-c"), -1);
+	assert_int_equal(transcript_find_card(t, NULL), -1);
+	/* a result keeps the card where it is */
+	add_result(t, 4, "obs-a", "call-a", TOOL_DONE, "ok");
+	assert_int_equal(transcript_find_card(t, "call-a"), 1);
+	transcript_destroy(t);
+}
+
 static void exit_code_comes_with_the_result(void **state)
 {
 	(void)state;
@@ -277,6 +303,7 @@ int main(void)
 		cmocka_unit_test(durable_copy_of_a_card_keeps_its_state),
 		cmocka_unit_test(orphan_result_is_its_own_item),
 		cmocka_unit_test(second_result_for_a_card_is_not_hidden),
+		cmocka_unit_test(find_card_by_tool_call_id),
 		cmocka_unit_test(transient_result_then_durable_is_one_result),
 		cmocka_unit_test(search_is_case_insensitive_over_all_texts),
 	};

@@ -26,20 +26,36 @@ struct run {
 	char url[64];
 	struct rest_server srv;
 	int status;
+	enum rest_outcome outcome;
 	char body[4096];
+	size_t conversations, events;   /* the typed answer: items decoded */
+	bool has_next;
+	int64_t count;
 	bool done;
 };
 
 static struct run R;
 
-static void on_done(void *ctx, const struct rest_response *r)
+static void on_done(void *ctx, struct rest_result *r)
 {
 	struct run *run = ctx;
 
 	run->done = true;
-	run->status = r->status;
-	snprintf(run->body, sizeof(run->body), "%.*s", (int)r->body_len, r->body ? r->body : "");
+	run->status = r->raw->status;
+	run->outcome = r->outcome;
+	run->conversations = r->conversations.count;
+	run->events = r->events.count;
+	run->has_next = r->conversations.next_page_id || r->events.next_page_id;
+	run->count = r->count;
+	snprintf(run->body, sizeof(run->body), "%.*s", (int)r->raw->body_len,
+		 r->raw->body ? r->raw->body : "");
 	loop_quit(run->loop);
+}
+
+/* Starts call with a on R's server, answered to on_done. */
+static int call(enum rest_call c, struct rest_args a)
+{
+	return rest_call(&R.srv, c, &a, on_done, &R);
 }
 
 /* Waits for the call that rc started; then a new loop, so that the next call opens its own
@@ -133,18 +149,21 @@ static void expect_body(const char *method, const char *body)
 static void test_get_conversation(void **state)
 {
 	(void)state;
-	finish_call(rest_get_conversation(&R.srv, ODD_ID, on_done, &R));
+	finish_call(call(REST_GET_CONVERSATION, (struct rest_args){ .id = ODD_ID }));
 	expect_request("GET /api/conversations/" ODD_ESC);
 	/* the real id answers its ConversationInfo */
-	finish_call(rest_get_conversation(&R.srv, CONV, on_done, &R));
+	finish_call(call(REST_GET_CONVERSATION, (struct rest_args){ .id = CONV }));
 	assert_int_equal(R.status, 200);
 	assert_non_null(strstr(R.body, "\"id\":\"" CONV "\""));
+	/* decoded: one conversation */
+	assert_int_equal(R.outcome, REST_OK);
+	assert_int_equal(R.conversations, 1);
 }
 
 static void test_send_message(void **state)
 {
 	(void)state;
-	finish_call(rest_send_message(&R.srv, ODD_ID, "say \"hi\"\n\x01", on_done, &R));
+	finish_call(call(REST_SEND_MESSAGE, (struct rest_args){ .id = ODD_ID, .text = "say \"hi\"\n\x01" }));
 	expect_request("POST /api/conversations/" ODD_ESC "/events");
 	expect_body("POST", "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"
 			    "\"say \\\"hi\\\"\\u000a\\u0001\"}],\"run\":true}");
@@ -153,14 +172,14 @@ static void test_send_message(void **state)
 static void test_controls(void **state)
 {
 	(void)state;
-	finish_call(rest_pause(&R.srv, ODD_ID, on_done, &R));
+	finish_call(call(REST_PAUSE, (struct rest_args){ .id = ODD_ID }));
 	expect_request("POST /api/conversations/" ODD_ESC "/pause");
-	finish_call(rest_interrupt(&R.srv, ODD_ID, on_done, &R));
+	finish_call(call(REST_INTERRUPT, (struct rest_args){ .id = ODD_ID }));
 	expect_request("POST /api/conversations/" ODD_ESC "/interrupt");
-	finish_call(rest_run(&R.srv, ODD_ID, on_done, &R));
+	finish_call(call(REST_RUN, (struct rest_args){ .id = ODD_ID }));
 	expect_request("POST /api/conversations/" ODD_ESC "/run");
 	/* the fixture's conversation pauses: the call reached the route */
-	finish_call(rest_pause(&R.srv, CONV, on_done, &R));
+	finish_call(call(REST_PAUSE, (struct rest_args){ .id = CONV }));
 	assert_int_equal(R.status, 200);
 	assert_string_equal(R.body, "{\"success\":true}");
 }
@@ -168,30 +187,27 @@ static void test_controls(void **state)
 static void test_confirmation(void **state)
 {
 	(void)state;
-	finish_call(rest_respond_to_confirmation(&R.srv, ODD_ID, true, "ignored", on_done, &R));
+	finish_call(call(REST_RESPOND_TO_CONFIRMATION, (struct rest_args){ .id = ODD_ID, .accept = true, .reason = "ignored" }));
 	expect_request("POST /api/conversations/" ODD_ESC "/events/respond_to_confirmation");
 	expect_body("POST", "{\"accept\":true}");
-	finish_call(rest_respond_to_confirmation(&R.srv, CONV, false, "too \"risky\"", on_done, &R));
+	finish_call(call(REST_RESPOND_TO_CONFIRMATION, (struct rest_args){ .id = CONV, .accept = false, .reason = "too \"risky\"" }));
 	assert_int_equal(R.status, 200);
 	expect_body("POST", "{\"accept\":false,\"reason\":\"too \\\"risky\\\"\"}");
-	finish_call(rest_respond_to_confirmation(&R.srv, CONV, false, "", on_done, &R));
+	finish_call(call(REST_RESPOND_TO_CONFIRMATION, (struct rest_args){ .id = CONV, .accept = false, .reason = "" }));
 	expect_body("POST", "{\"accept\":false}");
 }
 
 static void test_confirmation_policy(void **state)
 {
 	(void)state;
-	finish_call(rest_set_confirmation_policy(&R.srv, ODD_ID, CONFIRMATION_POLICY_NEVER, on_done,
-						 &R));
+	finish_call(call(REST_SET_CONFIRMATION_POLICY, (struct rest_args){ .id = ODD_ID, .policy = CONFIRMATION_POLICY_NEVER }));
 	expect_request("POST /api/conversations/" ODD_ESC "/confirmation_policy");
 	expect_body("POST", "{\"policy\":{\"kind\":\"NeverConfirm\"}}");
-	finish_call(rest_set_confirmation_policy(&R.srv, CONV, CONFIRMATION_POLICY_RISKY, on_done,
-						 &R));
+	finish_call(call(REST_SET_CONFIRMATION_POLICY, (struct rest_args){ .id = CONV, .policy = CONFIRMATION_POLICY_RISKY }));
 	assert_int_equal(R.status, 200);
 	expect_body("POST", "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"HIGH\","
 			    "\"confirm_unknown\":true}}");
-	finish_call(rest_set_confirmation_policy(&R.srv, CONV, CONFIRMATION_POLICY_ALWAYS, on_done,
-						 &R));
+	finish_call(call(REST_SET_CONFIRMATION_POLICY, (struct rest_args){ .id = CONV, .policy = CONFIRMATION_POLICY_ALWAYS }));
 	assert_int_equal(R.status, 200);
 	expect_body("POST", "{\"policy\":{\"kind\":\"AlwaysConfirm\"}}");
 }
@@ -199,10 +215,12 @@ static void test_confirmation_policy(void **state)
 static void test_search_conversations(void **state)
 {
 	(void)state;
-	finish_call(rest_search_conversations(&R.srv, NULL, 100, on_done, &R));
+	finish_call(call(REST_SEARCH_CONVERSATIONS, (struct rest_args){ .page_id = NULL, .limit = 100 }));
 	expect_request("GET /api/conversations/search?limit=100");
 	assert_int_equal(R.status, 200);
-	finish_call(rest_search_conversations(&R.srv, ODD_ID, 500, on_done, &R));
+	assert_int_equal(R.outcome, REST_OK);
+	assert_int_equal(R.conversations, 1);
+	finish_call(call(REST_SEARCH_CONVERSATIONS, (struct rest_args){ .page_id = ODD_ID, .limit = 500 }));
 	expect_request("GET /api/conversations/search?limit=100&page_id=" ODD_ESC);
 }
 
@@ -216,23 +234,26 @@ static void test_search_events(void **state)
 	};
 
 	(void)state;
-	finish_call(rest_search_events(&R.srv, ODD_ID, &q, on_done, &R));
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = ODD_ID, .query = &q }));
 	expect_request("GET /api/conversations/" ODD_ESC "/events/search?page_id=" ODD_ESC
 		       "&limit=7&sort_order=TIMESTAMP_DESC"
 		       "&kind=openhands.sdk.event.llm_convertible.message.MessageEvent&source=user"
 		       "&body=50%25%20%26%20more&timestamp__gte=2026-01-02T03%3A04%3A05%2B01%3A00"
 		       "&timestamp__lt=2026-01-03T00%3A00%3A00");
 	/* no query: no parameters; the fixture's conversation answers a page */
-	finish_call(rest_search_events(&R.srv, CONV, NULL, on_done, &R));
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = NULL }));
 	expect_request("GET /api/conversations/" CONV "/events/search");
 	assert_int_equal(R.status, 200);
 	assert_non_null(strstr(R.body, "\"items\":["));
 	/* limit 2, oldest first: two events and the next page named */
 	q = (struct event_query){ .limit = 2 };
-	finish_call(rest_search_events(&R.srv, CONV, &q, on_done, &R));
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = &q }));
 	expect_request("GET /api/conversations/" CONV "/events/search?limit=2");
 	assert_int_equal(R.status, 200);
 	assert_null(strstr(R.body, "\"next_page_id\":null"));
+	assert_int_equal(R.outcome, REST_OK);
+	assert_int_equal(R.events, 2);
+	assert_true(R.has_next);
 }
 
 /* At or before a time: upstream has only __lt, so one microsecond later, carried through
@@ -252,13 +273,13 @@ static void test_search_events_at_or_before(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct event_query q = { .timestamp_lte = cases[i][0] };
-		finish_call(rest_search_events(&R.srv, CONV, &q, on_done, &R));
+		finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = &q }));
 		snprintf(want, sizeof want, "GET /api/conversations/" CONV
 			 "/events/search?timestamp__lt=%s", cases[i][1]);
 		expect_request(want);
 	}
 	struct event_query q = { .timestamp_lte = "yesterday" };
-	finish_call(rest_search_events(&R.srv, CONV, &q, on_done, &R));
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = &q }));
 	expect_request("GET /api/conversations/" CONV "/events/search");
 }
 
@@ -266,19 +287,16 @@ static void test_count_events(void **state)
 {
 	struct event_query q = { .page_id = "p", .limit = 3, .order = EVENT_ORDER_NEWEST_FIRST,
 				 .source = "agent", .timestamp_lt = "2030-01-01T00:00:00" };
-	struct codec_error err;
-	int64_t n = -1;
-
 	(void)state;
 	/* paging and order are not count's parameters */
-	finish_call(rest_count_events(&R.srv, ODD_ID, &q, on_done, &R));
+	finish_call(call(REST_COUNT_EVENTS, (struct rest_args){ .id = ODD_ID, .query = &q }));
 	expect_request("GET /api/conversations/" ODD_ESC
 		       "/events/count?source=agent&timestamp__lt=2030-01-01T00%3A00%3A00");
-	finish_call(rest_count_events(&R.srv, CONV, NULL, on_done, &R));
+	finish_call(call(REST_COUNT_EVENTS, (struct rest_args){ .id = CONV, .query = NULL }));
 	expect_request("GET /api/conversations/" CONV "/events/count");
 	assert_int_equal(R.status, 200);
-	assert_int_equal(event_count_decode(R.body, strlen(R.body), &n, &err), 0);
-	assert_true(n >= 3);
+	assert_int_equal(R.outcome, REST_OK);
+	assert_true(R.count >= 3);
 }
 
 static void test_count_decode(void **state)
@@ -321,13 +339,14 @@ struct chain {
 };
 
 /* Each answer starts the next request, as paging does. */
-static void chain_next(void *ctx, const struct rest_response *r)
+static void chain_next(void *ctx, struct rest_result *r)
 {
 	struct chain *ch = ctx;
 	struct event_query q = { .limit = 1 };
+	struct rest_args a = { .id = CONV, .query = &q };
 
-	ch->ok += r->status == 200;
-	if (--ch->left <= 0 || rest_search_events(ch->srv, CONV, &q, chain_next, ch) != 0)
+	ch->ok += r->outcome == REST_OK;
+	if (--ch->left <= 0 || rest_call(ch->srv, REST_SEARCH_EVENTS, &a, chain_next, ch) != 0)
 		loop_quit(ch->loop);
 }
 
@@ -349,7 +368,8 @@ static void test_keep_alive(void **state)
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d", fp.port);
 	srv = (struct rest_server){ .loop = R.loop, .url = url };
 	struct chain ch = { .loop = R.loop, .srv = &srv, .left = 10 };
-	assert_int_equal(rest_search_events(&srv, CONV, NULL, chain_next, &ch), 0);
+	struct rest_args a = { .id = CONV };
+	assert_int_equal(rest_call(&srv, REST_SEARCH_EVENTS, &a, chain_next, &ch), 0);
 	assert_int_equal(loop_run(R.loop), 0);
 	assert_int_equal(ch.ok, 10);
 	int tcp = count_lines(&fp, "tcp ");
@@ -357,7 +377,7 @@ static void test_keep_alive(void **state)
 		fail_msg("10 chained requests took %d TCP connections, not 1:\n%s", tcp,
 			 fixture_read_file(fp.traffic, NULL));
 	ch.left = 1;
-	assert_int_equal(rest_count_events(&srv, CONV, NULL, chain_next, &ch), 0);
+	assert_int_equal(rest_call(&srv, REST_COUNT_EVENTS, &a, chain_next, &ch), 0);
 	assert_int_equal(loop_run(R.loop), 0);
 	assert_int_equal(ch.ok, 11);
 	assert_int_equal(count_lines(&fp, "rest GET"), 11);

@@ -547,6 +547,54 @@ static void test_run_status_typed(void **state)
 	frame_fini(&f);
 }
 
+/* Finish and terminal kinds and ACP statuses decoded to enums: nothing above net/ compares
+ * their names. Absent is NONE/ABSENT, a name not known OTHER/UNKNOWN, names are exact. */
+static void test_tool_names_typed(void **state)
+{
+	static const struct {
+		const char *event;
+		enum tool_kind action, observation, tool;
+		enum acp_status acp;
+	} cases[] = {
+		{ "{\"kind\":\"ActionEvent\",\"tool_name\":\"finish\",\"action\":{\"kind\":\"FinishAction\"}}",
+		  TOOL_KIND_FINISH, TOOL_KIND_NONE, TOOL_KIND_FINISH, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ActionEvent\",\"tool_name\":\"terminal\",\"action\":{\"kind\":\"TerminalAction\"}}",
+		  TOOL_KIND_TERMINAL, TOOL_KIND_NONE, TOOL_KIND_TERMINAL, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ActionEvent\",\"tool_name\":\"Terminal\",\"action\":{\"kind\":\"finishAction\"}}",
+		  TOOL_KIND_OTHER, TOOL_KIND_NONE, TOOL_KIND_OTHER, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ActionEvent\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_NONE, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ObservationEvent\",\"tool_name\":\"finish\",\"observation\":{\"kind\":\"FinishObservation\"}}",
+		  TOOL_KIND_NONE, TOOL_KIND_FINISH, TOOL_KIND_FINISH, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ObservationEvent\",\"observation\":{\"kind\":\"TerminalObservation\"}}",
+		  TOOL_KIND_NONE, TOOL_KIND_TERMINAL, TOOL_KIND_NONE, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ObservationEvent\",\"observation\":{\"kind\":\"FileEditorObservation\"}}",
+		  TOOL_KIND_NONE, TOOL_KIND_OTHER, TOOL_KIND_NONE, ACP_STATUS_ABSENT },
+		{ "{\"kind\":\"ACPToolCallEvent\",\"title\":\"terminal\",\"status\":\"completed\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_TERMINAL, ACP_STATUS_COMPLETED },
+		{ "{\"kind\":\"ACPToolCallEvent\",\"status\":\"failed\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_NONE, ACP_STATUS_FAILED },
+		{ "{\"kind\":\"ACPToolCallEvent\",\"status\":\"pending\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_NONE, ACP_STATUS_PENDING },
+		{ "{\"kind\":\"ACPToolCallEvent\",\"status\":\"in_progress\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_NONE, ACP_STATUS_IN_PROGRESS },
+		{ "{\"kind\":\"ACPToolCallEvent\",\"status\":\"Completed\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_NONE, ACP_STATUS_UNKNOWN },
+		{ "{\"kind\":\"ACPToolCallEvent\"}",
+		  TOOL_KIND_NONE, TOOL_KIND_NONE, TOOL_KIND_NONE, ACP_STATUS_ABSENT },
+	};
+	(void)state;
+	struct frame f;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		decode_event(cases[i].event, &f);
+		assert_int_equal(f.event.action_type, cases[i].action);
+		assert_int_equal(f.event.observation_type, cases[i].observation);
+		assert_int_equal(f.event.tool, cases[i].tool);
+		assert_int_equal(f.event.acp_status, cases[i].acp);
+		frame_fini(&f);
+	}
+}
+
 /* §5.3: security_risk as an enum. */
 static void test_risk_typed(void **state)
 {
@@ -666,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_observation_exit_codes),
 		cmocka_unit_test(test_run_status_typed),
 		cmocka_unit_test(test_risk_typed),
+		cmocka_unit_test(test_tool_names_typed),
 		cmocka_unit_test(test_user_reject),
 		cmocka_unit_test(test_agent_error),
 		cmocka_unit_test(test_conversation_error),
