@@ -189,6 +189,8 @@ size_t utf8_complete_prefix(const char *s, size_t n);
 /* The first match of needle[0..m) in s[0..n), ASCII letters compared without case; NULL
  * when there is none or m is 0. */
 const char *ascii_find_ci(const char *s, size_t n, const char *needle, size_t m);
+/* Whether c is an ASCII letter, A-Z or a-z (never by locale). */
+bool ascii_is_letter(unsigned char c);
 
 /* Overwrites n bytes at p with zeros in a way the compiler may not drop as a dead store
  * (a plain memset before free may be): every copy of a secret is wiped with this. */

@@ -65,7 +65,7 @@ static void server_name(const struct server_url *su, struct buf *out)
 	for (size_t i = 0; i < raw.len; i++) {
 		unsigned char c = (unsigned char)raw.data[i];
 		hash = (hash ^ c) * 16777619u;
-		bool keep = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+		bool keep = (c >= '0' && c <= '9') || ascii_is_letter(c) ||
 			    c == '.' || c == '-';
 		if (i < NAME_MAX_CHARS)
 			buf_putc(out, keep ? (char)c : '_');
