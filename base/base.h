@@ -189,6 +189,18 @@ size_t utf8_complete_prefix(const char *s, size_t n);
 /* The first match of needle[0..m) in s[0..n), ASCII letters compared without case; NULL
  * when there is none or m is 0. */
 const char *ascii_find_ci(const char *s, size_t n, const char *needle, size_t m);
+/* Length of the longest prefix of p[0..n) in printable ASCII (0x20..0x7E) without the bytes
+ * of stop (at most 2): the run a writer copies as it is, scanned 8 bytes at a time. */
+size_t scan_printable(const char *p, size_t n, const char *stop);
+/* Length of the longest prefix of p[0..n) without NUL and the bytes of stop (at most 2),
+ * scanned 8 bytes at a time. */
+size_t scan_until(const char *p, size_t n, const char *stop);
+/* Reads the regular file at path (not through a symbolic link) onto the end of out, at most
+ * max bytes. More than max: with cut, the first max bytes and *cut set; without, an error.
+ * Returns 0, or -1 with errno set and "PATH: why" in err. */
+int file_read_all(const char *path, size_t max, struct buf *out, bool *cut, struct buf *err);
+/* Whether c is an ASCII letter, A-Z or a-z (never by locale). */
+bool ascii_is_letter(unsigned char c);
 
 /* Overwrites n bytes at p with zeros in a way the compiler may not drop as a dead store
  * (a plain memset before free may be): every copy of a secret is wiped with this. */

@@ -155,31 +155,15 @@ static bool san_kept_as_is(unsigned char c)
 	return (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\t';
 }
 
-#define BYTES_OF(b) (0x0101010101010101ull * (b))
-
-/* Whether all 8 bytes at p are printable ASCII (0x20..0x7E). */
-static bool word_printable(const unsigned char *p)
-{
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
-	uint64_t low = (w - BYTES_OF(0x20)) & ~w;    /* a byte below 0x20 */
-	uint64_t high = (w + BYTES_OF(0x01)) | w;    /* a byte 0x7F or above */
-	return !((low | high) & BYTES_OF(0x80));
-}
-
-/* How many bytes of in[0..n) on are kept as they are; whole words at a time while they are
- * printable, byte by byte across a word with LF or TAB (or the end of the run) in it. */
+/* How many bytes of in[0..n) on are kept as they are: printable runs, LF and TAB. */
 static size_t san_kept_run(const unsigned char *in, size_t n)
 {
 	size_t j = 0;
 	for (;;) {
-		while (j + 8 <= n && word_printable(in + j))
-			j += 8;
-		size_t stop = n - j > 8 ? j + 8 : n;
-		while (j < stop && san_kept_as_is(in[j]))
-			j++;
-		if (j < stop || j == n)
+		j += scan_printable((const char *)in + j, n - j, "");
+		if (j == n || (in[j] != '\n' && in[j] != '\t'))
 			return j;
+		j++;
 	}
 }
 

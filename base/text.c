@@ -51,6 +51,11 @@ static unsigned char ascii_lower(unsigned char c)
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
 }
 
+bool ascii_is_letter(unsigned char c)
+{
+	return ascii_lower(c) >= 'a' && ascii_lower(c) <= 'z';
+}
+
 const char *ascii_find_ci(const char *s, size_t n, const char *needle, size_t m)
 {
 	if (!s || !needle || !m || m > n)

@@ -91,8 +91,8 @@ bool controller_set_confirmation_policy(struct controller *c, enum confirmation_
 bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */
 void controller_quit(struct controller *c, int exit_code);
-/* What a history call brought (history.c). */
-struct controller_page_result {
+/* The history not loaded, asked of REST (face/history.c: history_*). What a call brought: */
+struct history_page_result {
 	size_t events;          /* events the server answered */
 	size_t added;           /* items added to the transcript */
 	size_t placed;          /* events placed (items and those that make none) */
@@ -102,27 +102,27 @@ struct controller_page_result {
 	uint64_t found_uid;
 	const char *error;      /* why it failed, in words (clean); NULL when it did not */
 };
-typedef void (*controller_page_fn)(void *ctx, const struct controller_page_result *r);
+typedef void (*history_page_fn)(void *ctx, const struct history_page_result *r);
 /* Fetches history not loaded at gap through REST (at most 100 events next to its anchor)
  * without blocking; the events go into the transcript cleaned and masked, placed by log
  * order; then done (never after controller_destroy). False when it did not start: another
  * history call is in flight, or the gap has no anchor time. */
-bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
-			  controller_page_fn done, void *ctx);
+bool history_fetch_gap(struct controller *c, const struct history_gap *gap,
+		       history_page_fn done, void *ctx);
 /* Asks the server for the newest event whose message contains needle before ts (NULL:
  * anywhere) — or, with skip_id (the current match's event id), the oldest from ts on but that
  * one — and loads it where it belongs in the log (an island); done tells its item (found
  * false: no match). False when another history call is in flight. */
-bool controller_search_history(struct controller *c, const char *needle, const char *ts,
-			       const char *skip_id, controller_page_fn done, void *ctx);
+bool history_search(struct controller *c, const char *needle, const char *ts,
+		    const char *skip_id, history_page_fn done, void *ctx);
 /* Fetches the oldest page of the log (at most 100 events, oldest first, no anchor needed) and
  * places it at the top, before what is loaded, with a gap between; then done. False when
  * another history call is in flight. */
-bool controller_fetch_first(struct controller *c, controller_page_fn done, void *ctx);
+bool history_fetch_first(struct controller *c, history_page_fn done, void *ctx);
 /* Forgets the history call in flight: its answer is dropped and its done never runs. */
-void controller_history_cancel(struct controller *c);
+void history_cancel(struct controller *c);
 /* True while a history call is in flight. */
-bool controller_history_busy(const struct controller *c);
+bool history_busy(const struct controller *c);
 /* Sanitizes then masks text for display or output (the one boundary). Appends to out. */
 void controller_clean(struct controller *c, const char *text, size_t len, struct buf *out);
 

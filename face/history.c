@@ -35,7 +35,7 @@ struct history_call {
 	char *anchor_ts;                /* STEP_PAGE: the anchor's timestamp (copied: trims) */
 	int limit;                      /* STEP_PAGE */
 	struct loop_timer *held;        /* a page held back by the spacing, until it fires */
-	controller_page_fn done;
+	history_page_fn done;
 	void *ctx;
 };
 
@@ -63,12 +63,12 @@ void ctl_history_detach(struct controller *c)
 		h->c = NULL;  /* its answer is dropped when it comes */
 }
 
-void controller_history_cancel(struct controller *c)
+void history_cancel(struct controller *c)
 {
 	ctl_history_detach(c);
 }
 
-bool controller_history_busy(const struct controller *c)
+bool history_busy(const struct controller *c)
 {
 	return c->history_call != NULL;
 }
@@ -95,7 +95,7 @@ static void failure_words(const struct rest_result *r, char *out, size_t n)
 		snprintf(out, n, "the server answered HTTP %d", r->raw->status);
 }
 
-static void finish(struct history_call *h, const struct controller_page_result *res)
+static void finish(struct history_call *h, const struct history_page_result *res)
 {
 	struct controller *c = h->c;
 	if (c)
@@ -107,7 +107,7 @@ static void finish(struct history_call *h, const struct controller_page_result *
 
 static void fail(struct history_call *h, const char *words)
 {
-	struct controller_page_result res = { .error = words };
+	struct history_page_result res = { .error = words };
 	finish(h, &res);
 }
 
@@ -174,7 +174,7 @@ static void page_answer(struct history_call *h, struct rest_result *r)
 	uint64_t lines = transcript_lines_added(c->transcript);
 	struct page_placed placed;
 	place_page(c, &p, h->anchor_seq, h->before, &placed);
-	struct controller_page_result res = {
+	struct history_page_result res = {
 		.added = placed.added,
 		.placed = placed.placed,
 		.refused = placed.refused,
@@ -206,7 +206,7 @@ static void place_answer(struct history_call *h, const struct rest_result *r)
 	struct buf store;
 	buf_init(&store);
 	uint64_t lines = transcript_lines_added(c->transcript);
-	struct controller_page_result res = { .events = 1 };
+	struct history_page_result res = { .events = 1 };
 	if (ctl_event_to_spec(c, e, seq, &spec, &store)) {
 		if (transcript_add_event(c->transcript, &spec) != APPLY_DUPLICATE)
 			res.added = 1;
@@ -233,7 +233,7 @@ static void search_answer(struct history_call *h, struct rest_result *r)
 	while (at < h->found.count && h->skip_id && h->found.events[at].id &&
 	       !strcmp(h->found.events[at].id, h->skip_id))
 		at++;
-	struct controller_page_result res = { .events = h->found.count - at };
+	struct history_page_result res = { .events = h->found.count - at };
 	if (at == h->found.count) {
 		finish(h, &res); /* no match in the server's history either */
 		return;
@@ -271,7 +271,7 @@ static void first_answer(struct history_call *h, struct rest_result *r)
 	if (!page_decoded(h, r, &p))
 		return;
 	uint64_t lines = transcript_lines_added(c->transcript);
-	struct controller_page_result res = { .events = p.count };
+	struct history_page_result res = { .events = p.count };
 	for (size_t i = 0; i < p.count; i++) {
 		const struct event *e = &p.events[i];
 		if (e->id && transcript_find_id(c->transcript, e->id) >= 0)
@@ -318,7 +318,7 @@ static void history_done(void *ctx, struct rest_result *r)
 }
 
 static struct history_call *call_begin(struct controller *c, enum history_step step,
-				       controller_page_fn done, void *ctx)
+				       history_page_fn done, void *ctx)
 {
 	if (c->history_call || c->finished)
 		return NULL;
@@ -384,8 +384,8 @@ static bool page_start(struct history_call *h)
 	return true;
 }
 
-bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
-			  controller_page_fn done, void *ctx)
+bool history_fetch_gap(struct controller *c, const struct history_gap *gap,
+		       history_page_fn done, void *ctx)
 {
 	if (!gap->anchor_timestamp || gap->missing <= 0)
 		return false;
@@ -404,14 +404,14 @@ bool controller_fetch_gap(struct controller *c, const struct history_gap *gap,
 	return page_start(h);
 }
 
-bool controller_fetch_first(struct controller *c, controller_page_fn done, void *ctx)
+bool history_fetch_first(struct controller *c, history_page_fn done, void *ctx)
 {
 	struct history_call *h = call_begin(c, STEP_FIRST, done, ctx);
 	return h && page_start(h);
 }
 
-bool controller_search_history(struct controller *c, const char *needle, const char *ts,
-			       const char *skip_id, controller_page_fn done, void *ctx)
+bool history_search(struct controller *c, const char *needle, const char *ts,
+		    const char *skip_id, history_page_fn done, void *ctx)
 {
 	if (!needle || !*needle)
 		return false;

@@ -65,17 +65,6 @@ static void teardown(struct keys *k, struct events *e)
 	buf_fini(&e->paste);
 }
 
-static size_t line_feeds(char *s, size_t n)
-{
-	size_t w = 0;
-	for (size_t r = 0; r < n; r++) {
-		if (s[r] == '\r' && r + 1 < n && s[r + 1] == '\n')
-			continue;
-		s[w++] = s[r] == '\r' ? '\n' : s[r];
-	}
-	return w;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -116,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(pasted.n == 1 && pasted.pastes == 1);
 	char *want = malloc(n + 1);
 	memcpy(want, in, n);
-	size_t wn = line_feeds(want, n);
+	size_t wn = keys_line_feeds(want, n);
 	check(pasted.paste.len == wn && (wn == 0 || memcmp(pasted.paste.data, want, wn) == 0));
 	free(want);
 	teardown(&k, &pasted);

@@ -7,18 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 1 for the ASCII bytes copied as they are: printable, other than " and \. */
-static const unsigned char json_ascii_safe[128] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-};
-
 static void put_unicode_escape(struct buf *out, unsigned code)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -26,54 +14,16 @@ static void put_unicode_escape(struct buf *out, unsigned code)
 	buf_append(out, esc, sizeof esc);
 }
 
-#define BYTES_OF(b) (0x0101010101010101ull * (b))
-
-/* Nonzero when a byte of the 8 at p needs a look (json_ascii_safe would say 0): below 0x20,
- * 0x7F and up, '"' or '\\'. A false alarm only costs the byte-wise look. */
-static uint64_t word_needs_look(const unsigned char *p)
-{
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
-	const uint64_t high = BYTES_OF(0x80);
-	uint64_t quote = w ^ BYTES_OF('"'), slash = w ^ BYTES_OF('\\');
-	uint64_t low = (w - BYTES_OF(0x20)) & ~w;
-	/* 0x7F and up set the high bit (0xFF carries, but is high already) */
-	uint64_t del = w + BYTES_OF(0x01);
-	return (low | ((quote - BYTES_OF(0x01)) & ~quote) | ((slash - BYTES_OF(0x01)) & ~slash) |
-		del | w) & high;
-}
-
-/* Nonzero when one of the 8 bytes in w is b. */
-static uint64_t word_has(uint64_t w, unsigned char b)
-{
-	uint64_t x = w ^ BYTES_OF(b);
-	return (x - BYTES_OF(0x01)) & ~x & BYTES_OF(0x80);
-}
-
 /* The first '"', '\\' or NUL in [p, end), or end: the run a string literal copies as is. */
 static const char *literal_run_end(const char *p, const char *end)
 {
-	while (end - p >= 8) {
-		uint64_t w;
-		memcpy(&w, p, sizeof w);
-		if (word_has(w, '"') | word_has(w, '\\') | word_has(w, 0))
-			break;
-		p += 8;
-	}
-	while (p < end && *p != '"' && *p != '\\' && *p)
-		p++;
-	return p;
+	return p + scan_until(p, (size_t)(end - p), "\"\\");
 }
 
 /* How many bytes from p[0..n) on need no escaping. */
 static size_t json_safe_prefix(const unsigned char *p, size_t n)
 {
-	size_t i = 0;
-	while (i + 8 <= n && !word_needs_look(p + i))
-		i += 8;
-	while (i < n && p[i] < 0x80 && json_ascii_safe[p[i]])
-		i++;
-	return i;
+	return scan_printable((const char *)p, n, "\"\\");
 }
 
 /* Appends p[0..len) escaped, without the quotes. Each character's form depends only on the

@@ -107,7 +107,7 @@ static bool is_space(unsigned char c)
 static bool is_punct(unsigned char c)
 {
 	return c < 0x80 && c > ' ' && c < 0x7F && !(c >= '0' && c <= '9') &&
-	       !((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+	       !ascii_is_letter(c);
 }
 
 static size_t run_length(const char *s, size_t i, size_t n, char c)

@@ -210,7 +210,7 @@ void editor_line_end(struct editor *e)
 static bool is_word(char c)
 {
 	unsigned char u = (unsigned char)c;
-	return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 0x20) >= 'a' && (u | 0x20) <= 'z');
+	return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ascii_is_letter(u);
 }
 
 static bool is_space(char c)

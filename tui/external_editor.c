@@ -141,39 +141,12 @@ static void exec_editor(const char *script, const char *path)
 /* The file read back, at most EXTERNAL_EDITOR_MAX_BYTES (cut at a character); -1 with errno. */
 static int read_back(const char *path, struct buf *out, bool *cut)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	struct buf err;
+	buf_init(&err);
+	int rc = file_read_all(path, EXTERNAL_EDITOR_MAX_BYTES, out, cut, &err);
+	buf_fini(&err);
+	if (rc != 0)
 		return -1;
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int saved = errno ? errno : EINVAL;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	char chunk[65536];
-	*cut = false;
-	for (;;) {
-		ssize_t r = read(fd, chunk, sizeof chunk);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		size_t room = EXTERNAL_EDITOR_MAX_BYTES - out->len;
-		if ((size_t)r > room) {
-			buf_append(out, chunk, room);
-			*cut = true;
-			break;
-		}
-		buf_append(out, chunk, (size_t)r);
-	}
-	close(fd);
 	if (*cut)
 		out->len = utf8_complete_prefix(out->data, out->len);
 	/* Editors end the last line with a newline; the draft does not. */

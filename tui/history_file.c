@@ -65,7 +65,7 @@ static void server_name(const struct server_url *su, struct buf *out)
 	for (size_t i = 0; i < raw.len; i++) {
 		unsigned char c = (unsigned char)raw.data[i];
 		hash = (hash ^ c) * 16777619u;
-		bool keep = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+		bool keep = (c >= '0' && c <= '9') || ascii_is_letter(c) ||
 			    c == '.' || c == '-';
 		if (i < NAME_MAX_CHARS)
 			buf_putc(out, keep ? (char)c : '_');
@@ -98,43 +98,6 @@ int history_file_path(const char *server, struct buf *path, struct buf *err)
 		return -1;
 	}
 	server_name(&su, path);
-	return 0;
-}
-
-static int read_whole(const char *path, struct buf *out, struct buf *err)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		buf_printf(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	const char *why = fstat(fd, &st) != 0 ? strerror(errno)
-			  : !S_ISREG(st.st_mode)   ? "not a regular file"
-			  : st.st_size > READ_MAX_BYTES ? "larger than 16 MiB"
-							: NULL;
-	if (why) {
-		buf_printf(err, "%s: %s", path, why);
-		close(fd);
-		return -1;
-	}
-	char chunk[65536];
-	for (;;) {
-		ssize_t r = read(fd, chunk, sizeof chunk);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			buf_printf(err, "%s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (r == 0 || out->len + (size_t)r > READ_MAX_BYTES)
-			break;
-		buf_append(out, chunk, (size_t)r);
-	}
-	close(fd);
 	return 0;
 }
 
@@ -175,9 +138,14 @@ long history_file_load(const char *path, char ***entries, size_t *count, struct 
 	*count = 0;
 	struct buf text, entry, clean;
 	buf_init(&text);
-	if (read_whole(path, &text, err) != 0) {
+	size_t said = err->len;
+	if (file_read_all(path, READ_MAX_BYTES, &text, NULL, err) != 0) {
+		bool none = errno == ENOENT;    /* no history yet */
 		buf_fini(&text);
-		return -1;
+		if (!none)
+			return -1;
+		err->len = said;
+		return 0;
 	}
 	buf_init(&entry);
 	buf_init(&clean);

@@ -57,7 +57,7 @@ size_t history_view_trim(struct tui *u)
 	return dropped;
 }
 
-static void page_done(void *ctx, const struct controller_page_result *r)
+static void page_done(void *ctx, const struct history_page_result *r)
 {
 	struct conv *v = ctx;
 	if (r->error) {
@@ -98,7 +98,7 @@ static bool first_missing(struct transcript *t)
 	return false;
 }
 
-static void first_done(void *ctx, const struct controller_page_result *r)
+static void first_done(void *ctx, const struct history_page_result *r)
 {
 	struct conv *v = ctx;
 	if (r->error) {
@@ -128,7 +128,7 @@ void history_view_go_first(struct tui *u)
 	if (v->history_want_first) {
 		/* Whatever page was on its way is not the one wanted now (a search's call is). */
 		if (!v->server_searching)
-			controller_history_cancel(v->ctl);
+			history_cancel(v->ctl);
 		set_note(v, "loading the first events…");
 	}
 	tui_schedule_frame(u);
@@ -166,12 +166,12 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 		if (history_view_trim(u))
 			return; /* indices moved: the next frame shows where things are */
 	}
-	if (controller_history_busy(u->cur->ctl))
+	if (history_busy(u->cur->ctl))
 		return;
 	if (u->cur->history_want_first) {
 		u->cur->history_want_first = false;
 		u->cur->history_first_at = view_place(u);
-		if (!controller_fetch_first(u->cur->ctl, first_done, u->cur))
+		if (!history_fetch_first(u->cur->ctl, first_done, u->cur))
 			set_note(u->cur, NULL);
 		tui_schedule_frame(u);
 		return;
@@ -189,8 +189,8 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	u->cur->history_asked_seq = gap.anchor_seq;
 	u->cur->history_asked_us = clock_now_us();
 	u->cur->history_asked_before = gap.before;
-	if (controller_fetch_gap(u->cur->ctl, &gap, page_done, u->cur)) {
-		if (controller_history_busy(u->cur->ctl))
+	if (history_fetch_gap(u->cur->ctl, &gap, page_done, u->cur)) {
+		if (history_busy(u->cur->ctl))
 			set_note(u->cur, "loading…");
 	} else {
 		/* No time to page by (the anchor event had none): not asked again. */

@@ -350,8 +350,7 @@ static void paste_take(struct keys *k, const char *s, size_t n)
 	}
 }
 
-/* CR and CRLF become LF, in place. */
-static size_t line_feeds(char *s, size_t n)
+size_t keys_line_feeds(char *s, size_t n)
 {
 	size_t w = 0;
 	for (size_t r = 0; r < n; r++) {
@@ -374,7 +373,7 @@ static void paste_finish(struct keys *k, keys_fn on, void *ctx)
 	buf_init(&rest);
 	if (after < k->paste.len)
 		buf_append(&rest, k->paste.data + after, k->paste.len - after);
-	k->paste.len = line_feeds(k->paste.data, end);
+	k->paste.len = keys_line_feeds(k->paste.data, end);
 	k->pasting = false;
 	k->paste_end = SIZE_MAX;
 	struct key_event ev = { .kind = KEYS_PASTE, .text = buf_cstr(&k->paste), .len = k->paste.len };

@@ -101,5 +101,7 @@ void keys_expire(struct keys *k, keys_fn on, void *ctx);
 
 /* Appends the key's name as the keys overlay shows it: "Ctrl-O", "Alt-b", "Shift-PgUp", "F1". */
 void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out);
+/* CR and CRLF become LF in s[0..n), in place; returns the new length. A paste's text is made so. */
+size_t keys_line_feeds(char *s, size_t n);
 
 #endif

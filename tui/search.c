@@ -35,7 +35,7 @@ static bool searching(const struct tui *u)
 static void search_server(struct tui *u);
 static void search_server_dir(struct tui *u, bool newer);
 
-static void server_found(void *ctx, const struct controller_page_result *r)
+static void server_found(void *ctx, const struct history_page_result *r)
 {
 	struct conv *v = ctx;
 	struct tui *u = v->u;
@@ -103,7 +103,7 @@ static void search_server_dir(struct tui *u, bool newer)
 		ts = info.timestamp;
 		skip = info.id;
 	}
-	if (controller_search_history(u->cur->ctl, needle, ts, skip, server_found, u->cur)) {
+	if (history_search(u->cur->ctl, needle, ts, skip, server_found, u->cur)) {
 		u->cur->server_searching = true;
 		tui_notice(u, "searching the server's history…");
 	} else {
@@ -121,7 +121,7 @@ static void search_server(struct tui *u)
 
 void search_server_resume(struct tui *u)
 {
-	if (!u->cur->server_search_wanted || controller_history_busy(u->cur->ctl))
+	if (!u->cur->server_search_wanted || history_busy(u->cur->ctl))
 		return;
 	u->cur->server_search_wanted = false;
 	if (searching(u) && (u->cur->search_failed || u->cur->match >= 0))
@@ -157,7 +157,7 @@ static void search_pause_over(void *arg)
 static void search_server_drop(struct tui *u)
 {
 	if (u->cur->server_searching && strcmp(u->cur->server_needle, editor_text(&u->query))) {
-		controller_history_cancel(u->cur->ctl);
+		history_cancel(u->cur->ctl);
 		u->cur->server_searching = false;
 	}
 	u->cur->server_search_wanted = false;

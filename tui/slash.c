@@ -264,7 +264,7 @@ const struct slash_help *slash_commands(size_t *n)
 
 bool slash_run(struct tui *u, const char *line)
 {
-	if (line[0] != '/' || !((line[1] | 0x20) >= 'a' && (line[1] | 0x20) <= 'z'))
+	if (line[0] != '/' || !ascii_is_letter((unsigned char)line[1]))
 		return false;
 	const char *name = line + 1;
 	size_t n = strcspn(name, " \t\n");

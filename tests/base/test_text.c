@@ -99,6 +99,19 @@ static void test_ascii_find_ci(void **state)
 	assert_null(ascii_find_ci("[", 1, "{", 1));
 }
 
+static void test_ascii_is_letter(void **state)
+{
+	(void)state;
+	int letters = 0;
+	for (int c = 0; c < 256; c++)
+		letters += ascii_is_letter((unsigned char)c);
+	assert_int_equal(letters, 52);
+	assert_true(ascii_is_letter('A') && ascii_is_letter('z'));
+	/* The neighbours that OR-ing in the case bit alone takes for letters. */
+	assert_false(ascii_is_letter('@') || ascii_is_letter('`') || ascii_is_letter('[') ||
+		     ascii_is_letter('{') || ascii_is_letter(0xC1) || ascii_is_letter(0xE1));
+}
+
 static void test_wipe(void **state)
 {
 	(void)state;
@@ -118,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_encode),
 		cmocka_unit_test(test_utf8_complete_prefix),
 		cmocka_unit_test(test_ascii_find_ci),
+		cmocka_unit_test(test_ascii_is_letter),
 		cmocka_unit_test(test_wipe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

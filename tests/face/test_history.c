@@ -49,7 +49,7 @@ static void count_errors(void *ctx, const char *code, const char *detail)
 
 static const struct sink_ops error_counter = { .error = count_errors };
 
-static void page_done(void *ctx, const struct controller_page_result *r)
+static void page_done(void *ctx, const struct history_page_result *r)
 {
 	struct run *run = ctx;
 	run->pages++;
@@ -81,10 +81,10 @@ static void tick(void *arg)
 	loop_timer_schedule(run->tick, 20000);
 	if (st.connection != SESSION_SYNCED || st.syncing || !transcript_count(run->t))
 		return;
-	if (!controller_history_busy(run->c)) {
+	if (!history_busy(run->c)) {
 		struct history_gap gap;
 		if (transcript_gap_near(run->t, 0, 0, 5, &gap)) {
-			assert_true(controller_fetch_gap(run->c, &gap, page_done, run));
+			assert_true(history_fetch_gap(run->c, &gap, page_done, run));
 			if (!run->dropped && run->pages >= 1) {
 				/* a page in flight: live events, then the socket drops and resumes */
 				run->dropped = true;
@@ -156,7 +156,7 @@ static void check_complete(struct transcript *t, char **ids, size_t nlog, size_t
 static void quit_when_idle(void *arg)
 {
 	struct run *run = arg;
-	if (!controller_history_busy(run->c))
+	if (!history_busy(run->c))
 		loop_quit(run->loop);
 	else
 		loop_timer_schedule(run->tick, 10000);
@@ -227,7 +227,7 @@ static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 			break;
 		loop_timer_destroy(run.tick);
 		run.tick = loop_timer_create(run.loop, quit_when_idle, &run);
-		assert_true(controller_fetch_gap(run.c, &gap, page_done, &run));
+		assert_true(history_fetch_gap(run.c, &gap, page_done, &run));
 		loop_timer_schedule(run.tick, 10000);
 		loop_run(run.loop);
 		assert_true(run.pages < 100);
@@ -346,7 +346,7 @@ struct found {
 	const char *error;
 };
 
-static void found_done(void *ctx, const struct controller_page_result *r)
+static void found_done(void *ctx, const struct history_page_result *r)
 {
 	struct found *f = ctx;
 	f->done = true;
@@ -358,7 +358,7 @@ static void found_done(void *ctx, const struct controller_page_result *r)
 static void quit_when_found(void *arg)
 {
 	struct run *run = arg;
-	if (!controller_history_busy(run->c) || clock_now_us() > run->deadline_us)
+	if (!history_busy(run->c) || clock_now_us() > run->deadline_us)
 		loop_quit(run->loop);
 	else
 		loop_timer_schedule(run->tick, 10000);
@@ -369,8 +369,8 @@ static void quit_when_found(void *arg)
 static long search(struct run *run, const char *needle, const char *ts, const char *skip_id)
 {
 	struct found f = { 0 };
-	assert_true(controller_search_history(run->c, needle, ts, skip_id, found_done, &f));
-	assert_false(controller_search_history(run->c, needle, ts, skip_id, found_done, &f));
+	assert_true(history_search(run->c, needle, ts, skip_id, found_done, &f));
+	assert_false(history_search(run->c, needle, ts, skip_id, found_done, &f));
 	loop_timer_destroy(run->tick);
 	run->tick = loop_timer_create(run->loop, quit_when_found, run);
 	loop_timer_schedule(run->tick, 10000);
@@ -481,7 +481,7 @@ static void tick_to_top(void *arg)
 	loop_timer_schedule(run->tick, 20000);
 	if (st.connection != SESSION_SYNCED || st.syncing || !transcript_count(run->t))
 		return;
-	if (controller_history_busy(run->c))
+	if (history_busy(run->c))
 		return;
 	/* Every gap, top to bottom, until none is left or a page brings nothing. */
 	for (size_t i = 0; i < transcript_count(run->t); i++) {
@@ -493,7 +493,7 @@ static void tick_to_top(void *arg)
 					 gap.before
 				       : !transcript_gap_near(run->t, i, i, 0, &gap))
 			continue;
-		if (run->pages > 200 || !controller_fetch_gap(run->c, &gap, page_done, run))
+		if (run->pages > 200 || !history_fetch_gap(run->c, &gap, page_done, run))
 			loop_quit(run->loop);
 		return;
 	}

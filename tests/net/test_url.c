@@ -1,5 +1,13 @@
 /* server_url_parse: the --server forms of cli.md. */
-#include "codec_test.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "net.h"
 
 static void test_valid_urls(void **state)
 {

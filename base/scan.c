@@ -1,0 +1,53 @@
+/* Runs of bytes that need no look, found a word (8 bytes) at a time: what the sanitizer and
+ * the JSON writer copy as they are. */
+#include "base.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define BYTES_OF(b) (0x0101010101010101ull * (b))
+#define HIGH BYTES_OF(0x80)
+
+/* Nonzero when a byte of w is zero. */
+static uint64_t word_zero(uint64_t w)
+{
+	return (w - BYTES_OF(0x01)) & ~w & HIGH;
+}
+
+/* Nonzero when a byte of w is below 0x20, or 0x7F and up (0xFF carries, but is high already). */
+static uint64_t word_unprintable(uint64_t w)
+{
+	return (((w - BYTES_OF(0x20)) & ~w) | (w + BYTES_OF(0x01)) | w) & HIGH;
+}
+
+/* Three bytes stop always: NUL and the first two of stop (NUL again where stop is shorter). */
+static inline size_t scan(const char *p, size_t n, const char *stop, bool printable)
+{
+	unsigned char s0 = (unsigned char)stop[0], s1 = s0 ? (unsigned char)stop[1] : 0;
+	const uint64_t m0 = BYTES_OF(s0), m1 = BYTES_OF(s1);
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, sizeof w);
+		uint64_t bad = word_zero(w ^ m0) | word_zero(w ^ m1);
+		bad |= printable ? word_unprintable(w) : word_zero(w);
+		if (bad)
+			break;
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (!c || c == s0 || c == s1 || (printable && (c < 0x20 || c >= 0x7F)))
+			break;
+	}
+	return i;
+}
+
+size_t scan_printable(const char *p, size_t n, const char *stop)
+{
+	return scan(p, n, stop, true);
+}
+
+size_t scan_until(const char *p, size_t n, const char *stop)
+{
+	return scan(p, n, stop, false);
+}
