@@ -80,10 +80,8 @@ static void act_bottom(struct tui *u, struct editor *e, const struct key_event *
 static void act_repaint(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
-
-const struct render_words bindings_words = { .expand_hint = "Tab to expand" };
 
 /* On a card whose output is longer than a card shows, Tab expands (or folds) the whole card
  * in place; elsewhere it shows or hides the reasoning (the system prompt's text). */
@@ -92,7 +90,7 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	(void)e, (void)ev;
 	long item = paint_tab_target(u);
 	if (item < 0) {
-		tui_notice(u, "nothing in view to expand: no long output, no reasoning");
+		ui_notice(&u->ui, "nothing in view to expand: no long output, no reasoning");
 		return;
 	}
 	struct item_info info;
@@ -109,7 +107,7 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	else if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
 		transcript_toggle_reasoning(u->cur->t, (size_t)item);
 	else {
-		tui_notice(u, "this item is shown whole: Ctrl-O opens it full-screen");
+		ui_notice(&u->ui, "this item is shown whole: Ctrl-O opens it full-screen");
 		return;
 	}
 	if (y >= 0) {
@@ -164,7 +162,7 @@ static void focus_move(struct tui *u, int dir)
 {
 	size_t n = transcript_count(u->cur->t);
 	if (!n) {
-		tui_notice(u, "nothing to focus yet");
+		ui_notice(&u->ui, "nothing to focus yet");
 		return;
 	}
 	long cur = paint_focused(u), next;
@@ -176,13 +174,13 @@ static void focus_move(struct tui *u, int dir)
 		next = cur + dir;
 	}
 	if (next < 0) {
-		tui_notice(u, "the first item: nothing above");
+		ui_notice(&u->ui, "the first item: nothing above");
 		next = 0;
 	}
 	if ((size_t)next >= n) {
 		u->cur->focus_uid = 0;
 		viewport_follow(&u->cur->vp);
-		tui_notice(u, "back to the newest: Tab and Ctrl-O act on the newest card in view");
+		ui_notice(&u->ui, "back to the newest: Tab and Ctrl-O act on the newest card in view");
 		return;
 	}
 	u->cur->focus_uid = transcript_uid_at(u->cur->t, (size_t)next);
@@ -206,7 +204,7 @@ static void act_focus_next(struct tui *u, struct editor *e, const struct key_eve
 static void act_suspend(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_suspend(u);
+	ui_suspend(&u->ui);
 }
 
 static void act_reconnect(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -474,7 +472,7 @@ static void act_open(struct tui *u, struct editor *e, const struct key_event *ev
 	}
 	long item = paint_open_target(u);
 	if (item < 0)
-		tui_notice(u, "no card in view to open: Alt-Up focuses a message");
+		ui_notice(&u->ui, "no card in view to open: Alt-Up focuses a message");
 	else
 		pager_open(u, (size_t)item);
 }
@@ -494,11 +492,11 @@ enum { ESC_AFTER_CLOSE_US = 1000000 };
 static void act_interrupt(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	bool running = tui_running(u);
+	bool running = ui_running(&u->ui);
 	if (u->esc_left_at && clock_now_us() - u->esc_left_at < ESC_AFTER_CLOSE_US) {
 		u->esc_left_at = 0;
 		if (running)
-			tui_notice(u, "Esc again interrupts the agent");
+			ui_notice(&u->ui, "Esc again interrupts the agent");
 		return;
 	}
 	if (!running) {
@@ -510,13 +508,13 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 			diag_status_words(&words, st.execution_status);
 		else
 			buf_puts(&words, "not known to be running yet");
-		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to interrupt: the agent is %s", buf_cstr(&words));
 		buf_fini(&words);
 		return;
 	}
 	if (!controller_interrupt(u->cur->ctl))
 		return; /* one is in flight: a burst of Esc is one interrupt */
-	tui_notice_until_status(u, "interrupting the agent…");
+	ui_notice_until_status(&u->ui, "interrupting the agent…");
 }
 
 /* '?' on an empty prompt opens the keys; in a message it is a question mark. */
@@ -531,7 +529,7 @@ static void act_question(struct tui *u, struct editor *e, const struct key_event
 static void act_eof(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	if (editor_empty(e))
-		tui_quit(u, 0);
+		ui_quit(&u->ui, 0);
 	else
 		act_delete(u, e, ev);
 }
@@ -571,7 +569,7 @@ static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *
 {
 	(void)e, (void)ev;
 	u->ctrl_x = true;
-	tui_notice(u, "Ctrl-X: Ctrl-E edits the draft in $EDITOR");
+	ui_notice(&u->ui, "Ctrl-X: Ctrl-E edits the draft in $EDITOR");
 }
 
 static const struct binding input_bindings[] = {
@@ -775,8 +773,7 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 	}
 	if (after_ctrl_x) {
 		/* Another key: the hint that Ctrl-X gave is no longer true. */
-		free(u->notice);
-		u->notice = NULL;
+		ui_notice_clear(&u->ui);
 	}
 	if (completing(u, ev) && DISPATCH(completion_bindings, u, &u->input, ev))
 		return;

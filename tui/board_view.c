@@ -113,7 +113,7 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 		b->polled_at = time(NULL);
 		b->note[0] = '\0';
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* The server's time as a time_t (naive times are local, as reltime.c reads them); 0 when it
@@ -205,7 +205,7 @@ void board_view_open(struct tui *u)
 	board_select_urgent(u->board->board);
 	u->mode = TUI_MODE_BOARD;
 	refresh_entries(u);
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void board_view_close(struct tui *u)
@@ -219,7 +219,7 @@ void board_view_close(struct tui *u)
 		free(u->board->answer_id);
 		u->board->answer_id = NULL;
 	}
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void board_view_destroy(struct tui *u)
@@ -248,13 +248,13 @@ static void answer(struct tui *u, const char *id)
 			return;
 		free(u->board->answer_id);
 		u->board->answer_id = xstrdup(id);
-		tui_notice(u, "opening %s to show what waits…", conv_name(v));
+		ui_notice(&u->ui, "opening %s to show what waits…", conv_name(v));
 		return;
 	}
 	struct controller_status st;
 	controller_status(v->ctl, &st);
 	if (!st.awaiting_confirmation) {
-		tui_notice(u, "%s: nothing is waiting for confirmation", conv_name(v));
+		ui_notice(&u->ui, "%s: nothing is waiting for confirmation", conv_name(v));
 		return;
 	}
 	modal_open_for(u, v, true);
@@ -304,7 +304,7 @@ bool board_view_handle(struct tui *u, const struct key_event *ev)
 	case BOARD_NONE:
 		break;
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 	return true;
 }
 
@@ -333,19 +333,19 @@ void board_view_paint(struct tui *u)
 	paint_invalidate(&u->paint);
 	if (modal)
 		modal_paint(u, board_lines, modal_rows);
-	if (u->notice && board_lines > 1) {
+	if (u->ui.notice && board_lines > 1) {
 		/* wrapped, never cut: over the help line and up (the list stays below the title) */
-		int rows = paint_notice_rows(u->notice, COLS);
+		int rows = draw_notice_rows(u->ui.notice, COLS);
 		if (rows > board_lines - 1)
 			rows = board_lines - 1;
-		size_t n = strlen(u->notice), at = 0;
+		size_t n = strlen(u->ui.notice), at = 0;
 		attrset(A_BOLD);
 		for (int i = 0; i < rows; i++) {
 			size_t next = 0;
-			size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS, &next) : 0;
+			size_t len = at < n ? text_wrap_row(u->ui.notice + at, n - at, COLS, &next) : 0;
 			move(board_lines - rows + i, 0);
 			clrtoeol();
-			addnstr(u->notice + at, (int)len);
+			addnstr(u->ui.notice + at, (int)len);
 			at += next;
 		}
 		attrset(A_NORMAL);

@@ -61,7 +61,7 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 	if (v)
 		return v;
 	if (u->nconvs >= (size_t)u->o->max_open || u->nconvs >= CONV_OPEN_MAX) {
-		tui_notice(u, "%zu conversations are open (max_open): /close one first", u->nconvs);
+		ui_notice(&u->ui, "%zu conversations are open (max_open): /close one first", u->nconvs);
 		return NULL;
 	}
 	v = xcalloc(1, sizeof *v);
@@ -89,8 +89,10 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 							    v->ctl));
 		u->record = NULL; /* the controller closes it */
 	}
-	if (!u->cur)
+	if (!u->cur) {
 		u->cur = u->modal = v;
+		u->ui.ctl = v->ctl;
+	}
 	if (u->started) /* else tui_run starts them with the loop */
 		controller_start(v->ctl);
 	return v;
@@ -138,10 +140,10 @@ void tui_switch(struct tui *u, struct conv *v)
 	if (v != u->cur) {
 		put_draft_aside(u, u->cur);
 		u->cur = v;
+		u->ui.ctl = v->ctl;
 		bring_draft_back(u, v);
-		tui_notice_settled(u);
-		free(u->notice);
-		u->notice = NULL;
+		ui_notice_settled(&u->ui);
+		ui_notice_clear(&u->ui);
 	}
 	u->modal = v;
 	u->modal_from_board = false;
@@ -150,13 +152,13 @@ void tui_switch(struct tui *u, struct conv *v)
 	v->unread = 0;
 	v->finished_unseen = false;
 	v->mark_shown = (int)conv_mark(v);
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void tui_switch_step(struct tui *u, int dir)
 {
 	if (u->nconvs < 2) {
-		tui_notice(u, "one conversation is open: Ctrl-G shows the others on the server");
+		ui_notice(&u->ui, "one conversation is open: Ctrl-G shows the others on the server");
 		return;
 	}
 	size_t i = conv_slot(u->cur) - 1;
@@ -166,7 +168,7 @@ void tui_switch_step(struct tui *u, int dir)
 void tui_switch_slot(struct tui *u, size_t slot)
 {
 	if (slot == 0 || slot > u->nconvs) {
-		tui_notice(u, "no conversation %zu: %zu open (Ctrl-G: the board)", slot, u->nconvs);
+		ui_notice(&u->ui, "no conversation %zu: %zu open (Ctrl-G: the board)", slot, u->nconvs);
 		return;
 	}
 	tui_switch(u, u->convs[slot - 1]);
@@ -189,10 +191,10 @@ void tui_switch_attention(struct tui *u)
 	if (!best) {
 		size_t far = elsewhere_waiting(u);
 		if (far)
-			tui_notice(u, "no other open conversation needs you; %zu not open here wait%s for "
+			ui_notice(&u->ui, "no other open conversation needs you; %zu not open here wait%s for "
 				      "confirmation: Ctrl-G", far, far == 1 ? "s" : "");
 		else
-			tui_notice(u, "no other conversation needs you");
+			ui_notice(&u->ui, "no other conversation needs you");
 		return;
 	}
 	tui_switch(u, best);
@@ -210,7 +212,7 @@ void conv_destroy(struct conv *v)
 void tui_close_current(struct tui *u)
 {
 	if (u->nconvs < 2) {
-		tui_notice(u, "the only conversation open: /quit ends tether");
+		ui_notice(&u->ui, "the only conversation open: /quit ends tether");
 		return;
 	}
 	struct conv *v = u->cur;
@@ -222,7 +224,7 @@ void tui_close_current(struct tui *u)
 	char name[64];
 	snprintf(name, sizeof name, "%s", conv_name(v));
 	conv_destroy(v);
-	tui_notice(u, "closed %s", name);
+	ui_notice(&u->ui, "closed %s", name);
 }
 
 void conv_strip(struct tui *u, bool brief, struct buf *out)

@@ -15,9 +15,12 @@ static const struct look underline = { A_UNDERLINE, 0, A_UNDERLINE };
 
 static bool colors;
 
+/* Tab is the key that expands a card (bindings.c). */
+static const struct render_words words = { .expand_hint = "Tab to expand" };
+
 void draw_init(void)
 {
-	render_set_words(&bindings_words);
+	render_set_words(&words);
 	colors = terminal_colors();
 	if (!colors)
 		return;
@@ -180,4 +183,16 @@ void draw_line_paint(struct painter *p, int y, const struct draw_line *l)
 				break;
 		}
 	}
+}
+
+int draw_notice_rows(const char *notice, int width)
+{
+	int rows = 0;
+	size_t n = strlen(notice), at = 0, next;
+	do {
+		text_wrap_row(notice + at, n - at, width > 0 ? width : 1, &next);
+		at += next;
+		rows++;
+	} while (at < n);
+	return rows;
 }

@@ -38,7 +38,7 @@ void elsewhere_note_list(struct tui *u, const struct conversation_info *items, s
 			e->waiting = xrealloc(e->waiting, (e->nwaiting + 1) * sizeof *e->waiting);
 			e->waiting[e->nwaiting++] = xstrdup(items[i].id);
 		}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 static void on_poll(void *ctx, const struct directory_poll *p)

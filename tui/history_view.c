@@ -53,7 +53,7 @@ size_t history_view_trim(struct tui *u)
 	size_t dropped = transcript_trim(u->cur->t, keep_first, last + screen, max_bytes,
 					 HISTORY_KEEP_TAIL);
 	if (dropped)
-		tui_schedule_frame(u);
+		ui_schedule_frame(&u->ui);
 	return dropped;
 }
 
@@ -65,7 +65,7 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 		snprintf(note, sizeof note, "could not load: %s · scroll to retry", r->error);
 		set_note(v, note);
 		v->history_failed_at = v->vp.scrolls + 1;
-		tui_schedule_frame(v->u);
+		ui_schedule_frame(&v->u->ui);
 		return;
 	}
 	v->history_failed_at = 0;
@@ -83,7 +83,7 @@ static void page_done(void *ctx, const struct controller_page_result *r)
 	}
 	/* Trimmed after the next frame: the rows shown now are from before the page. */
 	v->history_trimmed_at = 0;
-	tui_schedule_frame(v->u);
+	ui_schedule_frame(&v->u->ui);
 }
 
 /* True when events older than the first loaded durable are not loaded. */
@@ -105,7 +105,7 @@ static void first_done(void *ctx, const struct controller_page_result *r)
 		char note[sizeof v->history_note];
 		snprintf(note, sizeof note, "could not load the first events: %s", r->error);
 		set_note(v, note);
-		tui_schedule_frame(v->u);
+		ui_schedule_frame(&v->u->ui);
 		return;
 	}
 	set_note(v, NULL);
@@ -115,7 +115,7 @@ static void first_done(void *ctx, const struct controller_page_result *r)
 		viewport_show_item(&v->vp, v->t, 0);
 	v->history_first_at = 0;
 	v->history_trimmed_at = 0;
-	tui_schedule_frame(v->u);
+	ui_schedule_frame(&v->u->ui);
 }
 
 void history_view_go_first(struct tui *u)
@@ -131,7 +131,7 @@ void history_view_go_first(struct tui *u)
 			controller_history_cancel(v->ctl);
 		set_note(v, "loading the first events…");
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* A gap between rows shown is filled from above: the page lands under the item the view is
@@ -173,7 +173,7 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 		u->cur->history_first_at = view_place(u);
 		if (!controller_fetch_first(u->cur->ctl, first_done, u->cur))
 			set_note(u->cur, NULL);
-		tui_schedule_frame(u);
+		ui_schedule_frame(&u->ui);
 		return;
 	}
 	if (u->cur->history_failed_at && u->cur->history_failed_at == u->cur->vp.scrolls + 1)
@@ -198,7 +198,7 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 		u->cur->history_dead_before = gap.before;
 		set_note(u->cur, "not available from the server");
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 void history_view_painted(struct tui *u, int64_t now_us)

@@ -10,6 +10,8 @@
 #include "editor.h"
 #include "keys.h"
 #include "render.h"
+#include "draw.h"
+#include "ui.h"
 
 enum tui_mode {
 	TUI_MODE_INPUT,             /* typing a message */
@@ -19,17 +21,6 @@ enum tui_mode {
 	TUI_MODE_CONFIRM,           /* the confirmation modal is up (keys: modal.c) */
 	TUI_MODE_PAGER,             /* one item full-screen (pager.c) */
 	TUI_MODE_BOARD,             /* every conversation of the server (board_view.c) */
-};
-
-/* Per-screen-line fingerprints of the last frame, so that a frame rewrites only lines that
- * changed; and the rows that frame showed. */
-struct painter {
-	uint64_t *line_hash;
-	int lines, cols;
-	struct view_row *rows;
-	size_t nrows, rows_cap;
-	int transcript_rows;
-	int input_width;
 };
 
 /* Pages timed for $TETHER_STATS. */
@@ -114,10 +105,9 @@ struct tui {
 	struct conv *convs[CONV_OPEN_MAX];  /* in the order of their slots (Alt-1…9) */
 	size_t nconvs;
 	struct conv *cur;           /* the one on screen */
+	struct ui ui;               /* notices, frames, quitting (ui.c) */
 	struct conv *modal;         /* the one the confirmation modal answers */
 	bool modal_from_board;      /* … opened from the board: it goes back there */
-	struct render_clock clock;
-	struct loop_timer *frame_timer;
 	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
 	struct loop_timer *search_timer; /* the pause in typing a query before the server is asked */
 	char *input_block;              /* one read() of the terminal */
@@ -125,14 +115,9 @@ struct tui {
 	struct editor input, query, reason;
 	struct painter paint;
 	enum tui_mode mode;
-	/* a one-line notice above the status line, until notice_until */
-	char *notice;
-	int64_t notice_until;
 	char *last_error;           /* the last notice, printed on stderr when the run ends */
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
-	bool quitting;
 	bool started;               /* the loop runs: a conversation opened connects at once */
-	int exit_code;
 	/* the editor (issue 15 point 7) */
 	char *history_path;         /* the input history's file; NULL when not kept */
 	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
@@ -141,9 +126,6 @@ struct tui {
 	/* the keys overlay (overlay.c): open over everything, and its first row shown */
 	bool overlay;
 	size_t overlay_scroll;
-	/* A notice about something in progress lasts until the execution status changes from
-	 * this one (NULL: the notice just times out). */
-	char *notice_status;
 	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
 	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
 	struct elsewhere *elsewhere; /* the slow poll of the server's list (elsewhere.c) */
@@ -166,24 +148,12 @@ void history_view_write_stats(struct tui *u);
 /* Drops items far from the rows shown down to history_memory (never the live tail); returns
  * how many. */
 size_t history_view_trim(struct tui *u);
-/* Asks for a frame at the next render clock boundary. */
-void tui_schedule_frame(struct tui *u);
-/* Forgets what the screen shows: the next frame redraws every line. */
-void tui_invalidate(struct tui *u);
-/* Shows a one-line notice for a few seconds. */
-void tui_notice(struct tui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Ends the run with exit_code (restoring the terminal happens on the way out). */
-void tui_quit(struct tui *u, int exit_code);
 /* Ctrl-C (the key or SIGINT): a second one within 2 s quits. */
 void tui_ctrl_c(struct tui *u);
-/* Gives the terminal back and stops (Ctrl-Z, SIGTSTP); takes it again on SIGCONT. */
-void tui_suspend(struct tui *u);
 /* Reconnects now when a reconnect is waiting (F5, /reconnect), else says why not. */
 void tui_reconnect(struct tui *u);
 /* Sends the input's text as a message, or runs it as a slash command. */
 void tui_submit(struct tui *u);
-/* Stops reading keys (the terminal belongs to a child), or starts again. */
-void tui_input_pause(struct tui *u, bool pause);
 
 /* The TUI as a sink of one conversation's controller: dirty marks, background marks, error
  * items, notices, latency. */
@@ -260,8 +230,6 @@ void search_cancel(struct tui *u);
 
 /* Handles one key event. */
 void bindings_handle(struct tui *u, const struct key_event *ev);
-/* The words the view shows for keys bound here ("Tab to expand"). */
-extern const struct render_words bindings_words;
 
 /* Runs line when it is a slash command (returns true); "//x" is the message "/x". */
 bool slash_run(struct tui *u, const char *line);
@@ -294,8 +262,6 @@ void paint_fini(struct painter *p);
 void paint_invalidate(struct painter *p);
 /* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us);
-/* Rows a notice takes wrapped at width (at least one). */
-int paint_notice_rows(const char *notice, int width);
 /* The item the user focused with Alt-Up/Alt-Down while it is in view, else -1. */
 long paint_focused(struct tui *u);
 /* The item Ctrl-O opens: the focused one, else the newest card in view; -1 when none. */
@@ -374,12 +340,5 @@ void overlay_text(int width, struct buf *out);
 /* Paints the overlay over the whole screen. */
 void overlay_paint(struct tui *u);
 
-/* A notice about something under way: gone once the execution status changes. */
-void tui_notice_until_status(struct tui *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* What a notice said was under way ended otherwise (a failed request): the notice goes. */
-void tui_notice_settled(struct tui *u);
-/* Whether a run is in progress (the status says running). */
-bool tui_running(struct tui *u);
 
 #endif

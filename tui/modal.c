@@ -12,6 +12,7 @@
  * (get_unmatched_actions: "implicit confirmation") — software-agent-sdk at 611629e6. So
  * sending is allowed only after an answer, or as the explicit "send draft and allow". */
 #include "draw.h"
+#include "interactive.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,7 @@ void modal_open_for(struct tui *u, struct conv *v, bool focused)
 	u->modal->confirm_focused = focused;
 	u->modal->confirm_choice = -1;
 	u->modal->confirm_scroll = 0;
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 void modal_close(struct tui *u)
@@ -117,21 +118,21 @@ void modal_close(struct tui *u)
 	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
 		u->mode = u->modal_from_board ? TUI_MODE_BOARD : TUI_MODE_INPUT;
 	u->modal->confirm_hidden = true;
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 static void answered(struct tui *u, bool started, const char *what)
 {
 	if (!started) {
-		tui_notice(u, "an answer is already on its way to the server");
+		ui_notice(&u->ui, "an answer is already on its way to the server");
 		return;
 	}
 	bool shown = u->modal == u->cur;
 	modal_close(u);
 	if (shown)
-		tui_notice_until_status(u, "%s", what); /* true until the agent moves on */
+		ui_notice_until_status(&u->ui, "%s", what); /* true until the agent moves on */
 	else
-		tui_notice(u, "%s: %s", conv_name(u->modal), what);
+		ui_notice(&u->ui, "%s: %s", conv_name(u->modal), what);
 }
 
 static void copy_actions(struct tui *u)
@@ -179,13 +180,13 @@ static void choose(struct tui *u, enum choice c)
 		if (transcript_pending_tools(u->modal->t, &idx, 1))
 			pager_open(u, idx);
 		else
-			tui_notice(u, "the waiting action is not in this transcript");
+			ui_notice(&u->ui, "the waiting action is not in this transcript");
 		break;
 	}
 	case CH_ASIDE:
 	case CH_COUNT:
 		modal_close(u);
-		tui_notice(u, "confirmation set aside: Ctrl-O or /confirm opens it again");
+		ui_notice(&u->ui, "confirmation set aside: Ctrl-O or /confirm opens it again");
 		break;
 	}
 }
@@ -239,8 +240,7 @@ static void focus(struct tui *u)
 	if (u->modal->confirm_focused)
 		return;
 	u->modal->confirm_focused = true;
-	free(u->notice);
-	u->notice = NULL;
+	ui_notice_clear(&u->ui);
 }
 
 /* The first of these keys gives the choices the keyboard; the next ones move. */
@@ -259,7 +259,7 @@ static void act_take(struct tui *u, struct editor *e, const struct key_event *ev
 	if (u->modal->confirm_focused && u->modal->confirm_choice >= 0)
 		choose(u, (enum choice)u->modal->confirm_choice);
 	else
-		tui_notice(u, "Tab or an arrow key chooses; Esc sets the confirmation aside");
+		ui_notice(&u->ui, "Tab or an arrow key chooses; Esc sets the confirmation aside");
 }
 
 static void act_focus(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -355,13 +355,13 @@ bool modal_give_back(struct tui *u)
 {
 	if (!draft_shown(u)) {
 		/* Answering from the board: no draft on screen to type into. */
-		tui_notice(u, "not a choice: y allow · n reject · Esc set aside");
+		ui_notice(&u->ui, "not a choice: y allow · n reject · Esc set aside");
 		return false;
 	}
 	if (u->modal->confirm_focused) {
 		u->modal->confirm_focused = false;
 		u->modal->confirm_choice = -1;
-		tui_notice(u, "typing goes to the draft; Tab answers the confirmation");
+		ui_notice(&u->ui, "typing goes to the draft; Tab answers the confirmation");
 	}
 	return true;
 }

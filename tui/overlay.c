@@ -3,6 +3,7 @@
  * key the code binds and cannot go stale. Keys of one context that do the same thing share
  * a line ("PgUp, Shift-PgUp"). It covers the whole screen and scrolls. */
 #include "draw.h"
+#include "interactive.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -176,13 +177,13 @@ void overlay_open(struct tui *u)
 {
 	u->overlay = true;
 	u->overlay_scroll = 0;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void overlay_close(struct tui *u)
 {
 	u->overlay = false;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void overlay_scroll(struct tui *u, long rows)
@@ -195,7 +196,7 @@ void overlay_scroll(struct tui *u, long rows)
 		u->overlay_scroll = u->overlay_scroll > (size_t)-rows ? u->overlay_scroll - (size_t)-rows : 0;
 	else
 		u->overlay_scroll += (size_t)rows;
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* Paints directly, every line every time (a frame only when a key came): the painter's

@@ -4,6 +4,7 @@
  * the pager never touches the viewport. The item is read again whenever it changes (a result
  * that arrives while it is open shows). */
 #include "draw.h"
+#include "interactive.h"
 #include "status.h"
 
 #include <stdlib.h>
@@ -118,7 +119,7 @@ void pager_open(struct tui *u, size_t idx)
 	compose(u, p, idx);
 	u->pager = p;
 	u->mode = TUI_MODE_PAGER;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void pager_free(struct tui *u)
@@ -142,7 +143,7 @@ static void pager_close(struct tui *u)
 	enum tui_mode back = u->pager ? u->pager->back : TUI_MODE_INPUT;
 	pager_free(u);
 	u->mode = back;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 /* ------------------------------------------------------------------ rows */
@@ -229,13 +230,13 @@ static void search(struct tui *u, bool back)
 {
 	struct pager *p = u->pager;
 	if (!p->query.len) {
-		tui_notice(u, "/ searches: type the text, then Enter");
+		ui_notice(&u->ui, "/ searches: type the text, then Enter");
 		return;
 	}
 	long from = p->match >= 0 ? p->match : back ? (long)p->top : (long)p->top - 1;
 	long r = find_row(p, from, back);
 	if (r < 0) {
-		tui_notice(u, "not found: %.60s", buf_cstr(&p->query));
+		ui_notice(&u->ui, "not found: %.60s", buf_cstr(&p->query));
 		p->match = -1;
 		return;
 	}
@@ -245,7 +246,7 @@ static void search(struct tui *u, bool back)
 	if (p->top > max_top(p))
 		p->top = max_top(p);
 	if ((back && r > from) || (!back && r < from))
-		tui_notice(u, "search wrapped");
+		ui_notice(&u->ui, "search wrapped");
 	p->match = r;
 	p->matches = count_rows(p, r, &p->match_rank);
 }
@@ -267,7 +268,7 @@ static void copy(struct tui *u, bool command)
 	struct pager *p = u->pager;
 	const struct buf *b = command ? &p->command : &p->output;
 	if (!b->len) {
-		tui_notice(u, command ? "this item has no command to copy" : "no output to copy yet");
+		ui_notice(&u->ui, command ? "this item has no command to copy" : "no output to copy yet");
 		return;
 	}
 	slash_copy_text(u, b->data, b->len);
@@ -315,7 +316,7 @@ static void typing_key(struct tui *u, const struct key_event *ev)
 		return;
 	}
 	default:
-		tui_notice(u, "Enter searches · Esc cancels");
+		ui_notice(&u->ui, "Enter searches · Esc cancels");
 		return;
 	}
 }
@@ -346,8 +347,8 @@ PAGER_ACTION(act_prev, search(u, true))
 PAGER_ACTION(act_copy_output, copy(u, false))
 PAGER_ACTION(act_copy_command, copy(u, true))
 PAGER_ACTION(act_close, pager_close(u))
-PAGER_ACTION(act_repaint, tui_invalidate(u))
-PAGER_ACTION(act_suspend, tui_suspend(u))
+PAGER_ACTION(act_repaint, ui_invalidate(&u->ui))
+PAGER_ACTION(act_suspend, ui_suspend(&u->ui))
 
 /* The pager's keys, as the keys overlay lists them (typing a search query is handled above). */
 const struct binding pager_bindings[] = {
@@ -387,7 +388,7 @@ bool pager_handle(struct tui *u, const struct key_event *ev)
 		return true;
 	}
 	if (!bindings_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
-		tui_notice(u, "q back · / search · c copy output · C copy command");
+		ui_notice(&u->ui, "q back · / search · c copy output · C copy command");
 	return true;
 }
 
@@ -449,7 +450,7 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 	}
 	relayout(p);
 	/* a notice wider than the bar takes rows above it: the body gives them up */
-	int extra = u->notice && !p->typing && LINES > 1 ? paint_notice_rows(u->notice, COLS - 2) - 1 : 0;
+	int extra = u->ui.notice && !p->typing && LINES > 1 ? draw_notice_rows(u->ui.notice, COLS - 2) - 1 : 0;
 	p->notice_rows = extra < LINES - 2 ? extra : LINES > 2 ? LINES - 3 : 0;
 	int body = body_rows(p);
 	/* The title gives way to where the view is (and to a waiting confirmation). */
@@ -484,26 +485,26 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 		draw_line_paint(&u->paint, cy, &l);
 		int w = 1 + text_width(p->typed.data ? p->typed.data : "", p->typed.len);
 		cx = w < COLS ? w : COLS - 1;
-	} else if (u->notice && LINES > 1) {
+	} else if (u->ui.notice && LINES > 1) {
 		/* wrapped, never cut: its first rows over the body's last (for its few seconds) */
-		int rows = paint_notice_rows(u->notice, COLS - 2);
+		int rows = draw_notice_rows(u->ui.notice, COLS - 2);
 		if (rows > LINES - 1)
 			rows = LINES - 1;
-		size_t n = strlen(u->notice), at = 0;
+		size_t n = strlen(u->ui.notice), at = 0;
 		for (int i = 0; i < rows; i++) {
 			size_t next = 0;
-			size_t len = at < n ? text_wrap_row(u->notice + at, n - at,
+			size_t len = at < n ? text_wrap_row(u->ui.notice + at, n - at,
 							   COLS > 2 ? COLS - 2 : 1, &next) : 0;
 			buf_clear(&b);
 			buf_putc(&b, ' ');
-			buf_append(&b, u->notice + at, len);
+			buf_append(&b, u->ui.notice + at, len);
 			buf_putc(&b, ' ');
 			paint_bar(u, LINES - rows + i, b.data, b.len);
 			at += next;
 		}
 	} else if (body > 0 || LINES == 1) {
 		buf_putc(&b, ' ');
-		buf_puts(&b, u->notice ? u->notice : help_text);
+		buf_puts(&b, u->ui.notice ? u->ui.notice : help_text);
 		buf_putc(&b, ' ');
 		paint_bar(u, cy, b.data, b.len);
 	}

@@ -3,6 +3,7 @@
  * the cells that differ, in one doupdate(). All text comes from the transcript, the status or
  * the editors, already sanitized and masked. */
 #include "draw.h"
+#include "interactive.h"
 #include "status.h"
 
 #include <stdio.h>
@@ -282,7 +283,7 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 		int most = left > 6 ? left - 3 : left;
 		prompt = take(&left, want < most ? want : most);
 	}
-	int notice = u->notice ? take(&left, paint_notice_rows(u->notice, COLS)) : 0;
+	int notice = u->ui.notice ? take(&left, draw_notice_rows(u->ui.notice, COLS)) : 0;
 	int marker = !u->cur->vp.follow ? take(&left, 1) : 0;
 	size_t q = queued_shown(st);
 	int queued = q ? take(&left, q > 3 ? 3 : (int)q) : 0;
@@ -394,27 +395,15 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 	buf_fini(&b);
 }
 
-int paint_notice_rows(const char *notice, int width)
-{
-	int rows = 0;
-	size_t n = strlen(notice), at = 0, next;
-	do {
-		text_wrap_row(notice + at, n - at, width > 0 ? width : 1, &next);
-		at += next;
-		rows++;
-	} while (at < n);
-	return rows;
-}
-
 /* A notice often ends with the next step: wrapped at words, never cut at the width. */
 static void paint_notice(struct tui *u, int y, int rows)
 {
-	size_t n = strlen(u->notice), at = 0;
+	size_t n = strlen(u->ui.notice), at = 0;
 	for (int i = 0; i < rows; i++) {
 		struct draw_line l = { .nseg = 0 };
 		size_t next = 0;
-		size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS > 0 ? COLS : 1, &next) : 0;
-		draw_line_add(&l, u->notice + at, len, notice_look);
+		size_t len = at < n ? text_wrap_row(u->ui.notice + at, n - at, COLS > 0 ? COLS : 1, &next) : 0;
+		draw_line_add(&l, u->ui.notice + at, len, notice_look);
 		draw_line_paint(&u->paint, y + i, &l);
 		at += next;
 	}

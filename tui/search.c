@@ -41,7 +41,7 @@ static void server_found(void *ctx, const struct controller_page_result *r)
 	struct tui *u = v->u;
 	v->server_searching = false;
 	v->vp.seen_generation += r->lines; /* history, not news below */
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 	if (v != u->cur)
 		return; /* the user left that conversation (and its search) meanwhile */
 	bool current = searching(u) && !strcmp(v->server_needle, editor_text(&u->query));
@@ -52,13 +52,13 @@ static void server_found(void *ctx, const struct controller_page_result *r)
 		return;
 	}
 	if (r->error) {
-		tui_notice(u, "could not search the server's history: %s", r->error);
+		ui_notice(&u->ui, "could not search the server's history: %s", r->error);
 		return;
 	}
 	long idx = r->found ? transcript_index_of(u->cur->t, r->found_uid) : -1;
 	if (idx < 0) {
 		u->cur->search_failed = u->cur->match < 0;
-		tui_notice(u, "no other match in the whole history");
+		ui_notice(&u->ui, "no other match in the whole history");
 		return;
 	}
 	u->cur->search_failed = false;
@@ -105,12 +105,12 @@ static void search_server_dir(struct tui *u, bool newer)
 	}
 	if (controller_search_history(u->cur->ctl, needle, ts, skip, server_found, u->cur)) {
 		u->cur->server_searching = true;
-		tui_notice(u, "searching the server's history…");
+		ui_notice(&u->ui, "searching the server's history…");
 	} else {
 		/* A page of history is on its way: the search goes once it has come. */
 		u->cur->server_search_wanted = true;
 		u->cur->server_search_newer = newer;
-		tui_notice(u, "searching the server's history once the page loading now has come…");
+		ui_notice(&u->ui, "searching the server's history once the page loading now has come…");
 	}
 }
 
@@ -149,7 +149,7 @@ static void search_pause_over(void *arg)
 	struct tui *u = arg;
 	if (searching(u) && u->cur->search_failed && *editor_text(&u->query))
 		search_server(u);
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* The server search for an older query is of no use now: its answer is dropped (nothing is
@@ -202,7 +202,7 @@ void search_step(struct tui *u, bool older)
 						       &(struct history_gap){ 0 }))
 		search_server_dir(u, true); /* history not loaded below the match */
 	else
-		tui_notice(u, "no newer match");
+		ui_notice(&u->ui, "no newer match");
 }
 
 void search_start(struct tui *u)

@@ -35,11 +35,11 @@ static void cmd_pause(struct tui *u, const char *arg)
 {
 	(void)arg;
 	if (run_status(u) == RUN_STATUS_PAUSED)
-		tui_notice(u, "the agent is already paused: /resume goes on");
+		ui_notice(&u->ui, "the agent is already paused: /resume goes on");
 	else if (controller_pause(u->cur->ctl))
-		tui_notice_until_status(u, "pausing the agent…");
+		ui_notice_until_status(&u->ui, "pausing the agent…");
 	else
-		tui_notice(u, "already pausing…");
+		ui_notice(&u->ui, "already pausing…");
 }
 
 static void cmd_resume(struct tui *u, const char *arg)
@@ -49,28 +49,28 @@ static void cmd_resume(struct tui *u, const char *arg)
 		struct buf words;
 		buf_init(&words);
 		status_words(u, &words);
-		tui_notice(u, "nothing to resume: the agent is %s, not paused", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to resume: the agent is %s, not paused", buf_cstr(&words));
 		buf_fini(&words);
 	} else if (controller_resume(u->cur->ctl)) {
-		tui_notice_until_status(u, "resuming the agent…");
+		ui_notice_until_status(&u->ui, "resuming the agent…");
 	} else {
-		tui_notice(u, "already resuming…");
+		ui_notice(&u->ui, "already resuming…");
 	}
 }
 
 static void cmd_interrupt(struct tui *u, const char *arg)
 {
 	(void)arg;
-	if (!tui_running(u)) {
+	if (!ui_running(&u->ui)) {
 		struct buf words;
 		buf_init(&words);
 		status_words(u, &words);
-		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to interrupt: the agent is %s", buf_cstr(&words));
 		buf_fini(&words);
 	} else if (controller_interrupt(u->cur->ctl)) {
-		tui_notice_until_status(u, "interrupting the agent…");
+		ui_notice_until_status(&u->ui, "interrupting the agent…");
 	} else {
-		tui_notice(u, "already interrupting…");
+		ui_notice(&u->ui, "already interrupting…");
 	}
 }
 
@@ -79,7 +79,7 @@ static bool awaiting(struct tui *u)
 	struct controller_status st;
 	controller_status(u->cur->ctl, &st);
 	if (!st.awaiting_confirmation)
-		tui_notice(u, "nothing is waiting for confirmation");
+		ui_notice(&u->ui, "nothing is waiting for confirmation");
 	return st.awaiting_confirmation;
 }
 
@@ -96,11 +96,11 @@ static void cmd_reject(struct tui *u, const char *arg)
 	if (!awaiting(u))
 		return;
 	if (!controller_confirm(u->cur->ctl, false, *arg ? arg : NULL)) {
-		tui_notice(u, "an answer is already on its way to the server");
+		ui_notice(&u->ui, "an answer is already on its way to the server");
 		return;
 	}
 	modal_close(u);
-	tui_notice_until_status(u, "rejected; waiting for the agent");
+	ui_notice_until_status(&u->ui, "rejected; waiting for the agent");
 }
 
 /* The actions waiting for confirmation, else the last action, whole. */
@@ -116,7 +116,7 @@ static void copy_action(struct tui *u)
 	}
 	struct item_info info;
 	if (found < 0 || (transcript_item(u->cur->t, (size_t)found, &info), !info.full_action)) {
-		tui_notice(u, "no action to copy");
+		ui_notice(&u->ui, "no action to copy");
 		return;
 	}
 	slash_copy_text(u, info.full_action, strlen(info.full_action));
@@ -144,8 +144,8 @@ static bool clock_label(const char *iso, char *out, size_t size)
 void slash_timestamps(struct tui *u, bool on)
 {
 	render_set_clock(on ? clock_label : NULL);
-	if (u->frame_timer) /* not before the loop runs */
-		tui_schedule_frame(u);
+	if (u->ui.frame_timer) /* not before the loop runs */
+		ui_schedule_frame(&u->ui);
 }
 
 static void cmd_time(struct tui *u, const char *arg)
@@ -156,11 +156,11 @@ static void cmd_time(struct tui *u, const char *arg)
 	else if (!strcmp(arg, "off"))
 		on = false;
 	else if (*arg) {
-		tui_notice(u, "/time takes on or off (nothing: toggle)");
+		ui_notice(&u->ui, "/time takes on or off (nothing: toggle)");
 		return;
 	}
 	slash_timestamps(u, on);
-	tui_notice(u, on ? "times shown (local; messages from this client have none)"
+	ui_notice(&u->ui, on ? "times shown (local; messages from this client have none)"
 			 : "times hidden");
 }
 
@@ -175,13 +175,13 @@ static void cmd_open(struct tui *u, const char *arg)
 	char id[128];
 	size_t n = strcspn(arg, " \t\n");
 	if (!n || n >= sizeof id) {
-		tui_notice(u, "/open takes a conversation id (Ctrl-G: the board lists them)");
+		ui_notice(&u->ui, "/open takes a conversation id (Ctrl-G: the board lists them)");
 		return;
 	}
 	memcpy(id, arg, n);
 	id[n] = '\0';
 	if (!conversation_id_valid(id)) {
-		tui_notice(u, "not a conversation id: %s", id);
+		ui_notice(&u->ui, "not a conversation id: %s", id);
 		return;
 	}
 	struct conv *v = conv_open(u, id, false);
@@ -198,7 +198,7 @@ static void cmd_close(struct tui *u, const char *arg)
 static void cmd_quit(struct tui *u, const char *arg)
 {
 	(void)arg;
-	tui_quit(u, 0);
+	ui_quit(&u->ui, 0);
 }
 
 /* The rest of the line, if any, is the draft the editor starts with. */
@@ -212,7 +212,7 @@ static void cmd_clear(struct tui *u, const char *arg)
 {
 	(void)arg;
 	editor_clear(&u->input);
-	tui_notice(u, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
+	ui_notice(&u->ui, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
 }
 
 static void cmd_reconnect(struct tui *u, const char *arg)
@@ -276,7 +276,7 @@ bool slash_run(struct tui *u, const char *line)
 			runs[i](u, arg);
 			return true;
 		}
-	tui_notice(u, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
+	ui_notice(&u->ui, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
 		   (int)(n > 40 ? 40 : n), name, (int)(n > 40 ? 40 : n), name);
 	return true;
 }
@@ -307,7 +307,7 @@ bool slash_complete(struct tui *u)
 		buf_printf(&list, "%s/%s", found++ ? " " : "", name);
 	}
 	if (!found) {
-		tui_notice(u, "no command starts with /%.*s: /help lists them", (int)(n > 40 ? 40 : n),
+		ui_notice(&u->ui, "no command starts with /%.*s: /help lists them", (int)(n > 40 ? 40 : n),
 			   typed);
 	} else if (found == 1) {
 		struct buf line;
@@ -323,7 +323,7 @@ bool slash_complete(struct tui *u)
 			editor_set(&u->input, line.data, line.len);
 			buf_fini(&line);
 		}
-		tui_notice(u, "%s", buf_cstr(&list));
+		ui_notice(&u->ui, "%s", buf_cstr(&list));
 	}
 	buf_fini(&list);
 	return true;
@@ -448,7 +448,7 @@ void slash_copy(struct tui *u, bool code)
 	const char *s;
 	size_t n;
 	if (!find_copy_text(u, code, &s, &n)) {
-		tui_notice(u, code ? "no code block to copy" : "no agent message to copy");
+		ui_notice(&u->ui, code ? "no code block to copy" : "no agent message to copy");
 		return;
 	}
 	slash_copy_text(u, s, n);
@@ -458,17 +458,17 @@ void slash_copy_text(struct tui *u, const char *s, size_t n)
 {
 	if (u->o->osc52) {
 		if (copy_osc52(s, n) == 0)
-			tui_notice(u, "copied %zu byte%s to the clipboard (OSC 52)", n, n == 1 ? "" : "s");
+			ui_notice(&u->ui, "copied %zu byte%s to the clipboard (OSC 52)", n, n == 1 ? "" : "s");
 		else
-			tui_notice(u, "copy failed: the terminal could not be written");
+			ui_notice(&u->ui, "copy failed: the terminal could not be written");
 		return;
 	}
 	struct buf path;
 	buf_init(&path);
 	if (copy_file(s, n, &path) == 0)
-		tui_notice(u, "copied %zu byte%s to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)",
+		ui_notice(&u->ui, "copied %zu byte%s to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)",
 			   n, n == 1 ? "" : "s", buf_cstr(&path));
 	else
-		tui_notice(u, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
+		ui_notice(&u->ui, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
 	buf_fini(&path);
 }
