@@ -6,32 +6,32 @@
 #include "interactive.h"
 #include "diagnose.h"
 #include "external_editor.h"
+#include "history_file.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool matches(const struct binding *b, const struct key_event *ev)
-{
-	if (b->kind != ev->kind || b->mods != ev->mods)
-		return false;
-	if (b->kind == KEYS_CHAR && b->cp == KEYS_CP_DIGITS)
-		return ev->cp >= '1' && ev->cp <= '9';
-	return (b->kind != KEYS_CHAR && b->kind != KEYS_CTRL) || b->cp == ev->cp;
-}
+#define DISPATCH(table, u, e, ev) keymap_dispatch(table, sizeof table / sizeof *table, u, e, ev)
 
-bool bindings_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
-		       const struct key_event *ev)
-{
-	for (size_t i = 0; i < n; i++)
-		if (matches(&table[i], ev)) {
-			table[i].fn(u, e, ev);
-			return true;
-		}
-	return false;
-}
+enum { CTRL_C_WINDOW_US = 2000000 };
 
-#define DISPATCH(table, u, e, ev) bindings_dispatch(table, sizeof table / sizeof *table, u, e, ev)
+void bindings_ctrl_c(struct tui *u)
+{
+	int64_t now = clock_now_us();
+	if (u->ctrl_c_at && now - u->ctrl_c_at < CTRL_C_WINDOW_US) {
+		ui_quit(&u->ui, 130);
+		return;
+	}
+	u->ctrl_c_at = now;
+	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+		modal_close(u);
+	if (u->mode == TUI_MODE_BOARD)
+		board_view_close(u);
+	else if (u->mode != TUI_MODE_INPUT)
+		u->mode = TUI_MODE_INPUT;
+	ui_notice(&u->ui, "press Ctrl-C again to quit");
+}
 
 /* ------------------------------------------------------------------ scrolling */
 
@@ -210,7 +210,7 @@ static void act_suspend(struct tui *u, struct editor *e, const struct key_event 
 static void act_reconnect(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_reconnect(u);
+	slash_reconnect(u);
 }
 
 /* Keys that work the same in every mode. */
@@ -479,10 +479,52 @@ static void act_open(struct tui *u, struct editor *e, const struct key_event *ev
 
 /* ------------------------------------------------------------------ input */
 
+static bool blank(const char *s)
+{
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/* A message while actions wait for confirmation would run them (see modal.c): it stays in
+ * the draft, and the modal offers to answer first or to send it and allow. */
+static bool held_for_confirmation(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->cur->ctl, &st);
+	if (!st.awaiting_confirmation)
+		return false;
+	modal_open(u, false);
+	ui_notice(&u->ui, "not sent: a message would allow the waiting actions; answer first, or "
+		      "Tab to \"send draft & allow\"");
+	return true;
+}
+
+/* Sends the input's text as a message, or runs it as a slash command. */
+static void submit(struct tui *u)
+{
+	const char *draft = editor_text(&u->input);
+	bool slash = draft[0] == '/' && draft[1] != '/';
+	if (!slash && !blank(draft) && held_for_confirmation(u))
+		return;
+	char *text = editor_take(&u->input);
+	if (!blank(text)) {
+		tui_history_save(u, text);
+		const char *msg = text;
+		if (text[0] == '/' && text[1] == '/')
+			msg = text + 1;
+		else if (slash_run(u, text))
+			msg = NULL;
+		if (msg) {
+			controller_send(u->cur->ctl, msg);
+			viewport_follow(&u->cur->vp);
+		}
+	}
+	free(text);
+}
+
 static void act_send(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_submit(u);
+	submit(u);
 }
 
 enum { ESC_AFTER_CLOSE_US = 1000000 };
@@ -604,7 +646,7 @@ static void act_ctrl_c(struct tui *u, struct editor *e, const struct key_event *
 	(void)e, (void)ev;
 	if (u->overlay)
 		overlay_close(u);
-	tui_ctrl_c(u);
+	bindings_ctrl_c(u);
 }
 
 static void act_overlay_toggle(struct tui *u, struct editor *e, const struct key_event *ev)

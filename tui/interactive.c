@@ -24,81 +24,9 @@
 #include <unistd.h>
 
 enum {
-	CTRL_C_WINDOW_US = 2000000,
 	INPUT_BLOCK_BYTES = 64 * 1024,
 	INPUT_TURN_BYTES = 1024 * 1024,
 };
-
-void tui_ctrl_c(struct tui *u)
-{
-	int64_t now = clock_now_us();
-	if (u->ctrl_c_at && now - u->ctrl_c_at < CTRL_C_WINDOW_US) {
-		ui_quit(&u->ui, 130);
-		return;
-	}
-	u->ctrl_c_at = now;
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		modal_close(u);
-	if (u->mode == TUI_MODE_BOARD)
-		board_view_close(u);
-	else if (u->mode != TUI_MODE_INPUT)
-		u->mode = TUI_MODE_INPUT;
-	ui_notice(&u->ui, "press Ctrl-C again to quit");
-}
-
-void tui_reconnect(struct tui *u)
-{
-	/* The status line says "connecting" at once: a notice would outlive it. */
-	if (controller_reconnect_now(u->cur->ctl))
-		return;
-	struct controller_status st;
-	controller_status(u->cur->ctl, &st);
-	if (st.connection == SESSION_SYNCED)
-		ui_notice(&u->ui, "already connected: nothing to reconnect");
-	else
-		ui_notice(&u->ui, "already connecting…");
-}
-
-static bool blank(const char *s)
-{
-	return s[strspn(s, " \t\n")] == '\0';
-}
-
-/* A message while actions wait for confirmation would run them (see modal.c): it stays in
- * the draft, and the modal offers to answer first or to send it and allow. */
-static bool held_for_confirmation(struct tui *u)
-{
-	struct controller_status st;
-	controller_status(u->cur->ctl, &st);
-	if (!st.awaiting_confirmation)
-		return false;
-	modal_open(u, false);
-	ui_notice(&u->ui, "not sent: a message would allow the waiting actions; answer first, or "
-		      "Tab to \"send draft & allow\"");
-	return true;
-}
-
-void tui_submit(struct tui *u)
-{
-	const char *draft = editor_text(&u->input);
-	bool slash = draft[0] == '/' && draft[1] != '/';
-	if (!slash && !blank(draft) && held_for_confirmation(u))
-		return;
-	char *text = editor_take(&u->input);
-	if (!blank(text)) {
-		tui_history_save(u, text);
-		const char *msg = text;
-		if (text[0] == '/' && text[1] == '/')
-			msg = text + 1;
-		else if (slash_run(u, text))
-			msg = NULL;
-		if (msg) {
-			controller_send(u->cur->ctl, msg);
-			viewport_follow(&u->cur->vp);
-		}
-	}
-	free(text);
-}
 
 /* The modal opens (without the keyboard's focus) when actions start to wait, and again when
  * other actions wait than those set aside; it closes when nothing waits any more. */
@@ -305,7 +233,7 @@ static void on_signal(void *arg, int signo)
 		ui_invalidate(&u->ui);
 		break;
 	case SIGINT:
-		tui_ctrl_c(u);
+		bindings_ctrl_c(u);
 		break;
 	case SIGTERM:
 	case SIGHUP:

@@ -12,6 +12,7 @@
 #include "render.h"
 #include "draw.h"
 #include "ui.h"
+#include "keymap.h"
 
 enum tui_mode {
 	TUI_MODE_INPUT,             /* typing a message */
@@ -149,11 +150,9 @@ void history_view_write_stats(struct tui *u);
  * how many. */
 size_t history_view_trim(struct tui *u);
 /* Ctrl-C (the key or SIGINT): a second one within 2 s quits. */
-void tui_ctrl_c(struct tui *u);
+void bindings_ctrl_c(struct tui *u);
 /* Reconnects now when a reconnect is waiting (F5, /reconnect), else says why not. */
-void tui_reconnect(struct tui *u);
-/* Sends the input's text as a message, or runs it as a slash command. */
-void tui_submit(struct tui *u);
+void slash_reconnect(struct tui *u);
 
 /* The TUI as a sink of one conversation's controller: dirty marks, background marks, error
  * items, notices, latency. */
@@ -237,8 +236,6 @@ bool slash_run(struct tui *u, const char *line);
 void slash_copy(struct tui *u, bool code);
 /* Shows each item's time in its header (local HH:MM today, the date before) or not. */
 void slash_timestamps(struct tui *u, bool on);
-/* Copies s[0..n) to the clipboard (OSC 52) or a file and says where. */
-void slash_copy_text(struct tui *u, const char *s, size_t n);
 
 /* Opens the confirmation modal; focused lets single keys answer at once (only when the user
  * asked for it: /confirm, Ctrl-O). */
@@ -281,30 +278,6 @@ void pager_free(struct tui *u);
 
 /* ------------------------------------------------------------- key tables */
 
-typedef void (*bindings_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
-
-/* One key of a table that dispatches, and what the keys overlay says it does. */
-struct binding {
-	enum keys_kind kind;
-	unsigned mods;
-	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
-	bindings_fn fn;
-	const char *help;
-};
-
-enum { BINDINGS_TABLES_MAX = 4 };
-
-/* The tables that apply in one context, as the keys overlay lists them. */
-struct bindings_context {
-	const char *name;
-	const struct binding *rows[BINDINGS_TABLES_MAX];
-	size_t count[BINDINGS_TABLES_MAX];
-	size_t ntables;
-};
-
-/* Runs the first row of table[0..n) that matches ev; false when none does. */
-bool bindings_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
-		       const struct key_event *ev);
 /* Fills out with up to max contexts, in the order the overlay lists them; returns how many. */
 size_t bindings_contexts(struct bindings_context *out, size_t max);
 /* The pager's keys (pager.c). */

@@ -13,6 +13,7 @@
  * sending is allowed only after an answer, or as the explicit "send draft and allow". */
 #include "draw.h"
 #include "interactive.h"
+#include "clipboard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,7 @@ static void copy_actions(struct tui *u)
 	struct buf text;
 	buf_init(&text);
 	modal_text(u, &text);
-	slash_copy_text(u, text.data ? text.data : "", text.len);
+	clipboard_copy(&u->ui, u->o->osc52, text.data ? text.data : "", text.len);
 	buf_fini(&text);
 }
 
@@ -348,7 +349,7 @@ bool modal_handle(struct tui *u, const struct key_event *ev)
 		k.cp = k.cp - 'A' + 'a'; /* Y is y */
 	if (k.kind == KEYS_CHAR && !is_choice(u, k.cp))
 		return false; /* typing: the caller gives the keyboard back to the draft */
-	return bindings_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
+	return keymap_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
 }
 
 bool modal_give_back(struct tui *u)

@@ -5,6 +5,7 @@
  * that arrives while it is open shows). */
 #include "draw.h"
 #include "interactive.h"
+#include "clipboard.h"
 #include "status.h"
 
 #include <stdlib.h>
@@ -271,7 +272,7 @@ static void copy(struct tui *u, bool command)
 		ui_notice(&u->ui, command ? "this item has no command to copy" : "no output to copy yet");
 		return;
 	}
-	slash_copy_text(u, b->data, b->len);
+	clipboard_copy(&u->ui, u->o->osc52, b->data, b->len);
 }
 
 static void typing_key(struct tui *u, const struct key_event *ev)
@@ -387,7 +388,7 @@ bool pager_handle(struct tui *u, const struct key_event *ev)
 		typing_key(u, ev);
 		return true;
 	}
-	if (!bindings_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
+	if (!keymap_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
 		ui_notice(&u->ui, "q back · / search · c copy output · C copy command");
 	return true;
 }

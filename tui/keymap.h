@@ -1,0 +1,37 @@
+/* keymap: a table of keys, each with what it does and what the keys overlay says of it, and
+ * the dispatch of one key through a table. The tables themselves belong to the parts that
+ * act (bindings.c, modal.c, pager.c); this knows nothing of them. */
+#ifndef TETHER_KEYMAP_H
+#define TETHER_KEYMAP_H
+
+#include "editor.h"
+#include "keys.h"
+
+struct tui;
+
+typedef void (*bindings_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
+
+/* One key of a table that dispatches, and what the keys overlay says it does. */
+struct binding {
+	enum keys_kind kind;
+	unsigned mods;
+	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
+	bindings_fn fn;
+	const char *help;
+};
+
+enum { BINDINGS_TABLES_MAX = 4 };
+
+/* The tables that apply in one context, as the keys overlay lists them. */
+struct bindings_context {
+	const char *name;
+	const struct binding *rows[BINDINGS_TABLES_MAX];
+	size_t count[BINDINGS_TABLES_MAX];
+	size_t ntables;
+};
+
+/* Runs the first row of table[0..n) that matches ev; false when none does. */
+bool keymap_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
+		     const struct key_event *ev);
+
+#endif
