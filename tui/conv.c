@@ -74,10 +74,10 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 		v->o.after_seq_given = false;
 		v->o.no_history = false;
 	}
-	v->match = -1;
-	v->history_dead_seq = -1;
-	v->confirm_choice = -1;
-	layout_init(&v->confirm_layout);
+	v->search.match = -1;
+	v->history.dead_seq = -1;
+	v->confirm.choice = -1;
+	layout_init(&v->confirm.layout);
 	attention_init(&v->attention, u->o->bell, u->o->bell_after_s, u->o->notify);
 	viewport_init(&v->vp, COLS, LINES > 2 ? LINES - 2 : 1);
 	v->ctl = controller_create(u->loop, &v->o, u->masks, u->api_key, false);
@@ -203,7 +203,8 @@ void tui_switch_attention(struct tui *u)
 void conv_destroy(struct conv *v)
 {
 	controller_destroy(v->ctl);
-	layout_fini(&v->confirm_layout);
+	layout_fini(&v->confirm.layout);
+	free(v->history.page_us);
 	free(v->draft);
 	free(v->id);
 	free(v);

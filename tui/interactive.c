@@ -37,11 +37,11 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 	if (n)
 		transcript_pending_tools(u->cur->t, &last, 1);
 	size_t signature = n ? n * 1000003u + last : 0;
-	if (st->awaiting_confirmation && (!u->cur->was_awaiting || signature != u->cur->confirm_signature)) {
-		u->cur->confirm_hidden = false;
+	if (st->awaiting_confirmation && (!u->cur->confirm.was_awaiting || signature != u->cur->confirm.signature)) {
+		u->cur->confirm.hidden = false;
 		/* Other actions than those the user looked at: no key answers before a new look. */
-		u->cur->confirm_focused = false;
-		u->cur->confirm_choice = -1;
+		u->cur->confirm.focused = false;
+		u->cur->confirm.choice = -1;
 	}
 	if (u->modal != u->cur) {
 		/* Opened from the board for another conversation: closed once nothing waits there. */
@@ -54,10 +54,10 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 	}
 	if (!st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
 		modal_close(u);
-	if (st->awaiting_confirmation && !u->cur->confirm_hidden && u->mode == TUI_MODE_INPUT)
+	if (st->awaiting_confirmation && !u->cur->confirm.hidden && u->mode == TUI_MODE_INPUT)
 		modal_open(u, false);
-	u->cur->was_awaiting = st->awaiting_confirmation;
-	u->cur->confirm_signature = signature;
+	u->cur->confirm.was_awaiting = st->awaiting_confirmation;
+	u->cur->confirm.signature = signature;
 }
 
 /* After the frame's doupdate: the title (the conversation on screen), a bell or a

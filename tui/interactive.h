@@ -32,9 +32,56 @@ enum { HISTORY_KEEP_TAIL = 64 };
 /* What tether shows at most open at once, and the slots Alt-1…9 reach. */
 enum { CONV_OPEN_MAX = 64 };
 
+/* A search in one conversation (search.c). */
+struct conv_search {
+	long match;                 /* item of the current match, -1 when none */
+	bool search_failed;
+	bool saved_follow;          /* the view before the search, for Esc */
+	size_t saved_top_item, saved_top_row;
+	uint64_t saved_top_uid;     /* the view's anchor before the search */
+	uint64_t match_uid;         /* the current match's item (indices move; uids do not) */
+	bool server_searching;      /* a search of the server's history is in flight */
+	char server_needle[512];    /* what it asked for */
+	bool server_search_wanted;  /* asked while a page was loading: goes once it came */
+	bool server_search_newer;   /* … and which way */
+	/* the search line's "n/m", counted again when the query, the match or the transcript
+	 * changed */
+	bool count_valid;
+	uint64_t count_generation, count_uid;
+	size_t match_rank, match_total;
+};
+
+/* One conversation's confirmation (modal.c). */
+struct conv_confirm {
+	bool hidden;                /* set aside (or answered) until the next request */
+	bool focused;               /* single keys answer only after Tab or an arrow */
+	int choice;                 /* the highlighted choice, -1 when none */
+	size_t scroll;              /* first row of the actions shown */
+	struct layout layout;
+	bool was_awaiting;
+	size_t signature;           /* which actions wait: a change opens the modal again */
+};
+
+/* One conversation's history not loaded (history_view.c). */
+struct conv_history {
+	char note[160];             /* what gap rows say after the count */
+	uint64_t failed_at;         /* scrolls + 1 when a page failed (0: none failed) */
+	int64_t asked_seq;          /* the anchor of the page asked last */
+	bool asked_before;
+	int64_t dead_seq;           /* an anchor whose page brought nothing: not asked again */
+	bool dead_before;
+	uint64_t trimmed_at;        /* where the view was at the last trim */
+	bool want_first;            /* Ctrl-Home: the oldest page is asked once nothing is in flight */
+	uint64_t first_at;          /* where the view was when it was asked (0: not asked) */
+	int64_t asked_us;           /* when the page in flight was asked */
+	int64_t landed_us;          /* the page that landed was asked then (0: none waits) */
+	size_t npages;              /* pages timed from asked to painted ($TETHER_STATS) */
+	int64_t *page_us;           /* HISTORY_TIMES of them, allocated with the first */
+};
+
 /* One open conversation: its controller and everything the user left in it — where the view
- * was, the draft, the search, the confirmation modal's state, the history paging, its
- * attention marks. Only one is on screen (struct tui's cur); the others keep receiving. */
+ * was, the draft, its search, its confirmation, the history paging, its attention marks.
+ * Only one is on screen (struct tui's cur); the others keep receiving. */
 struct conv {
 	struct tui *u;
 	struct options o;           /* the user's options, with this conversation's id */
@@ -52,48 +99,13 @@ struct conv {
 	unsigned items_since_trim;  /* background: items since its memory was last looked at */
 	int64_t activity_unix;      /* the last live event or status change (0: none seen) */
 	uint64_t status_frame;      /* u->frames when its status last changed */
-	/* search */
-	long match;                 /* item of the current match, -1 when none */
-	bool search_failed;
-	bool saved_follow;          /* the view before the search, for Esc */
-	size_t saved_top_item, saved_top_row;
-	uint64_t saved_top_uid;     /* the view's anchor before the search */
-	uint64_t match_uid;         /* the current match's item (indices move; uids do not) */
-	bool server_searching;      /* a search of the server's history is in flight */
-	char server_needle[512];    /* what it asked for */
-	bool server_search_wanted;  /* asked while a page was loading: goes once it came */
-	bool server_search_newer;   /* … and which way */
-	/* the search line's "n/m", counted again when the query, the match or the transcript
-	 * changed */
-	bool count_valid;
-	uint64_t count_generation, count_uid;
-	size_t match_rank, match_total;
-	/* confirmation */
-	bool confirm_hidden;        /* set aside (or answered) until the next request */
-	bool confirm_focused;       /* single keys answer only after Tab or an arrow */
-	int confirm_choice;         /* the highlighted choice, -1 when none */
-	size_t confirm_scroll;      /* first row of the actions shown */
-	struct layout confirm_layout;
-	bool was_awaiting;
-	size_t confirm_signature;   /* which actions wait: a change opens the modal again */
+	struct conv_search search;   /* search.c */
+	struct conv_confirm confirm; /* modal.c */
 	struct latency *latency;    /* delta arrival → painted frame (the TUI sink's) */
 	struct attention attention; /* title, bell and notifications */
 	/* cards: the item the user focused (its uid; 0: none, the newest card in view acts) */
 	uint64_t focus_uid;
-	/* history not loaded (history_view.c) */
-	char history_note[160];     /* what gap rows say after the count */
-	uint64_t history_failed_at; /* scrolls + 1 when a page failed (0: none failed) */
-	int64_t history_asked_seq;  /* the anchor of the page asked last */
-	bool history_asked_before;
-	int64_t history_dead_seq;   /* an anchor whose page brought nothing: not asked again */
-	bool history_dead_before;
-	uint64_t history_trimmed_at; /* where the view was at the last trim */
-	bool history_want_first;    /* Ctrl-Home: the oldest page is asked once nothing is in flight */
-	uint64_t history_first_at;  /* where the view was when it was asked (0: not asked) */
-	int64_t history_asked_us;   /* when the page in flight was asked */
-	int64_t history_landed_us;  /* the page that landed was asked then (0: none waits) */
-	size_t history_npages;      /* pages timed from asked to painted ($TETHER_STATS) */
-	int64_t history_page_us[HISTORY_TIMES];
+	struct conv_history history; /* history_view.c */
 	bool reached;               /* the conversation synced once: worth coming back to */
 };
 

@@ -42,7 +42,7 @@ static const struct {
 /* A choice's label as painted: without its key while the key would go to the draft. */
 static const char *label_of(struct tui *u, int c)
 {
-	return choices[c].label + (u->modal->confirm_focused ? 0 : choices[c].key_len);
+	return choices[c].label + (u->modal->confirm.focused ? 0 : choices[c].key_len);
 }
 
 /* As the web client: UNKNOWN (no analyzer) and LOW are not worth a label. */
@@ -107,10 +107,10 @@ void modal_open_for(struct tui *u, struct conv *v, bool focused)
 			       u->modal_from_board);
 	u->modal = v;
 	u->mode = TUI_MODE_CONFIRM;
-	u->modal->confirm_hidden = false;
-	u->modal->confirm_focused = focused;
-	u->modal->confirm_choice = -1;
-	u->modal->confirm_scroll = 0;
+	u->modal->confirm.hidden = false;
+	u->modal->confirm.focused = focused;
+	u->modal->confirm.choice = -1;
+	u->modal->confirm.scroll = 0;
 	ui_schedule_frame(&u->ui);
 }
 
@@ -118,7 +118,7 @@ void modal_close(struct tui *u)
 {
 	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
 		u->mode = u->modal_from_board ? TUI_MODE_BOARD : TUI_MODE_INPUT;
-	u->modal->confirm_hidden = true;
+	u->modal->confirm.hidden = true;
 	ui_schedule_frame(&u->ui);
 }
 
@@ -195,13 +195,13 @@ static void choose(struct tui *u, enum choice c)
 /* The next offered choice from the current one in direction dir (+1 or -1). */
 static void move_choice(struct tui *u, int dir)
 {
-	int c = u->modal->confirm_choice;
+	int c = u->modal->confirm.choice;
 	if (c < 0)
 		c = dir > 0 ? -1 : CH_COUNT;
 	do
 		c = (c + dir + CH_COUNT) % CH_COUNT;
 	while (!offered(u, (enum choice)c));
-	u->modal->confirm_choice = c;
+	u->modal->confirm.choice = c;
 }
 
 void modal_reason_done(struct tui *u, bool send)
@@ -226,21 +226,21 @@ static void act_aside(struct tui *u, struct editor *e, const struct key_event *e
 static void act_scroll_up(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->modal->confirm_scroll = u->modal->confirm_scroll > 3 ? u->modal->confirm_scroll - 3 : 0;
+	u->modal->confirm.scroll = u->modal->confirm.scroll > 3 ? u->modal->confirm.scroll - 3 : 0;
 }
 
 static void act_scroll_down(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->modal->confirm_scroll += 3; /* clamped when painted */
+	u->modal->confirm.scroll += 3; /* clamped when painted */
 }
 
 /* The choices take the keyboard: a notice about typing while it waited is no longer true. */
 static void focus(struct tui *u)
 {
-	if (u->modal->confirm_focused)
+	if (u->modal->confirm.focused)
 		return;
-	u->modal->confirm_focused = true;
+	u->modal->confirm.focused = true;
 	ui_notice_clear(&u->ui);
 }
 
@@ -248,7 +248,7 @@ static void focus(struct tui *u)
 static void act_move(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e;
-	if (u->modal->confirm_focused)
+	if (u->modal->confirm.focused)
 		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT || ev->kind == KEYS_BACKTAB
 				       ? -1 : 1);
 	focus(u);
@@ -257,8 +257,8 @@ static void act_move(struct tui *u, struct editor *e, const struct key_event *ev
 static void act_take(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->modal->confirm_focused && u->modal->confirm_choice >= 0)
-		choose(u, (enum choice)u->modal->confirm_choice);
+	if (u->modal->confirm.focused && u->modal->confirm.choice >= 0)
+		choose(u, (enum choice)u->modal->confirm.choice);
 	else
 		ui_notice(&u->ui, "Tab or an arrow key chooses; Esc sets the confirmation aside");
 }
@@ -274,7 +274,7 @@ static void act_choice(struct tui *u, struct editor *e, const struct key_event *
 {
 	(void)e;
 	for (int c = 0; c < CH_COUNT; c++)
-		if (u->modal->confirm_focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
+		if (u->modal->confirm.focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
 			choose(u, (enum choice)c);
 			return;
 		}
@@ -342,7 +342,7 @@ static bool draft_shown(struct tui *u)
 
 bool modal_handle(struct tui *u, const struct key_event *ev)
 {
-	if (!u->modal->confirm_focused && draft_shown(u) && !taken_unfocused(u, ev))
+	if (!u->modal->confirm.focused && draft_shown(u) && !taken_unfocused(u, ev))
 		return false;
 	struct key_event k = *ev;
 	if (k.kind == KEYS_CHAR && k.cp >= 'A' && k.cp <= 'Z')
@@ -359,9 +359,9 @@ bool modal_give_back(struct tui *u)
 		ui_notice(&u->ui, "not a choice: y allow · n reject · Esc set aside");
 		return false;
 	}
-	if (u->modal->confirm_focused) {
-		u->modal->confirm_focused = false;
-		u->modal->confirm_choice = -1;
+	if (u->modal->confirm.focused) {
+		u->modal->confirm.focused = false;
+		u->modal->confirm.choice = -1;
 		ui_notice(&u->ui, "typing goes to the draft; Tab answers the confirmation");
 	}
 	return true;
@@ -396,12 +396,12 @@ int modal_rows_wanted(struct tui *u, int width)
 	buf_init(&text);
 	modal_text(u, &text);
 	/* The actions change in other ways than growing: lay out afresh (a few rows). */
-	layout_reset(&u->modal->confirm_layout);
-	layout_update(&u->modal->confirm_layout, text.data ? text.data : "", text.len,
+	layout_reset(&u->modal->confirm.layout);
+	layout_update(&u->modal->confirm.layout, text.data ? text.data : "", text.len,
 		      width > 3 ? width - 2 : 1, 0);
 	buf_fini(&text);
 	int line_of[CH_COUNT];
-	return 1 + (int)u->modal->confirm_layout.nrows + choice_lines(u, width, line_of);
+	return 1 + (int)u->modal->confirm.layout.nrows + choice_lines(u, width, line_of);
 }
 
 void modal_paint(struct tui *u, int y, int rows)
@@ -413,10 +413,10 @@ void modal_paint(struct tui *u, int y, int rows)
 		nchoice += body;
 		body = 0;
 	}
-	struct layout *l = &u->modal->confirm_layout;
+	struct layout *l = &u->modal->confirm.layout;
 	size_t max_scroll = l->nrows > (size_t)body ? l->nrows - (size_t)body : 0;
-	if (u->modal->confirm_scroll > max_scroll)
-		u->modal->confirm_scroll = max_scroll;
+	if (u->modal->confirm.scroll > max_scroll)
+		u->modal->confirm.scroll = max_scroll;
 	size_t npending = transcript_pending_tools(u->modal->t, NULL, 0);
 	struct buf title;
 	buf_init(&title);
@@ -425,9 +425,9 @@ void modal_paint(struct tui *u, int y, int rows)
 	else
 		buf_puts(&title, " Confirm the actions the agent waits to run ");
 	if (max_scroll)
-		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->modal->confirm_scroll + 1,
-			   u->modal->confirm_scroll + (size_t)body, l->nrows);
-	if (!u->modal->confirm_focused)
+		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->modal->confirm.scroll + 1,
+			   u->modal->confirm.scroll + (size_t)body, l->nrows);
+	if (!u->modal->confirm.focused)
 		buf_puts(&title, "· Tab or ↑↓ to answer, Esc to set aside ");
 	struct draw_line t = { .nseg = 0, .fill = true, .fill_look = title_look };
 	draw_line_add(&t, title.data, title.len, title_look);
@@ -435,7 +435,7 @@ void modal_paint(struct tui *u, int y, int rows)
 	buf_fini(&title);
 	for (int i = 0; i < body; i++) {
 		struct draw_line a = { .nseg = 0 };
-		size_t r = u->modal->confirm_scroll + (size_t)i;
+		size_t r = u->modal->confirm.scroll + (size_t)i;
 		draw_line_puts(&a, "  ", plain);
 		if (r < l->nrows) {
 			const struct row *row = &l->rows[r];
@@ -453,9 +453,9 @@ void modal_paint(struct tui *u, int y, int rows)
 				continue;
 			if (a.nseg)
 				draw_line_puts(&a, " · ", plain);
-			bool chosen = u->modal->confirm_focused && u->modal->confirm_choice == c;
+			bool chosen = u->modal->confirm.focused && u->modal->confirm.choice == c;
 			draw_line_puts(&a, label_of(u, c),
-				       chosen ? chosen_look : u->modal->confirm_focused ? key_look : plain);
+				       chosen ? chosen_look : u->modal->confirm.focused ? key_look : plain);
 		}
 		draw_line_paint(&u->paint, y + 1 + body + line, &a);
 	}

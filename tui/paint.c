@@ -147,7 +147,7 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 	size_t m;
 	const char *needle = search_needle(u, &m);
 	/* The current match's item in reverse video, the other matches underlined. */
-	bool current = needle && u->cur->match >= 0 && r->item == (size_t)u->cur->match;
+	bool current = needle && u->cur->search.match >= 0 && r->item == (size_t)u->cur->search.match;
 	struct look base = row_look(u, r);
 	bool bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
 	const char *hint = more_hint(u, r, k);
@@ -227,7 +227,7 @@ static const char *input_prefix(struct tui *u, char *buf, size_t size)
 	switch (u->mode) {
 	case TUI_MODE_SEARCH_EDIT:
 	case TUI_MODE_SEARCH_BROWSE:
-		if (u->cur->search_failed)
+		if (u->cur->search.search_failed)
 			return "search (no match): ";
 		total = search_position(u, &rank);
 		if (!total)

@@ -12,8 +12,8 @@
 
 static void show_match(struct tui *u, long idx)
 {
-	u->cur->match = idx;
-	u->cur->match_uid = idx >= 0 ? transcript_uid_at(u->cur->t, (size_t)idx) : 0;
+	u->cur->search.match = idx;
+	u->cur->search.match_uid = idx >= 0 ? transcript_uid_at(u->cur->t, (size_t)idx) : 0;
 	if (idx >= 0)
 		viewport_show_item(&u->cur->vp, u->cur->t, (size_t)idx);
 }
@@ -21,10 +21,10 @@ static void show_match(struct tui *u, long idx)
 /* The current match's index now (pages and trims move indices; uids stay). */
 static void refresh_match(struct tui *u)
 {
-	if (u->cur->match_uid)
-		u->cur->match = transcript_index_of(u->cur->t, u->cur->match_uid);
-	if (u->cur->match < 0)
-		u->cur->match_uid = 0;
+	if (u->cur->search.match_uid)
+		u->cur->search.match = transcript_index_of(u->cur->t, u->cur->search.match_uid);
+	if (u->cur->search.match < 0)
+		u->cur->search.match_uid = 0;
 }
 
 static bool searching(const struct tui *u)
@@ -39,15 +39,15 @@ static void server_found(void *ctx, const struct controller_page_result *r)
 {
 	struct conv *v = ctx;
 	struct tui *u = v->u;
-	v->server_searching = false;
+	v->search.server_searching = false;
 	v->vp.seen_generation += r->lines; /* history, not news below */
 	ui_schedule_frame(&u->ui);
 	if (v != u->cur)
 		return; /* the user left that conversation (and its search) meanwhile */
-	bool current = searching(u) && !strcmp(v->server_needle, editor_text(&u->query));
+	bool current = searching(u) && !strcmp(v->search.server_needle, editor_text(&u->query));
 	if (!current) {
 		/* Typed on meanwhile: the query now, if nothing loaded matches it. */
-		if (searching(u) && u->cur->search_failed)
+		if (searching(u) && u->cur->search.search_failed)
 			search_server(u);
 		return;
 	}
@@ -57,11 +57,11 @@ static void server_found(void *ctx, const struct controller_page_result *r)
 	}
 	long idx = r->found ? transcript_index_of(u->cur->t, r->found_uid) : -1;
 	if (idx < 0) {
-		u->cur->search_failed = u->cur->match < 0;
+		u->cur->search.search_failed = u->cur->search.match < 0;
 		ui_notice(&u->ui, "no other match in the whole history");
 		return;
 	}
-	u->cur->search_failed = false;
+	u->cur->search.search_failed = false;
 	show_match(u, idx);
 }
 
@@ -85,31 +85,31 @@ static const char *time_before(struct tui *u, long idx)
 static void search_server_dir(struct tui *u, bool newer)
 {
 	const char *needle = editor_text(&u->query);
-	u->cur->server_search_wanted = false;
-	if (!*needle || u->cur->server_searching)
+	u->cur->search.server_search_wanted = false;
+	if (!*needle || u->cur->search.server_searching)
 		return;
-	snprintf(u->cur->server_needle, sizeof u->cur->server_needle, "%s", needle);
-	if (strlen(needle) >= sizeof u->cur->server_needle)
+	snprintf(u->cur->search.server_needle, sizeof u->cur->search.server_needle, "%s", needle);
+	if (strlen(needle) >= sizeof u->cur->search.server_needle)
 		return; /* too long to be a message's words */
-	const char *ts = time_before(u, u->cur->match >= 0 ? u->cur->match : 0);
+	const char *ts = time_before(u, u->cur->search.match >= 0 ? u->cur->search.match : 0);
 	const char *skip = NULL;
 	struct item_info info;
 	if (newer) {
-		if (u->cur->match < 0)
+		if (u->cur->search.match < 0)
 			return;
-		transcript_item(u->cur->t, (size_t)u->cur->match, &info);
+		transcript_item(u->cur->t, (size_t)u->cur->search.match, &info);
 		if (!info.timestamp || !info.id)
 			return;
 		ts = info.timestamp;
 		skip = info.id;
 	}
 	if (controller_search_history(u->cur->ctl, needle, ts, skip, server_found, u->cur)) {
-		u->cur->server_searching = true;
+		u->cur->search.server_searching = true;
 		ui_notice(&u->ui, "searching the server's history…");
 	} else {
 		/* A page of history is on its way: the search goes once it has come. */
-		u->cur->server_search_wanted = true;
-		u->cur->server_search_newer = newer;
+		u->cur->search.server_search_wanted = true;
+		u->cur->search.server_search_newer = newer;
 		ui_notice(&u->ui, "searching the server's history once the page loading now has come…");
 	}
 }
@@ -121,11 +121,11 @@ static void search_server(struct tui *u)
 
 void search_server_resume(struct tui *u)
 {
-	if (!u->cur->server_search_wanted || controller_history_busy(u->cur->ctl))
+	if (!u->cur->search.server_search_wanted || controller_history_busy(u->cur->ctl))
 		return;
-	u->cur->server_search_wanted = false;
-	if (searching(u) && (u->cur->search_failed || u->cur->match >= 0))
-		search_server_dir(u, u->cur->server_search_newer);
+	u->cur->search.server_search_wanted = false;
+	if (searching(u) && (u->cur->search.search_failed || u->cur->search.match >= 0))
+		search_server_dir(u, u->cur->search.server_search_newer);
 }
 
 size_t search_position(struct tui *u, size_t *rank)
@@ -133,21 +133,21 @@ size_t search_position(struct tui *u, size_t *rank)
 	struct conv *v = u->cur;
 	refresh_match(u);
 	uint64_t gen = transcript_generation(v->t);
-	if (!v->count_valid || v->count_generation != gen || v->count_uid != v->match_uid) {
-		v->match_total = transcript_search_count(v->t, editor_text(&u->query), v->match,
-							 &v->match_rank);
-		v->count_valid = true;
-		v->count_generation = gen;
-		v->count_uid = v->match_uid;
+	if (!v->search.count_valid || v->search.count_generation != gen || v->search.count_uid != v->search.match_uid) {
+		v->search.match_total = transcript_search_count(v->t, editor_text(&u->query), v->search.match,
+							 &v->search.match_rank);
+		v->search.count_valid = true;
+		v->search.count_generation = gen;
+		v->search.count_uid = v->search.match_uid;
 	}
-	*rank = v->match >= 0 ? v->match_rank : 0;
-	return *rank ? v->match_total : 0;
+	*rank = v->search.match >= 0 ? v->search.match_rank : 0;
+	return *rank ? v->search.match_total : 0;
 }
 
 static void search_pause_over(void *arg)
 {
 	struct tui *u = arg;
-	if (searching(u) && u->cur->search_failed && *editor_text(&u->query))
+	if (searching(u) && u->cur->search.search_failed && *editor_text(&u->query))
 		search_server(u);
 	ui_schedule_frame(&u->ui);
 }
@@ -156,20 +156,20 @@ static void search_pause_over(void *arg)
  * loaded for it, nothing paged around it). */
 static void search_server_drop(struct tui *u)
 {
-	if (u->cur->server_searching && strcmp(u->cur->server_needle, editor_text(&u->query))) {
+	if (u->cur->search.server_searching && strcmp(u->cur->search.server_needle, editor_text(&u->query))) {
 		controller_history_cancel(u->cur->ctl);
-		u->cur->server_searching = false;
+		u->cur->search.server_searching = false;
 	}
-	u->cur->server_search_wanted = false;
+	u->cur->search.server_search_wanted = false;
 }
 
 void search_update(struct tui *u)
 {
-	u->cur->count_valid = false; /* a new query */
+	u->cur->search.count_valid = false; /* a new query */
 	size_t count = transcript_count(u->cur->t);
 	const char *needle = editor_text(&u->query);
 	long idx = *needle && count ? transcript_search(u->cur->t, needle, count - 1, true) : -1;
-	u->cur->search_failed = *needle && idx < 0;
+	u->cur->search.search_failed = *needle && idx < 0;
 	search_server_drop(u);
 	if (!u->search_timer)
 		u->search_timer = loop_timer_create(u->loop, search_pause_over, u);
@@ -188,17 +188,17 @@ void search_step(struct tui *u, bool older)
 		return;
 	long idx;
 	refresh_match(u);
-	if (u->cur->match < 0)
+	if (u->cur->search.match < 0)
 		idx = transcript_search(u->cur->t, needle, count - 1, true);
 	else if (older)
-		idx = u->cur->match > 0 ? transcript_search(u->cur->t, needle, (size_t)u->cur->match - 1, true) : -1;
+		idx = u->cur->search.match > 0 ? transcript_search(u->cur->t, needle, (size_t)u->cur->search.match - 1, true) : -1;
 	else
-		idx = transcript_search(u->cur->t, needle, (size_t)u->cur->match + 1, false);
+		idx = transcript_search(u->cur->t, needle, (size_t)u->cur->search.match + 1, false);
 	if (idx >= 0)
 		show_match(u, idx);
 	else if (older)
 		search_server(u);
-	else if (u->cur->match >= 0 && transcript_gap_near(u->cur->t, (size_t)u->cur->match, count - 1, 0,
+	else if (u->cur->search.match >= 0 && transcript_gap_near(u->cur->t, (size_t)u->cur->search.match, count - 1, 0,
 						       &(struct history_gap){ 0 }))
 		search_server_dir(u, true); /* history not loaded below the match */
 	else
@@ -207,15 +207,15 @@ void search_step(struct tui *u, bool older)
 
 void search_start(struct tui *u)
 {
-	u->cur->saved_follow = u->cur->vp.follow;
-	u->cur->saved_top_item = u->cur->vp.top_item;
-	u->cur->saved_top_row = u->cur->vp.top_row;
-	u->cur->saved_top_uid = u->cur->vp.top_uid;
+	u->cur->search.saved_follow = u->cur->vp.follow;
+	u->cur->search.saved_top_item = u->cur->vp.top_item;
+	u->cur->search.saved_top_row = u->cur->vp.top_row;
+	u->cur->search.saved_top_uid = u->cur->vp.top_uid;
 	editor_clear(&u->query);
-	u->cur->match = -1;
-	u->cur->match_uid = 0;
-	u->cur->search_failed = false;
-	u->cur->count_valid = false;
+	u->cur->search.match = -1;
+	u->cur->search.match_uid = 0;
+	u->cur->search.search_failed = false;
+	u->cur->search.count_valid = false;
 	u->mode = TUI_MODE_SEARCH_EDIT;
 }
 
@@ -224,13 +224,13 @@ void search_cancel(struct tui *u)
 	u->mode = TUI_MODE_INPUT;
 	if (u->search_timer)
 		loop_timer_cancel(u->search_timer);
-	if (u->cur->saved_follow) {
+	if (u->cur->search.saved_follow) {
 		viewport_follow(&u->cur->vp);
 	} else {
 		u->cur->vp.follow = false;
-		u->cur->vp.top_item = u->cur->saved_top_item;
-		u->cur->vp.top_row = u->cur->saved_top_row;
-		u->cur->vp.top_uid = u->cur->saved_top_uid;
+		u->cur->vp.top_item = u->cur->search.saved_top_item;
+		u->cur->vp.top_row = u->cur->search.saved_top_row;
+		u->cur->vp.top_uid = u->cur->search.saved_top_uid;
 	}
 }
 
