@@ -24,12 +24,15 @@ void bindings_ctrl_c(struct tui *u)
 		return;
 	}
 	u->ctrl_c_at = now;
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+	const struct layer *top = layers_top(&u->layers);
+	if (top == &confirm_layer || top == &reason_layer)
 		modal_close(u);
-	if (u->mode == TUI_MODE_BOARD)
+	if (layers_top(&u->layers) == &board_layer)
 		board_view_close(u);
-	else if (u->mode != TUI_MODE_INPUT)
-		u->mode = TUI_MODE_INPUT;
+	else {
+		pager_free(u);
+		layers_drop_all(&u->layers); /* a search or the pager stops where it stands */
+	}
 	ui_notice(&u->ui, "press Ctrl-C again to quit");
 }
 
@@ -262,7 +265,7 @@ static const struct binding global_bindings[] = {
 static void act_board(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->mode == TUI_MODE_BOARD)
+	if (layers_top(&u->layers) == &board_layer)
 		board_view_close(u);
 	else
 		board_view_open(u);
@@ -279,184 +282,13 @@ static const struct binding conversation_bindings[] = {
 
 /* ------------------------------------------------------------------ editing */
 
-#define EDIT_ACTION(name, call)                                                        \
-	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
-	{                                                                              \
-		(void)u, (void)ev;                                                     \
-		call(e);                                                               \
-	}
-
-EDIT_ACTION(act_left, editor_left)
-EDIT_ACTION(act_right, editor_right)
-EDIT_ACTION(act_line_start, editor_line_start)
-EDIT_ACTION(act_line_end, editor_line_end)
-EDIT_ACTION(act_word_left, editor_word_left)
-EDIT_ACTION(act_word_right, editor_word_right)
-EDIT_ACTION(act_backspace, editor_backspace)
-EDIT_ACTION(act_delete, editor_delete)
-EDIT_ACTION(act_kill_word, editor_kill_word_back)
-EDIT_ACTION(act_kill_start, editor_kill_line_start)
-EDIT_ACTION(act_kill_end, editor_kill_line_end)
-EDIT_ACTION(act_yank, editor_yank)
-
-static void act_newline(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)u, (void)ev;
-	editor_insert(e, "\n", 1);
-}
-
-static void act_insert_char(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)u;
-	struct buf b;
-	buf_init(&b);
-	buf_put_utf8(&b, ev->cp);
-	editor_insert(e, b.data, b.len);
-	buf_fini(&b);
-}
-
-/* Emacs motions and kills, in whichever editor is active. */
-static const struct binding edit_bindings[] = {
-	{ KEYS_CTRL, 0, 'a', act_line_start, "start of the line" },
-	{ KEYS_CTRL, 0, 'e', act_line_end, "end of the line" },
-	{ KEYS_CTRL, 0, 'b', act_left, "left a character" },
-	{ KEYS_CTRL, 0, 'f', act_right, "right a character" },
-	{ KEYS_CTRL, 0, 'w', act_kill_word, "delete the word before the cursor" },
-	{ KEYS_CTRL, 0, 'u', act_kill_start, "delete to the start of the line; at its start, all the input" },
-	{ KEYS_CTRL, 0, 'k', act_kill_end, "delete to the end of the line" },
-	{ KEYS_CTRL, 0, 'y', act_yank, "paste what was deleted last" },
-	{ KEYS_CTRL, 0, 'd', act_delete, "delete the character under the cursor" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'b', act_word_left, "left a word" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'f', act_word_right, "right a word" },
-	{ KEYS_LEFT, 0, 0, act_left, "left a character" },
-	{ KEYS_RIGHT, 0, 0, act_right, "right a character" },
-	{ KEYS_LEFT, KEYS_MOD_CTRL, 0, act_word_left, "left a word" },
-	{ KEYS_RIGHT, KEYS_MOD_CTRL, 0, act_word_right, "right a word" },
-	{ KEYS_LEFT, KEYS_MOD_ALT, 0, act_word_left, "left a word" },
-	{ KEYS_RIGHT, KEYS_MOD_ALT, 0, act_word_right, "right a word" },
-	{ KEYS_HOME, 0, 0, act_line_start, "start of the line" },
-	{ KEYS_END, 0, 0, act_line_end, "end of the line" },
-	{ KEYS_BACKSPACE, 0, 0, act_backspace, "delete the character before the cursor" },
-	{ KEYS_BACKSPACE, KEYS_MOD_ALT, 0, act_kill_word, "delete the word before the cursor" },
-	{ KEYS_DELETE, 0, 0, act_delete, "delete the character under the cursor" },
-};
-
-/* Typing, pasting and editing; false for keys that are none of these. */
-static bool edit(struct tui *u, struct editor *e, const struct key_event *ev, bool multiline)
-{
-	if (ev->kind == KEYS_PASTE) {
-		if (multiline) {
-			editor_insert(e, ev->text, ev->len);
-		} else {
-			/* By length: a pasted NUL must not end the copy early. */
-			char *flat = xmalloc(ev->len + 1);
-			for (size_t i = 0; i < ev->len; i++)
-				flat[i] = ev->text[i] == '\n' ? ' ' : ev->text[i];
-			editor_insert(e, flat, ev->len);
-			free(flat);
-		}
-		return true;
-	}
-	if (ev->kind == KEYS_CHAR && !ev->mods) {
-		act_insert_char(u, e, ev);
-		return true;
-	}
-	return DISPATCH(edit_bindings, u, e, ev);
-}
-
-/* ------------------------------------------------------------------ search */
+/* ------------------------------------------------------------ confirmation */
 
 static void act_search_start(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
 	search_start(u);
 }
-
-static void act_search_older(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	search_step(u, true);
-}
-
-static void act_search_newer(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	search_step(u, false);
-}
-
-/* An Esc that closed something: an Esc right after it is not taken as an interrupt. */
-static void esc_closed(struct tui *u, const struct key_event *ev)
-{
-	if (ev->kind == KEYS_ESC)
-		u->esc_left_at = clock_now_us();
-}
-
-static void act_search_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e;
-	search_cancel(u);
-	esc_closed(u, ev);
-}
-
-static void act_search_browse(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->mode = editor_empty(&u->query) ? TUI_MODE_INPUT : TUI_MODE_SEARCH_BROWSE;
-}
-
-static void act_search_edit(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->mode = TUI_MODE_SEARCH_EDIT;
-}
-
-static void act_search_done(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->mode = TUI_MODE_INPUT;
-}
-
-static const struct binding search_edit_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_search_browse, "stop typing, browse the matches" },
-	{ KEYS_ESC, 0, 0, act_search_cancel, "leave search, back where you were" },
-	{ KEYS_CTRL, 0, 'r', act_search_older, "the older match" },
-	{ KEYS_CTRL, 0, 's', act_search_newer, "the newer match" },
-	{ KEYS_UP, 0, 0, act_search_older, "the older match" },
-	{ KEYS_DOWN, 0, 0, act_search_newer, "the newer match" },
-};
-
-static const struct binding search_browse_bindings[] = {
-	{ KEYS_CHAR, 0, 'n', act_search_older, "the older match" },
-	{ KEYS_CHAR, 0, 'N', act_search_newer, "the newer match" },
-	{ KEYS_CTRL, 0, 'r', act_search_older, "the older match" },
-	{ KEYS_CTRL, 0, 's', act_search_newer, "the newer match" },
-	{ KEYS_UP, 0, 0, act_search_older, "the older match" },
-	{ KEYS_DOWN, 0, 0, act_search_newer, "the newer match" },
-	{ KEYS_CHAR, 0, '/', act_search_edit, "edit the search" },
-	{ KEYS_ESC, 0, 0, act_search_cancel, "leave search, back where you were" },
-	{ KEYS_ENTER, 0, 0, act_search_done, "stay at this match" },
-};
-
-/* ------------------------------------------------------------ confirmation */
-
-static void act_reason_send(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	modal_reason_done(u, true);
-}
-
-static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e;
-	modal_reason_done(u, false);
-	esc_closed(u, ev);
-}
-
-static const struct binding reason_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_reason_send, "reject with this reason" },
-	{ KEYS_NEWLINE, 0, 0, act_newline, "a line break in the reason" },
-	{ KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation" },
-};
 
 /* While a confirmation waits (set aside), the waiting action is what matters: Ctrl-O opens
  * the confirmation (its [o] opens the action full-screen). Otherwise Ctrl-O opens the
@@ -535,8 +367,8 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 {
 	(void)e, (void)ev;
 	bool running = ui_running(&u->ui);
-	if (u->esc_left_at && clock_now_us() - u->esc_left_at < ESC_AFTER_CLOSE_US) {
-		u->esc_left_at = 0;
+	if (u->ui.esc_left_at && clock_now_us() - u->ui.esc_left_at < ESC_AFTER_CLOSE_US) {
+		u->ui.esc_left_at = 0;
 		if (running)
 			ui_notice(&u->ui, "Esc again interrupts the agent");
 		return;
@@ -563,17 +395,18 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 static void act_question(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	if (editor_empty(e))
-		overlay_open(u);
+		overlay_open(u, overlay_text);
 	else
-		act_insert_char(u, e, ev);
+		keymap_insert_char(u, e, ev);
 }
 
 static void act_eof(struct tui *u, struct editor *e, const struct key_event *ev)
 {
+	(void)ev;
 	if (editor_empty(e))
 		ui_quit(&u->ui, 0);
 	else
-		act_delete(u, e, ev);
+		editor_delete(e);
 }
 
 static void act_up(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -616,7 +449,7 @@ static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *
 
 static const struct binding input_bindings[] = {
 	{ KEYS_ENTER, 0, 0, act_send, "send the message (or run the /command)" },
-	{ KEYS_NEWLINE, 0, 0, act_newline, "a line break in the message" },
+	{ KEYS_NEWLINE, 0, 0, keymap_newline, "a line break in the message" },
 	{ KEYS_CHAR, 0, '?', act_question, "this list of keys (on an empty prompt)" },
 	{ KEYS_ESC, 0, 0, act_interrupt, "interrupt the agent while it runs" },
 	{ KEYS_CTRL, 0, 'd', act_eof, "quit (on an empty prompt)" },
@@ -644,7 +477,7 @@ static const struct binding completion_bindings[] = {
 static void act_ctrl_c(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->overlay)
+	if (u->layers.overlay)
 		overlay_close(u);
 	bindings_ctrl_c(u);
 }
@@ -652,56 +485,16 @@ static void act_ctrl_c(struct tui *u, struct editor *e, const struct key_event *
 static void act_overlay_toggle(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->overlay)
+	if (u->layers.overlay)
 		overlay_close(u);
 	else
-		overlay_open(u);
+		overlay_open(u, overlay_text);
 }
 
 /* Keys that come before any mode's. */
 static const struct binding first_bindings[] = {
 	{ KEYS_CTRL, 0, 'c', act_ctrl_c, "quit (twice within 2 s)" },
 	{ KEYS_F1, 0, 0, act_overlay_toggle, "this list of keys" },
-};
-
-/* ------------------------------------------------------------------ overlay */
-
-static void act_overlay_close(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e;
-	overlay_close(u);
-	esc_closed(u, ev);
-}
-
-#define OVERLAY_SCROLL(name, rows)                                                     \
-	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
-	{                                                                              \
-		(void)e, (void)ev;                                                     \
-		overlay_scroll(u, rows);                                               \
-	}
-
-OVERLAY_SCROLL(act_overlay_up, -1)
-OVERLAY_SCROLL(act_overlay_down, 1)
-OVERLAY_SCROLL(act_overlay_page_up, -page(u))
-OVERLAY_SCROLL(act_overlay_page_down, page(u))
-OVERLAY_SCROLL(act_overlay_top, LONG_MIN)
-OVERLAY_SCROLL(act_overlay_bottom, LONG_MAX)
-
-static const struct binding overlay_bindings[] = {
-	{ KEYS_ESC, 0, 0, act_overlay_close, "close this list" },
-	{ KEYS_CHAR, 0, 'q', act_overlay_close, "close this list" },
-	{ KEYS_CHAR, 0, '?', act_overlay_close, "close this list" },
-	{ KEYS_UP, 0, 0, act_overlay_up, "scroll up a line" },
-	{ KEYS_DOWN, 0, 0, act_overlay_down, "scroll down a line" },
-	{ KEYS_CHAR, 0, 'k', act_overlay_up, "scroll up a line" },
-	{ KEYS_CHAR, 0, 'j', act_overlay_down, "scroll down a line" },
-	{ KEYS_PGUP, 0, 0, act_overlay_page_up, "scroll up a page" },
-	{ KEYS_PGDN, 0, 0, act_overlay_page_down, "scroll down a page" },
-	{ KEYS_CHAR, 0, ' ', act_overlay_page_down, "scroll down a page" },
-	{ KEYS_HOME, 0, 0, act_overlay_top, "the top" },
-	{ KEYS_END, 0, 0, act_overlay_bottom, "the end" },
-	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
-	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
 };
 
 #define TABLE(t) t, sizeof t / sizeof *t
@@ -721,18 +514,15 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		{ "Typing a message", { input_bindings, completion_bindings },
 		  { sizeof input_bindings / sizeof *input_bindings,
 		    sizeof completion_bindings / sizeof *completion_bindings } },
-		{ "Editing (the message, a search, a reason)", { edit_bindings },
-		  { sizeof edit_bindings / sizeof *edit_bindings } },
-		{ "Searching (Ctrl-R)", { search_edit_bindings },
-		  { sizeof search_edit_bindings / sizeof *search_edit_bindings } },
+		{ "Editing (the message, a search, a reason)", { keymap_edit_bindings },
+		  { keymap_edit_bindings_count } },
+		{ "Searching (Ctrl-R)", { search_edit_bindings }, { search_edit_bindings_count } },
 		{ "Browsing the matches (after Enter)", { search_browse_bindings },
-		  { sizeof search_browse_bindings / sizeof *search_browse_bindings } },
+		  { search_browse_bindings_count } },
 		{ "A confirmation waits", { modal_bindings }, { modal_bindings_count } },
 		{ "A card full-screen (Ctrl-O)", { pager_bindings }, { pager_bindings_count } },
-		{ "Typing the reason of a rejection", { reason_bindings },
-		  { sizeof reason_bindings / sizeof *reason_bindings } },
-		{ "This list", { overlay_bindings },
-		  { sizeof overlay_bindings / sizeof *overlay_bindings } },
+		{ "Typing the reason of a rejection", { reason_bindings }, { reason_bindings_count } },
+		{ "This list", { overlay_bindings }, { overlay_bindings_count } },
 	};
 	size_t n = sizeof all / sizeof *all;
 	if (n > max)
@@ -756,59 +546,51 @@ static bool completing(struct tui *u, const struct key_event *ev)
 	       !draft[strcspn(draft, " \t\n")];
 }
 
+/* A key through one layer: its own keys, the conversation keys (the board), the keys of
+ * Everywhere on its editor, then what it does with the rest. */
+static enum layer_key through(struct tui *u, const struct layer *l, const struct key_event *ev)
+{
+	enum layer_key r = l->key ? l->key(u, ev) : LAYER_KEY_NONE;
+	if (r == LAYER_KEY_NONE && l->conversation_keys) {
+		DISPATCH(conversation_bindings, u, &u->input, ev);
+		r = LAYER_KEY_TAKEN;
+	}
+	if (r == LAYER_KEY_NONE && l->global_keys &&
+	    DISPATCH(global_bindings, u, l->editor ? l->editor(u) : &u->input, ev))
+		r = LAYER_KEY_TAKEN;
+	if (r == LAYER_KEY_NONE)
+		r = l->other ? l->other(u, ev) : LAYER_KEY_TAKEN;
+	return r;
+}
+
 void bindings_handle(struct tui *u, const struct key_event *ev)
 {
 	bool after_ctrl_x = u->ctrl_x;
 	u->ctrl_x = false;
 	if (DISPATCH(first_bindings, u, &u->input, ev))
 		return;
-	if (u->overlay) {
-		if (ev->kind != KEYS_PASTE) {
-			DISPATCH(overlay_bindings, u, &u->input, ev); /* other keys do nothing */
-			return;
+	if (u->layers.overlay && through(u, u->layers.overlay, ev) == LAYER_KEY_TAKEN)
+		return;
+	/* Down the stack; the conversation keys come before the first layer of the prompt area
+	 * (or the prompt itself). */
+	bool conversation_keys = false;
+	for (size_t i = u->layers.n; i-- > 0;) {
+		const struct layer *l = u->layers.at[i];
+		if (!l->screen && !conversation_keys) {
+			conversation_keys = true;
+			if (DISPATCH(conversation_bindings, u, &u->input, ev))
+				return;
 		}
-		overlay_close(u); /* a paste is never lost: it goes where it would have gone */
-	}
-	if (u->mode == TUI_MODE_PAGER && pager_handle(u, ev))
-		return;
-	if (u->mode == TUI_MODE_SEARCH_BROWSE) {
-		if (DISPATCH(search_browse_bindings, u, &u->query, ev) ||
-		    DISPATCH(global_bindings, u, &u->query, ev))
+		enum layer_key r = through(u, l, ev);
+		if (r == LAYER_KEY_TAKEN)
 			return;
-		u->mode = TUI_MODE_INPUT; /* any other key ends browsing and does its usual job */
+		if (r == LAYER_KEY_PROMPT)
+			break;
+		if (i > u->layers.n)
+			i = u->layers.n; /* a layer closed more than itself */
 	}
-	if (u->mode == TUI_MODE_BOARD) {
-		if (!board_view_handle(u, ev))
-			DISPATCH(conversation_bindings, u, &u->input, ev);
+	if (!conversation_keys && DISPATCH(conversation_bindings, u, &u->input, ev))
 		return;
-	}
-	if (DISPATCH(conversation_bindings, u, &u->input, ev))
-		return;
-	switch (u->mode) {
-	case TUI_MODE_SEARCH_EDIT: {
-		if (DISPATCH(search_edit_bindings, u, &u->query, ev) ||
-		    DISPATCH(global_bindings, u, &u->query, ev))
-			return;
-		uint64_t before = u->query.text_version;
-		if (edit(u, &u->query, ev, false) && u->query.text_version != before)
-			search_update(u);
-		return;
-	}
-	case TUI_MODE_REASON:
-		if (!DISPATCH(reason_bindings, u, &u->reason, ev) &&
-		    !DISPATCH(global_bindings, u, &u->reason, ev))
-			edit(u, &u->reason, ev, true);
-		return;
-	case TUI_MODE_CONFIRM:
-		if (modal_handle(u, ev) || DISPATCH(global_bindings, u, &u->input, ev) ||
-		    !modal_give_back(u))
-			return;
-		break; /* typing: the draft's, as at the prompt */
-	case TUI_MODE_INPUT:
-	case TUI_MODE_SEARCH_BROWSE:
-	default:
-		break;
-	}
 	if (after_ctrl_x && ev->kind == KEYS_CTRL && ev->cp == 'e' && !ev->mods) {
 		external_editor_open(u);
 		return;
@@ -822,5 +604,5 @@ void bindings_handle(struct tui *u, const struct key_event *ev)
 	if (DISPATCH(global_bindings, u, &u->input, ev) ||
 	    DISPATCH(input_bindings, u, &u->input, ev))
 		return;
-	edit(u, &u->input, ev, true);
+	keymap_edit(u, &u->input, ev, true);
 }

@@ -182,11 +182,12 @@ static void refresh_entries(struct tui *u)
 
 void board_view_open(struct tui *u)
 {
-	if (u->mode == TUI_MODE_BOARD)
+	if (layers_top(&u->layers) == &board_layer)
 		return;
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+	if (layers_top(&u->layers) == &search_layer)
 		search_cancel(u);
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+	const struct layer *top = layers_top(&u->layers);
+	if (top == &confirm_layer || top == &reason_layer)
 		modal_close(u);
 	if (!u->board) {
 		u->board = xcalloc(1, sizeof *u->board);
@@ -203,15 +204,14 @@ void board_view_open(struct tui *u)
 		directory_poll_now(u->board->dir);
 	}
 	board_select_urgent(u->board->board);
-	u->mode = TUI_MODE_BOARD;
+	layers_push(&u->layers, &board_layer);
 	refresh_entries(u);
 	ui_invalidate(&u->ui);
 }
 
 void board_view_close(struct tui *u)
 {
-	if (u->mode == TUI_MODE_BOARD)
-		u->mode = TUI_MODE_INPUT;
+	layers_pop(&u->layers, &board_layer);
 	if (u->board) {
 		/* Not polled while nobody looks; the list and the filter stay for the next look. */
 		directory_destroy(u->board->dir);
@@ -265,7 +265,7 @@ static void answer(struct tui *u, const char *id)
 static void answer_when_ready(struct tui *u)
 {
 	struct board_view *b = u->board;
-	if (!b->answer_id || u->mode != TUI_MODE_BOARD)
+	if (!b->answer_id || layers_top(&u->layers) != &board_layer)
 		return;
 	struct conv *v = conv_find(u, b->answer_id);
 	struct controller_status st;
@@ -280,11 +280,12 @@ static void answer_when_ready(struct tui *u)
 	free(id);
 }
 
-bool board_view_handle(struct tui *u, const struct key_event *ev)
+/* A key while the board is on top; the conversation keys get those it does not take. */
+static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 {
 	struct board_action a = { BOARD_NONE, NULL };
 	if (!board_key(u->board->board, ev, &a))
-		return false;
+		return LAYER_KEY_NONE;
 	switch (a.kind) {
 	case BOARD_OPEN: {
 		forget_finished(u->board, a.id);
@@ -305,11 +306,13 @@ bool board_view_handle(struct tui *u, const struct key_event *ev)
 		break;
 	}
 	ui_schedule_frame(&u->ui);
-	return true;
+	return LAYER_KEY_TAKEN;
 }
 
-void board_view_paint(struct tui *u)
+/* The board over the whole screen, and the modal opened from it. */
+static void board_view_paint(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
+	(void)st, (void)now_us;
 	struct board_view *b = u->board;
 	answer_when_ready(u);
 	refresh_entries(u);
@@ -322,7 +325,8 @@ void board_view_paint(struct tui *u)
 			 (long long)(now > b->polled_at ? now - b->polled_at : 0));
 	else
 		note[0] = '\0';
-	bool modal = u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON;
+	const struct layer *top = layers_top(&u->layers);
+	bool modal = top == &confirm_layer || top == &reason_layer;
 	int modal_rows = modal ? modal_rows_wanted(u, COLS) : 0;
 	if (modal_rows > LINES - 3)
 		modal_rows = LINES - 3 > 1 ? LINES - 3 : LINES > 1 ? 1 : LINES;
@@ -353,3 +357,12 @@ void board_view_paint(struct tui *u)
 	wnoutrefresh(stdscr);
 	doupdate();
 }
+
+const struct layer board_layer = {
+	.name = "board",
+	.screen = true,
+	.conversation_keys = true,
+	.key = board_view_key,
+	.paint = board_view_paint,
+	.close = board_view_close,
+};

@@ -118,25 +118,12 @@ static void bring_draft_back(struct tui *u, struct conv *v)
 	v->draft = NULL;
 }
 
-/* Leaves what the current conversation's screen had open the way Esc would. */
-static void leave_modes(struct tui *u)
-{
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
-		search_cancel(u);
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		modal_close(u);
-	if (u->mode == TUI_MODE_PAGER)
-		u->mode = TUI_MODE_INPUT;
-	pager_free(u);
-}
-
 void tui_switch(struct tui *u, struct conv *v)
 {
 	if (!v)
 		return;
-	leave_modes(u); /* a modal opened from the board goes back to it: closed next */
-	if (u->mode == TUI_MODE_BOARD)
-		board_view_close(u);
+	/* What the screen had open closes the way Esc would: a search puts the view back. */
+	layers_close_all(&u->layers, u);
 	if (v != u->cur) {
 		put_draft_aside(u, u->cur);
 		u->cur = v;
@@ -146,7 +133,6 @@ void tui_switch(struct tui *u, struct conv *v)
 		ui_notice_clear(&u->ui);
 	}
 	u->modal = v;
-	u->modal_from_board = false;
 	v->attention.title[0] = '\0'; /* the terminal title is this one's now */
 	/* Looked at: its marks are read (a confirmation stays until answered). */
 	v->unread = 0;

@@ -2,6 +2,7 @@
 #include "draw.h"
 #include "terminal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const short pair_colors[PAIR_COUNT] = {
@@ -195,4 +196,18 @@ int draw_notice_rows(const char *notice, int width)
 		rows++;
 	} while (at < n);
 	return rows;
+}
+
+void draw_painter_fit(struct painter *p, int transcript_rows)
+{
+	if (p->lines != LINES || p->cols != COLS) {
+		free(p->line_hash);
+		p->lines = LINES;
+		p->cols = COLS;
+		p->line_hash = xcalloc((size_t)(LINES > 0 ? LINES : 1), sizeof *p->line_hash);
+	}
+	if ((size_t)transcript_rows > p->rows_cap) {
+		p->rows_cap = (size_t)transcript_rows;
+		p->rows = xrealloc(p->rows, p->rows_cap * sizeof *p->rows);
+	}
 }

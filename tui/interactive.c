@@ -43,18 +43,19 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 		u->cur->confirm.focused = false;
 		u->cur->confirm.choice = -1;
 	}
+	const struct layer *top = layers_top(&u->layers);
+	bool modal_on_top = top == &confirm_layer || top == &reason_layer;
 	if (u->modal != u->cur) {
 		/* Opened from the board for another conversation: closed once nothing waits there. */
 		struct controller_status other;
 		controller_status(u->modal->ctl, &other);
-		if (!other.awaiting_confirmation &&
-		    (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
+		if (!other.awaiting_confirmation && modal_on_top)
 			modal_close(u);
 		return;
 	}
-	if (!st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
+	if (!st->awaiting_confirmation && modal_on_top)
 		modal_close(u);
-	if (st->awaiting_confirmation && !u->cur->confirm.hidden && u->mode == TUI_MODE_INPUT)
+	if (st->awaiting_confirmation && !u->cur->confirm.hidden && !u->layers.n)
 		modal_open(u, false);
 	u->cur->confirm.was_awaiting = st->awaiting_confirmation;
 	u->cur->confirm.signature = signature;
@@ -113,15 +114,14 @@ static void on_frame(void *arg)
 		paint_invalidate(&u->paint);
 	}
 	track_confirmation(u, &st);
-	if (u->overlay)
-		overlay_paint(u);
-	else if (u->mode == TUI_MODE_BOARD || (u->modal_from_board &&
-		 (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)))
-		board_view_paint(u);
+	/* The topmost layer that covers the screen paints it, else the conversation does. */
+	const struct layer *screen = layers_screen(&u->layers);
+	if (screen)
+		screen->paint(u, &st, now);
 	else
 		paint_frame(u, &st, now);
 	call_back(u, now);
-	if (!u->overlay)
+	if (!u->layers.overlay)
 		history_view_painted(u, now);
 	history_view_check(u, &st);
 	render_clock_painted(&u->ui.clock, now);

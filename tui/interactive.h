@@ -13,16 +13,7 @@
 #include "draw.h"
 #include "ui.h"
 #include "keymap.h"
-
-enum tui_mode {
-	TUI_MODE_INPUT,             /* typing a message */
-	TUI_MODE_SEARCH_EDIT,       /* typing a search query */
-	TUI_MODE_SEARCH_BROWSE,     /* n/N through the matches */
-	TUI_MODE_REASON,            /* typing the reason for a rejection */
-	TUI_MODE_CONFIRM,           /* the confirmation modal is up (keys: modal.c) */
-	TUI_MODE_PAGER,             /* one item full-screen (pager.c) */
-	TUI_MODE_BOARD,             /* every conversation of the server (board_view.c) */
-};
+#include "layer.h"
 
 /* Pages timed for $TETHER_STATS. */
 enum { HISTORY_TIMES = 4096 };
@@ -49,6 +40,7 @@ struct conv_search {
 	bool count_valid;
 	uint64_t count_generation, count_uid;
 	size_t match_rank, match_total;
+	bool browsing;              /* Enter was pressed: n/N browse the matches */
 };
 
 /* One conversation's confirmation (modal.c). */
@@ -120,14 +112,13 @@ struct tui {
 	struct conv *cur;           /* the one on screen */
 	struct ui ui;               /* notices, frames, quitting (ui.c) */
 	struct conv *modal;         /* the one the confirmation modal answers */
-	bool modal_from_board;      /* … opened from the board: it goes back there */
 	struct loop_timer *key_timer;   /* the wait for the rest of a key, or a paste's end */
 	struct loop_timer *search_timer; /* the pause in typing a query before the server is asked */
 	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
 	struct painter paint;
-	enum tui_mode mode;
+	struct layers layers;       /* what is open over the conversation (layer.c) */
 	char *last_error;           /* the last notice, printed on stderr when the run ends */
 	int64_t ctrl_c_at;          /* the last Ctrl-C, for "twice within 2 s" */
 	bool started;               /* the loop runs: a conversation opened connects at once */
@@ -136,10 +127,8 @@ struct tui {
 	struct external_editor *ext_editor; /* the $EDITOR child while it runs */
 	bool ctrl_x;                /* Ctrl-X was pressed: Ctrl-E opens $EDITOR */
 	struct pager *pager;        /* the pager open on one item of cur (NULL when closed) */
-	/* the keys overlay (overlay.c): open over everything, and its first row shown */
-	bool overlay;
-	size_t overlay_scroll;
-	int64_t esc_left_at;        /* an Esc that closed something: the next one soon is no interrupt */
+	size_t overlay_scroll;      /* the keys overlay's first row shown (overlay.c) */
+	void (*overlay_text)(int width, struct buf *out); /* … and what it shows */
 	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
 	struct elsewhere *elsewhere; /* the slow poll of the server's list (elsewhere.c) */
 	uint64_t frames;            /* frames begun so far */
@@ -200,10 +189,6 @@ void tui_switch_attention(struct tui *u);
 void board_view_open(struct tui *u);
 /* Back to the conversation on screen; polling stops. */
 void board_view_close(struct tui *u);
-/* A key while the board is open; false when the board does not take it. */
-bool board_view_handle(struct tui *u, const struct key_event *ev);
-/* Paints the board (and the modal opened from it) over the whole screen. */
-void board_view_paint(struct tui *u);
 /* Frees the board (tui_run's end). */
 void board_view_destroy(struct tui *u);
 
@@ -238,6 +223,8 @@ size_t search_position(struct tui *u, size_t *rank);
 void search_server_resume(struct tui *u);
 /* Ends the search and puts the view back where it was. */
 void search_cancel(struct tui *u);
+/* Ends the search where it stands. */
+void search_stop(struct tui *u);
 
 /* Handles one key event. */
 void bindings_handle(struct tui *u, const struct key_event *ev);
@@ -254,10 +241,6 @@ void slash_timestamps(struct tui *u, bool on);
 void modal_open(struct tui *u, bool focused);
 /* Closes it until the next request (answered or set aside). */
 void modal_close(struct tui *u);
-/* A key while the modal has the keyboard: runs its row of modal_bindings; false when none. */
-bool modal_handle(struct tui *u, const struct key_event *ev);
-/* The reason editor ended: send the rejection, or go back to the choices. */
-void modal_reason_done(struct tui *u, bool send);
 /* Rows the modal would take at width (lays its text out). */
 int modal_rows_wanted(struct tui *u, int width);
 /* Paints the modal into rows lines from y. */
@@ -279,13 +262,9 @@ long paint_open_target(struct tui *u);
  * or expanded card, reasoning, the system prompt); -1 when none. */
 long paint_tab_target(struct tui *u);
 
-/* Opens item idx full-screen in the pager (q goes back to the mode and view left). */
+/* Opens item idx full-screen in the pager (q goes back to the layer and view left). */
 void pager_open(struct tui *u, size_t idx);
-/* A key while the pager is open; false when it is not. */
-bool pager_handle(struct tui *u, const struct key_event *ev);
-/* Paints the pager's frame (called by paint_frame while it is open). */
-void pager_paint(struct tui *u, const struct controller_status *st);
-/* Frees the pager if open (the mode is left as is). */
+/* Frees the pager's state if any (its layer is left as is). */
 void pager_free(struct tui *u);
 
 /* ------------------------------------------------------------- key tables */
@@ -295,12 +274,20 @@ size_t bindings_contexts(struct bindings_context *out, size_t max);
 /* The pager's keys (pager.c). */
 extern const struct binding pager_bindings[];
 extern const size_t pager_bindings_count;
+/* The search's keys while typing the query and while browsing (search.c). */
+extern const struct binding search_edit_bindings[];
+extern const size_t search_edit_bindings_count;
+extern const struct binding search_browse_bindings[];
+extern const size_t search_browse_bindings_count;
+/* The keys of the reason of a rejection (modal.c). */
+extern const struct binding reason_bindings[];
+extern const size_t reason_bindings_count;
+/* The keys overlay's keys (overlay.c). */
+extern const struct binding overlay_bindings[];
+extern const size_t overlay_bindings_count;
 /* The confirmation modal's keys (modal.c). */
 extern const struct binding modal_bindings[];
 extern const size_t modal_bindings_count;
-/* The modal did not take a key: true when it goes to the draft (the keyboard goes back there),
- * false (with a notice of what the modal takes) when no draft is on screen. */
-bool modal_give_back(struct tui *u);
 
 /* A slash command as /help and completion know it. */
 struct slash_help {
@@ -314,16 +301,21 @@ const struct slash_help *slash_commands(size_t *n);
  * false when the draft is not one. */
 bool slash_complete(struct tui *u);
 
-/* Opens the keys overlay at its top. */
-void overlay_open(struct tui *u);
+/* Opens the keys overlay at its top, showing text (made again at each width). */
+void overlay_open(struct tui *u, void (*text)(int width, struct buf *out));
 /* Closes it. */
 void overlay_close(struct tui *u);
 /* Scrolls it by rows (negative: up); LONG_MIN/LONG_MAX go to its ends. */
 void overlay_scroll(struct tui *u, long rows);
 /* The overlay's text at width columns: every context's keys, then the slash commands. */
 void overlay_text(int width, struct buf *out);
-/* Paints the overlay over the whole screen. */
-void overlay_paint(struct tui *u);
 
+/* The layers (layer.h): each module's one. */
+extern const struct layer search_layer;   /* search.c: typing a query, browsing the matches */
+extern const struct layer confirm_layer;  /* modal.c: the confirmation */
+extern const struct layer reason_layer;   /* modal.c: the reason of a rejection */
+extern const struct layer pager_layer;    /* pager.c: one item full-screen */
+extern const struct layer board_layer;    /* board_view.c: every conversation of the server */
+extern const struct layer overlay_layer;  /* overlay.c: the keys overlay, above the stack */
 
 #endif

@@ -34,4 +34,15 @@ struct bindings_context {
 bool keymap_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
 		     const struct key_event *ev);
 
+/* Emacs motions and kills (the message, a search, a reason). */
+extern const struct binding keymap_edit_bindings[];
+extern const size_t keymap_edit_bindings_count;
+/* Typing, pasting and editing in e (a paste's line breaks kept when multiline); false for
+ * keys that are none of these. */
+bool keymap_edit(struct tui *u, struct editor *e, const struct key_event *ev, bool multiline);
+/* Types ev's character into e. */
+void keymap_insert_char(struct tui *u, struct editor *e, const struct key_event *ev);
+/* A line break into e. */
+void keymap_newline(struct tui *u, struct editor *e, const struct key_event *ev);
+
 #endif

@@ -99,14 +99,12 @@ void modal_open(struct tui *u, bool focused)
 
 void modal_open_for(struct tui *u, struct conv *v, bool focused)
 {
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+	if (layers_top(&u->layers) == &search_layer)
 		search_cancel(u);
-	/* Answered, it goes back to where it was opened from: the board or the prompt. */
-	u->modal_from_board = u->mode == TUI_MODE_BOARD ||
-			      ((u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON) &&
-			       u->modal_from_board);
+	/* Answered, it goes back to what it was opened over: the board or the prompt. */
+	layers_pop(&u->layers, &reason_layer);
+	layers_push(&u->layers, &confirm_layer);
 	u->modal = v;
-	u->mode = TUI_MODE_CONFIRM;
 	u->modal->confirm.hidden = false;
 	u->modal->confirm.focused = focused;
 	u->modal->confirm.choice = -1;
@@ -116,8 +114,8 @@ void modal_open_for(struct tui *u, struct conv *v, bool focused)
 
 void modal_close(struct tui *u)
 {
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		u->mode = u->modal_from_board ? TUI_MODE_BOARD : TUI_MODE_INPUT;
+	layers_pop(&u->layers, &reason_layer);
+	layers_pop(&u->layers, &confirm_layer);
 	u->modal->confirm.hidden = true;
 	ui_schedule_frame(&u->ui);
 }
@@ -153,7 +151,7 @@ static void choose(struct tui *u, enum choice c)
 		break;
 	case CH_REJECT:
 		editor_clear(&u->reason);
-		u->mode = TUI_MODE_REASON;
+		layers_push(&u->layers, &reason_layer);
 		break;
 	case CH_SEND: {
 		char *draft = editor_take(&u->input);
@@ -204,10 +202,11 @@ static void move_choice(struct tui *u, int dir)
 	u->modal->confirm.choice = c;
 }
 
-void modal_reason_done(struct tui *u, bool send)
+/* The reason editor ended: send the rejection, or go back to the choices. */
+static void reason_done(struct tui *u, bool send)
 {
 	if (!send) {
-		u->mode = TUI_MODE_CONFIRM;
+		layers_pop(&u->layers, &reason_layer);
 		return;
 	}
 	char *reason = editor_take(&u->reason);
@@ -220,7 +219,7 @@ static void act_aside(struct tui *u, struct editor *e, const struct key_event *e
 {
 	(void)e, (void)ev;
 	choose(u, CH_ASIDE);
-	u->esc_left_at = clock_now_us(); /* an Esc right after this one is no interrupt */
+	u->ui.esc_left_at = clock_now_us(); /* an Esc right after this one is no interrupt */
 }
 
 static void act_scroll_up(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -268,6 +267,8 @@ static void act_focus(struct tui *u, struct editor *e, const struct key_event *e
 	(void)e, (void)ev;
 	focus(u);
 }
+
+static bool modal_give_back(struct tui *u);
 
 /* A choice's key answers only once the choices have the keyboard. */
 static void act_choice(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -337,10 +338,11 @@ static bool taken_unfocused(struct tui *u, const struct key_event *ev)
 /* Whether the draft is on screen to take the keys the modal does not. */
 static bool draft_shown(struct tui *u)
 {
-	return u->modal == u->cur && !u->modal_from_board;
+	return u->modal == u->cur && !layers_has(&u->layers, &board_layer);
 }
 
-bool modal_handle(struct tui *u, const struct key_event *ev)
+/* A key while the modal has the keyboard: runs its row of modal_bindings; false when none. */
+static bool modal_handle(struct tui *u, const struct key_event *ev)
 {
 	if (!u->modal->confirm.focused && draft_shown(u) && !taken_unfocused(u, ev))
 		return false;
@@ -352,7 +354,9 @@ bool modal_handle(struct tui *u, const struct key_event *ev)
 	return keymap_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
 }
 
-bool modal_give_back(struct tui *u)
+/* The modal did not take a key: true when it goes to the draft (the keyboard goes back there),
+ * false (with a notice of what the modal takes) when no draft is on screen. */
+static bool modal_give_back(struct tui *u)
 {
 	if (!draft_shown(u)) {
 		/* Answering from the board: no draft on screen to type into. */
@@ -366,6 +370,28 @@ bool modal_give_back(struct tui *u)
 	}
 	return true;
 }
+
+/* ------------------------------------------------------------------ the reason */
+
+static void act_reason_send(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	reason_done(u, true);
+}
+
+static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	reason_done(u, false);
+	ui_esc_closed(&u->ui, ev);
+}
+
+const struct binding reason_bindings[] = {
+	{ KEYS_ENTER, 0, 0, act_reason_send, "reject with this reason" },
+	{ KEYS_NEWLINE, 0, 0, keymap_newline, "a line break in the reason" },
+	{ KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation" },
+};
+const size_t reason_bindings_count = sizeof reason_bindings / sizeof *reason_bindings;
 
 /* ------------------------------------------------------------------ painting */
 
@@ -460,3 +486,68 @@ void modal_paint(struct tui *u, int y, int rows)
 		draw_line_paint(&u->paint, y + 1 + body + line, &a);
 	}
 }
+
+/* ------------------------------------------------------------------ the layers */
+
+static enum layer_key confirm_key(struct tui *u, const struct key_event *ev)
+{
+	return modal_handle(u, ev) ? LAYER_KEY_TAKEN : LAYER_KEY_NONE;
+}
+
+/* Typing goes to the draft when it is on screen. */
+static enum layer_key confirm_other(struct tui *u, const struct key_event *ev)
+{
+	(void)ev;
+	return modal_give_back(u) ? LAYER_KEY_PROMPT : LAYER_KEY_TAKEN;
+}
+
+/* The actions above the notice while they wait. */
+static int modal_rows(struct tui *u, const struct controller_status *st, int width)
+{
+	return st->awaiting_confirmation ? modal_rows_wanted(u, width) : 0;
+}
+
+const struct layer confirm_layer = {
+	.name = "confirm",
+	.global_keys = true,
+	.key = confirm_key,
+	.other = confirm_other,
+	.rows = modal_rows,
+	.paint_rows = modal_paint,
+	.close = modal_close,
+};
+
+static enum layer_key reason_key(struct tui *u, const struct key_event *ev)
+{
+	return keymap_dispatch(reason_bindings, reason_bindings_count, u, &u->reason, ev)
+		       ? LAYER_KEY_TAKEN : LAYER_KEY_NONE;
+}
+
+static enum layer_key reason_other(struct tui *u, const struct key_event *ev)
+{
+	keymap_edit(u, &u->reason, ev, true);
+	return LAYER_KEY_TAKEN;
+}
+
+static struct editor *reason_editor(struct tui *u)
+{
+	return &u->reason;
+}
+
+static const char *reason_prefix(struct tui *u, char *buf, size_t size)
+{
+	(void)u, (void)buf, (void)size;
+	return "reason: ";
+}
+
+const struct layer reason_layer = {
+	.name = "reason",
+	.global_keys = true,
+	.key = reason_key,
+	.other = reason_other,
+	.editor = reason_editor,
+	.prefix = reason_prefix,
+	.rows = modal_rows,
+	.paint_rows = modal_paint,
+	.close = modal_close,
+};

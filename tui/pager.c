@@ -16,7 +16,6 @@ enum { QUERY_MAX_BYTES = 256 };
 struct pager {
 	uint64_t uid;
 	uint64_t version;
-	enum tui_mode back;         /* the mode to return to */
 	struct buf title;           /* the item's header row as the transcript shows it */
 	struct buf text;            /* what is shown */
 	struct buf command, output; /* what C and c copy */
@@ -103,8 +102,9 @@ void pager_open(struct tui *u, size_t idx)
 {
 	if (idx >= transcript_count(u->cur->t))
 		return;
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
-		u->mode = TUI_MODE_INPUT; /* the search stops where it stands */
+	if (layers_top(&u->layers) == &search_layer)
+		search_stop(u); /* the search stops where it stands */
+	layers_pop(&u->layers, &pager_layer);
 	pager_free(u);
 	struct pager *p = xcalloc(1, sizeof *p);
 	buf_init(&p->title);
@@ -115,11 +115,10 @@ void pager_open(struct tui *u, size_t idx)
 	buf_init(&p->typed);
 	layout_init(&p->l);
 	p->uid = transcript_uid_at(u->cur->t, idx);
-	p->back = u->mode == TUI_MODE_PAGER ? TUI_MODE_INPUT : u->mode;
 	p->match = -1;
 	compose(u, p, idx);
 	u->pager = p;
-	u->mode = TUI_MODE_PAGER;
+	layers_push(&u->layers, &pager_layer);
 	ui_invalidate(&u->ui);
 }
 
@@ -139,11 +138,11 @@ void pager_free(struct tui *u)
 	u->pager = NULL;
 }
 
+/* Back to the layer and view it was opened over. */
 static void pager_close(struct tui *u)
 {
-	enum tui_mode back = u->pager ? u->pager->back : TUI_MODE_INPUT;
+	layers_pop(&u->layers, &pager_layer);
 	pager_free(u);
-	u->mode = back;
 	ui_invalidate(&u->ui);
 }
 
@@ -379,18 +378,17 @@ const struct binding pager_bindings[] = {
 };
 const size_t pager_bindings_count = sizeof pager_bindings / sizeof *pager_bindings;
 
-bool pager_handle(struct tui *u, const struct key_event *ev)
+/* A key while the pager is open: all are its. */
+static enum layer_key pager_key(struct tui *u, const struct key_event *ev)
 {
 	struct pager *p = u->pager;
-	if (!p)
-		return false;
 	if (p->typing && !(ev->kind == KEYS_CTRL && (ev->cp == 'l' || ev->cp == 'z') && !ev->mods)) {
 		typing_key(u, ev);
-		return true;
+		return LAYER_KEY_TAKEN;
 	}
 	if (!keymap_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
 		ui_notice(&u->ui, "q back · / search · c copy output · C copy command");
-	return true;
+	return LAYER_KEY_TAKEN;
 }
 
 /* ------------------------------------------------------------------ painting */
@@ -435,8 +433,11 @@ static void paint_body_row(struct tui *u, int y, size_t r)
 	buf_fini(&t);
 }
 
-void pager_paint(struct tui *u, const struct controller_status *st)
+/* The pager's frame: the item whole, the bar, the notice or the search being typed. */
+static void pager_paint(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
+	(void)now_us;
+	draw_painter_fit(&u->paint, 0);
 	struct pager *p = u->pager;
 	long idx = transcript_index_of(u->cur->t, p->uid);
 	if (idx >= 0) {
@@ -514,3 +515,11 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 	wnoutrefresh(stdscr);
 	doupdate();
 }
+
+const struct layer pager_layer = {
+	.name = "pager",
+	.screen = true,
+	.key = pager_key,
+	.paint = pager_paint,
+	.close = pager_close,
+};

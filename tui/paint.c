@@ -112,7 +112,7 @@ static struct look span_look(struct look base, uint16_t style)
 static const char *search_needle(struct tui *u, size_t *m)
 {
 	*m = 0;
-	if (u->mode != TUI_MODE_SEARCH_EDIT && u->mode != TUI_MODE_SEARCH_BROWSE)
+	if (layers_top(&u->layers) != &search_layer)
 		return NULL;
 	*m = u->query.text.len;
 	return editor_text(&u->query);
@@ -206,45 +206,18 @@ struct layout_plan {
 	int input_y, input;
 };
 
+/* The editor the input line shows: the prompt layer's, else the draft. */
 static struct editor *active_editor(struct tui *u)
 {
-	switch (u->mode) {
-	case TUI_MODE_SEARCH_EDIT:
-	case TUI_MODE_SEARCH_BROWSE:
-		return &u->query;
-	case TUI_MODE_REASON:
-		return &u->reason;
-	case TUI_MODE_INPUT:
-	default:
-		return &u->input;
-	}
+	const struct layer *l = layers_prompt(&u->layers);
+	return l && l->editor ? l->editor(u) : &u->input;
 }
 
-/* The words before the input; a search's say which match of how many loaded is shown. */
+/* The words before the input: the prompt layer's, else "> ". */
 static const char *input_prefix(struct tui *u, char *buf, size_t size)
 {
-	size_t rank, total;
-	switch (u->mode) {
-	case TUI_MODE_SEARCH_EDIT:
-	case TUI_MODE_SEARCH_BROWSE:
-		if (u->cur->search.search_failed)
-			return "search (no match): ";
-		total = search_position(u, &rank);
-		if (!total)
-			return "search: ";
-		snprintf(buf, size, "search %zu/%zu: ", rank, total);
-		return buf;
-	case TUI_MODE_REASON:
-		return "reason: ";
-	case TUI_MODE_INPUT:
-	default:
-		return "> ";
-	}
-}
-
-static bool modal_visible(struct tui *u, const struct controller_status *st)
-{
-	return st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON);
+	const struct layer *l = layers_prompt(&u->layers);
+	return l && l->prefix ? l->prefix(u, buf, size) : "> ";
 }
 
 /* Messages not sent yet, as the outbox lists them. */
@@ -278,8 +251,9 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	/* The modal takes what it needs, up to all but a few transcript rows: the action is what
 	 * the user must read now. */
 	int prompt = 0;
-	if (modal_visible(u, st)) {
-		int want = modal_rows_wanted(u, COLS);
+	const struct layer *over = layers_prompt(&u->layers);
+	int want = over && over->rows ? over->rows(u, st, COLS) : 0;
+	if (want) {
 		int most = left > 6 ? left - 3 : left;
 		prompt = take(&left, want < most ? want : most);
 	}
@@ -384,7 +358,7 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 		strip_width = text_width(strip.data, strip.len);
 	}
 	/* Other modes show their own keys where the user types. */
-	status_format(st, now, COLS - strip_width, u->mode == TUI_MODE_INPUT ? STATUS_KEY_HINT : 0,
+	status_format(st, now, COLS - strip_width, !u->layers.n ? STATUS_KEY_HINT : 0,
 		      &b);
 	struct draw_line l = { .nseg = 0, .fill = true, .fill_look = status_look };
 	draw_line_add(&l, strip.data, strip.len, strip_look);
@@ -427,7 +401,8 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 	const struct editor_row *rows = editor_rows(e, width, &nrows);
 	editor_cursor_pos(e, width, &crow, &ccol);
 	size_t top = crow >= (size_t)L->input ? crow - (size_t)L->input + 1 : 0;
-	const char *hint = u->mode == TUI_MODE_SEARCH_BROWSE ? "   n older · N newer · Esc done" : "";
+	const struct layer *over = layers_prompt(&u->layers);
+	const char *hint = over && over->hint ? over->hint(u) : "";
 	for (int i = 0; i < L->input; i++) {
 		struct draw_line l = { .nseg = 0 };
 		size_t r = top + (size_t)i;
@@ -439,7 +414,7 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 		if (r == 0 && *hint)
 			draw_line_puts(&l, hint, dim);
 		/* An empty prompt says what it is for and where the keys are. */
-		if (r == 0 && u->mode == TUI_MODE_INPUT && editor_empty(e))
+		if (r == 0 && !u->layers.n && editor_empty(e))
 			draw_line_puts(&l, "message the agent · ? for keys · /help", dim);
 		draw_line_paint(&u->paint, L->input_y + i, &l);
 	}
@@ -447,29 +422,10 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 	*cx = pw + ccol < COLS ? pw + ccol : COLS - 1;
 }
 
-static void ensure_size(struct painter *p, int transcript_rows)
-{
-	if (p->lines != LINES || p->cols != COLS) {
-		free(p->line_hash);
-		p->lines = LINES;
-		p->cols = COLS;
-		p->line_hash = xcalloc((size_t)(LINES > 0 ? LINES : 1), sizeof *p->line_hash);
-	}
-	if ((size_t)transcript_rows > p->rows_cap) {
-		p->rows_cap = (size_t)transcript_rows;
-		p->rows = xrealloc(p->rows, p->rows_cap * sizeof *p->rows);
-	}
-}
-
 static long focus_in_view(struct tui *u);
 
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
-	if (u->mode == TUI_MODE_PAGER && u->pager) {
-		ensure_size(&u->paint, 0);
-		pager_paint(u, st);
-		return;
-	}
 	struct editor *e = active_editor(u);
 	char prefix_buf[64];
 	const char *prefix = input_prefix(u, prefix_buf, sizeof prefix_buf);
@@ -478,7 +434,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	editor_rows(e, COLS - pw >= 1 ? COLS - pw : COLS, &in_rows);
 	struct layout_plan L;
 	plan_layout(u, st, (int)in_rows, &L);
-	ensure_size(&u->paint, L.transcript);
+	draw_painter_fit(&u->paint, L.transcript);
 	if (u->cur->vp.width != COLS || u->cur->vp.height != L.transcript)
 		viewport_resize(&u->cur->vp, u->cur->t, COLS, L.transcript);
 	viewport_note_changes(&u->cur->vp, u->cur->t);
@@ -503,7 +459,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	if (L.queued)
 		paint_queued(u, st, L.queued_y, L.queued);
 	if (L.prompt)
-		modal_paint(u, L.prompt_y, L.prompt);
+		layers_prompt(&u->layers)->paint_rows(u, L.prompt_y, L.prompt);
 	if (L.notice_y >= 0)
 		paint_notice(u, L.notice_y, L.notice);
 	if (L.status_y >= 0)

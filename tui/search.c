@@ -29,7 +29,7 @@ static void refresh_match(struct tui *u)
 
 static bool searching(const struct tui *u)
 {
-	return u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE;
+	return layers_top(&u->layers) == &search_layer;
 }
 
 static void search_server(struct tui *u);
@@ -216,12 +216,13 @@ void search_start(struct tui *u)
 	u->cur->search.match_uid = 0;
 	u->cur->search.search_failed = false;
 	u->cur->search.count_valid = false;
-	u->mode = TUI_MODE_SEARCH_EDIT;
+	u->cur->search.browsing = false;
+	layers_push(&u->layers, &search_layer);
 }
 
 void search_cancel(struct tui *u)
 {
-	u->mode = TUI_MODE_INPUT;
+	layers_pop(&u->layers, &search_layer);
 	if (u->search_timer)
 		loop_timer_cancel(u->search_timer);
 	if (u->cur->search.saved_follow) {
@@ -234,3 +235,130 @@ void search_cancel(struct tui *u)
 	}
 }
 
+void search_stop(struct tui *u)
+{
+	layers_pop(&u->layers, &search_layer);
+}
+
+/* ------------------------------------------------------------------ keys */
+
+static void act_older(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_step(u, true);
+}
+
+static void act_newer(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_step(u, false);
+}
+
+static void act_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	search_cancel(u);
+	ui_esc_closed(&u->ui, ev);
+}
+
+static void act_browse(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	if (editor_empty(&u->query))
+		search_stop(u);
+	else
+		u->cur->search.browsing = true;
+}
+
+static void act_edit(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	u->cur->search.browsing = false;
+}
+
+static void act_done(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	search_stop(u);
+}
+
+const struct binding search_edit_bindings[] = {
+	{ KEYS_ENTER, 0, 0, act_browse, "stop typing, browse the matches" },
+	{ KEYS_ESC, 0, 0, act_cancel, "leave search, back where you were" },
+	{ KEYS_CTRL, 0, 'r', act_older, "the older match" },
+	{ KEYS_CTRL, 0, 's', act_newer, "the newer match" },
+	{ KEYS_UP, 0, 0, act_older, "the older match" },
+	{ KEYS_DOWN, 0, 0, act_newer, "the newer match" },
+};
+const size_t search_edit_bindings_count = sizeof search_edit_bindings / sizeof *search_edit_bindings;
+
+const struct binding search_browse_bindings[] = {
+	{ KEYS_CHAR, 0, 'n', act_older, "the older match" },
+	{ KEYS_CHAR, 0, 'N', act_newer, "the newer match" },
+	{ KEYS_CTRL, 0, 'r', act_older, "the older match" },
+	{ KEYS_CTRL, 0, 's', act_newer, "the newer match" },
+	{ KEYS_UP, 0, 0, act_older, "the older match" },
+	{ KEYS_DOWN, 0, 0, act_newer, "the newer match" },
+	{ KEYS_CHAR, 0, '/', act_edit, "edit the search" },
+	{ KEYS_ESC, 0, 0, act_cancel, "leave search, back where you were" },
+	{ KEYS_ENTER, 0, 0, act_done, "stay at this match" },
+};
+const size_t search_browse_bindings_count =
+	sizeof search_browse_bindings / sizeof *search_browse_bindings;
+
+/* ------------------------------------------------------------------ the layer */
+
+static enum layer_key layer_key(struct tui *u, const struct key_event *ev)
+{
+	if (u->cur->search.browsing)
+		return keymap_dispatch(search_browse_bindings, search_browse_bindings_count, u,
+				       &u->query, ev) ? LAYER_KEY_TAKEN : LAYER_KEY_NONE;
+	return keymap_dispatch(search_edit_bindings, search_edit_bindings_count, u, &u->query, ev)
+		       ? LAYER_KEY_TAKEN : LAYER_KEY_NONE;
+}
+
+/* Browsing, any other key ends it and does its usual job; typing edits the query. */
+static enum layer_key layer_other(struct tui *u, const struct key_event *ev)
+{
+	if (u->cur->search.browsing) {
+		search_stop(u);
+		return LAYER_KEY_DOWN;
+	}
+	uint64_t before = u->query.text_version;
+	if (keymap_edit(u, &u->query, ev, false) && u->query.text_version != before)
+		search_update(u);
+	return LAYER_KEY_TAKEN;
+}
+
+static struct editor *layer_editor(struct tui *u)
+{
+	return &u->query;
+}
+
+/* The words before the query say which match of how many loaded is shown. */
+static const char *layer_prefix(struct tui *u, char *buf, size_t size)
+{
+	if (u->cur->search.search_failed)
+		return "search (no match): ";
+	size_t rank, total = search_position(u, &rank);
+	if (!total)
+		return "search: ";
+	snprintf(buf, size, "search %zu/%zu: ", rank, total);
+	return buf;
+}
+
+static const char *layer_hint(struct tui *u)
+{
+	return u->cur->search.browsing ? "   n older · N newer · Esc done" : "";
+}
+
+const struct layer search_layer = {
+	.name = "search",
+	.global_keys = true,
+	.key = layer_key,
+	.other = layer_other,
+	.editor = layer_editor,
+	.prefix = layer_prefix,
+	.hint = layer_hint,
+	.close = search_cancel,
+};

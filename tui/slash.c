@@ -238,7 +238,7 @@ static void cmd_reconnect(struct tui *u, const char *arg)
 static void cmd_help(struct tui *u, const char *arg)
 {
 	(void)arg;
-	overlay_open(u);
+	overlay_open(u, overlay_text);
 }
 
 static const struct slash_help helps[] = {

@@ -136,6 +136,12 @@ void ui_input_pause(struct ui *ui, bool pause)
 	ui->input_pause(ui->input_ctx, pause);
 }
 
+void ui_esc_closed(struct ui *ui, const struct key_event *ev)
+{
+	if (ev->kind == KEYS_ESC)
+		ui->esc_left_at = clock_now_us();
+}
+
 void ui_fini(struct ui *ui)
 {
 	free(ui->notice);

@@ -5,6 +5,7 @@
 #define TETHER_UI_H
 
 #include "controller.h"
+#include "keys.h"
 #include "render.h"
 
 struct loop;
@@ -25,6 +26,7 @@ struct ui {
 	int exit_code;
 	bool paused;                      /* a child ($EDITOR) has the terminal: nothing is painted */
 	bool redraw;                      /* the next frame redraws every line */
+	int64_t esc_left_at;              /* an Esc that closed something: the next one soon is no interrupt */
 	/* stops reading keys or starts again (interactive.c's) */
 	void (*input_pause)(void *ctx, bool pause);
 	void *input_ctx;
@@ -53,6 +55,8 @@ void ui_quit(struct ui *ui, int exit_code);
 void ui_suspend(struct ui *ui);
 /* Stops reading keys (the terminal belongs to a child), or starts again. */
 void ui_input_pause(struct ui *ui, bool pause);
+/* An Esc (ev) closed something: an Esc right after it is not taken as an interrupt. */
+void ui_esc_closed(struct ui *ui, const struct key_event *ev);
 /* Frees the notices. */
 void ui_fini(struct ui *ui);
 
