@@ -13,7 +13,8 @@
 #include "mirror.h"
 #include "util.h"
 
-#include "interactive.h"
+#include "conv.h"
+#include "paint.h"
 
 #include <curses.h>
 #include <locale.h>

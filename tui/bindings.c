@@ -3,7 +3,15 @@
  * except n/N while browsing search results, and ? on an empty input (the keys overlay). A
  * waiting confirmation is a modal (modal.c) that takes every key while open; the keys
  * overlay (overlay.c) too. Every table's rows say what they do: the overlay lists them. */
-#include "interactive.h"
+#include "conv.h"
+#include "history_view.h"
+#include "search.h"
+#include "pager.h"
+#include "modal.h"
+#include "board_view.h"
+#include "overlay.h"
+#include "paint.h"
+#include "bindings.h"
 #include "diagnose.h"
 #include "external_editor.h"
 #include "history_file.h"

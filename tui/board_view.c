@@ -6,7 +6,10 @@
  * in the background first and its modal comes once its waiting actions are loaded. The board
  * does not poll while closed: the open conversations' sockets are live, and only the slow
  * poll of elsewhere.c looks for confirmations in the others. */
-#include "interactive.h"
+#include "conv.h"
+#include "search.h"
+#include "modal.h"
+#include "board_view.h"
 #include "directory.h"
 #include "reltime.h"
 
@@ -109,7 +112,7 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 			};
 		}
 		b->nlisted = p->count;
-		elsewhere_note_list(u, p->items, p->count); /* the strip as fresh as the board */
+		conv_note_far(u, p->items, p->count); /* the strip as fresh as the board */
 		b->polled_at = time(NULL);
 		b->note[0] = '\0';
 	}
@@ -334,7 +337,7 @@ static void board_view_paint(struct tui *u, const struct controller_status *st, 
 	erase();
 	if (board_lines > 0)
 		board_paint(b->board, board_lines, COLS, now, note[0] ? note : NULL);
-	paint_invalidate(&u->paint);
+	draw_painter_forget(&u->paint);
 	if (modal)
 		modal_paint(u, board_lines, modal_rows);
 	if (u->ui.notice && board_lines > 1) {

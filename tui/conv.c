@@ -2,7 +2,7 @@
  * model, streams), view, draft and confirmation state; one is on screen. Switching puts the
  * draft aside and brings the other's back, leaves a search or a modal the way Esc would,
  * and shows the other exactly where its reader left it. */
-#include "interactive.h"
+#include "conv.h"
 #include "recorder.h"
 
 #include <curses.h>
@@ -175,7 +175,7 @@ void tui_switch_attention(struct tui *u)
 		}
 	}
 	if (!best) {
-		size_t far = elsewhere_waiting(u);
+		size_t far = conv_far_waiting(u);
 		if (far)
 			ui_notice(&u->ui, "no other open conversation needs you; %zu not open here wait%s for "
 				      "confirmation: Ctrl-G", far, far == 1 ? "s" : "");
@@ -216,7 +216,7 @@ void tui_close_current(struct tui *u)
 
 void conv_strip(struct tui *u, bool brief, struct buf *out)
 {
-	size_t far = elsewhere_waiting(u);
+	size_t far = conv_far_waiting(u);
 	if (u->nconvs < 2 && !far)
 		return;
 	if (u->nconvs >= 2) {
@@ -238,4 +238,29 @@ void conv_strip(struct tui *u, bool brief, struct buf *out)
 		buf_printf(out, brief ? "%s+%zu%s" : "%s%zu%s elsewhere (Ctrl-G)",
 			   u->nconvs >= 2 ? " · " : "", far, conv_mark_glyph(CONV_MARK_CONFIRM));
 	buf_puts(out, " │ ");
+}
+
+void conv_note_far(struct tui *u, const struct conversation_info *items, size_t n)
+{
+	for (size_t i = 0; i < u->nfar; i++)
+		free(u->far[i]);
+	free(u->far);
+	u->far = NULL;
+	u->nfar = 0;
+	if (!u->elsewhere)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (items[i].id && items[i].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION) {
+			u->far = xrealloc(u->far, (u->nfar + 1) * sizeof *u->far);
+			u->far[u->nfar++] = xstrdup(items[i].id);
+		}
+	ui_schedule_frame(&u->ui);
+}
+
+size_t conv_far_waiting(struct tui *u)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < u->nfar; i++)
+		n += !conv_find(u, u->far[i]); /* the open ones speak for themselves */
+	return n;
 }

@@ -211,3 +211,9 @@ void draw_painter_fit(struct painter *p, int transcript_rows)
 		p->rows = xrealloc(p->rows, p->rows_cap * sizeof *p->rows);
 	}
 }
+
+void draw_painter_forget(struct painter *p)
+{
+	if (p->line_hash)
+		memset(p->line_hash, 0, (size_t)p->lines * sizeof *p->line_hash);
+}

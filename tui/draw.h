@@ -49,6 +49,8 @@ uint64_t draw_hash_u64(uint64_t h, uint64_t v);
 uint64_t draw_hash_look(uint64_t h, const struct look *l);
 /* True when line y already shows what fingerprint h stands for; records h otherwise. */
 bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
+/* Forgets the line fingerprints: the next frame draws every line. */
+void draw_painter_forget(struct painter *p);
 /* Fits the line fingerprints to the screen's size and the rows to transcript_rows. */
 void draw_painter_fit(struct painter *p, int transcript_rows);
 /* Rows a notice takes wrapped at width (at least one). */

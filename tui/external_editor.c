@@ -4,7 +4,7 @@
  * exits 0 changes the draft. */
 #define _GNU_SOURCE /* closefrom */
 #include "external_editor.h"
-#include "interactive.h"
+#include "conv.h"
 #include "terminal.h"
 
 #include <errno.h>

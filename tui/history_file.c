@@ -4,7 +4,7 @@
  * server each add to what the other wrote (without it, each would rename its own read over
  * the other's entries). */
 #include "history_file.h"
-#include "interactive.h"
+#include "conv.h"
 #include "net.h"
 
 #include <errno.h>

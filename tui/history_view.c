@@ -3,7 +3,9 @@
  * ("loading…", why it failed); a page that lands above moves nothing (the viewport anchors at
  * an item's uid and does not count the page as new output below). After each page and each
  * move of the view, items far from it are dropped down to history_memory. */
-#include "interactive.h"
+#include "conv.h"
+#include "history_view.h"
+#include "search.h"
 #include "outfile.h"
 
 #include <stdio.h>

@@ -3,7 +3,14 @@
  * paints at most one frame per period. Between frames nothing wakes up unless text is still
  * being revealed, a countdown is shown, or a notice is about to expire. */
 #include "tui.h"
-#include "interactive.h"
+#include "conv.h"
+#include "history_view.h"
+#include "elsewhere.h"
+#include "pager.h"
+#include "modal.h"
+#include "board_view.h"
+#include "paint.h"
+#include "bindings.h"
 #include "status.h"
 #include "terminal.h"
 #include "latency.h"
@@ -70,7 +77,7 @@ static void call_back(struct tui *u, int64_t now)
 	for (size_t i = 0; i < u->nconvs; i++)
 		if (u->convs[i] != u->cur && conv_mark(u->convs[i]) >= CONV_MARK_ERROR)
 			others_need++;
-	u->cur->attention.others_need = others_need + (int)elsewhere_waiting(u);
+	u->cur->attention.others_need = others_need + (int)conv_far_waiting(u);
 	for (size_t i = 0; i < u->nconvs; i++) {
 		struct conv *v = u->convs[i];
 		struct controller_status st;
@@ -111,7 +118,7 @@ static void on_frame(void *arg)
 	ui_notice_expire(&u->ui, &st, now);
 	if (u->ui.redraw) {
 		u->ui.redraw = false;
-		paint_invalidate(&u->paint);
+		draw_painter_forget(&u->paint);
 	}
 	track_confirmation(u, &st);
 	/* The topmost layer that covers the screen paints it, else the conversation does. */

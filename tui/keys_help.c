@@ -2,7 +2,8 @@
  * (bindings_contexts) and the slash commands' table, so it lists every key the code binds
  * and cannot go stale. Keys of one context that do the same thing share a line ("PgUp,
  * Shift-PgUp"). */
-#include "interactive.h"
+#include "conv.h"
+#include "bindings.h"
 
 #include <stdlib.h>
 #include <string.h>

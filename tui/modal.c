@@ -12,7 +12,10 @@
  * (get_unmatched_actions: "implicit confirmation") — software-agent-sdk at 611629e6. So
  * sending is allowed only after an answer, or as the explicit "send draft and allow". */
 #include "draw.h"
-#include "interactive.h"
+#include "conv.h"
+#include "search.h"
+#include "pager.h"
+#include "modal.h"
 #include "clipboard.h"
 
 #include <stdlib.h>
@@ -338,7 +341,7 @@ static bool taken_unfocused(struct tui *u, const struct key_event *ev)
 /* Whether the draft is on screen to take the keys the modal does not. */
 static bool draft_shown(struct tui *u)
 {
-	return u->modal == u->cur && !layers_has(&u->layers, &board_layer);
+	return u->modal == u->cur && !layers_screen(&u->layers); /* not over the board */
 }
 
 /* A key while the modal has the keyboard: runs its row of modal_bindings; false when none. */

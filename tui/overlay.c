@@ -1,7 +1,8 @@
 /* overlay: the keys overlay (?, F1, /help), over everything. It covers the whole screen and
  * scrolls; its text comes from whoever opened it (keys_help.c makes it from the tables). */
 #include "draw.h"
-#include "interactive.h"
+#include "conv.h"
+#include "overlay.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -4,7 +4,9 @@
  * the pager never touches the viewport. The item is read again whenever it changes (a result
  * that arrives while it is open shows). */
 #include "draw.h"
-#include "interactive.h"
+#include "conv.h"
+#include "search.h"
+#include "pager.h"
 #include "clipboard.h"
 #include "status.h"
 

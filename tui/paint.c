@@ -3,7 +3,9 @@
  * the cells that differ, in one doupdate(). All text comes from the transcript, the status or
  * the editors, already sanitized and masked. */
 #include "draw.h"
-#include "interactive.h"
+#include "conv.h"
+#include "search.h"
+#include "paint.h"
 #include "status.h"
 
 #include <stdio.h>
@@ -80,12 +82,6 @@ void paint_fini(struct painter *p)
 	free(p->line_hash);
 	free(p->rows);
 	memset(p, 0, sizeof *p);
-}
-
-void paint_invalidate(struct painter *p)
-{
-	if (p->line_hash)
-		memset(p->line_hash, 0, (size_t)p->lines * sizeof *p->line_hash);
 }
 
 /* ------------------------------------------------------------ transcript rows */

@@ -2,7 +2,8 @@
  * older or newer ones, and back to where the reader was on Esc. Past the oldest match loaded,
  * the server's history is searched (events/search with body: messages only) and the match
  * is loaded where it belongs, an island the view then fills around. */
-#include "interactive.h"
+#include "conv.h"
+#include "search.h"
 
 #include <string.h>
 

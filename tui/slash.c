@@ -1,5 +1,9 @@
 /* slash: the slash commands of the input line, and /copy. */
-#include "interactive.h"
+#include "conv.h"
+#include "modal.h"
+#include "board_view.h"
+#include "overlay.h"
+#include "bindings.h"
 #include "clipboard.h"
 #include "reltime.h"
 #include "terminal.h"

@@ -4,7 +4,7 @@
  * asked), and asks for a frame only when what the strip and the bell show changes. Errors
  * become items of the transcript, notices show above the status line; each delta's arrival
  * is kept for the latency instrumentation. */
-#include "interactive.h"
+#include "conv.h"
 #include "latency.h"
 
 #include <stdlib.h>

@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "interactive.h"
+#include "conv.h"
+#include "bindings.h"
 #include "options_int.h"
 
 static const char *readme_path, *man_path;

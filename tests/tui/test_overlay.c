@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interactive.h"
+#include "conv.h"
+#include "bindings.h"
 
 static void check_width(int width)
 {

@@ -1,8 +1,8 @@
-/* The interactive client's state, shared by its files: interactive.c (the loop wiring and
- * the frame clock), bindings.c (keys → actions), search.c, slash.c (slash commands), modal.c,
- * overlay.c (the keys overlay), paint.c and draw.c. */
-#ifndef TETHER_INTERACTIVE_H
-#define TETHER_INTERACTIVE_H
+/* conv: the open conversations and the screen's state (struct tui) that every interactive
+ * part reads; opening, finding, naming, switching (conv.c); the TUI as each one's sink
+ * (tui_sink.c). */
+#ifndef TETHER_CONV_H
+#define TETHER_CONV_H
 
 #include "attention.h"
 #include "board.h"
@@ -131,6 +131,8 @@ struct tui {
 	void (*overlay_text)(int width, struct buf *out); /* … and what it shows */
 	struct board_view *board;   /* the board (board_view.c); NULL until first opened */
 	struct elsewhere *elsewhere; /* the slow poll of the server's list (elsewhere.c) */
+	char **far;                 /* ids the last complete list says wait for confirmation */
+	size_t nfar;
 	uint64_t frames;            /* frames begun so far */
 	/* background calls back ($TETHER_STATS): how many, and the most frames between a status
 	 * change and its bell (1: the first frame after it) */
@@ -138,27 +140,9 @@ struct tui {
 	uint64_t ring_frames_max;
 };
 
-/* After a frame: asks for the history not loaded within a screen of the rows shown. */
-void history_view_check(struct tui *u, const struct controller_status *st);
-/* Ctrl-Home: to the first event — the top of what is loaded now, and the oldest page of the
- * log asked directly when it is not loaded (a gap row between says how much lies between). */
-void history_view_go_first(struct tui *u);
-/* A frame was painted: a page that landed is on screen (timed for $TETHER_STATS). */
-void history_view_painted(struct tui *u, int64_t now_us);
-/* Appends the pages' times to $TETHER_STATS when set. */
-void history_view_write_stats(struct tui *u);
-/* Drops items far from the rows shown down to history_memory (never the live tail); returns
- * how many. */
-size_t history_view_trim(struct tui *u);
-/* Ctrl-C (the key or SIGINT): a second one within 2 s quits. */
-void bindings_ctrl_c(struct tui *u);
-/* Reconnects now when a reconnect is waiting (F5, /reconnect), else says why not. */
-void slash_reconnect(struct tui *u);
-
 /* The TUI as a sink of one conversation's controller: dirty marks, background marks, error
  * items, notices, latency. */
 struct sink tui_sink(struct conv *v);
-
 
 /* Opens conversation id (or finds it open): its controller connects at once when the loop
  * runs. first: the one tether was started with (--after-seq, --record are its). NULL with
@@ -184,138 +168,15 @@ void tui_switch_step(struct tui *u, int dir);
 void tui_switch_slot(struct tui *u, size_t slot);
 /* The most urgent other conversation that needs the user (Alt-A). */
 void tui_switch_attention(struct tui *u);
-/* Opens the board over the conversation (Ctrl-G, /board); the server's list is polled while
- * it is open. */
-void board_view_open(struct tui *u);
-/* Back to the conversation on screen; polling stops. */
-void board_view_close(struct tui *u);
-/* Frees the board (tui_run's end). */
-void board_view_destroy(struct tui *u);
-
-/* Starts the slow poll of the server's list for conversations not open that wait for
- * confirmation (the first poll at once, on the loop). */
-void elsewhere_start(struct tui *u);
-/* Stops it and frees (before the loop's destroy; fine when never started). */
-void elsewhere_stop(struct tui *u);
-/* A complete list of the server's conversations (the board's faster poll too): which wait. */
-void elsewhere_note_list(struct tui *u, const struct conversation_info *items, size_t n);
-/* Conversations not open here that the last list says wait for confirmation. */
-size_t elsewhere_waiting(struct tui *u);
-
 /* The strip at the status line's start when several are open, or one elsewhere waits:
  * "2/5 · 1! 4• · 1! elsewhere (Ctrl-G) │ "; brief, the last part is "+1!". */
 void conv_strip(struct tui *u, bool brief, struct buf *out);
+/* A complete list of the server's conversations (the slow poll's, the board's): which wait
+ * for confirmation (kept only while the slow poll runs; NULL, 0: forgets them). */
+void conv_note_far(struct tui *u, const struct conversation_info *items, size_t n);
+/* Conversations not open here that the last list says wait for confirmation. */
+size_t conv_far_waiting(struct tui *u);
 /* Closes the conversation on screen and shows another (/close). */
 void tui_close_current(struct tui *u);
-/* Opens the confirmation modal for v's waiting actions (from the board: back there after). */
-void modal_open_for(struct tui *u, struct conv *v, bool focused);
-
-/* Starts a search: the query is typed in the input area; the view is remembered for Esc. */
-void search_start(struct tui *u);
-/* The query changed: shows the newest match, or says there is none. */
-void search_update(struct tui *u);
-/* Goes to the next older (or newer) match. */
-void search_step(struct tui *u, bool older);
-/* Where the current match stands among the loaded items that match: *rank of the returned
- * total, counted from the newest; 0 of them when there is no current match. */
-size_t search_position(struct tui *u, size_t *rank);
-/* A search of the server's history that waited for a page goes now, if it still can. */
-void search_server_resume(struct tui *u);
-/* Ends the search and puts the view back where it was. */
-void search_cancel(struct tui *u);
-/* Ends the search where it stands. */
-void search_stop(struct tui *u);
-
-/* Handles one key event. */
-void bindings_handle(struct tui *u, const struct key_event *ev);
-
-/* Runs line when it is a slash command (returns true); "//x" is the message "/x". */
-bool slash_run(struct tui *u, const char *line);
-/* Copies the last agent message (code: its last code block) to the clipboard or a file. */
-void slash_copy(struct tui *u, bool code);
-/* Shows each item's time in its header (local HH:MM today, the date before) or not. */
-void slash_timestamps(struct tui *u, bool on);
-
-/* Opens the confirmation modal; focused lets single keys answer at once (only when the user
- * asked for it: /confirm, Ctrl-O). */
-void modal_open(struct tui *u, bool focused);
-/* Closes it until the next request (answered or set aside). */
-void modal_close(struct tui *u);
-/* Rows the modal would take at width (lays its text out). */
-int modal_rows_wanted(struct tui *u, int width);
-/* Paints the modal into rows lines from y. */
-void modal_paint(struct tui *u, int y, int rows);
-
-/* Sets up colours after the terminal opened. */
-void paint_init(struct painter *p);
-/* Frees the painter's storage. */
-void paint_fini(struct painter *p);
-/* Forgets the line fingerprints. */
-void paint_invalidate(struct painter *p);
-/* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */
-void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us);
-/* The item the user focused with Alt-Up/Alt-Down while it is in view, else -1. */
-long paint_focused(struct tui *u);
-/* The item Ctrl-O opens: the focused one, else the newest card in view; -1 when none. */
-long paint_open_target(struct tui *u);
-/* The item Tab acts on: the focused one, else the newest in view that Tab changes (a capped
- * or expanded card, reasoning, the system prompt); -1 when none. */
-long paint_tab_target(struct tui *u);
-
-/* Opens item idx full-screen in the pager (q goes back to the layer and view left). */
-void pager_open(struct tui *u, size_t idx);
-/* Frees the pager's state if any (its layer is left as is). */
-void pager_free(struct tui *u);
-
-/* ------------------------------------------------------------- key tables */
-
-/* Fills out with up to max contexts, in the order the overlay lists them; returns how many. */
-size_t bindings_contexts(struct bindings_context *out, size_t max);
-/* The pager's keys (pager.c). */
-extern const struct binding pager_bindings[];
-extern const size_t pager_bindings_count;
-/* The search's keys while typing the query and while browsing (search.c). */
-extern const struct binding search_edit_bindings[];
-extern const size_t search_edit_bindings_count;
-extern const struct binding search_browse_bindings[];
-extern const size_t search_browse_bindings_count;
-/* The keys of the reason of a rejection (modal.c). */
-extern const struct binding reason_bindings[];
-extern const size_t reason_bindings_count;
-/* The keys overlay's keys (overlay.c). */
-extern const struct binding overlay_bindings[];
-extern const size_t overlay_bindings_count;
-/* The confirmation modal's keys (modal.c). */
-extern const struct binding modal_bindings[];
-extern const size_t modal_bindings_count;
-
-/* A slash command as /help and completion know it. */
-struct slash_help {
-	const char *name;
-	const char *args;       /* "" when it takes none */
-	const char *help;
-};
-/* The slash commands, in the order the overlay lists them; *n gets their count. */
-const struct slash_help *slash_commands(size_t *n);
-/* Tab on a draft that is a command name being typed: completes it (or lists the candidates);
- * false when the draft is not one. */
-bool slash_complete(struct tui *u);
-
-/* Opens the keys overlay at its top, showing text (made again at each width). */
-void overlay_open(struct tui *u, void (*text)(int width, struct buf *out));
-/* Closes it. */
-void overlay_close(struct tui *u);
-/* Scrolls it by rows (negative: up); LONG_MIN/LONG_MAX go to its ends. */
-void overlay_scroll(struct tui *u, long rows);
-/* The overlay's text at width columns: every context's keys, then the slash commands. */
-void overlay_text(int width, struct buf *out);
-
-/* The layers (layer.h): each module's one. */
-extern const struct layer search_layer;   /* search.c: typing a query, browsing the matches */
-extern const struct layer confirm_layer;  /* modal.c: the confirmation */
-extern const struct layer reason_layer;   /* modal.c: the reason of a rejection */
-extern const struct layer pager_layer;    /* pager.c: one item full-screen */
-extern const struct layer board_layer;    /* board_view.c: every conversation of the server */
-extern const struct layer overlay_layer;  /* overlay.c: the keys overlay, above the stack */
 
 #endif
