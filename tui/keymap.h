@@ -8,6 +8,8 @@
 #include "keys.h"
 
 struct tui;
+struct board;
+struct board_action;
 
 typedef void (*bindings_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
 
@@ -16,7 +18,11 @@ struct binding {
 	enum keys_kind kind;
 	unsigned mods;
 	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
-	bindings_fn fn;
+	union {
+		bindings_fn fn;
+		/* the board's rows (board.c, dispatched by board_key) act on the board */
+		bool (*board)(struct board *b, const struct key_event *ev, struct board_action *out);
+	};
 	const char *help;
 };
 
@@ -30,6 +36,8 @@ struct bindings_context {
 	size_t ntables;
 };
 
+/* Whether row b is the key ev. */
+bool keymap_matches(const struct binding *b, const struct key_event *ev);
 /* Runs the first row of table[0..n) that matches ev; false when none does. */
 bool keymap_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
 		     const struct key_event *ev);
