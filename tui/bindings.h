@@ -24,10 +24,11 @@ void slash_timestamps(struct tui *u, bool on);
 /* Fills out with up to max contexts, in the order the overlay lists them; returns how many. */
 size_t bindings_contexts(struct bindings_context *out, size_t max);
 
-/* A slash command as /help and completion know it. */
+/* A slash command: what runs it, and what /help and completion say of it. */
 struct slash_help {
 	const char *name;
 	const char *args;       /* "" when it takes none */
+	void (*run)(struct tui *u, const char *arg);
 	const char *help;
 };
 /* The slash commands, in the order the overlay lists them; *n gets their count. */

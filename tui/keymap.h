@@ -1,6 +1,7 @@
 /* keymap: a table of keys, each with what it does and what the keys overlay says of it, and
  * the dispatch of one key through a table. The tables themselves belong to the parts that
- * act (bindings.c, modal.c, pager.c); this knows nothing of them. */
+ * act (bindings.c, search.c, modal.c, pager.c, overlay.c, board.c); this knows nothing of
+ * them. */
 #ifndef TETHER_KEYMAP_H
 #define TETHER_KEYMAP_H
 

@@ -246,33 +246,27 @@ static void cmd_help(struct tui *u, const char *arg)
 }
 
 static const struct slash_help helps[] = {
-	{ "pause", "", "pause the agent" },
-	{ "resume", "", "let a paused agent go on" },
-	{ "interrupt", "", "cancel the agent's current step (also Esc)" },
-	{ "confirm", "", "open the waiting confirmation (also Ctrl-O)" },
-	{ "reject", "[reason]", "reject the actions waiting for confirmation" },
-	{ "copy", "[code|action]",
+	{ "pause", "", cmd_pause, "pause the agent" },
+	{ "resume", "", cmd_resume, "let a paused agent go on" },
+	{ "interrupt", "", cmd_interrupt, "cancel the agent's current step (also Esc)" },
+	{ "confirm", "", cmd_confirm, "open the waiting confirmation (also Ctrl-O)" },
+	{ "reject", "[reason]", cmd_reject, "reject the actions waiting for confirmation" },
+	{ "copy", "[code|action]", cmd_copy,
 	  "copy the last agent message (code: its last code block; action: the waiting action, "
 	  "whole)" },
-	{ "reconnect", "", "reconnect now instead of waiting (also F5)" },
-	{ "time", "[on|off]", "show or hide each item's time (config: timestamps)" },
-	{ "edit", "[text]", "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
-	{ "clear", "", "empty the input (also Ctrl-U twice)" },
-	{ "board", "", "every conversation on the server: switch, open, answer (also Ctrl-G)" },
-	{ "open", "ID", "open another conversation of this server beside this one and show it" },
-	{ "close", "", "close this conversation (the others stay open)" },
-	{ "help", "", "this list of keys and commands (also ? and F1)" },
-	{ "quit", "", "leave tether" },
+	{ "reconnect", "", cmd_reconnect, "reconnect now instead of waiting (also F5)" },
+	{ "time", "[on|off]", cmd_time, "show or hide each item's time (config: timestamps)" },
+	{ "edit", "[text]", cmd_edit,
+	  "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
+	{ "clear", "", cmd_clear, "empty the input (also Ctrl-U twice)" },
+	{ "board", "", cmd_board,
+	  "every conversation on the server: switch, open, answer (also Ctrl-G)" },
+	{ "open", "ID", cmd_open,
+	  "open another conversation of this server beside this one and show it" },
+	{ "close", "", cmd_close, "close this conversation (the others stay open)" },
+	{ "help", "", cmd_help, "this list of keys and commands (also ? and F1)" },
+	{ "quit", "", cmd_quit, "leave tether" },
 };
-
-/* In the order of helps. */
-static void (*const runs[])(struct tui *u, const char *arg) = {
-	cmd_pause, cmd_resume, cmd_interrupt, cmd_confirm, cmd_reject, cmd_copy, cmd_reconnect,
-	cmd_time, cmd_edit, cmd_clear, cmd_board, cmd_open, cmd_close, cmd_help, cmd_quit,
-};
-
-_Static_assert(sizeof helps / sizeof *helps == sizeof runs / sizeof *runs,
-	       "every command has a help line");
 
 const struct slash_help *slash_commands(size_t *n)
 {
@@ -291,7 +285,7 @@ bool slash_run(struct tui *u, const char *line)
 		arg++;
 	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++)
 		if (strlen(helps[i].name) == n && strncmp(helps[i].name, name, n) == 0) {
-			runs[i](u, arg);
+			helps[i].run(u, arg);
 			return true;
 		}
 	ui_notice(&u->ui, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
