@@ -142,8 +142,8 @@ static void entry_of_conv(struct conv *v, struct board_entry *e, int64_t listed_
 	e->slot = slot <= 9 ? (int)slot : 0;
 	e->mark = v == v->u->cur ? (st.awaiting_confirmation ? CONV_MARK_CONFIRM : CONV_MARK_NONE)
 				 : conv_mark(v);
-	e->unread = v->unread;
-	e->activity_unix = v->activity_unix > listed_at ? v->activity_unix : listed_at;
+	e->unread = v->marks.unread;
+	e->activity_unix = v->marks.activity_unix > listed_at ? v->marks.activity_unix : listed_at;
 }
 
 /* The list and the open conversations as the board's entries. */

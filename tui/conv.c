@@ -26,16 +26,16 @@ enum conv_mark conv_mark(const struct conv *v)
 		return CONV_MARK_CONFIRM;
 	if (v->ended || run == RUN_STATUS_ERROR || run == RUN_STATUS_STUCK)
 		return CONV_MARK_ERROR;
-	if (v->finished_unseen)
+	if (v->marks.finished_unseen)
 		return CONV_MARK_FINISHED;
-	return v->unread ? CONV_MARK_UNREAD : CONV_MARK_NONE;
+	return v->marks.unread ? CONV_MARK_UNREAD : CONV_MARK_NONE;
 }
 
 bool conv_background_news(struct conv *v)
 {
 	enum conv_mark m = conv_mark(v);
-	bool news = (int)m != v->mark_shown;
-	v->mark_shown = (int)m;
+	bool news = (int)m != v->marks.mark_shown;
+	v->marks.mark_shown = (int)m;
 	return news;
 }
 
@@ -135,9 +135,9 @@ void tui_switch(struct tui *u, struct conv *v)
 	u->modal = v;
 	v->attention.title[0] = '\0'; /* the terminal title is this one's now */
 	/* Looked at: its marks are read (a confirmation stays until answered). */
-	v->unread = 0;
-	v->finished_unseen = false;
-	v->mark_shown = (int)conv_mark(v);
+	v->marks.unread = 0;
+	v->marks.finished_unseen = false;
+	v->marks.mark_shown = (int)conv_mark(v);
 	ui_invalidate(&u->ui);
 }
 

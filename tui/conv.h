@@ -71,6 +71,15 @@ struct conv_history {
 	int64_t *page_us;           /* HISTORY_TIMES of them, allocated with the first */
 };
 
+/* What happened in one conversation while it was not on screen (conv.c, tui_sink.c). */
+struct conv_marks {
+	size_t unread;              /* agent messages that came since the user last looked */
+	bool finished_unseen;       /* a run ended while not on screen */
+	int mark_shown;             /* the mark the strip shows (enum conv_mark) */
+	int64_t activity_unix;      /* the last live event or status change (0: none seen) */
+	uint64_t status_frame;      /* u->frames when its status last changed */
+};
+
 /* One open conversation: its controller and everything the user left in it — where the view
  * was, the draft, its search, its confirmation, the history paging, its attention marks.
  * Only one is on screen (struct tui's cur); the others keep receiving. */
@@ -84,13 +93,8 @@ struct conv {
 	char *draft;                /* the input's text while another conversation is shown */
 	size_t draft_cursor;
 	int ended;                  /* the controller ended (exit code + 1; 0: running) */
-	/* attention: what happened while it was not on screen */
-	size_t unread;              /* agent messages that came since the user last looked */
-	bool finished_unseen;       /* a run ended while not on screen */
-	int mark_shown;             /* the mark the strip shows (enum conv_mark) */
+	struct conv_marks marks;     /* conv.c, tui_sink.c */
 	unsigned items_since_trim;  /* background: items since its memory was last looked at */
-	int64_t activity_unix;      /* the last live event or status change (0: none seen) */
-	uint64_t status_frame;      /* u->frames when its status last changed */
 	struct conv_search search;   /* search.c */
 	struct conv_confirm confirm; /* modal.c */
 	struct latency *latency;    /* delta arrival → painted frame (the TUI sink's) */

@@ -88,7 +88,7 @@ static void call_back(struct tui *u, int64_t now)
 			terminal_set_title(calls.title);
 		bell = bell || calls.bell;
 		if (calls.bell && v != u->cur) {
-			uint64_t late = u->frames - v->status_frame;
+			uint64_t late = u->frames - v->marks.status_frame;
 			u->background_rings++;
 			if (late > u->ring_frames_max)
 				u->ring_frames_max = late;

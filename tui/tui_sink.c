@@ -51,10 +51,10 @@ static void on_item(void *ctx, const struct sink_item *it)
 	controller_status(v->ctl, &st);
 	/* Replayed history is no news; an answer the user did not see is. */
 	if (st.caught_up && it->seq >= 0)
-		v->activity_unix = (int64_t)time(NULL);
+		v->marks.activity_unix = (int64_t)time(NULL);
 	if (!shown(v) && st.caught_up && it->seq >= 0 && it->spec->kind == ITEM_AGENT &&
 	    (it->applied == APPLY_ADDED || it->applied == APPLY_RETIRED))
-		v->unread++;
+		v->marks.unread++;
 }
 
 static void on_status(void *ctx, const char *execution_status, bool run_ended)
@@ -64,10 +64,10 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 	struct controller_status st;
 	controller_status(v->ctl, &st);
 	if (st.caught_up)
-		v->activity_unix = (int64_t)time(NULL);
-	v->status_frame = v->u->frames;
+		v->marks.activity_unix = (int64_t)time(NULL);
+	v->marks.status_frame = v->u->frames;
 	if (!shown(v) && run_ended && st.caught_up)
-		v->finished_unseen = true;
+		v->marks.finished_unseen = true;
 	/* A bell or a mark may be due: decided by the next frame, one tick from now. */
 	ui_schedule_frame(&v->u->ui);
 }
