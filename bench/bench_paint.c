@@ -13,7 +13,8 @@
 #include "mirror.h"
 #include "util.h"
 
-#include "interactive.h"
+#include "conv.h"
+#include "paint.h"
 
 #include <curses.h>
 #include <locale.h>
@@ -143,7 +144,7 @@ static void bed_open(struct bed *b, size_t items, const struct mask_set *masks)
 	b->u.cur = b->u.modal = &b->c;
 	b->c.u = &b->u;
 	b->c.t = b->t;
-	b->c.match = -1;
+	b->c.search.match = -1;
 	editor_init(&b->u.input);
 	editor_init(&b->u.query);
 	editor_init(&b->u.reason);

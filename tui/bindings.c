@@ -3,35 +3,46 @@
  * except n/N while browsing search results, and ? on an empty input (the keys overlay). A
  * waiting confirmation is a modal (modal.c) that takes every key while open; the keys
  * overlay (overlay.c) too. Every table's rows say what they do: the overlay lists them. */
-#include "interactive.h"
+#include "conv.h"
+#include "history_view.h"
+#include "search.h"
+#include "pager.h"
+#include "modal.h"
+#include "board_view.h"
+#include "overlay.h"
+#include "paint.h"
+#include "bindings.h"
 #include "diagnose.h"
 #include "external_editor.h"
+#include "history_file.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool matches(const struct binding *b, const struct key_event *ev)
-{
-	if (b->kind != ev->kind || b->mods != ev->mods)
-		return false;
-	if (b->kind == KEYS_CHAR && b->cp == KEYS_CP_DIGITS)
-		return ev->cp >= '1' && ev->cp <= '9';
-	return (b->kind != KEYS_CHAR && b->kind != KEYS_CTRL) || b->cp == ev->cp;
-}
+#define DISPATCH(table, u, e, ev) keymap_dispatch(table, sizeof table / sizeof *table, u, e, ev)
 
-bool bindings_dispatch(const struct binding *table, size_t n, struct tui *u, struct editor *e,
-		       const struct key_event *ev)
-{
-	for (size_t i = 0; i < n; i++)
-		if (matches(&table[i], ev)) {
-			table[i].fn(u, e, ev);
-			return true;
-		}
-	return false;
-}
+enum { CTRL_C_WINDOW_US = 2000000 };
 
-#define DISPATCH(table, u, e, ev) bindings_dispatch(table, sizeof table / sizeof *table, u, e, ev)
+void bindings_ctrl_c(struct tui *u)
+{
+	int64_t now = clock_now_us();
+	if (u->ctrl_c_at && now - u->ctrl_c_at < CTRL_C_WINDOW_US) {
+		ui_quit(&u->ui, 130);
+		return;
+	}
+	u->ctrl_c_at = now;
+	const struct layer *top = layers_top(&u->layers);
+	if (top == &confirm_layer || top == &reason_layer)
+		modal_close(u);
+	if (layers_top(&u->layers) == &board_layer)
+		board_view_close(u);
+	else {
+		pager_free(u);
+		layers_drop_all(&u->layers); /* a search or the pager stops where it stands */
+	}
+	ui_notice(&u->ui, "press Ctrl-C again to quit");
+}
 
 /* ------------------------------------------------------------------ scrolling */
 
@@ -80,10 +91,8 @@ static void act_bottom(struct tui *u, struct editor *e, const struct key_event *
 static void act_repaint(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
-
-const struct render_words bindings_words = { .expand_hint = "Tab to expand" };
 
 /* On a card whose output is longer than a card shows, Tab expands (or folds) the whole card
  * in place; elsewhere it shows or hides the reasoning (the system prompt's text). */
@@ -92,7 +101,7 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	(void)e, (void)ev;
 	long item = paint_tab_target(u);
 	if (item < 0) {
-		tui_notice(u, "nothing in view to expand: no long output, no reasoning");
+		ui_notice(&u->ui, "nothing in view to expand: no long output, no reasoning");
 		return;
 	}
 	struct item_info info;
@@ -109,7 +118,7 @@ static void act_tab(struct tui *u, struct editor *e, const struct key_event *ev)
 	else if (info.reasoning_len || (info.kind == ITEM_SYSTEM && info.text_len))
 		transcript_toggle_reasoning(u->cur->t, (size_t)item);
 	else {
-		tui_notice(u, "this item is shown whole: Ctrl-O opens it full-screen");
+		ui_notice(&u->ui, "this item is shown whole: Ctrl-O opens it full-screen");
 		return;
 	}
 	if (y >= 0) {
@@ -164,7 +173,7 @@ static void focus_move(struct tui *u, int dir)
 {
 	size_t n = transcript_count(u->cur->t);
 	if (!n) {
-		tui_notice(u, "nothing to focus yet");
+		ui_notice(&u->ui, "nothing to focus yet");
 		return;
 	}
 	long cur = paint_focused(u), next;
@@ -176,13 +185,13 @@ static void focus_move(struct tui *u, int dir)
 		next = cur + dir;
 	}
 	if (next < 0) {
-		tui_notice(u, "the first item: nothing above");
+		ui_notice(&u->ui, "the first item: nothing above");
 		next = 0;
 	}
 	if ((size_t)next >= n) {
 		u->cur->focus_uid = 0;
 		viewport_follow(&u->cur->vp);
-		tui_notice(u, "back to the newest: Tab and Ctrl-O act on the newest card in view");
+		ui_notice(&u->ui, "back to the newest: Tab and Ctrl-O act on the newest card in view");
 		return;
 	}
 	u->cur->focus_uid = transcript_uid_at(u->cur->t, (size_t)next);
@@ -206,13 +215,13 @@ static void act_focus_next(struct tui *u, struct editor *e, const struct key_eve
 static void act_suspend(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_suspend(u);
+	ui_suspend(&u->ui);
 }
 
 static void act_reconnect(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_reconnect(u);
+	slash_reconnect(u);
 }
 
 /* Keys that work the same in every mode. */
@@ -241,30 +250,30 @@ static void act_switch_attention(struct tui *u, struct editor *e, const struct k
 }
 
 static const struct binding global_bindings[] = {
-	{ KEYS_PGUP, 0, 0, act_page_up, "scroll up a page" },
-	{ KEYS_PGDN, 0, 0, act_page_down, "scroll down a page" },
-	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, act_page_up, "scroll up a page" },
-	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, act_page_down, "scroll down a page" },
-	{ KEYS_UP, KEYS_MOD_SHIFT, 0, act_line_up, "scroll up a line" },
-	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, act_line_down, "scroll down a line" },
-	{ KEYS_UP, KEYS_MOD_CTRL, 0, act_line_up, "scroll up a line" },
-	{ KEYS_DOWN, KEYS_MOD_CTRL, 0, act_line_down, "scroll down a line" },
-	{ KEYS_HOME, KEYS_MOD_CTRL, 0, act_top, "go to the top of the conversation" },
-	{ KEYS_END, KEYS_MOD_CTRL, 0, act_bottom, "go to the newest and follow it" },
-	{ KEYS_HOME, KEYS_MOD_ALT, 0, act_top, "go to the top of the conversation" },
-	{ KEYS_END, KEYS_MOD_ALT, 0, act_bottom, "go to the newest and follow it" },
-	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
-	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
-	{ KEYS_F5, 0, 0, act_reconnect, "reconnect now (while waiting to reconnect)" },
-	{ KEYS_TAB, 0, 0, act_tab, "expand or fold the focused card (else the newest in view) or its reasoning" },
-	{ KEYS_UP, KEYS_MOD_ALT, 0, act_focus_prev, "focus the item above (a card, a message)" },
-	{ KEYS_DOWN, KEYS_MOD_ALT, 0, act_focus_next, "focus the item below (past the newest: none)" },
+	{ KEYS_PGUP, 0, 0, { act_page_up }, "scroll up a page" },
+	{ KEYS_PGDN, 0, 0, { act_page_down }, "scroll down a page" },
+	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, { act_page_up }, "scroll up a page" },
+	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, { act_page_down }, "scroll down a page" },
+	{ KEYS_UP, KEYS_MOD_SHIFT, 0, { act_line_up }, "scroll up a line" },
+	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, { act_line_down }, "scroll down a line" },
+	{ KEYS_UP, KEYS_MOD_CTRL, 0, { act_line_up }, "scroll up a line" },
+	{ KEYS_DOWN, KEYS_MOD_CTRL, 0, { act_line_down }, "scroll down a line" },
+	{ KEYS_HOME, KEYS_MOD_CTRL, 0, { act_top }, "go to the top of the conversation" },
+	{ KEYS_END, KEYS_MOD_CTRL, 0, { act_bottom }, "go to the newest and follow it" },
+	{ KEYS_HOME, KEYS_MOD_ALT, 0, { act_top }, "go to the top of the conversation" },
+	{ KEYS_END, KEYS_MOD_ALT, 0, { act_bottom }, "go to the newest and follow it" },
+	{ KEYS_CTRL, 0, 'l', { act_repaint }, "redraw the screen" },
+	{ KEYS_CTRL, 0, 'z', { act_suspend }, "suspend tether (fg to come back)" },
+	{ KEYS_F5, 0, 0, { act_reconnect }, "reconnect now (while waiting to reconnect)" },
+	{ KEYS_TAB, 0, 0, { act_tab }, "expand or fold the focused card (else the newest in view) or its reasoning" },
+	{ KEYS_UP, KEYS_MOD_ALT, 0, { act_focus_prev }, "focus the item above (a card, a message)" },
+	{ KEYS_DOWN, KEYS_MOD_ALT, 0, { act_focus_next }, "focus the item below (past the newest: none)" },
 };
 
 static void act_board(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->mode == TUI_MODE_BOARD)
+	if (layers_top(&u->layers) == &board_layer)
 		board_view_close(u);
 	else
 		board_view_open(u);
@@ -272,193 +281,22 @@ static void act_board(struct tui *u, struct editor *e, const struct key_event *e
 
 /* Everywhere but the pager and the overlay, the board included. */
 static const struct binding conversation_bindings[] = {
-	{ KEYS_CTRL, 0, 'g', act_board, "the board: every conversation on the server (again: back)" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, KEYS_CP_DIGITS, act_switch_slot, "show open conversation 1…9 (the strip's numbers)" },
-	{ KEYS_CTRL, 0, 'n', act_switch_next, "the next open conversation" },
-	{ KEYS_CTRL, 0, 'p', act_switch_prev, "the previous open conversation" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'a', act_switch_attention, "the open conversation that needs you most (confirmation, error, finished, unread)" },
+	{ KEYS_CTRL, 0, 'g', { act_board }, "the board: every conversation on the server (again: back)" },
+	{ KEYS_CHAR, KEYS_MOD_ALT, KEYS_CP_DIGITS, { act_switch_slot }, "show open conversation 1…9 (the strip's numbers)" },
+	{ KEYS_CTRL, 0, 'n', { act_switch_next }, "the next open conversation" },
+	{ KEYS_CTRL, 0, 'p', { act_switch_prev }, "the previous open conversation" },
+	{ KEYS_CHAR, KEYS_MOD_ALT, 'a', { act_switch_attention }, "the open conversation that needs you most (confirmation, error, finished, unread)" },
 };
 
 /* ------------------------------------------------------------------ editing */
 
-#define EDIT_ACTION(name, call)                                                        \
-	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
-	{                                                                              \
-		(void)u, (void)ev;                                                     \
-		call(e);                                                               \
-	}
-
-EDIT_ACTION(act_left, editor_left)
-EDIT_ACTION(act_right, editor_right)
-EDIT_ACTION(act_line_start, editor_line_start)
-EDIT_ACTION(act_line_end, editor_line_end)
-EDIT_ACTION(act_word_left, editor_word_left)
-EDIT_ACTION(act_word_right, editor_word_right)
-EDIT_ACTION(act_backspace, editor_backspace)
-EDIT_ACTION(act_delete, editor_delete)
-EDIT_ACTION(act_kill_word, editor_kill_word_back)
-EDIT_ACTION(act_kill_start, editor_kill_line_start)
-EDIT_ACTION(act_kill_end, editor_kill_line_end)
-EDIT_ACTION(act_yank, editor_yank)
-
-static void act_newline(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)u, (void)ev;
-	editor_insert(e, "\n", 1);
-}
-
-static void act_insert_char(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)u;
-	struct buf b;
-	buf_init(&b);
-	buf_put_utf8(&b, ev->cp);
-	editor_insert(e, b.data, b.len);
-	buf_fini(&b);
-}
-
-/* Emacs motions and kills, in whichever editor is active. */
-static const struct binding edit_bindings[] = {
-	{ KEYS_CTRL, 0, 'a', act_line_start, "start of the line" },
-	{ KEYS_CTRL, 0, 'e', act_line_end, "end of the line" },
-	{ KEYS_CTRL, 0, 'b', act_left, "left a character" },
-	{ KEYS_CTRL, 0, 'f', act_right, "right a character" },
-	{ KEYS_CTRL, 0, 'w', act_kill_word, "delete the word before the cursor" },
-	{ KEYS_CTRL, 0, 'u', act_kill_start, "delete to the start of the line; at its start, all the input" },
-	{ KEYS_CTRL, 0, 'k', act_kill_end, "delete to the end of the line" },
-	{ KEYS_CTRL, 0, 'y', act_yank, "paste what was deleted last" },
-	{ KEYS_CTRL, 0, 'd', act_delete, "delete the character under the cursor" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'b', act_word_left, "left a word" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'f', act_word_right, "right a word" },
-	{ KEYS_LEFT, 0, 0, act_left, "left a character" },
-	{ KEYS_RIGHT, 0, 0, act_right, "right a character" },
-	{ KEYS_LEFT, KEYS_MOD_CTRL, 0, act_word_left, "left a word" },
-	{ KEYS_RIGHT, KEYS_MOD_CTRL, 0, act_word_right, "right a word" },
-	{ KEYS_LEFT, KEYS_MOD_ALT, 0, act_word_left, "left a word" },
-	{ KEYS_RIGHT, KEYS_MOD_ALT, 0, act_word_right, "right a word" },
-	{ KEYS_HOME, 0, 0, act_line_start, "start of the line" },
-	{ KEYS_END, 0, 0, act_line_end, "end of the line" },
-	{ KEYS_BACKSPACE, 0, 0, act_backspace, "delete the character before the cursor" },
-	{ KEYS_BACKSPACE, KEYS_MOD_ALT, 0, act_kill_word, "delete the word before the cursor" },
-	{ KEYS_DELETE, 0, 0, act_delete, "delete the character under the cursor" },
-};
-
-/* Typing, pasting and editing; false for keys that are none of these. */
-static bool edit(struct tui *u, struct editor *e, const struct key_event *ev, bool multiline)
-{
-	if (ev->kind == KEYS_PASTE) {
-		if (multiline) {
-			editor_insert(e, ev->text, ev->len);
-		} else {
-			/* By length: a pasted NUL must not end the copy early. */
-			char *flat = xmalloc(ev->len + 1);
-			for (size_t i = 0; i < ev->len; i++)
-				flat[i] = ev->text[i] == '\n' ? ' ' : ev->text[i];
-			editor_insert(e, flat, ev->len);
-			free(flat);
-		}
-		return true;
-	}
-	if (ev->kind == KEYS_CHAR && !ev->mods) {
-		act_insert_char(u, e, ev);
-		return true;
-	}
-	return DISPATCH(edit_bindings, u, e, ev);
-}
-
-/* ------------------------------------------------------------------ search */
+/* ------------------------------------------------------------ confirmation */
 
 static void act_search_start(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
 	search_start(u);
 }
-
-static void act_search_older(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	search_step(u, true);
-}
-
-static void act_search_newer(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	search_step(u, false);
-}
-
-/* An Esc that closed something: an Esc right after it is not taken as an interrupt. */
-static void esc_closed(struct tui *u, const struct key_event *ev)
-{
-	if (ev->kind == KEYS_ESC)
-		u->esc_left_at = clock_now_us();
-}
-
-static void act_search_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e;
-	search_cancel(u);
-	esc_closed(u, ev);
-}
-
-static void act_search_browse(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->mode = editor_empty(&u->query) ? TUI_MODE_INPUT : TUI_MODE_SEARCH_BROWSE;
-}
-
-static void act_search_edit(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->mode = TUI_MODE_SEARCH_EDIT;
-}
-
-static void act_search_done(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	u->mode = TUI_MODE_INPUT;
-}
-
-static const struct binding search_edit_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_search_browse, "stop typing, browse the matches" },
-	{ KEYS_ESC, 0, 0, act_search_cancel, "leave search, back where you were" },
-	{ KEYS_CTRL, 0, 'r', act_search_older, "the older match" },
-	{ KEYS_CTRL, 0, 's', act_search_newer, "the newer match" },
-	{ KEYS_UP, 0, 0, act_search_older, "the older match" },
-	{ KEYS_DOWN, 0, 0, act_search_newer, "the newer match" },
-};
-
-static const struct binding search_browse_bindings[] = {
-	{ KEYS_CHAR, 0, 'n', act_search_older, "the older match" },
-	{ KEYS_CHAR, 0, 'N', act_search_newer, "the newer match" },
-	{ KEYS_CTRL, 0, 'r', act_search_older, "the older match" },
-	{ KEYS_CTRL, 0, 's', act_search_newer, "the newer match" },
-	{ KEYS_UP, 0, 0, act_search_older, "the older match" },
-	{ KEYS_DOWN, 0, 0, act_search_newer, "the newer match" },
-	{ KEYS_CHAR, 0, '/', act_search_edit, "edit the search" },
-	{ KEYS_ESC, 0, 0, act_search_cancel, "leave search, back where you were" },
-	{ KEYS_ENTER, 0, 0, act_search_done, "stay at this match" },
-};
-
-/* ------------------------------------------------------------ confirmation */
-
-static void act_reason_send(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e, (void)ev;
-	modal_reason_done(u, true);
-}
-
-static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e;
-	modal_reason_done(u, false);
-	esc_closed(u, ev);
-}
-
-static const struct binding reason_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_reason_send, "reject with this reason" },
-	{ KEYS_NEWLINE, 0, 0, act_newline, "a line break in the reason" },
-	{ KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation" },
-};
 
 /* While a confirmation waits (set aside), the waiting action is what matters: Ctrl-O opens
  * the confirmation (its [o] opens the action full-screen). Otherwise Ctrl-O opens the
@@ -474,17 +312,59 @@ static void act_open(struct tui *u, struct editor *e, const struct key_event *ev
 	}
 	long item = paint_open_target(u);
 	if (item < 0)
-		tui_notice(u, "no card in view to open: Alt-Up focuses a message");
+		ui_notice(&u->ui, "no card in view to open: Alt-Up focuses a message");
 	else
 		pager_open(u, (size_t)item);
 }
 
 /* ------------------------------------------------------------------ input */
 
+static bool blank(const char *s)
+{
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/* A message while actions wait for confirmation would run them (see modal.c): it stays in
+ * the draft, and the modal offers to answer first or to send it and allow. */
+static bool held_for_confirmation(struct tui *u)
+{
+	struct controller_status st;
+	controller_status(u->cur->ctl, &st);
+	if (!st.awaiting_confirmation)
+		return false;
+	modal_open(u, false);
+	ui_notice(&u->ui, "not sent: a message would allow the waiting actions; answer first, or "
+		      "Tab to \"send draft & allow\"");
+	return true;
+}
+
+/* Sends the input's text as a message, or runs it as a slash command. */
+static void submit(struct tui *u)
+{
+	const char *draft = editor_text(&u->input);
+	bool slash = draft[0] == '/' && draft[1] != '/';
+	if (!slash && !blank(draft) && held_for_confirmation(u))
+		return;
+	char *text = editor_take(&u->input);
+	if (!blank(text)) {
+		tui_history_save(u, text);
+		const char *msg = text;
+		if (text[0] == '/' && text[1] == '/')
+			msg = text + 1;
+		else if (slash_run(u, text))
+			msg = NULL;
+		if (msg) {
+			controller_send(u->cur->ctl, msg);
+			viewport_follow(&u->cur->vp);
+		}
+	}
+	free(text);
+}
+
 static void act_send(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	tui_submit(u);
+	submit(u);
 }
 
 enum { ESC_AFTER_CLOSE_US = 1000000 };
@@ -494,11 +374,11 @@ enum { ESC_AFTER_CLOSE_US = 1000000 };
 static void act_interrupt(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	bool running = tui_running(u);
-	if (u->esc_left_at && clock_now_us() - u->esc_left_at < ESC_AFTER_CLOSE_US) {
-		u->esc_left_at = 0;
+	bool running = ui_running(&u->ui);
+	if (u->ui.esc_left_at && clock_now_us() - u->ui.esc_left_at < ESC_AFTER_CLOSE_US) {
+		u->ui.esc_left_at = 0;
 		if (running)
-			tui_notice(u, "Esc again interrupts the agent");
+			ui_notice(&u->ui, "Esc again interrupts the agent");
 		return;
 	}
 	if (!running) {
@@ -510,30 +390,31 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 			diag_status_words(&words, st.execution_status);
 		else
 			buf_puts(&words, "not known to be running yet");
-		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to interrupt: the agent is %s", buf_cstr(&words));
 		buf_fini(&words);
 		return;
 	}
 	if (!controller_interrupt(u->cur->ctl))
 		return; /* one is in flight: a burst of Esc is one interrupt */
-	tui_notice_until_status(u, "interrupting the agent…");
+	ui_notice_until_status(&u->ui, "interrupting the agent…");
 }
 
 /* '?' on an empty prompt opens the keys; in a message it is a question mark. */
 static void act_question(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	if (editor_empty(e))
-		overlay_open(u);
+		overlay_open(u, overlay_text);
 	else
-		act_insert_char(u, e, ev);
+		keymap_insert_char(u, e, ev);
 }
 
 static void act_eof(struct tui *u, struct editor *e, const struct key_event *ev)
 {
+	(void)ev;
 	if (editor_empty(e))
-		tui_quit(u, 0);
+		ui_quit(&u->ui, 0);
 	else
-		act_delete(u, e, ev);
+		editor_delete(e);
 }
 
 static void act_up(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -571,23 +452,23 @@ static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *
 {
 	(void)e, (void)ev;
 	u->ctrl_x = true;
-	tui_notice(u, "Ctrl-X: Ctrl-E edits the draft in $EDITOR");
+	ui_notice(&u->ui, "Ctrl-X: Ctrl-E edits the draft in $EDITOR");
 }
 
 static const struct binding input_bindings[] = {
-	{ KEYS_ENTER, 0, 0, act_send, "send the message (or run the /command)" },
-	{ KEYS_NEWLINE, 0, 0, act_newline, "a line break in the message" },
-	{ KEYS_CHAR, 0, '?', act_question, "this list of keys (on an empty prompt)" },
-	{ KEYS_ESC, 0, 0, act_interrupt, "interrupt the agent while it runs" },
-	{ KEYS_CTRL, 0, 'd', act_eof, "quit (on an empty prompt)" },
-	{ KEYS_CTRL, 0, 'o', act_open, "open the waiting confirmation, else the focused card (or the newest in view) full-screen" },
-	{ KEYS_CTRL, 0, 'r', act_search_start, "search the conversation" },
-	{ KEYS_CTRL, 0, 's', act_search_start, "search the conversation" },
-	{ KEYS_UP, 0, 0, act_up, "the previous message you sent (or up a line)" },
-	{ KEYS_DOWN, 0, 0, act_down, "the next message you sent (or down a line)" },
-	{ KEYS_HOME, 0, 0, act_home, "the top (empty prompt) or start of the line" },
-	{ KEYS_END, 0, 0, act_end, "the newest (empty prompt) or end of the line" },
-	{ KEYS_CTRL, 0, 'x', act_ctrl_x, "then Ctrl-E: write the draft in $VISUAL or $EDITOR" },
+	{ KEYS_ENTER, 0, 0, { act_send }, "send the message (or run the /command)" },
+	{ KEYS_NEWLINE, 0, 0, { keymap_newline }, "a line break in the message" },
+	{ KEYS_CHAR, 0, '?', { act_question }, "this list of keys (on an empty prompt)" },
+	{ KEYS_ESC, 0, 0, { act_interrupt }, "interrupt the agent while it runs" },
+	{ KEYS_CTRL, 0, 'd', { act_eof }, "quit (on an empty prompt)" },
+	{ KEYS_CTRL, 0, 'o', { act_open }, "open the waiting confirmation, else the focused card (or the newest in view) full-screen" },
+	{ KEYS_CTRL, 0, 'r', { act_search_start }, "search the conversation" },
+	{ KEYS_CTRL, 0, 's', { act_search_start }, "search the conversation" },
+	{ KEYS_UP, 0, 0, { act_up }, "the previous message you sent (or up a line)" },
+	{ KEYS_DOWN, 0, 0, { act_down }, "the next message you sent (or down a line)" },
+	{ KEYS_HOME, 0, 0, { act_home }, "the top (empty prompt) or start of the line" },
+	{ KEYS_END, 0, 0, { act_end }, "the newest (empty prompt) or end of the line" },
+	{ KEYS_CTRL, 0, 'x', { act_ctrl_x }, "then Ctrl-E: write the draft in $VISUAL or $EDITOR" },
 };
 
 static void act_complete(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -598,70 +479,30 @@ static void act_complete(struct tui *u, struct editor *e, const struct key_event
 
 /* Before the global keys, while the message is a command name being typed. */
 static const struct binding completion_bindings[] = {
-	{ KEYS_TAB, 0, 0, act_complete, "complete the /command being typed" },
+	{ KEYS_TAB, 0, 0, { act_complete }, "complete the /command being typed" },
 };
 
 static void act_ctrl_c(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->overlay)
+	if (u->layers.overlay)
 		overlay_close(u);
-	tui_ctrl_c(u);
+	bindings_ctrl_c(u);
 }
 
 static void act_overlay_toggle(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->overlay)
+	if (u->layers.overlay)
 		overlay_close(u);
 	else
-		overlay_open(u);
+		overlay_open(u, overlay_text);
 }
 
 /* Keys that come before any mode's. */
 static const struct binding first_bindings[] = {
-	{ KEYS_CTRL, 0, 'c', act_ctrl_c, "quit (twice within 2 s)" },
-	{ KEYS_F1, 0, 0, act_overlay_toggle, "this list of keys" },
-};
-
-/* ------------------------------------------------------------------ overlay */
-
-static void act_overlay_close(struct tui *u, struct editor *e, const struct key_event *ev)
-{
-	(void)e;
-	overlay_close(u);
-	esc_closed(u, ev);
-}
-
-#define OVERLAY_SCROLL(name, rows)                                                     \
-	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
-	{                                                                              \
-		(void)e, (void)ev;                                                     \
-		overlay_scroll(u, rows);                                               \
-	}
-
-OVERLAY_SCROLL(act_overlay_up, -1)
-OVERLAY_SCROLL(act_overlay_down, 1)
-OVERLAY_SCROLL(act_overlay_page_up, -page(u))
-OVERLAY_SCROLL(act_overlay_page_down, page(u))
-OVERLAY_SCROLL(act_overlay_top, LONG_MIN)
-OVERLAY_SCROLL(act_overlay_bottom, LONG_MAX)
-
-static const struct binding overlay_bindings[] = {
-	{ KEYS_ESC, 0, 0, act_overlay_close, "close this list" },
-	{ KEYS_CHAR, 0, 'q', act_overlay_close, "close this list" },
-	{ KEYS_CHAR, 0, '?', act_overlay_close, "close this list" },
-	{ KEYS_UP, 0, 0, act_overlay_up, "scroll up a line" },
-	{ KEYS_DOWN, 0, 0, act_overlay_down, "scroll down a line" },
-	{ KEYS_CHAR, 0, 'k', act_overlay_up, "scroll up a line" },
-	{ KEYS_CHAR, 0, 'j', act_overlay_down, "scroll down a line" },
-	{ KEYS_PGUP, 0, 0, act_overlay_page_up, "scroll up a page" },
-	{ KEYS_PGDN, 0, 0, act_overlay_page_down, "scroll down a page" },
-	{ KEYS_CHAR, 0, ' ', act_overlay_page_down, "scroll down a page" },
-	{ KEYS_HOME, 0, 0, act_overlay_top, "the top" },
-	{ KEYS_END, 0, 0, act_overlay_bottom, "the end" },
-	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
-	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
+	{ KEYS_CTRL, 0, 'c', { act_ctrl_c }, "quit (twice within 2 s)" },
+	{ KEYS_F1, 0, 0, { act_overlay_toggle }, "this list of keys" },
 };
 
 #define TABLE(t) t, sizeof t / sizeof *t
@@ -681,18 +522,16 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		{ "Typing a message", { input_bindings, completion_bindings },
 		  { sizeof input_bindings / sizeof *input_bindings,
 		    sizeof completion_bindings / sizeof *completion_bindings } },
-		{ "Editing (the message, a search, a reason)", { edit_bindings },
-		  { sizeof edit_bindings / sizeof *edit_bindings } },
-		{ "Searching (Ctrl-R)", { search_edit_bindings },
-		  { sizeof search_edit_bindings / sizeof *search_edit_bindings } },
+		{ "Editing (the message, a search, a reason)", { keymap_edit_bindings },
+		  { keymap_edit_bindings_count } },
+		{ "Searching (Ctrl-R)", { search_edit_bindings }, { search_edit_bindings_count } },
 		{ "Browsing the matches (after Enter)", { search_browse_bindings },
-		  { sizeof search_browse_bindings / sizeof *search_browse_bindings } },
+		  { search_browse_bindings_count } },
+		{ "The board (Ctrl-G)", { board_bindings }, { board_bindings_count } },
 		{ "A confirmation waits", { modal_bindings }, { modal_bindings_count } },
 		{ "A card full-screen (Ctrl-O)", { pager_bindings }, { pager_bindings_count } },
-		{ "Typing the reason of a rejection", { reason_bindings },
-		  { sizeof reason_bindings / sizeof *reason_bindings } },
-		{ "This list", { overlay_bindings },
-		  { sizeof overlay_bindings / sizeof *overlay_bindings } },
+		{ "Typing the reason of a rejection", { reason_bindings }, { reason_bindings_count } },
+		{ "This list", { overlay_bindings }, { overlay_bindings_count } },
 	};
 	size_t n = sizeof all / sizeof *all;
 	if (n > max)
@@ -716,72 +555,63 @@ static bool completing(struct tui *u, const struct key_event *ev)
 	       !draft[strcspn(draft, " \t\n")];
 }
 
+/* A key through one layer: its own keys, the conversation keys (the board), the keys of
+ * Everywhere on its editor, then what it does with the rest. */
+static enum layer_key through(struct tui *u, const struct layer *l, const struct key_event *ev)
+{
+	enum layer_key r = l->key ? l->key(u, ev) : LAYER_KEY_NONE;
+	if (r == LAYER_KEY_NONE && l->conversation_keys) {
+		DISPATCH(conversation_bindings, u, &u->input, ev);
+		r = LAYER_KEY_TAKEN;
+	}
+	if (r == LAYER_KEY_NONE && l->global_keys &&
+	    DISPATCH(global_bindings, u, l->editor ? l->editor(u) : &u->input, ev))
+		r = LAYER_KEY_TAKEN;
+	if (r == LAYER_KEY_NONE)
+		r = l->other ? l->other(u, ev) : LAYER_KEY_TAKEN;
+	return r;
+}
+
 void bindings_handle(struct tui *u, const struct key_event *ev)
 {
 	bool after_ctrl_x = u->ctrl_x;
 	u->ctrl_x = false;
 	if (DISPATCH(first_bindings, u, &u->input, ev))
 		return;
-	if (u->overlay) {
-		if (ev->kind != KEYS_PASTE) {
-			DISPATCH(overlay_bindings, u, &u->input, ev); /* other keys do nothing */
-			return;
+	if (u->layers.overlay && through(u, u->layers.overlay, ev) == LAYER_KEY_TAKEN)
+		return;
+	/* Down the stack; the conversation keys come before the first layer of the prompt area
+	 * (or the prompt itself). */
+	bool conversation_keys = false;
+	for (size_t i = u->layers.n; i-- > 0;) {
+		const struct layer *l = u->layers.at[i];
+		if (!l->screen && !conversation_keys) {
+			conversation_keys = true;
+			if (DISPATCH(conversation_bindings, u, &u->input, ev))
+				return;
 		}
-		overlay_close(u); /* a paste is never lost: it goes where it would have gone */
-	}
-	if (u->mode == TUI_MODE_PAGER && pager_handle(u, ev))
-		return;
-	if (u->mode == TUI_MODE_SEARCH_BROWSE) {
-		if (DISPATCH(search_browse_bindings, u, &u->query, ev) ||
-		    DISPATCH(global_bindings, u, &u->query, ev))
+		enum layer_key r = through(u, l, ev);
+		if (r == LAYER_KEY_TAKEN)
 			return;
-		u->mode = TUI_MODE_INPUT; /* any other key ends browsing and does its usual job */
+		if (r == LAYER_KEY_PROMPT)
+			break;
+		if (i > u->layers.n)
+			i = u->layers.n; /* a layer closed more than itself */
 	}
-	if (u->mode == TUI_MODE_BOARD) {
-		if (!board_view_handle(u, ev))
-			DISPATCH(conversation_bindings, u, &u->input, ev);
+	if (!conversation_keys && DISPATCH(conversation_bindings, u, &u->input, ev))
 		return;
-	}
-	if (DISPATCH(conversation_bindings, u, &u->input, ev))
-		return;
-	switch (u->mode) {
-	case TUI_MODE_SEARCH_EDIT: {
-		if (DISPATCH(search_edit_bindings, u, &u->query, ev) ||
-		    DISPATCH(global_bindings, u, &u->query, ev))
-			return;
-		uint64_t before = u->query.text_version;
-		if (edit(u, &u->query, ev, false) && u->query.text_version != before)
-			search_update(u);
-		return;
-	}
-	case TUI_MODE_REASON:
-		if (!DISPATCH(reason_bindings, u, &u->reason, ev) &&
-		    !DISPATCH(global_bindings, u, &u->reason, ev))
-			edit(u, &u->reason, ev, true);
-		return;
-	case TUI_MODE_CONFIRM:
-		if (modal_handle(u, ev) || DISPATCH(global_bindings, u, &u->input, ev) ||
-		    !modal_give_back(u))
-			return;
-		break; /* typing: the draft's, as at the prompt */
-	case TUI_MODE_INPUT:
-	case TUI_MODE_SEARCH_BROWSE:
-	default:
-		break;
-	}
 	if (after_ctrl_x && ev->kind == KEYS_CTRL && ev->cp == 'e' && !ev->mods) {
 		external_editor_open(u);
 		return;
 	}
 	if (after_ctrl_x) {
 		/* Another key: the hint that Ctrl-X gave is no longer true. */
-		free(u->notice);
-		u->notice = NULL;
+		ui_notice_clear(&u->ui);
 	}
 	if (completing(u, ev) && DISPATCH(completion_bindings, u, &u->input, ev))
 		return;
 	if (DISPATCH(global_bindings, u, &u->input, ev) ||
 	    DISPATCH(input_bindings, u, &u->input, ev))
 		return;
-	edit(u, &u->input, ev, true);
+	keymap_edit(u, &u->input, ev, true);
 }

@@ -4,6 +4,7 @@
 #include "board.h"
 #include "conv_row.h"
 #include "draw.h"
+#include "keymap.h"
 #include "reltime.h"
 #include "render.h"
 #include "status.h"
@@ -32,6 +33,7 @@ struct board {
 	size_t page;                /* list rows of the last paint */
 	bool urgent;                /* the selection follows the first (most urgent) row */
 	bool refused;               /* the last key was Ctrl-O with nothing to answer */
+	bool after_refusal;         /* … the key before the one being handled */
 };
 
 static const struct look plain = { 0, 0, 0 };
@@ -255,84 +257,162 @@ static bool waits_for_confirmation(const struct item *it)
 	       it->run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
 }
 
+/* ------------------------------------------------------------------- keys */
+
+static size_t page_rows(const struct board *b)
+{
+	return b->page ? b->page : 1;
+}
+
+static size_t last_row(const struct board *b)
+{
+	return b->nshown ? b->nshown - 1 : 0;
+}
+
+static bool key_up(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	move_to(b, b->sel - (b->sel > 0));
+	return true;
+}
+
+static bool key_down(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	move_to(b, b->sel + (b->sel < last_row(b)));
+	return true;
+}
+
+static bool key_page_up(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	size_t rows = page_rows(b);
+	move_to(b, b->sel > rows ? b->sel - rows : 0);
+	return true;
+}
+
+static bool key_page_down(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	size_t rows = page_rows(b), last = last_row(b);
+	move_to(b, b->sel + rows < last ? b->sel + rows : last);
+	return true;
+}
+
+static bool key_home(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	move_to(b, 0);
+	return true;
+}
+
+static bool key_end(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	move_to(b, last_row(b));
+	return true;
+}
+
+static bool key_open(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev;
+	const char *id = board_selected_id(b);
+	if (id)
+		*out = (struct board_action){ BOARD_OPEN, id };
+	return true;
+}
+
+static bool key_esc(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev;
+	if (b->filter.len)
+		filter_clear(b);
+	else
+		out->kind = BOARD_CLOSE;
+	return true;
+}
+
+static bool key_type(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)out;
+	if (b->after_refusal && ev->cp < 0x80 && strchr("ynsdrcoYNSDRCO", (int)ev->cp)) {
+		/* an answer typed after a Ctrl-O that opened nothing: not a filter */
+		b->hint = "nothing to answer: no confirmation waits here";
+		return true;
+	}
+	struct buf u;
+	buf_init(&u);
+	buf_put_utf8(&u, ev->cp);
+	filter_type(b, u.data, u.len);
+	buf_fini(&u);
+	return true;
+}
+
+static bool key_paste(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)out;
+	filter_type(b, ev->text, ev->len);
+	return true;
+}
+
+static bool key_backspace(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	if (conv_row_filter_backspace(&b->filter))
+		filter_changed(b);
+	return true;
+}
+
+static bool key_clear(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	filter_clear(b);
+	return true;
+}
+
+static bool key_answer(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev;
+	const char *id = board_selected_id(b);
+	if (id && waits_for_confirmation(&b->items[b->shown[b->sel]]))
+		*out = (struct board_action){ BOARD_ANSWER, id };
+	else if (id) {
+		b->hint = "nothing to answer: no confirmation waits here";
+		b->refused = true;
+	}
+	return true;
+}
+
+/* The board's keys, in the one row type of every key table: the keys overlay lists them. Any
+ * modifiers, but typing is without Alt (Alt-a and the like are the conversations'). */
+const struct binding board_bindings[] = {
+	{ KEYS_UP, KEYS_MOD_ANY, 0, { .board = key_up }, "select the row above" },
+	{ KEYS_DOWN, KEYS_MOD_ANY, 0, { .board = key_down }, "select the row below" },
+	{ KEYS_PGUP, KEYS_MOD_ANY, 0, { .board = key_page_up }, "up a page of rows" },
+	{ KEYS_PGDN, KEYS_MOD_ANY, 0, { .board = key_page_down }, "down a page of rows" },
+	{ KEYS_HOME, KEYS_MOD_ANY, 0, { .board = key_home }, "the first row" },
+	{ KEYS_END, KEYS_MOD_ANY, 0, { .board = key_end }, "the last row" },
+	{ KEYS_ENTER, KEYS_MOD_ANY, 0, { .board = key_open }, "show the conversation (opening it here when it is not)" },
+	{ KEYS_CTRL, KEYS_MOD_ANY, 'o', { .board = key_answer },
+	  "answer its waiting confirmation, without leaving the board" },
+	{ KEYS_ESC, KEYS_MOD_ANY, 0, { .board = key_esc }, "clear the filter; with none, back to the conversation" },
+	{ KEYS_CHAR, 0, KEYS_CP_TEXT, { .board = key_type }, "filter the rows by title or id" },
+	{ KEYS_PASTE, KEYS_MOD_ANY, 0, { .board = key_paste }, "filter the rows by title or id" },
+	{ KEYS_BACKSPACE, KEYS_MOD_ANY, 0, { .board = key_backspace }, "delete the filter's last character" },
+	{ KEYS_CTRL, KEYS_MOD_ANY, 'u', { .board = key_clear }, "clear the filter" },
+};
+const size_t board_bindings_count = sizeof board_bindings / sizeof *board_bindings;
+
 bool board_key(struct board *b, const struct key_event *ev, struct board_action *out)
 {
 	*out = (struct board_action){ BOARD_NONE, NULL };
 	const char *hint = b->hint;
 	b->hint = NULL;
-	bool refused = b->refused;
+	b->after_refusal = b->refused;
 	b->refused = false;
-	size_t rows = b->page ? b->page : 1, last = b->nshown ? b->nshown - 1 : 0;
-	const char *id = board_selected_id(b);
-	switch (ev->kind) {
-	case KEYS_UP:
-		move_to(b, b->sel - (b->sel > 0));
-		return true;
-	case KEYS_DOWN:
-		move_to(b, b->sel + (b->sel < last));
-		return true;
-	case KEYS_PGUP:
-		move_to(b, b->sel > rows ? b->sel - rows : 0);
-		return true;
-	case KEYS_PGDN:
-		move_to(b, b->sel + rows < last ? b->sel + rows : last);
-		return true;
-	case KEYS_HOME:
-		move_to(b, 0);
-		return true;
-	case KEYS_END:
-		move_to(b, last);
-		return true;
-	case KEYS_ENTER:
-		if (id)
-			*out = (struct board_action){ BOARD_OPEN, id };
-		return true;
-	case KEYS_ESC:
-		if (b->filter.len)
-			filter_clear(b);
-		else
-			out->kind = BOARD_CLOSE;
-		return true;
-	case KEYS_CHAR: {
-		if (ev->mods & KEYS_MOD_ALT)
-			break;
-		if (refused && ev->cp < 0x80 && strchr("ynsdrcoYNSDRCO", (int)ev->cp)) {
-			/* an answer typed after a Ctrl-O that opened nothing: not a filter */
-			b->hint = "nothing to answer: no confirmation waits here";
-			return true;
-		}
-		struct buf u;
-		buf_init(&u);
-		buf_put_utf8(&u, ev->cp);
-		filter_type(b, u.data, u.len);
-		buf_fini(&u);
-		return true;
-	}
-	case KEYS_PASTE:    /* text, never keys: it filters (an id pasted from elsewhere) */
-		filter_type(b, ev->text, ev->len);
-		return true;
-	case KEYS_BACKSPACE:
-		if (conv_row_filter_backspace(&b->filter))
-			filter_changed(b);
-		return true;
-	case KEYS_CTRL:
-		if (ev->cp == 'u') {
-			filter_clear(b);
-			return true;
-		}
-		if (ev->cp == 'o') {
-			if (id && waits_for_confirmation(&b->items[b->shown[b->sel]]))
-				*out = (struct board_action){ BOARD_ANSWER, id };
-			else if (id) {
-				b->hint = "nothing to answer: no confirmation waits here";
-				b->refused = true;
-			}
-			return true;
-		}
-		break;
-	default:
-		break;
-	}
+	for (size_t i = 0; i < board_bindings_count; i++)
+		if (keymap_matches(&board_bindings[i], ev))
+			return board_bindings[i].board(b, ev, out);
 	b->hint = hint;
 	return false;
 }

@@ -6,7 +6,7 @@
 #ifndef TETHER_BOARD_H
 #define TETHER_BOARD_H
 
-#include "keys.h"
+#include "keymap.h"
 #include "net.h"
 
 #include <time.h>
@@ -61,6 +61,9 @@ void board_set_entries(struct board *b, const struct board_entry *e, size_t n);
  * Home/End move, Enter opens, Ctrl-O answers, Esc clears the filter or closes. Returns
  * whether the key was the board's (repaint); *out says what the caller must do. */
 bool board_key(struct board *b, const struct key_event *ev, struct board_action *out);
+/* The board's keys (board_key dispatches through them; the keys overlay lists them). */
+extern const struct binding board_bindings[];
+extern const size_t board_bindings_count;
 /* Selects the most urgent row (the first), and keeps it selected as entries change until
  * the user moves. */
 void board_select_urgent(struct board *b);

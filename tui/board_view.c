@@ -6,7 +6,10 @@
  * in the background first and its modal comes once its waiting actions are loaded. The board
  * does not poll while closed: the open conversations' sockets are live, and only the slow
  * poll of elsewhere.c looks for confirmations in the others. */
-#include "interactive.h"
+#include "conv.h"
+#include "search.h"
+#include "modal.h"
+#include "board_view.h"
 #include "directory.h"
 #include "reltime.h"
 
@@ -109,11 +112,11 @@ static void on_poll(void *ctx, const struct directory_poll *p)
 			};
 		}
 		b->nlisted = p->count;
-		elsewhere_note_list(u, p->items, p->count); /* the strip as fresh as the board */
+		conv_note_far(u, p->items, p->count); /* the strip as fresh as the board */
 		b->polled_at = time(NULL);
 		b->note[0] = '\0';
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* The server's time as a time_t (naive times are local, as reltime.c reads them); 0 when it
@@ -139,8 +142,8 @@ static void entry_of_conv(struct conv *v, struct board_entry *e, int64_t listed_
 	e->slot = slot <= 9 ? (int)slot : 0;
 	e->mark = v == v->u->cur ? (st.awaiting_confirmation ? CONV_MARK_CONFIRM : CONV_MARK_NONE)
 				 : conv_mark(v);
-	e->unread = v->unread;
-	e->activity_unix = v->activity_unix > listed_at ? v->activity_unix : listed_at;
+	e->unread = v->marks.unread;
+	e->activity_unix = v->marks.activity_unix > listed_at ? v->marks.activity_unix : listed_at;
 }
 
 /* The list and the open conversations as the board's entries. */
@@ -182,11 +185,12 @@ static void refresh_entries(struct tui *u)
 
 void board_view_open(struct tui *u)
 {
-	if (u->mode == TUI_MODE_BOARD)
+	if (layers_top(&u->layers) == &board_layer)
 		return;
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+	if (layers_top(&u->layers) == &search_layer)
 		search_cancel(u);
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
+	const struct layer *top = layers_top(&u->layers);
+	if (top == &confirm_layer || top == &reason_layer)
 		modal_close(u);
 	if (!u->board) {
 		u->board = xcalloc(1, sizeof *u->board);
@@ -203,15 +207,14 @@ void board_view_open(struct tui *u)
 		directory_poll_now(u->board->dir);
 	}
 	board_select_urgent(u->board->board);
-	u->mode = TUI_MODE_BOARD;
+	layers_push(&u->layers, &board_layer);
 	refresh_entries(u);
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void board_view_close(struct tui *u)
 {
-	if (u->mode == TUI_MODE_BOARD)
-		u->mode = TUI_MODE_INPUT;
+	layers_pop(&u->layers, &board_layer);
 	if (u->board) {
 		/* Not polled while nobody looks; the list and the filter stay for the next look. */
 		directory_destroy(u->board->dir);
@@ -219,7 +222,7 @@ void board_view_close(struct tui *u)
 		free(u->board->answer_id);
 		u->board->answer_id = NULL;
 	}
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void board_view_destroy(struct tui *u)
@@ -248,13 +251,13 @@ static void answer(struct tui *u, const char *id)
 			return;
 		free(u->board->answer_id);
 		u->board->answer_id = xstrdup(id);
-		tui_notice(u, "opening %s to show what waits…", conv_name(v));
+		ui_notice(&u->ui, "opening %s to show what waits…", conv_name(v));
 		return;
 	}
 	struct controller_status st;
 	controller_status(v->ctl, &st);
 	if (!st.awaiting_confirmation) {
-		tui_notice(u, "%s: nothing is waiting for confirmation", conv_name(v));
+		ui_notice(&u->ui, "%s: nothing is waiting for confirmation", conv_name(v));
 		return;
 	}
 	modal_open_for(u, v, true);
@@ -265,7 +268,7 @@ static void answer(struct tui *u, const char *id)
 static void answer_when_ready(struct tui *u)
 {
 	struct board_view *b = u->board;
-	if (!b->answer_id || u->mode != TUI_MODE_BOARD)
+	if (!b->answer_id || layers_top(&u->layers) != &board_layer)
 		return;
 	struct conv *v = conv_find(u, b->answer_id);
 	struct controller_status st;
@@ -280,11 +283,12 @@ static void answer_when_ready(struct tui *u)
 	free(id);
 }
 
-bool board_view_handle(struct tui *u, const struct key_event *ev)
+/* A key while the board is on top; the conversation keys get those it does not take. */
+static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 {
 	struct board_action a = { BOARD_NONE, NULL };
 	if (!board_key(u->board->board, ev, &a))
-		return false;
+		return LAYER_KEY_NONE;
 	switch (a.kind) {
 	case BOARD_OPEN: {
 		forget_finished(u->board, a.id);
@@ -304,12 +308,14 @@ bool board_view_handle(struct tui *u, const struct key_event *ev)
 	case BOARD_NONE:
 		break;
 	}
-	tui_schedule_frame(u);
-	return true;
+	ui_schedule_frame(&u->ui);
+	return LAYER_KEY_TAKEN;
 }
 
-void board_view_paint(struct tui *u)
+/* The board over the whole screen, and the modal opened from it. */
+static void board_view_paint(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
+	(void)st, (void)now_us;
 	struct board_view *b = u->board;
 	answer_when_ready(u);
 	refresh_entries(u);
@@ -322,7 +328,8 @@ void board_view_paint(struct tui *u)
 			 (long long)(now > b->polled_at ? now - b->polled_at : 0));
 	else
 		note[0] = '\0';
-	bool modal = u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON;
+	const struct layer *top = layers_top(&u->layers);
+	bool modal = top == &confirm_layer || top == &reason_layer;
 	int modal_rows = modal ? modal_rows_wanted(u, COLS) : 0;
 	if (modal_rows > LINES - 3)
 		modal_rows = LINES - 3 > 1 ? LINES - 3 : LINES > 1 ? 1 : LINES;
@@ -330,22 +337,22 @@ void board_view_paint(struct tui *u)
 	erase();
 	if (board_lines > 0)
 		board_paint(b->board, board_lines, COLS, now, note[0] ? note : NULL);
-	paint_invalidate(&u->paint);
+	draw_painter_forget(&u->paint);
 	if (modal)
 		modal_paint(u, board_lines, modal_rows);
-	if (u->notice && board_lines > 1) {
+	if (u->ui.notice && board_lines > 1) {
 		/* wrapped, never cut: over the help line and up (the list stays below the title) */
-		int rows = paint_notice_rows(u->notice, COLS);
+		int rows = draw_notice_rows(u->ui.notice, COLS);
 		if (rows > board_lines - 1)
 			rows = board_lines - 1;
-		size_t n = strlen(u->notice), at = 0;
+		size_t n = strlen(u->ui.notice), at = 0;
 		attrset(A_BOLD);
 		for (int i = 0; i < rows; i++) {
 			size_t next = 0;
-			size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS, &next) : 0;
+			size_t len = at < n ? text_wrap_row(u->ui.notice + at, n - at, COLS, &next) : 0;
 			move(board_lines - rows + i, 0);
 			clrtoeol();
-			addnstr(u->notice + at, (int)len);
+			addnstr(u->ui.notice + at, (int)len);
 			at += next;
 		}
 		attrset(A_NORMAL);
@@ -353,3 +360,12 @@ void board_view_paint(struct tui *u)
 	wnoutrefresh(stdscr);
 	doupdate();
 }
+
+const struct layer board_layer = {
+	.name = "board",
+	.screen = true,
+	.conversation_keys = true,
+	.key = board_view_key,
+	.paint = board_view_paint,
+	.close = board_view_close,
+};

@@ -2,7 +2,7 @@
  * model, streams), view, draft and confirmation state; one is on screen. Switching puts the
  * draft aside and brings the other's back, leaves a search or a modal the way Esc would,
  * and shows the other exactly where its reader left it. */
-#include "interactive.h"
+#include "conv.h"
 #include "recorder.h"
 
 #include <curses.h>
@@ -26,16 +26,16 @@ enum conv_mark conv_mark(const struct conv *v)
 		return CONV_MARK_CONFIRM;
 	if (v->ended || run == RUN_STATUS_ERROR || run == RUN_STATUS_STUCK)
 		return CONV_MARK_ERROR;
-	if (v->finished_unseen)
+	if (v->marks.finished_unseen)
 		return CONV_MARK_FINISHED;
-	return v->unread ? CONV_MARK_UNREAD : CONV_MARK_NONE;
+	return v->marks.unread ? CONV_MARK_UNREAD : CONV_MARK_NONE;
 }
 
 bool conv_background_news(struct conv *v)
 {
 	enum conv_mark m = conv_mark(v);
-	bool news = (int)m != v->mark_shown;
-	v->mark_shown = (int)m;
+	bool news = (int)m != v->marks.mark_shown;
+	v->marks.mark_shown = (int)m;
 	return news;
 }
 
@@ -67,7 +67,7 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 	if (v)
 		return v;
 	if (u->nconvs >= (size_t)u->o->max_open || u->nconvs >= CONV_OPEN_MAX) {
-		tui_notice(u, "%zu conversations are open (max_open): /close one first", u->nconvs);
+		ui_notice(&u->ui, "%zu conversations are open (max_open): /close one first", u->nconvs);
 		return NULL;
 	}
 	v = xcalloc(1, sizeof *v);
@@ -80,10 +80,10 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 		v->o.after_seq_given = false;
 		v->o.no_history = false;
 	}
-	v->match = -1;
-	v->history_dead_seq = -1;
-	v->confirm_choice = -1;
-	layout_init(&v->confirm_layout);
+	v->search.match = -1;
+	v->history.dead_seq = -1;
+	v->confirm.choice = -1;
+	layout_init(&v->confirm.layout);
 	attention_init(&v->attention, u->o->bell, u->o->bell_after_s, u->o->notify);
 	viewport_init(&v->vp, COLS, LINES > 2 ? LINES - 2 : 1);
 	v->ctl = controller_create(u->loop, &v->o, &conv_policy, u->masks, u->api_key);
@@ -95,8 +95,10 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 							    v->ctl));
 		u->record = NULL; /* the controller closes it */
 	}
-	if (!u->cur)
+	if (!u->cur) {
 		u->cur = u->modal = v;
+		u->ui.ctl = v->ctl;
+	}
 	if (u->started) /* else tui_run starts them with the loop */
 		controller_start(v->ctl);
 	return v;
@@ -122,47 +124,33 @@ static void bring_draft_back(struct tui *u, struct conv *v)
 	v->draft = NULL;
 }
 
-/* Leaves what the current conversation's screen had open the way Esc would. */
-static void leave_modes(struct tui *u)
-{
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
-		search_cancel(u);
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		modal_close(u);
-	if (u->mode == TUI_MODE_PAGER)
-		u->mode = TUI_MODE_INPUT;
-	pager_free(u);
-}
-
 void tui_switch(struct tui *u, struct conv *v)
 {
 	if (!v)
 		return;
-	leave_modes(u); /* a modal opened from the board goes back to it: closed next */
-	if (u->mode == TUI_MODE_BOARD)
-		board_view_close(u);
+	/* What the screen had open closes the way Esc would: a search puts the view back. */
+	layers_close_all(&u->layers, u);
 	if (v != u->cur) {
 		put_draft_aside(u, u->cur);
 		u->cur = v;
+		u->ui.ctl = v->ctl;
 		bring_draft_back(u, v);
-		tui_notice_settled(u);
-		free(u->notice);
-		u->notice = NULL;
+		ui_notice_settled(&u->ui);
+		ui_notice_clear(&u->ui);
 	}
 	u->modal = v;
-	u->modal_from_board = false;
 	v->attention.title[0] = '\0'; /* the terminal title is this one's now */
 	/* Looked at: its marks are read (a confirmation stays until answered). */
-	v->unread = 0;
-	v->finished_unseen = false;
-	v->mark_shown = (int)conv_mark(v);
-	tui_invalidate(u);
+	v->marks.unread = 0;
+	v->marks.finished_unseen = false;
+	v->marks.mark_shown = (int)conv_mark(v);
+	ui_invalidate(&u->ui);
 }
 
 void tui_switch_step(struct tui *u, int dir)
 {
 	if (u->nconvs < 2) {
-		tui_notice(u, "one conversation is open: Ctrl-G shows the others on the server");
+		ui_notice(&u->ui, "one conversation is open: Ctrl-G shows the others on the server");
 		return;
 	}
 	size_t i = conv_slot(u->cur) - 1;
@@ -172,7 +160,7 @@ void tui_switch_step(struct tui *u, int dir)
 void tui_switch_slot(struct tui *u, size_t slot)
 {
 	if (slot == 0 || slot > u->nconvs) {
-		tui_notice(u, "no conversation %zu: %zu open (Ctrl-G: the board)", slot, u->nconvs);
+		ui_notice(&u->ui, "no conversation %zu: %zu open (Ctrl-G: the board)", slot, u->nconvs);
 		return;
 	}
 	tui_switch(u, u->convs[slot - 1]);
@@ -193,12 +181,12 @@ void tui_switch_attention(struct tui *u)
 		}
 	}
 	if (!best) {
-		size_t far = elsewhere_waiting(u);
+		size_t far = conv_far_waiting(u);
 		if (far)
-			tui_notice(u, "no other open conversation needs you; %zu not open here wait%s for "
+			ui_notice(&u->ui, "no other open conversation needs you; %zu not open here wait%s for "
 				      "confirmation: Ctrl-G", far, far == 1 ? "s" : "");
 		else
-			tui_notice(u, "no other conversation needs you");
+			ui_notice(&u->ui, "no other conversation needs you");
 		return;
 	}
 	tui_switch(u, best);
@@ -207,7 +195,8 @@ void tui_switch_attention(struct tui *u)
 void conv_destroy(struct conv *v)
 {
 	controller_destroy(v->ctl);
-	layout_fini(&v->confirm_layout);
+	layout_fini(&v->confirm.layout);
+	free(v->history.page_us);
 	free(v->draft);
 	free(v->id);
 	free(v);
@@ -216,7 +205,7 @@ void conv_destroy(struct conv *v)
 void tui_close_current(struct tui *u)
 {
 	if (u->nconvs < 2) {
-		tui_notice(u, "the only conversation open: /quit ends tether");
+		ui_notice(&u->ui, "the only conversation open: /quit ends tether");
 		return;
 	}
 	struct conv *v = u->cur;
@@ -228,12 +217,12 @@ void tui_close_current(struct tui *u)
 	char name[64];
 	snprintf(name, sizeof name, "%s", conv_name(v));
 	conv_destroy(v);
-	tui_notice(u, "closed %s", name);
+	ui_notice(&u->ui, "closed %s", name);
 }
 
 void conv_strip(struct tui *u, bool brief, struct buf *out)
 {
-	size_t far = elsewhere_waiting(u);
+	size_t far = conv_far_waiting(u);
 	if (u->nconvs < 2 && !far)
 		return;
 	if (u->nconvs >= 2) {
@@ -255,4 +244,29 @@ void conv_strip(struct tui *u, bool brief, struct buf *out)
 		buf_printf(out, brief ? "%s+%zu%s" : "%s%zu%s elsewhere (Ctrl-G)",
 			   u->nconvs >= 2 ? " · " : "", far, conv_mark_glyph(CONV_MARK_CONFIRM));
 	buf_puts(out, " │ ");
+}
+
+void conv_note_far(struct tui *u, const struct conversation_info *items, size_t n)
+{
+	for (size_t i = 0; i < u->nfar; i++)
+		free(u->far[i]);
+	free(u->far);
+	u->far = NULL;
+	u->nfar = 0;
+	if (!u->elsewhere)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (items[i].id && items[i].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION) {
+			u->far = xrealloc(u->far, (u->nfar + 1) * sizeof *u->far);
+			u->far[u->nfar++] = xstrdup(items[i].id);
+		}
+	ui_schedule_frame(&u->ui);
+}
+
+size_t conv_far_waiting(struct tui *u)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < u->nfar; i++)
+		n += !conv_find(u, u->far[i]); /* the open ones speak for themselves */
+	return n;
 }

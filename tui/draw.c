@@ -2,6 +2,7 @@
 #include "draw.h"
 #include "terminal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const short pair_colors[PAIR_COUNT] = {
@@ -15,9 +16,12 @@ static const struct look underline = { A_UNDERLINE, 0, A_UNDERLINE };
 
 static bool colors;
 
+/* Tab is the key that expands a card (bindings.c). */
+static const struct render_words words = { .expand_hint = "Tab to expand" };
+
 void draw_init(void)
 {
-	render_set_words(&bindings_words);
+	render_set_words(&words);
 	colors = terminal_colors();
 	if (!colors)
 		return;
@@ -180,4 +184,36 @@ void draw_line_paint(struct painter *p, int y, const struct draw_line *l)
 				break;
 		}
 	}
+}
+
+int draw_notice_rows(const char *notice, int width)
+{
+	int rows = 0;
+	size_t n = strlen(notice), at = 0, next;
+	do {
+		text_wrap_row(notice + at, n - at, width > 0 ? width : 1, &next);
+		at += next;
+		rows++;
+	} while (at < n);
+	return rows;
+}
+
+void draw_painter_fit(struct painter *p, int transcript_rows)
+{
+	if (p->lines != LINES || p->cols != COLS) {
+		free(p->line_hash);
+		p->lines = LINES;
+		p->cols = COLS;
+		p->line_hash = xcalloc((size_t)(LINES > 0 ? LINES : 1), sizeof *p->line_hash);
+	}
+	if ((size_t)transcript_rows > p->rows_cap) {
+		p->rows_cap = (size_t)transcript_rows;
+		p->rows = xrealloc(p->rows, p->rows_cap * sizeof *p->rows);
+	}
+}
+
+void draw_painter_forget(struct painter *p)
+{
+	if (p->line_hash)
+		memset(p->line_hash, 0, (size_t)p->lines * sizeof *p->line_hash);
 }

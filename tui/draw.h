@@ -4,9 +4,20 @@
 #ifndef TETHER_DRAW_H
 #define TETHER_DRAW_H
 
-#include "interactive.h"
+#include "render.h"
 
 #include <curses.h>
+
+/* Per-screen-line fingerprints of the last frame, so that a frame rewrites only lines that
+ * changed; and the rows that frame showed. */
+struct painter {
+	uint64_t *line_hash;
+	int lines, cols;
+	struct view_row *rows;
+	size_t nrows, rows_cap;
+	int transcript_rows;
+	int input_width;
+};
 
 enum draw_pair {
 	PAIR_USER = 1,
@@ -38,6 +49,12 @@ uint64_t draw_hash_u64(uint64_t h, uint64_t v);
 uint64_t draw_hash_look(uint64_t h, const struct look *l);
 /* True when line y already shows what fingerprint h stands for; records h otherwise. */
 bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
+/* Forgets the line fingerprints: the next frame draws every line. */
+void draw_painter_forget(struct painter *p);
+/* Fits the line fingerprints to the screen's size and the rows to transcript_rows. */
+void draw_painter_fit(struct painter *p, int transcript_rows);
+/* Rows a notice takes wrapped at width (at least one). */
+int draw_notice_rows(const char *notice, int width);
 /* Draws s[0..n) from column x of line y, not past column maxx; returns the next column. */
 int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look *l);
 /* draw_text with the ASCII-case-insensitive matches of needle[0..m) in reverse video when

@@ -3,49 +3,24 @@
  * server fails) so that the strip and the terminal title say one elsewhere needs the user;
  * before, only the board showed it. The open conversations have their sockets, and the board
  * polls fast while it is open: this is only the slow look around. */
-#include "interactive.h"
+#include "conv.h"
+#include "elsewhere.h"
 #include "directory.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* Slow: a confirmation waiting elsewhere is found within this, at one list request. */
 #define ELSEWHERE_POLL_S 30.0
 
 struct elsewhere {
 	struct directory *dir;
-	char **waiting;             /* ids the last complete list says wait for confirmation */
-	size_t nwaiting;
 };
-
-static void forget(struct elsewhere *e)
-{
-	for (size_t i = 0; i < e->nwaiting; i++)
-		free(e->waiting[i]);
-	free(e->waiting);
-	e->waiting = NULL;
-	e->nwaiting = 0;
-}
-
-void elsewhere_note_list(struct tui *u, const struct conversation_info *items, size_t n)
-{
-	struct elsewhere *e = u->elsewhere;
-	if (!e)
-		return;
-	forget(e);
-	for (size_t i = 0; i < n; i++)
-		if (items[i].id && items[i].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION) {
-			e->waiting = xrealloc(e->waiting, (e->nwaiting + 1) * sizeof *e->waiting);
-			e->waiting[e->nwaiting++] = xstrdup(items[i].id);
-		}
-	tui_schedule_frame(u);
-}
 
 static void on_poll(void *ctx, const struct directory_poll *p)
 {
 	/* a failure keeps the last list, true enough; the board says why when opened */
 	if (!p->failed)
-		elsewhere_note_list(ctx, p->items, p->count);
+		conv_note_far(ctx, p->items, p->count);
 }
 
 void elsewhere_start(struct tui *u)
@@ -63,16 +38,7 @@ void elsewhere_stop(struct tui *u)
 	if (!u->elsewhere)
 		return;
 	directory_destroy(u->elsewhere->dir);
-	forget(u->elsewhere);
+	conv_note_far(u, NULL, 0);
 	free(u->elsewhere);
 	u->elsewhere = NULL;
-}
-
-size_t elsewhere_waiting(struct tui *u)
-{
-	size_t n = 0;
-	if (u->elsewhere)
-		for (size_t i = 0; i < u->elsewhere->nwaiting; i++)
-			n += !conv_find(u, u->elsewhere->waiting[i]); /* the open ones speak for themselves */
-	return n;
 }

@@ -4,7 +4,7 @@
  * exits 0 changes the draft. */
 #define _GNU_SOURCE /* closefrom */
 #include "external_editor.h"
-#include "interactive.h"
+#include "conv.h"
 #include "terminal.h"
 
 #include <errno.h>
@@ -31,11 +31,6 @@ struct external_editor {
 	char *command;              /* $VISUAL, $EDITOR or vi, as the user set it */
 	int tty_flags;              /* the terminal's file status flags before, or -1 */
 };
-
-bool external_editor_running(const struct tui *u)
-{
-	return u->ext_editor != NULL;
-}
 
 static const char *editor_command(void)
 {
@@ -160,37 +155,37 @@ static int read_back(const char *path, struct buf *out, bool *cut)
 static void take_back(struct tui *u, struct external_editor *x, int status)
 {
 	if (status == -1) {
-		tui_notice(u, "draft kept: the editor's exit status is lost (%s)", strerror(ECHILD));
+		ui_notice(&u->ui, "draft kept: the editor's exit status is lost (%s)", strerror(ECHILD));
 		return;
 	}
 	if (WIFSIGNALED(status)) {
-		tui_notice(u, "draft kept: the editor was ended by signal %d", WTERMSIG(status));
+		ui_notice(&u->ui, "draft kept: the editor was ended by signal %d", WTERMSIG(status));
 		return;
 	}
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (code == 127) {
-		tui_notice(u, "draft kept: cannot run the editor \"%s\" (set $VISUAL or $EDITOR)",
+		ui_notice(&u->ui, "draft kept: cannot run the editor \"%s\" (set $VISUAL or $EDITOR)",
 			   x->command);
 		return;
 	}
 	if (code != 0) {
-		tui_notice(u, "draft kept: the editor exited with status %d", code);
+		ui_notice(&u->ui, "draft kept: the editor exited with status %d", code);
 		return;
 	}
 	struct buf text;
 	buf_init(&text);
 	bool cut = false;
 	if (read_back(x->path, &text, &cut) != 0) {
-		tui_notice(u, "draft kept: cannot read the edited file (%s)", strerror(errno));
+		ui_notice(&u->ui, "draft kept: cannot read the edited file (%s)", strerror(errno));
 	} else {
 		/* As a paste: controls and invalid UTF-8 do not reach the draft. */
 		editor_clear(&u->input);
 		editor_insert(&u->input, text.data ? text.data : "", text.len);
 		if (cut)
-			tui_notice(u, "the file is over %d MiB: only its first %d MiB is in the draft",
+			ui_notice(&u->ui, "the file is over %d MiB: only its first %d MiB is in the draft",
 				   EXTERNAL_EDITOR_MAX_BYTES >> 20, EXTERNAL_EDITOR_MAX_BYTES >> 20);
 		else
-			tui_notice(u, "the draft is back from the editor");
+			ui_notice(&u->ui, "the draft is back from the editor");
 	}
 	buf_fini(&text);
 }
@@ -214,15 +209,16 @@ static void check_child(void *arg)
 	if (x->pidfd >= 0)
 		loop_unwatch_fd(u->loop, x->pidfd);
 	u->ext_editor = NULL;
+	u->ui.paused = false;
 	if (x->tty_flags >= 0)
 		fcntl(terminal_input_fd(), F_SETFL, x->tty_flags);
 	terminal_resume();
 	terminal_resize();
-	tui_input_pause(u, false);
+	ui_input_pause(&u->ui, false);
 	take_back(u, x, status);
 	remove_files(x);
 	editor_free(x);
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 /* The loop dropped the pidfd's watch: look by polling from now on. */
@@ -247,7 +243,7 @@ void external_editor_open(struct tui *u)
 	x->pidfd = -1;
 	x->command = xstrdup(editor_command());
 	if (!write_draft(x, editor_text(&u->input))) {
-		tui_notice(u, "cannot write the draft for the editor: %s", strerror(errno));
+		ui_notice(&u->ui, "cannot write the draft for the editor: %s", strerror(errno));
 		remove_files(x);
 		editor_free(x);
 		return;
@@ -259,7 +255,7 @@ void external_editor_open(struct tui *u)
 	bool plain = strspn(x->command, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					"0123456789 _./+-,:@%") == strlen(x->command);
 	buf_printf(&script, "%s%s \"$@\"", plain ? "exec " : "", x->command);
-	tui_input_pause(u, true);
+	ui_input_pause(&u->ui, true);
 	terminal_suspend();
 	x->tty_flags = fcntl(terminal_input_fd(), F_GETFL);
 	pid_t pid = fork();
@@ -269,15 +265,16 @@ void external_editor_open(struct tui *u)
 	if (pid < 0) {
 		int saved = errno;
 		terminal_resume();
-		tui_input_pause(u, false);
-		tui_notice(u, "cannot start the editor: %s", strerror(saved));
+		ui_input_pause(&u->ui, false);
+		ui_notice(&u->ui, "cannot start the editor: %s", strerror(saved));
 		remove_files(x);
 		editor_free(x);
-		tui_invalidate(u);
+		ui_invalidate(&u->ui);
 		return;
 	}
 	x->pid = pid;
 	u->ext_editor = x;
+	u->ui.paused = true;
 	/* Readable once the child has exited. */
 	x->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (x->pidfd >= 0 && loop_watch_fd(u->loop, x->pidfd, check_child, child_watch_gone, u) != 0) {
@@ -322,11 +319,12 @@ char *external_editor_fini(struct tui *u)
 	if (!x)
 		return NULL;
 	u->ext_editor = NULL;
+	u->ui.paused = false;
 	if (x->pidfd >= 0)
 		loop_unwatch_fd(u->loop, x->pidfd);
 	/* Quitting on a signal (the terminal hung up, a kill) hangs the editor up too. Any
 	 * other end (the server gone) waits for the user to finish, and keeps the file. */
-	bool hangup = u->exit_code >= 128;
+	bool hangup = u->ui.exit_code >= 128;
 	int status = 0, waited = 0;
 	pid_t r;
 	while ((r = waitpid(x->pid, &status, WNOHANG)) == 0) {

@@ -12,8 +12,6 @@ enum { EXTERNAL_EDITOR_MAX_BYTES = 8 << 20 };  /* more read back is cut, with a 
 
 /* Opens the editor on the input's draft; the draft comes back when it exits successfully. */
 void external_editor_open(struct tui *u);
-/* True while the editor owns the terminal. */
-bool external_editor_running(const struct tui *u);
 /* A signal while the editor runs; true when it was handled here (the TUI must not act on it:
  * Ctrl-C and Ctrl-Z are the editor's, a resize is taken when the editor is done). */
 bool external_editor_signal(struct tui *u, int signo);

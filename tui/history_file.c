@@ -4,7 +4,7 @@
  * server each add to what the other wrote (without it, each would rename its own read over
  * the other's entries). */
 #include "history_file.h"
-#include "interactive.h"
+#include "conv.h"
 #include "net.h"
 
 #include <errno.h>
@@ -302,7 +302,7 @@ void tui_history_load(struct tui *u)
 	buf_init(&path);
 	buf_init(&err);
 	if (history_file_path(u->o->server, &path, &err) != 0) {
-		tui_notice(u, "input history is not kept: %s", buf_cstr(&err));
+		ui_notice(&u->ui, "input history is not kept: %s", buf_cstr(&err));
 		buf_fini(&path);
 		buf_fini(&err);
 		return;
@@ -312,13 +312,13 @@ void tui_history_load(struct tui *u)
 	long damaged = history_file_load(buf_cstr(&path), &entries, &count, &err);
 	if (damaged < 0) {
 		/* Replacing a file that could not be read would lose it: not kept this run. */
-		tui_notice(u, "input history is not kept this run: %s", buf_cstr(&err));
+		ui_notice(&u->ui, "input history is not kept this run: %s", buf_cstr(&err));
 		buf_fini(&path);
 	} else {
 		for (size_t i = 0; i < count; i++)
 			editor_history_add(&u->input, entries[i]);
 		if (damaged)
-			tui_notice(u, "input history: %ld damaged line%s skipped in %s", damaged,
+			ui_notice(&u->ui, "input history: %ld damaged line%s skipped in %s", damaged,
 				   damaged == 1 ? "" : "s", buf_cstr(&path));
 		free(u->history_path);
 		u->history_path = buf_steal(&path);
@@ -336,7 +336,7 @@ void tui_history_save(struct tui *u, const char *entry)
 	buf_init(&err);
 	controller_clean(u->cur->ctl, entry, strlen(entry), &masked);
 	if (history_file_append(u->history_path, buf_cstr(&masked), &err) != 0) {
-		tui_notice(u, "input history is not saved any more this run: %s", buf_cstr(&err));
+		ui_notice(&u->ui, "input history is not saved any more this run: %s", buf_cstr(&err));
 		free(u->history_path);
 		u->history_path = NULL;
 	}

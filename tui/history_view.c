@@ -3,7 +3,9 @@
  * ("loading…", why it failed); a page that lands above moves nothing (the viewport anchors at
  * an item's uid and does not count the page as new output below). After each page and each
  * move of the view, items far from it are dropped down to history_memory. */
-#include "interactive.h"
+#include "conv.h"
+#include "history_view.h"
+#include "search.h"
 #include "outfile.h"
 
 #include <stdio.h>
@@ -12,8 +14,8 @@
 
 static void set_note(struct conv *v, const char *note)
 {
-	snprintf(v->history_note, sizeof v->history_note, "%s", note ? note : "");
-	v->vp.gap_note = note ? v->history_note : NULL;
+	snprintf(v->history.note, sizeof v->history.note, "%s", note ? note : "");
+	v->vp.gap_note = note ? v->history.note : NULL;
 }
 
 /* The items the last frame showed, [first, last]; false when it showed none. */
@@ -53,7 +55,7 @@ size_t history_view_trim(struct tui *u)
 	size_t dropped = transcript_trim(u->cur->t, keep_first, last + screen, max_bytes,
 					 HISTORY_KEEP_TAIL);
 	if (dropped)
-		tui_schedule_frame(u);
+		ui_schedule_frame(&u->ui);
 	return dropped;
 }
 
@@ -61,29 +63,29 @@ static void page_done(void *ctx, const struct history_page_result *r)
 {
 	struct conv *v = ctx;
 	if (r->error) {
-		char note[sizeof v->history_note];
+		char note[sizeof v->history.note];
 		snprintf(note, sizeof note, "could not load: %s · scroll to retry", r->error);
 		set_note(v, note);
-		v->history_failed_at = v->vp.scrolls + 1;
-		tui_schedule_frame(v->u);
+		v->history.failed_at = v->vp.scrolls + 1;
+		ui_schedule_frame(&v->u->ui);
 		return;
 	}
-	v->history_failed_at = 0;
-	v->history_landed_us = v->history_asked_us; /* timed until the frame that shows it */
+	v->history.failed_at = 0;
+	v->history.landed_us = v->history.asked_us; /* timed until the frame that shows it */
 	/* History, not news: the lines of the page are no "new below". */
 	v->vp.seen_generation += r->lines;
 	if (!r->added && !r->placed) {
 		/* The server had nothing more there (unreadable events, a shorter log): the gap
 		 * stays, and is not asked for again from this anchor. */
-		v->history_dead_seq = v->history_asked_seq;
-		v->history_dead_before = v->history_asked_before;
+		v->history.dead_seq = v->history.asked_seq;
+		v->history.dead_before = v->history.asked_before;
 		set_note(v, "not available from the server");
 	} else {
 		set_note(v, NULL);
 	}
 	/* Trimmed after the next frame: the rows shown now are from before the page. */
-	v->history_trimmed_at = 0;
-	tui_schedule_frame(v->u);
+	v->history.trimmed_at = 0;
+	ui_schedule_frame(&v->u->ui);
 }
 
 /* True when events older than the first loaded durable are not loaded. */
@@ -102,20 +104,20 @@ static void first_done(void *ctx, const struct history_page_result *r)
 {
 	struct conv *v = ctx;
 	if (r->error) {
-		char note[sizeof v->history_note];
+		char note[sizeof v->history.note];
 		snprintf(note, sizeof note, "could not load the first events: %s", r->error);
 		set_note(v, note);
-		tui_schedule_frame(v->u);
+		ui_schedule_frame(&v->u->ui);
 		return;
 	}
 	set_note(v, NULL);
 	v->vp.seen_generation += r->lines;
 	/* Still where Ctrl-Home put it (the reader did not move meanwhile): the first event. */
-	if (v->history_first_at == conv_place(v) && transcript_count(v->t))
+	if (v->history.first_at == conv_place(v) && transcript_count(v->t))
 		viewport_show_item(&v->vp, v->t, 0);
-	v->history_first_at = 0;
-	v->history_trimmed_at = 0;
-	tui_schedule_frame(v->u);
+	v->history.first_at = 0;
+	v->history.trimmed_at = 0;
+	ui_schedule_frame(&v->u->ui);
 }
 
 void history_view_go_first(struct tui *u)
@@ -124,14 +126,14 @@ void history_view_go_first(struct tui *u)
 	if (!transcript_count(v->t))
 		return;
 	viewport_show_item(&v->vp, v->t, 0);
-	v->history_want_first = first_missing(v->t);
-	if (v->history_want_first) {
+	v->history.want_first = first_missing(v->t);
+	if (v->history.want_first) {
 		/* Whatever page was on its way is not the one wanted now (a search's call is). */
-		if (!v->server_searching)
+		if (!v->search.server_searching)
 			history_cancel(v->ctl);
 		set_note(v, "loading the first events…");
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* A gap between rows shown is filled from above: the page lands under the item the view is
@@ -161,22 +163,22 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	search_server_resume(u);
 	if (st->syncing || !shown_items(u, &first, &last))
 		return;
-	if (view_place(u) != u->cur->history_trimmed_at) {
-		u->cur->history_trimmed_at = view_place(u);
+	if (view_place(u) != u->cur->history.trimmed_at) {
+		u->cur->history.trimmed_at = view_place(u);
 		if (history_view_trim(u))
 			return; /* indices moved: the next frame shows where things are */
 	}
 	if (history_busy(u->cur->ctl))
 		return;
-	if (u->cur->history_want_first) {
-		u->cur->history_want_first = false;
-		u->cur->history_first_at = view_place(u);
+	if (u->cur->history.want_first) {
+		u->cur->history.want_first = false;
+		u->cur->history.first_at = view_place(u);
 		if (!history_fetch_first(u->cur->ctl, first_done, u->cur))
 			set_note(u->cur, NULL);
-		tui_schedule_frame(u);
+		ui_schedule_frame(&u->ui);
 		return;
 	}
-	if (u->cur->history_failed_at && u->cur->history_failed_at == u->cur->vp.scrolls + 1)
+	if (u->cur->history.failed_at && u->cur->history.failed_at == u->cur->vp.scrolls + 1)
 		return; /* failed: asked again when the reader scrolls (even at the top) */
 	struct history_gap gap;
 	if (!transcript_gap_near(u->cur->t, first, last, (size_t)(u->cur->vp.height > 0 ? u->cur->vp.height : 1),
@@ -184,30 +186,32 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 		return;
 	if (!u->cur->vp.follow && gap.at_index > first && gap.at_index <= last)
 		fill_from_above(u->cur->t, &gap);
-	if (gap.anchor_seq == u->cur->history_dead_seq && gap.before == u->cur->history_dead_before)
+	if (gap.anchor_seq == u->cur->history.dead_seq && gap.before == u->cur->history.dead_before)
 		return;
-	u->cur->history_asked_seq = gap.anchor_seq;
-	u->cur->history_asked_us = clock_now_us();
-	u->cur->history_asked_before = gap.before;
+	u->cur->history.asked_seq = gap.anchor_seq;
+	u->cur->history.asked_us = clock_now_us();
+	u->cur->history.asked_before = gap.before;
 	if (history_fetch_gap(u->cur->ctl, &gap, page_done, u->cur)) {
 		if (history_busy(u->cur->ctl))
 			set_note(u->cur, "loading…");
 	} else {
 		/* No time to page by (the anchor event had none): not asked again. */
-		u->cur->history_dead_seq = gap.anchor_seq;
-		u->cur->history_dead_before = gap.before;
+		u->cur->history.dead_seq = gap.anchor_seq;
+		u->cur->history.dead_before = gap.before;
 		set_note(u->cur, "not available from the server");
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 void history_view_painted(struct tui *u, int64_t now_us)
 {
-	if (!u->cur->history_landed_us)
+	if (!u->cur->history.landed_us)
 		return;
-	if (u->cur->history_npages < HISTORY_TIMES)
-		u->cur->history_page_us[u->cur->history_npages++] = now_us - u->cur->history_landed_us;
-	u->cur->history_landed_us = 0;
+	if (!u->cur->history.page_us)
+		u->cur->history.page_us = xcalloc(HISTORY_TIMES, sizeof *u->cur->history.page_us);
+	if (u->cur->history.npages < HISTORY_TIMES)
+		u->cur->history.page_us[u->cur->history.npages++] = now_us - u->cur->history.landed_us;
+	u->cur->history.landed_us = 0;
 }
 
 static int by_value(const void *a, const void *b)
@@ -221,11 +225,12 @@ void history_view_write_stats(struct tui *u)
 	FILE *f = outfile_open_stats();
 	if (!f)
 		return;
-	size_t n = u->cur->history_npages;
-	qsort(u->cur->history_page_us, n, sizeof *u->cur->history_page_us, by_value);
-	double p50 = n ? (double)u->cur->history_page_us[(n - 1) / 2] / 1000.0 : 0;
-	double p99 = n ? (double)u->cur->history_page_us[(size_t)((double)(n - 1) * 0.99)] / 1000.0 : 0;
-	double max = n ? (double)u->cur->history_page_us[n - 1] / 1000.0 : 0;
+	size_t n = u->cur->history.npages;
+	if (n)
+		qsort(u->cur->history.page_us, n, sizeof *u->cur->history.page_us, by_value);
+	double p50 = n ? (double)u->cur->history.page_us[(n - 1) / 2] / 1000.0 : 0;
+	double p99 = n ? (double)u->cur->history.page_us[(size_t)((double)(n - 1) * 0.99)] / 1000.0 : 0;
+	double max = n ? (double)u->cur->history.page_us[n - 1] / 1000.0 : 0;
 	fprintf(f, "{\"history_pages\":%zu,\"page_p50_ms\":%.1f,\"page_p99_ms\":%.1f,"
 		   "\"page_max_ms\":%.1f}\n", n, p50, p99, max);
 	fclose(f);

@@ -3,7 +3,14 @@
  * paints at most one frame per period. Between frames nothing wakes up unless text is still
  * being revealed, a countdown is shown, or a notice is about to expire. */
 #include "tui.h"
-#include "interactive.h"
+#include "conv.h"
+#include "history_view.h"
+#include "elsewhere.h"
+#include "pager.h"
+#include "modal.h"
+#include "board_view.h"
+#include "paint.h"
+#include "bindings.h"
 #include "status.h"
 #include "terminal.h"
 #include "latency.h"
@@ -23,185 +30,9 @@
 #include <unistd.h>
 
 enum {
-	NOTICE_US = 6000000,
-	NOTICE_UNDER_WAY_US = 30000000,     /* at most, for one that waits for a status change */
-	CTRL_C_WINDOW_US = 2000000,
 	INPUT_BLOCK_BYTES = 64 * 1024,
 	INPUT_TURN_BYTES = 1024 * 1024,
 };
-
-void tui_schedule_frame(struct tui *u)
-{
-	/* While $EDITOR has the terminal nothing is painted; its end repaints everything. */
-	if (u->quitting || external_editor_running(u))
-		return;
-	int64_t delay = render_clock_mark(&u->clock, clock_now_us());
-	if (delay >= 0)
-		loop_timer_schedule(u->frame_timer, delay);
-}
-
-void tui_invalidate(struct tui *u)
-{
-	paint_invalidate(&u->paint);
-	clearok(curscr, TRUE);
-	tui_schedule_frame(u);
-}
-
-void tui_notice(struct tui *u, const char *fmt, ...)
-{
-	struct buf b, shown;
-	buf_init(&b);
-	buf_init(&shown);
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	/* A notice may quote the user's input or a server's words: shown like everything else. */
-	if (u->cur)
-		controller_clean(u->cur->ctl, buf_cstr(&b), b.len, &shown);
-	else
-		sanitize_text(buf_cstr(&b), b.len, &shown);
-	buf_fini(&b);
-	free(u->notice);
-	u->notice = buf_steal(&shown);
-	u->notice_until = clock_now_us() + NOTICE_US;
-	free(u->notice_status);
-	u->notice_status = NULL;
-	tui_schedule_frame(u);
-}
-
-void tui_notice_until_status(struct tui *u, const char *fmt, ...)
-{
-	struct buf b;
-	buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	tui_notice(u, "%s", buf_cstr(&b));
-	buf_fini(&b);
-	struct controller_status st;
-	controller_status(u->cur->ctl, &st);
-	u->notice_status = xstrdup(st.execution_status ? st.execution_status : "");
-	u->notice_until = clock_now_us() + NOTICE_UNDER_WAY_US;
-}
-
-bool tui_running(struct tui *u)
-{
-	struct controller_status st;
-	controller_status(u->cur->ctl, &st);
-	return st.run_status == RUN_STATUS_RUNNING;
-}
-
-void tui_notice_settled(struct tui *u)
-{
-	if (!u->notice_status)
-		return;
-	free(u->notice);
-	u->notice = NULL;
-	free(u->notice_status);
-	u->notice_status = NULL;
-	tui_schedule_frame(u);
-}
-
-/* A notice about something under way is no longer true once the status moved on. */
-static void notice_check_status(struct tui *u, const struct controller_status *st)
-{
-	const char *now = st->execution_status ? st->execution_status : "";
-	if (u->notice_status && strcmp(u->notice_status, now) != 0)
-		tui_notice_settled(u);
-}
-
-void tui_quit(struct tui *u, int exit_code)
-{
-	if (u->quitting)
-		return;
-	u->quitting = true;
-	u->exit_code = exit_code;
-	controller_quit(u->cur->ctl, exit_code);
-	loop_quit(u->loop);
-}
-
-void tui_ctrl_c(struct tui *u)
-{
-	int64_t now = clock_now_us();
-	if (u->ctrl_c_at && now - u->ctrl_c_at < CTRL_C_WINDOW_US) {
-		tui_quit(u, 130);
-		return;
-	}
-	u->ctrl_c_at = now;
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		modal_close(u);
-	if (u->mode == TUI_MODE_BOARD)
-		board_view_close(u);
-	else if (u->mode != TUI_MODE_INPUT)
-		u->mode = TUI_MODE_INPUT;
-	tui_notice(u, "press Ctrl-C again to quit");
-}
-
-void tui_suspend(struct tui *u)
-{
-	/* SIGTSTP is blocked for the signalfd, so stop with SIGSTOP once the terminal is given
-	 * back; execution resumes here on SIGCONT. */
-	terminal_suspend();
-	kill(getpid(), SIGSTOP);
-	terminal_resume();
-	tui_invalidate(u);
-}
-
-void tui_reconnect(struct tui *u)
-{
-	/* The status line says "connecting" at once: a notice would outlive it. */
-	if (controller_reconnect_now(u->cur->ctl))
-		return;
-	struct controller_status st;
-	controller_status(u->cur->ctl, &st);
-	if (st.connection == SESSION_SYNCED)
-		tui_notice(u, "already connected: nothing to reconnect");
-	else
-		tui_notice(u, "already connecting…");
-}
-
-static bool blank(const char *s)
-{
-	return s[strspn(s, " \t\n")] == '\0';
-}
-
-/* A message while actions wait for confirmation would run them (see modal.c): it stays in
- * the draft, and the modal offers to answer first or to send it and allow. */
-static bool held_for_confirmation(struct tui *u)
-{
-	struct controller_status st;
-	controller_status(u->cur->ctl, &st);
-	if (!st.awaiting_confirmation)
-		return false;
-	modal_open(u, false);
-	tui_notice(u, "not sent: a message would allow the waiting actions; answer first, or "
-		      "Tab to \"send draft & allow\"");
-	return true;
-}
-
-void tui_submit(struct tui *u)
-{
-	const char *draft = editor_text(&u->input);
-	bool slash = draft[0] == '/' && draft[1] != '/';
-	if (!slash && !blank(draft) && held_for_confirmation(u))
-		return;
-	char *text = editor_take(&u->input);
-	if (!blank(text)) {
-		tui_history_save(u, text);
-		const char *msg = text;
-		if (text[0] == '/' && text[1] == '/')
-			msg = text + 1;
-		else if (slash_run(u, text))
-			msg = NULL;
-		if (msg) {
-			controller_send(u->cur->ctl, msg);
-			viewport_follow(&u->cur->vp);
-		}
-	}
-	free(text);
-}
 
 /* The modal opens (without the keyboard's focus) when actions start to wait, and again when
  * other actions wait than those set aside; it closes when nothing waits any more. */
@@ -212,27 +43,28 @@ static void track_confirmation(struct tui *u, const struct controller_status *st
 	if (n)
 		transcript_pending_tools(u->cur->t, &last, 1);
 	size_t signature = n ? n * 1000003u + last : 0;
-	if (st->awaiting_confirmation && (!u->cur->was_awaiting || signature != u->cur->confirm_signature)) {
-		u->cur->confirm_hidden = false;
+	if (st->awaiting_confirmation && (!u->cur->confirm.was_awaiting || signature != u->cur->confirm.signature)) {
+		u->cur->confirm.hidden = false;
 		/* Other actions than those the user looked at: no key answers before a new look. */
-		u->cur->confirm_focused = false;
-		u->cur->confirm_choice = -1;
+		u->cur->confirm.focused = false;
+		u->cur->confirm.choice = -1;
 	}
+	const struct layer *top = layers_top(&u->layers);
+	bool modal_on_top = top == &confirm_layer || top == &reason_layer;
 	if (u->modal != u->cur) {
 		/* Opened from the board for another conversation: closed once nothing waits there. */
 		struct controller_status other;
 		controller_status(u->modal->ctl, &other);
-		if (!other.awaiting_confirmation &&
-		    (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
+		if (!other.awaiting_confirmation && modal_on_top)
 			modal_close(u);
 		return;
 	}
-	if (!st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON))
+	if (!st->awaiting_confirmation && modal_on_top)
 		modal_close(u);
-	if (st->awaiting_confirmation && !u->cur->confirm_hidden && u->mode == TUI_MODE_INPUT)
+	if (st->awaiting_confirmation && !u->cur->confirm.hidden && !u->layers.n)
 		modal_open(u, false);
-	u->cur->was_awaiting = st->awaiting_confirmation;
-	u->cur->confirm_signature = signature;
+	u->cur->confirm.was_awaiting = st->awaiting_confirmation;
+	u->cur->confirm.signature = signature;
 }
 
 /* After the frame's doupdate: the title (the conversation on screen), a bell or a
@@ -244,7 +76,7 @@ static void call_back(struct tui *u, int64_t now)
 	for (size_t i = 0; i < u->nconvs; i++)
 		if (u->convs[i] != u->cur && conv_mark(u->convs[i]) >= CONV_MARK_ERROR)
 			others_need++;
-	u->cur->attention.others_need = others_need + (int)elsewhere_waiting(u);
+	u->cur->attention.others_need = others_need + (int)conv_far_waiting(u);
 	for (size_t i = 0; i < u->nconvs; i++) {
 		struct conv *v = u->convs[i];
 		struct controller_status st;
@@ -255,7 +87,7 @@ static void call_back(struct tui *u, int64_t now)
 			terminal_set_title(calls.title);
 		bell = bell || calls.bell;
 		if (calls.bell && v != u->cur) {
-			uint64_t late = u->frames - v->status_frame;
+			uint64_t late = u->frames - v->marks.status_frame;
 			u->background_rings++;
 			if (late > u->ring_frames_max)
 				u->ring_frames_max = late;
@@ -271,63 +103,63 @@ static void call_back(struct tui *u, int64_t now)
 static void on_frame(void *arg)
 {
 	struct tui *u = arg;
-	if (u->quitting)
+	if (u->ui.quitting)
 		return;
 	int64_t now = clock_now_us();
 	u->frames++;
-	if (external_editor_running(u)) {
-		render_clock_painted(&u->clock, now);
+	if (u->ui.paused) {
+		render_clock_painted(&u->ui.clock, now);
 		return;
-	}
-	if (u->notice && now >= u->notice_until) {
-		free(u->notice);
-		u->notice = NULL;
 	}
 	bool more = transcript_reveal_tick(u->cur->t);
 	struct controller_status st;
 	controller_status(u->cur->ctl, &st);
-	notice_check_status(u, &st);
+	ui_notice_expire(&u->ui, &st, now);
+	if (u->ui.redraw) {
+		u->ui.redraw = false;
+		draw_painter_forget(&u->paint);
+	}
 	track_confirmation(u, &st);
-	if (u->overlay)
-		overlay_paint(u);
-	else if (u->mode == TUI_MODE_BOARD || (u->modal_from_board &&
-		 (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)))
-		board_view_paint(u);
+	/* The topmost layer that covers the screen paints it, else the conversation does. */
+	const struct layer *screen = layers_screen(&u->layers);
+	if (screen)
+		screen->paint(u, &st, now);
 	else
 		paint_frame(u, &st, now);
 	call_back(u, now);
-	if (!u->overlay)
+	if (!u->layers.overlay)
 		history_view_painted(u, now);
 	history_view_check(u, &st);
-	render_clock_painted(&u->clock, now);
+	render_clock_painted(&u->ui.clock, now);
 	latency_painted(u->cur->latency, now);
 	if (more) {
-		tui_schedule_frame(u);
+		ui_schedule_frame(&u->ui);
 		return;
 	}
 	int64_t next = status_next_change(&st, now);
-	if (u->notice) {
-		int64_t left = u->notice_until - now;
+	if (u->ui.notice) {
+		int64_t left = u->ui.notice_until - now;
 		if (next < 0 || left < next)
 			next = left;
 	}
 	/* The spinner turns at most at the render clock (render_hz below its own pace). */
-	if (next >= 0 && next < u->clock.period_us)
-		next = u->clock.period_us;
+	if (next >= 0 && next < u->ui.clock.period_us)
+		next = u->ui.clock.period_us;
 	if (next >= 0)
-		loop_timer_schedule(u->frame_timer, next);
+		loop_timer_schedule(u->ui.frame_timer, next);
 }
 
 static void on_key(void *arg, const struct key_event *ev)
 {
 	struct tui *u = arg;
-	if (!u->quitting)
+	if (!u->ui.quitting)
 		bindings_handle(u, ev);
 }
 
 static void on_input_hangup(void *arg)
 {
-	tui_quit(arg, 128 + SIGHUP);
+	struct tui *u = arg;
+	ui_quit(&u->ui, 128 + SIGHUP);
 }
 
 static void on_input(void *arg);
@@ -339,7 +171,7 @@ static size_t read_input(struct tui *u)
 {
 	int fd = terminal_input_fd();
 	size_t total = 0;
-	while (!u->quitting && total < INPUT_TURN_BYTES) {
+	while (!u->ui.quitting && total < INPUT_TURN_BYTES) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			break;
@@ -354,22 +186,24 @@ static size_t read_input(struct tui *u)
 		keys_feed(&u->keys, u->input_block, (size_t)r, on_key, u);
 	}
 	int64_t wait = keys_wait_us(&u->keys);
-	if (wait >= 0 && !u->quitting)
+	if (wait >= 0 && !u->ui.quitting)
 		loop_timer_schedule(u->key_timer, wait);
 	else
 		loop_timer_cancel(u->key_timer);
 	return total;
 }
 
-void tui_input_pause(struct tui *u, bool pause)
+/* The terminal belongs to a child ($EDITOR) while paused. */
+static void input_pause(void *ctx, bool pause)
 {
+	struct tui *u = ctx;
 	if (pause) {
 		loop_unwatch_fd(u->loop, terminal_input_fd());
 		loop_timer_cancel(u->key_timer);
 	} else if (loop_watch_fd(u->loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
 		free(u->last_error);
 		u->last_error = xstrdup("cannot watch the terminal for input");
-		tui_quit(u, 1);
+		ui_quit(&u->ui, 1);
 	}
 }
 
@@ -377,7 +211,7 @@ static void on_input(void *arg)
 {
 	struct tui *u = arg;
 	read_input(u);
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* The terminal sent nothing more after an Esc, an unfinished sequence or a paste's end
@@ -385,13 +219,13 @@ static void on_input(void *arg)
 static void on_key_timer(void *arg)
 {
 	struct tui *u = arg;
-	if (read_input(u) == 0 && !u->quitting) {
+	if (read_input(u) == 0 && !u->ui.quitting) {
 		keys_expire(&u->keys, on_key, u);
 		int64_t wait = keys_wait_us(&u->keys);
 		if (wait >= 0)
 			loop_timer_schedule(u->key_timer, wait);
 	}
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 static void on_signal(void *arg, int signo)
@@ -402,23 +236,23 @@ static void on_signal(void *arg, int signo)
 	switch (signo) {
 	case SIGWINCH:
 		terminal_resize();
-		tui_invalidate(u);
+		ui_invalidate(&u->ui);
 		break;
 	case SIGINT:
-		tui_ctrl_c(u);
+		bindings_ctrl_c(u);
 		break;
 	case SIGTERM:
 	case SIGHUP:
-		tui_quit(u, 128 + signo);
+		ui_quit(&u->ui, 128 + signo);
 		break;
 	case SIGTSTP:
-		tui_suspend(u);
+		ui_suspend(&u->ui);
 		break;
 	case SIGCONT:
 		/* Also after a stop we did not ask for: a job-control shell may have changed
 		 * the tty modes meanwhile. */
 		terminal_resume();
-		tui_invalidate(u);
+		ui_invalidate(&u->ui);
 		break;
 	default:
 		break;
@@ -427,7 +261,7 @@ static void on_signal(void *arg, int signo)
 
 static void tui_free(struct tui *u)
 {
-	loop_timer_destroy(u->frame_timer);
+	loop_timer_destroy(u->ui.frame_timer);
 	loop_timer_destroy(u->key_timer);
 	loop_timer_destroy(u->search_timer);
 	free(u->input_block);
@@ -437,8 +271,7 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->reason);
 	pager_free(u);
 	paint_fini(&u->paint);
-	free(u->notice);
-	free(u->notice_status);
+	ui_fini(&u->ui);
 	free(u->last_error);
 	free(u->history_path);
 	free(u);
@@ -490,8 +323,11 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	keys_learn_terminal(&u->keys);
 	paint_init(&u->paint);
 	slash_timestamps(u, o->timestamps);
-	render_clock_init(&u->clock, o->render_hz);
-	u->frame_timer = loop_timer_create(loop, on_frame, u);
+	u->ui.loop = loop;
+	u->ui.input_pause = input_pause;
+	u->ui.input_ctx = u;
+	render_clock_init(&u->ui.clock, o->render_hz);
+	u->ui.frame_timer = loop_timer_create(loop, on_frame, u);
 	u->key_timer = loop_timer_create(loop, on_key_timer, u);
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
 	conv_open(u, o->conversation_id, true);
@@ -500,24 +336,24 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	tui_history_load(u);
 	static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	if (loop_watch_fd(loop, terminal_input_fd(), on_input, on_input_hangup, u) != 0) {
-		u->exit_code = 1;
-		u->quitting = true;
+		u->ui.exit_code = 1;
+		u->ui.quitting = true;
 		free(u->last_error);
 		u->last_error = xstrdup("cannot watch the terminal for input");
 	} else {
 		if (loop_watch_signals(loop, signals, (int)(sizeof signals / sizeof *signals),
 				       on_signal, u) != 0)
-			tui_notice(u, "signals are not watched: resize with Ctrl-L");
+			ui_notice(&u->ui, "signals are not watched: resize with Ctrl-L");
 		u->started = true;
 		for (size_t i = 0; i < u->nconvs; i++)
 			controller_start(u->convs[i]->ctl);
 		elsewhere_start(u);
-		tui_schedule_frame(u);
-		if (!u->quitting && loop_run(loop) != 0 && !u->quitting)
-			u->exit_code = 1;
+		ui_schedule_frame(&u->ui);
+		if (!u->ui.quitting && loop_run(loop) != 0 && !u->ui.quitting)
+			u->ui.exit_code = 1;
 	}
 	char *kept_draft = external_editor_fini(u);
-	loop_timer_cancel(u->frame_timer);
+	loop_timer_cancel(u->ui.frame_timer);
 	loop_timer_cancel(u->key_timer);
 	history_view_write_stats(u);
 	write_ring_stats(u);
@@ -538,12 +374,12 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		u->nconvs--;
 	}
 	terminal_close();
-	if (needs_explaining(u->exit_code) && u->last_error)
+	if (needs_explaining(u->ui.exit_code) && u->last_error)
 		fprintf(stderr, "tether: %s\n", u->last_error);
 	if (kept_draft)
 		fprintf(stderr, "tether: the message you were editing is kept in %s\n", kept_draft);
 	free(kept_draft);
-	int rc = u->exit_code;
+	int rc = u->ui.exit_code;
 	tui_free(u);
 	return rc;
 }

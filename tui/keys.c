@@ -495,6 +495,8 @@ void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *
 			buf_puts(out, "Space");
 		else if (cp == KEYS_CP_DIGITS)
 			buf_puts(out, "1…9");
+		else if (cp == KEYS_CP_TEXT)
+			buf_puts(out, "typing");
 		else
 			buf_put_utf8(out, cp);
 		return;

@@ -36,6 +36,7 @@ enum keys_mods {
 	KEYS_MOD_ALT = 1 << 0,
 	KEYS_MOD_CTRL = 1 << 1,
 	KEYS_MOD_SHIFT = 1 << 2,
+	KEYS_MOD_ANY = 1 << 3,      /* a binding's mods: whatever the key came with */
 };
 
 struct key_event {
@@ -98,6 +99,8 @@ int64_t keys_wait_us(const struct keys *k);
 void keys_expire(struct keys *k, keys_fn on, void *ctx);
 /* A binding's cp that stands for any of the digits 1…9 ("Alt-1…9"). */
 #define KEYS_CP_DIGITS 0x110000u
+/* A binding's cp that stands for any character typed ("typing"). */
+#define KEYS_CP_TEXT 0x110001u
 
 /* Appends the key's name as the keys overlay shows it: "Ctrl-O", "Alt-b", "Shift-PgUp", "F1". */
 void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out);

@@ -12,6 +12,11 @@
  * (get_unmatched_actions: "implicit confirmation") — software-agent-sdk at 611629e6. So
  * sending is allowed only after an answer, or as the explicit "send draft and allow". */
 #include "draw.h"
+#include "conv.h"
+#include "search.h"
+#include "pager.h"
+#include "modal.h"
+#include "clipboard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +45,7 @@ static const struct {
 /* A choice's label as painted: without its key while the key would go to the draft. */
 static const char *label_of(struct tui *u, int c)
 {
-	return choices[c].label + (u->modal->confirm_focused ? 0 : choices[c].key_len);
+	return choices[c].label + (u->modal->confirm.focused ? 0 : choices[c].key_len);
 }
 
 /* As the web client: UNKNOWN (no analyzer) and LOW are not worth a label. */
@@ -97,41 +102,39 @@ void modal_open(struct tui *u, bool focused)
 
 void modal_open_for(struct tui *u, struct conv *v, bool focused)
 {
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
+	if (layers_top(&u->layers) == &search_layer)
 		search_cancel(u);
-	/* Answered, it goes back to where it was opened from: the board or the prompt. */
-	u->modal_from_board = u->mode == TUI_MODE_BOARD ||
-			      ((u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON) &&
-			       u->modal_from_board);
+	/* Answered, it goes back to what it was opened over: the board or the prompt. */
+	layers_pop(&u->layers, &reason_layer);
+	layers_push(&u->layers, &confirm_layer);
 	u->modal = v;
-	u->mode = TUI_MODE_CONFIRM;
-	u->modal->confirm_hidden = false;
-	u->modal->confirm_focused = focused;
-	u->modal->confirm_choice = -1;
-	u->modal->confirm_scroll = 0;
-	tui_schedule_frame(u);
+	u->modal->confirm.hidden = false;
+	u->modal->confirm.focused = focused;
+	u->modal->confirm.choice = -1;
+	u->modal->confirm.scroll = 0;
+	ui_schedule_frame(&u->ui);
 }
 
 void modal_close(struct tui *u)
 {
-	if (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON)
-		u->mode = u->modal_from_board ? TUI_MODE_BOARD : TUI_MODE_INPUT;
-	u->modal->confirm_hidden = true;
-	tui_schedule_frame(u);
+	layers_pop(&u->layers, &reason_layer);
+	layers_pop(&u->layers, &confirm_layer);
+	u->modal->confirm.hidden = true;
+	ui_schedule_frame(&u->ui);
 }
 
 static void answered(struct tui *u, bool started, const char *what)
 {
 	if (!started) {
-		tui_notice(u, "an answer is already on its way to the server");
+		ui_notice(&u->ui, "an answer is already on its way to the server");
 		return;
 	}
 	bool shown = u->modal == u->cur;
 	modal_close(u);
 	if (shown)
-		tui_notice_until_status(u, "%s", what); /* true until the agent moves on */
+		ui_notice_until_status(&u->ui, "%s", what); /* true until the agent moves on */
 	else
-		tui_notice(u, "%s: %s", conv_name(u->modal), what);
+		ui_notice(&u->ui, "%s: %s", conv_name(u->modal), what);
 }
 
 static void copy_actions(struct tui *u)
@@ -139,7 +142,7 @@ static void copy_actions(struct tui *u)
 	struct buf text;
 	buf_init(&text);
 	modal_text(u, &text);
-	slash_copy_text(u, text.data ? text.data : "", text.len);
+	clipboard_copy(&u->ui, u->o->osc52, text.data ? text.data : "", text.len);
 	buf_fini(&text);
 }
 
@@ -151,7 +154,7 @@ static void choose(struct tui *u, enum choice c)
 		break;
 	case CH_REJECT:
 		editor_clear(&u->reason);
-		u->mode = TUI_MODE_REASON;
+		layers_push(&u->layers, &reason_layer);
 		break;
 	case CH_SEND: {
 		char *draft = editor_take(&u->input);
@@ -179,13 +182,13 @@ static void choose(struct tui *u, enum choice c)
 		if (transcript_pending_tools(u->modal->t, &idx, 1))
 			pager_open(u, idx);
 		else
-			tui_notice(u, "the waiting action is not in this transcript");
+			ui_notice(&u->ui, "the waiting action is not in this transcript");
 		break;
 	}
 	case CH_ASIDE:
 	case CH_COUNT:
 		modal_close(u);
-		tui_notice(u, "confirmation set aside: Ctrl-O or /confirm opens it again");
+		ui_notice(&u->ui, "confirmation set aside: Ctrl-O or /confirm opens it again");
 		break;
 	}
 }
@@ -193,19 +196,20 @@ static void choose(struct tui *u, enum choice c)
 /* The next offered choice from the current one in direction dir (+1 or -1). */
 static void move_choice(struct tui *u, int dir)
 {
-	int c = u->modal->confirm_choice;
+	int c = u->modal->confirm.choice;
 	if (c < 0)
 		c = dir > 0 ? -1 : CH_COUNT;
 	do
 		c = (c + dir + CH_COUNT) % CH_COUNT;
 	while (!offered(u, (enum choice)c));
-	u->modal->confirm_choice = c;
+	u->modal->confirm.choice = c;
 }
 
-void modal_reason_done(struct tui *u, bool send)
+/* The reason editor ended: send the rejection, or go back to the choices. */
+static void reason_done(struct tui *u, bool send)
 {
 	if (!send) {
-		u->mode = TUI_MODE_CONFIRM;
+		layers_pop(&u->layers, &reason_layer);
 		return;
 	}
 	char *reason = editor_take(&u->reason);
@@ -218,36 +222,35 @@ static void act_aside(struct tui *u, struct editor *e, const struct key_event *e
 {
 	(void)e, (void)ev;
 	choose(u, CH_ASIDE);
-	u->esc_left_at = clock_now_us(); /* an Esc right after this one is no interrupt */
+	u->ui.esc_left_at = clock_now_us(); /* an Esc right after this one is no interrupt */
 }
 
 static void act_scroll_up(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->modal->confirm_scroll = u->modal->confirm_scroll > 3 ? u->modal->confirm_scroll - 3 : 0;
+	u->modal->confirm.scroll = u->modal->confirm.scroll > 3 ? u->modal->confirm.scroll - 3 : 0;
 }
 
 static void act_scroll_down(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	u->modal->confirm_scroll += 3; /* clamped when painted */
+	u->modal->confirm.scroll += 3; /* clamped when painted */
 }
 
 /* The choices take the keyboard: a notice about typing while it waited is no longer true. */
 static void focus(struct tui *u)
 {
-	if (u->modal->confirm_focused)
+	if (u->modal->confirm.focused)
 		return;
-	u->modal->confirm_focused = true;
-	free(u->notice);
-	u->notice = NULL;
+	u->modal->confirm.focused = true;
+	ui_notice_clear(&u->ui);
 }
 
 /* The first of these keys gives the choices the keyboard; the next ones move. */
 static void act_move(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e;
-	if (u->modal->confirm_focused)
+	if (u->modal->confirm.focused)
 		move_choice(u, ev->kind == KEYS_UP || ev->kind == KEYS_LEFT || ev->kind == KEYS_BACKTAB
 				       ? -1 : 1);
 	focus(u);
@@ -256,10 +259,10 @@ static void act_move(struct tui *u, struct editor *e, const struct key_event *ev
 static void act_take(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e, (void)ev;
-	if (u->modal->confirm_focused && u->modal->confirm_choice >= 0)
-		choose(u, (enum choice)u->modal->confirm_choice);
+	if (u->modal->confirm.focused && u->modal->confirm.choice >= 0)
+		choose(u, (enum choice)u->modal->confirm.choice);
 	else
-		tui_notice(u, "Tab or an arrow key chooses; Esc sets the confirmation aside");
+		ui_notice(&u->ui, "Tab or an arrow key chooses; Esc sets the confirmation aside");
 }
 
 static void act_focus(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -268,12 +271,14 @@ static void act_focus(struct tui *u, struct editor *e, const struct key_event *e
 	focus(u);
 }
 
+static bool modal_give_back(struct tui *u);
+
 /* A choice's key answers only once the choices have the keyboard. */
 static void act_choice(struct tui *u, struct editor *e, const struct key_event *ev)
 {
 	(void)e;
 	for (int c = 0; c < CH_COUNT; c++)
-		if (u->modal->confirm_focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
+		if (u->modal->confirm.focused && offered(u, (enum choice)c) && choices[c].key == ev->cp) {
 			choose(u, (enum choice)c);
 			return;
 		}
@@ -281,24 +286,24 @@ static void act_choice(struct tui *u, struct editor *e, const struct key_event *
 }
 
 const struct binding modal_bindings[] = {
-	{ KEYS_TAB, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
-	{ KEYS_DOWN, 0, 0, act_move, "give the choices the keyboard, then the next choice" },
-	{ KEYS_RIGHT, 0, 0, act_move, "the next choice (before Tab: moves in the draft)" },
-	{ KEYS_UP, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
-	{ KEYS_LEFT, 0, 0, act_move, "the previous choice (before Tab: moves in the draft)" },
-	{ KEYS_BACKTAB, 0, 0, act_move, "give the choices the keyboard, then the previous choice" },
-	{ KEYS_CTRL, 0, 'o', act_focus, "give the choices the keyboard" },
-	{ KEYS_ENTER, 0, 0, act_take, "take the highlighted choice" },
-	{ KEYS_CHAR, 0, 'y', act_choice, "allow (once the choices have the keyboard)" },
-	{ KEYS_CHAR, 0, 'n', act_choice, "reject, with a reason you may type" },
-	{ KEYS_CHAR, 0, 's', act_choice, "send the draft and allow" },
-	{ KEYS_CHAR, 0, 'd', act_choice, "allow, and this conversation does not ask again" },
-	{ KEYS_CHAR, 0, 'r', act_choice, "allow, and ask only for risky actions" },
-	{ KEYS_CHAR, 0, 'c', act_choice, "copy the actions whole" },
-	{ KEYS_CHAR, 0, 'o', act_choice, "open the waiting action full-screen in the pager (q comes back)" },
-	{ KEYS_ESC, 0, 0, act_aside, "set the confirmation aside (Ctrl-O or /confirm opens it)" },
-	{ KEYS_PGUP, 0, 0, act_scroll_up, "scroll the actions up" },
-	{ KEYS_PGDN, 0, 0, act_scroll_down, "scroll the actions down" },
+	{ KEYS_TAB, 0, 0, { act_move }, "give the choices the keyboard, then the next choice" },
+	{ KEYS_DOWN, 0, 0, { act_move }, "give the choices the keyboard, then the next choice" },
+	{ KEYS_RIGHT, 0, 0, { act_move }, "the next choice (before Tab: moves in the draft)" },
+	{ KEYS_UP, 0, 0, { act_move }, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_LEFT, 0, 0, { act_move }, "the previous choice (before Tab: moves in the draft)" },
+	{ KEYS_BACKTAB, 0, 0, { act_move }, "give the choices the keyboard, then the previous choice" },
+	{ KEYS_CTRL, 0, 'o', { act_focus }, "give the choices the keyboard" },
+	{ KEYS_ENTER, 0, 0, { act_take }, "take the highlighted choice" },
+	{ KEYS_CHAR, 0, 'y', { act_choice }, "allow (once the choices have the keyboard)" },
+	{ KEYS_CHAR, 0, 'n', { act_choice }, "reject, with a reason you may type" },
+	{ KEYS_CHAR, 0, 's', { act_choice }, "send the draft and allow" },
+	{ KEYS_CHAR, 0, 'd', { act_choice }, "allow, and this conversation does not ask again" },
+	{ KEYS_CHAR, 0, 'r', { act_choice }, "allow, and ask only for risky actions" },
+	{ KEYS_CHAR, 0, 'c', { act_choice }, "copy the actions whole" },
+	{ KEYS_CHAR, 0, 'o', { act_choice }, "open the waiting action full-screen in the pager (q comes back)" },
+	{ KEYS_ESC, 0, 0, { act_aside }, "set the confirmation aside (Ctrl-O or /confirm opens it)" },
+	{ KEYS_PGUP, 0, 0, { act_scroll_up }, "scroll the actions up" },
+	{ KEYS_PGDN, 0, 0, { act_scroll_down }, "scroll the actions down" },
 };
 const size_t modal_bindings_count = sizeof modal_bindings / sizeof *modal_bindings;
 
@@ -336,35 +341,60 @@ static bool taken_unfocused(struct tui *u, const struct key_event *ev)
 /* Whether the draft is on screen to take the keys the modal does not. */
 static bool draft_shown(struct tui *u)
 {
-	return u->modal == u->cur && !u->modal_from_board;
+	return u->modal == u->cur && !layers_screen(&u->layers); /* not over the board */
 }
 
-bool modal_handle(struct tui *u, const struct key_event *ev)
+/* A key while the modal has the keyboard: runs its row of modal_bindings; false when none. */
+static bool modal_handle(struct tui *u, const struct key_event *ev)
 {
-	if (!u->modal->confirm_focused && draft_shown(u) && !taken_unfocused(u, ev))
+	if (!u->modal->confirm.focused && draft_shown(u) && !taken_unfocused(u, ev))
 		return false;
 	struct key_event k = *ev;
 	if (k.kind == KEYS_CHAR && k.cp >= 'A' && k.cp <= 'Z')
 		k.cp = k.cp - 'A' + 'a'; /* Y is y */
 	if (k.kind == KEYS_CHAR && !is_choice(u, k.cp))
 		return false; /* typing: the caller gives the keyboard back to the draft */
-	return bindings_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
+	return keymap_dispatch(modal_bindings, modal_bindings_count, u, &u->input, &k);
 }
 
-bool modal_give_back(struct tui *u)
+/* The modal did not take a key: true when it goes to the draft (the keyboard goes back there),
+ * false (with a notice of what the modal takes) when no draft is on screen. */
+static bool modal_give_back(struct tui *u)
 {
 	if (!draft_shown(u)) {
 		/* Answering from the board: no draft on screen to type into. */
-		tui_notice(u, "not a choice: y allow · n reject · Esc set aside");
+		ui_notice(&u->ui, "not a choice: y allow · n reject · Esc set aside");
 		return false;
 	}
-	if (u->modal->confirm_focused) {
-		u->modal->confirm_focused = false;
-		u->modal->confirm_choice = -1;
-		tui_notice(u, "typing goes to the draft; Tab answers the confirmation");
+	if (u->modal->confirm.focused) {
+		u->modal->confirm.focused = false;
+		u->modal->confirm.choice = -1;
+		ui_notice(&u->ui, "typing goes to the draft; Tab answers the confirmation");
 	}
 	return true;
 }
+
+/* ------------------------------------------------------------------ the reason */
+
+static void act_reason_send(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	reason_done(u, true);
+}
+
+static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	reason_done(u, false);
+	ui_esc_closed(&u->ui, ev);
+}
+
+const struct binding reason_bindings[] = {
+	{ KEYS_ENTER, 0, 0, { act_reason_send }, "reject with this reason" },
+	{ KEYS_NEWLINE, 0, 0, { keymap_newline }, "a line break in the reason" },
+	{ KEYS_ESC, 0, 0, { act_reason_cancel }, "back to the confirmation" },
+};
+const size_t reason_bindings_count = sizeof reason_bindings / sizeof *reason_bindings;
 
 /* ------------------------------------------------------------------ painting */
 
@@ -395,12 +425,12 @@ int modal_rows_wanted(struct tui *u, int width)
 	buf_init(&text);
 	modal_text(u, &text);
 	/* The actions change in other ways than growing: lay out afresh (a few rows). */
-	layout_reset(&u->modal->confirm_layout);
-	layout_update(&u->modal->confirm_layout, text.data ? text.data : "", text.len,
+	layout_reset(&u->modal->confirm.layout);
+	layout_update(&u->modal->confirm.layout, text.data ? text.data : "", text.len,
 		      width > 3 ? width - 2 : 1, 0);
 	buf_fini(&text);
 	int line_of[CH_COUNT];
-	return 1 + (int)u->modal->confirm_layout.nrows + choice_lines(u, width, line_of);
+	return 1 + (int)u->modal->confirm.layout.nrows + choice_lines(u, width, line_of);
 }
 
 void modal_paint(struct tui *u, int y, int rows)
@@ -412,10 +442,10 @@ void modal_paint(struct tui *u, int y, int rows)
 		nchoice += body;
 		body = 0;
 	}
-	struct layout *l = &u->modal->confirm_layout;
+	struct layout *l = &u->modal->confirm.layout;
 	size_t max_scroll = l->nrows > (size_t)body ? l->nrows - (size_t)body : 0;
-	if (u->modal->confirm_scroll > max_scroll)
-		u->modal->confirm_scroll = max_scroll;
+	if (u->modal->confirm.scroll > max_scroll)
+		u->modal->confirm.scroll = max_scroll;
 	size_t npending = transcript_pending_tools(u->modal->t, NULL, 0);
 	struct buf title;
 	buf_init(&title);
@@ -424,9 +454,9 @@ void modal_paint(struct tui *u, int y, int rows)
 	else
 		buf_puts(&title, " Confirm the actions the agent waits to run ");
 	if (max_scroll)
-		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->modal->confirm_scroll + 1,
-			   u->modal->confirm_scroll + (size_t)body, l->nrows);
-	if (!u->modal->confirm_focused)
+		buf_printf(&title, "· rows %zu-%zu of %zu (PgUp/PgDn) ", u->modal->confirm.scroll + 1,
+			   u->modal->confirm.scroll + (size_t)body, l->nrows);
+	if (!u->modal->confirm.focused)
 		buf_puts(&title, "· Tab or ↑↓ to answer, Esc to set aside ");
 	struct draw_line t = { .nseg = 0, .fill = true, .fill_look = title_look };
 	draw_line_add(&t, title.data, title.len, title_look);
@@ -434,7 +464,7 @@ void modal_paint(struct tui *u, int y, int rows)
 	buf_fini(&title);
 	for (int i = 0; i < body; i++) {
 		struct draw_line a = { .nseg = 0 };
-		size_t r = u->modal->confirm_scroll + (size_t)i;
+		size_t r = u->modal->confirm.scroll + (size_t)i;
 		draw_line_puts(&a, "  ", plain);
 		if (r < l->nrows) {
 			const struct row *row = &l->rows[r];
@@ -452,10 +482,75 @@ void modal_paint(struct tui *u, int y, int rows)
 				continue;
 			if (a.nseg)
 				draw_line_puts(&a, " · ", plain);
-			bool chosen = u->modal->confirm_focused && u->modal->confirm_choice == c;
+			bool chosen = u->modal->confirm.focused && u->modal->confirm.choice == c;
 			draw_line_puts(&a, label_of(u, c),
-				       chosen ? chosen_look : u->modal->confirm_focused ? key_look : plain);
+				       chosen ? chosen_look : u->modal->confirm.focused ? key_look : plain);
 		}
 		draw_line_paint(&u->paint, y + 1 + body + line, &a);
 	}
 }
+
+/* ------------------------------------------------------------------ the layers */
+
+static enum layer_key confirm_key(struct tui *u, const struct key_event *ev)
+{
+	return modal_handle(u, ev) ? LAYER_KEY_TAKEN : LAYER_KEY_NONE;
+}
+
+/* Typing goes to the draft when it is on screen. */
+static enum layer_key confirm_other(struct tui *u, const struct key_event *ev)
+{
+	(void)ev;
+	return modal_give_back(u) ? LAYER_KEY_PROMPT : LAYER_KEY_TAKEN;
+}
+
+/* The actions above the notice while they wait. */
+static int modal_rows(struct tui *u, const struct controller_status *st, int width)
+{
+	return st->awaiting_confirmation ? modal_rows_wanted(u, width) : 0;
+}
+
+const struct layer confirm_layer = {
+	.name = "confirm",
+	.global_keys = true,
+	.key = confirm_key,
+	.other = confirm_other,
+	.rows = modal_rows,
+	.paint_rows = modal_paint,
+	.close = modal_close,
+};
+
+static enum layer_key reason_key(struct tui *u, const struct key_event *ev)
+{
+	return keymap_dispatch(reason_bindings, reason_bindings_count, u, &u->reason, ev)
+		       ? LAYER_KEY_TAKEN : LAYER_KEY_NONE;
+}
+
+static enum layer_key reason_other(struct tui *u, const struct key_event *ev)
+{
+	keymap_edit(u, &u->reason, ev, true);
+	return LAYER_KEY_TAKEN;
+}
+
+static struct editor *reason_editor(struct tui *u)
+{
+	return &u->reason;
+}
+
+static const char *reason_prefix(struct tui *u, char *buf, size_t size)
+{
+	(void)u, (void)buf, (void)size;
+	return "reason: ";
+}
+
+const struct layer reason_layer = {
+	.name = "reason",
+	.global_keys = true,
+	.key = reason_key,
+	.other = reason_other,
+	.editor = reason_editor,
+	.prefix = reason_prefix,
+	.rows = modal_rows,
+	.paint_rows = modal_paint,
+	.close = modal_close,
+};

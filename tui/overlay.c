@@ -1,188 +1,30 @@
-/* overlay: the keys overlay (?, F1, /help). Its text is made from the very tables that
- * dispatch the keys (bindings_contexts) and the slash commands' table, so it lists every
- * key the code binds and cannot go stale. Keys of one context that do the same thing share
- * a line ("PgUp, Shift-PgUp"). It covers the whole screen and scrolls. */
+/* overlay: the keys overlay (?, F1, /help), over everything. It covers the whole screen and
+ * scrolls; its text comes from whoever opened it (keys_help.c makes it from the tables). */
 #include "draw.h"
+#include "conv.h"
+#include "overlay.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { CONTEXTS_MAX = 16, KEYS_COLUMN_MAX = 32 };
 
 static const struct look title_look = { A_BOLD | A_REVERSE, 0, A_BOLD | A_REVERSE };
 static const struct look heading_look = { A_BOLD | A_UNDERLINE, 0, A_BOLD | A_UNDERLINE };
 static const struct look key_look = { A_BOLD, 0, A_BOLD };
 static const struct look plain = { 0, 0, 0 };
 
-/* One line of the list: the keys (or command) and what they do. */
-struct entry {
-	struct buf keys;
-	const char *help;
-};
-
-struct entries {
-	struct entry *e;
-	size_t n, cap;
-};
-
-static struct entry *entry_add(struct entries *l, const char *help)
+void overlay_open(struct tui *u, void (*text)(int width, struct buf *out))
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 32;
-		l->e = xrealloc(l->e, l->cap * sizeof *l->e);
-	}
-	struct entry *e = &l->e[l->n++];
-	buf_init(&e->keys);
-	e->help = help;
-	return e;
-}
-
-static void entries_clear(struct entries *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		buf_fini(&l->e[i].keys);
-	l->n = 0;
-}
-
-/* Whether name is already one of the comma-separated keys. */
-static bool listed(const struct buf *keys, const char *name)
-{
-	const char *s = keys->data ? keys->data : "";
-	size_t n = strlen(name);
-	for (const char *p = s; (p = strstr(p, name)) != NULL; p++)
-		if ((p == s || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
-/* The context's rows, those with one help text on one line, in the order of their first. */
-static void context_entries(const struct bindings_context *c, struct entries *out)
-{
-	for (size_t t = 0; t < c->ntables; t++) {
-		for (size_t r = 0; r < c->count[t]; r++) {
-			const struct binding *b = &c->rows[t][r];
-			const char *help = b->help ? b->help : "";
-			struct entry *e = NULL;
-			for (size_t i = 0; i < out->n && !e; i++)
-				if (!strcmp(out->e[i].help, help))
-					e = &out->e[i];
-			if (!e)
-				e = entry_add(out, help);
-			struct buf name;
-			buf_init(&name);
-			keys_describe(b->kind, b->mods, b->cp, &name);
-			if (!listed(&e->keys, buf_cstr(&name))) {
-				if (e->keys.len)
-					buf_puts(&e->keys, ", ");
-				buf_append(&e->keys, name.data, name.len);
-			}
-			buf_fini(&name);
-		}
-	}
-}
-
-static void pad(struct buf *out, int n)
-{
-	while (n-- > 0)
-		buf_putc(out, ' ');
-}
-
-/* Appends words wrapped to width, each line after the first indented by indent. */
-static void wrap_words(struct buf *out, const char *s, int first_col, int indent, int width)
-{
-	int col = first_col;
-	bool first = true;
-	while (*s) {
-		size_t n = strcspn(s, " ");
-		int w = text_width(s, n);
-		if (!first && col + 1 + w > width) {
-			buf_putc(out, '\n');
-			pad(out, indent);
-			col = indent;
-		} else if (!first) {
-			buf_putc(out, ' ');
-			col++;
-		}
-		buf_append(out, s, n);
-		col += w;
-		first = false;
-		s += n;
-		while (*s == ' ')
-			s++;
-	}
-	buf_putc(out, '\n');
-}
-
-/* A heading, then "  KEYS  help" lines: the help beside the keys when both fit, under
- * them otherwise. */
-static void put_section(struct buf *out, const char *heading, const struct entries *l, int width)
-{
-	int column = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		int w = text_width(l->e[i].keys.data ? l->e[i].keys.data : "", l->e[i].keys.len);
-		if (w > column)
-			column = w;
-	}
-	if (column > KEYS_COLUMN_MAX)
-		column = KEYS_COLUMN_MAX;
-	if (column > width / 2)
-		column = width / 2;
-	buf_putc(out, '\n');
-	buf_puts(out, heading);
-	buf_putc(out, '\n');
-	for (size_t i = 0; i < l->n; i++) {
-		const struct entry *e = &l->e[i];
-		int w = text_width(e->keys.data ? e->keys.data : "", e->keys.len);
-		buf_puts(out, "  ");
-		/* a long list of keys wraps too */
-		wrap_words(out, e->keys.data ? e->keys.data : "", 2, 4, width);
-		if (w <= column && width >= 60) {
-			out->len--; /* the keys fit the column: the help goes beside them */
-			pad(out, column - w + 2);
-			wrap_words(out, e->help, 4 + column, 4 + column, width);
-		} else {
-			pad(out, 4);
-			wrap_words(out, e->help, 4, 4, width);
-		}
-	}
-}
-
-void overlay_text(int width, struct buf *out)
-{
-	if (width < 10)
-		width = 10;
-	struct bindings_context contexts[CONTEXTS_MAX];
-	size_t n = bindings_contexts(contexts, CONTEXTS_MAX);
-	struct entries l = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		context_entries(&contexts[i], &l);
-		put_section(out, contexts[i].name, &l, width);
-		entries_clear(&l);
-	}
-	size_t ncmd;
-	const struct slash_help *cmds = slash_commands(&ncmd);
-	for (size_t i = 0; i < ncmd; i++) {
-		struct entry *e = entry_add(&l, cmds[i].help);
-		buf_printf(&e->keys, "/%s%s%s", cmds[i].name, *cmds[i].args ? " " : "", cmds[i].args);
-	}
-	put_section(out, "Commands (Enter runs one; Tab completes its name; //text sends \"/text\")",
-		    &l, width);
-	entries_clear(&l);
-	free(l.e);
-}
-
-void overlay_open(struct tui *u)
-{
-	u->overlay = true;
+	u->overlay_text = text;
+	u->layers.overlay = &overlay_layer;
 	u->overlay_scroll = 0;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 void overlay_close(struct tui *u)
 {
-	u->overlay = false;
-	tui_invalidate(u);
+	u->layers.overlay = NULL;
+	ui_invalidate(&u->ui);
 }
 
 void overlay_scroll(struct tui *u, long rows)
@@ -195,7 +37,7 @@ void overlay_scroll(struct tui *u, long rows)
 		u->overlay_scroll = u->overlay_scroll > (size_t)-rows ? u->overlay_scroll - (size_t)-rows : 0;
 	else
 		u->overlay_scroll += (size_t)rows;
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 /* Paints directly, every line every time (a frame only when a key came): the painter's
@@ -213,11 +55,13 @@ static void paint_line(int y, const char *s, size_t n, const struct look *look, 
 	}
 }
 
-void overlay_paint(struct tui *u)
+/* The list over the whole screen. */
+static void overlay_paint(struct tui *u, const struct controller_status *cur, int64_t now_us)
 {
+	(void)cur, (void)now_us;
 	struct buf text;
 	buf_init(&text);
-	overlay_text(COLS, &text);
+	u->overlay_text(COLS, &text);
 	size_t nlines = 0;
 	for (size_t i = 0; i < text.len; i++)
 		nlines += text.data[i] == '\n';
@@ -264,3 +108,84 @@ void overlay_paint(struct tui *u)
 	doupdate();
 	buf_fini(&text);
 }
+
+/* ------------------------------------------------------------------ keys */
+
+/* A page: the rows the transcript had in the last frame, less two. */
+static long page(struct tui *u)
+{
+	int rows = u->paint.transcript_rows;
+	return rows > 3 ? rows - 2 : 1;
+}
+
+static void act_repaint(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	ui_invalidate(&u->ui);
+}
+
+static void act_suspend(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e, (void)ev;
+	ui_suspend(&u->ui);
+}
+
+
+static void act_overlay_close(struct tui *u, struct editor *e, const struct key_event *ev)
+{
+	(void)e;
+	overlay_close(u);
+	ui_esc_closed(&u->ui, ev);
+}
+
+#define OVERLAY_SCROLL(name, rows)                                                     \
+	static void name(struct tui *u, struct editor *e, const struct key_event *ev)  \
+	{                                                                              \
+		(void)e, (void)ev;                                                     \
+		overlay_scroll(u, rows);                                               \
+	}
+
+OVERLAY_SCROLL(act_overlay_up, -1)
+OVERLAY_SCROLL(act_overlay_down, 1)
+OVERLAY_SCROLL(act_overlay_page_up, -page(u))
+OVERLAY_SCROLL(act_overlay_page_down, page(u))
+OVERLAY_SCROLL(act_overlay_top, LONG_MIN)
+OVERLAY_SCROLL(act_overlay_bottom, LONG_MAX)
+
+const struct binding overlay_bindings[] = {
+	{ KEYS_ESC, 0, 0, { act_overlay_close }, "close this list" },
+	{ KEYS_CHAR, 0, 'q', { act_overlay_close }, "close this list" },
+	{ KEYS_CHAR, 0, '?', { act_overlay_close }, "close this list" },
+	{ KEYS_UP, 0, 0, { act_overlay_up }, "scroll up a line" },
+	{ KEYS_DOWN, 0, 0, { act_overlay_down }, "scroll down a line" },
+	{ KEYS_CHAR, 0, 'k', { act_overlay_up }, "scroll up a line" },
+	{ KEYS_CHAR, 0, 'j', { act_overlay_down }, "scroll down a line" },
+	{ KEYS_PGUP, 0, 0, { act_overlay_page_up }, "scroll up a page" },
+	{ KEYS_PGDN, 0, 0, { act_overlay_page_down }, "scroll down a page" },
+	{ KEYS_CHAR, 0, ' ', { act_overlay_page_down }, "scroll down a page" },
+	{ KEYS_HOME, 0, 0, { act_overlay_top }, "the top" },
+	{ KEYS_END, 0, 0, { act_overlay_bottom }, "the end" },
+	{ KEYS_CTRL, 0, 'l', { act_repaint }, "redraw the screen" },
+	{ KEYS_CTRL, 0, 'z', { act_suspend }, "suspend tether (fg to come back)" },
+};
+const size_t overlay_bindings_count = sizeof overlay_bindings / sizeof *overlay_bindings;
+
+/* Keys scroll and close it; a paste is never lost: it closes the list and goes where it would
+ * have gone. */
+static enum layer_key overlay_key(struct tui *u, const struct key_event *ev)
+{
+	if (ev->kind == KEYS_PASTE) {
+		overlay_close(u);
+		return LAYER_KEY_DOWN;
+	}
+	keymap_dispatch(overlay_bindings, overlay_bindings_count, u, &u->input, ev);
+	return LAYER_KEY_TAKEN; /* other keys do nothing */
+}
+
+const struct layer overlay_layer = {
+	.name = "keys overlay",
+	.screen = true,
+	.key = overlay_key,
+	.paint = overlay_paint,
+	.close = overlay_close,
+};

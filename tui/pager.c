@@ -4,6 +4,10 @@
  * the pager never touches the viewport. The item is read again whenever it changes (a result
  * that arrives while it is open shows). */
 #include "draw.h"
+#include "conv.h"
+#include "search.h"
+#include "pager.h"
+#include "clipboard.h"
 #include "status.h"
 
 #include <stdlib.h>
@@ -14,7 +18,6 @@ enum { QUERY_MAX_BYTES = 256 };
 struct pager {
 	uint64_t uid;
 	uint64_t version;
-	enum tui_mode back;         /* the mode to return to */
 	struct buf title;           /* the item's header row as the transcript shows it */
 	struct buf text;            /* what is shown */
 	struct buf command, output; /* what C and c copy */
@@ -101,8 +104,9 @@ void pager_open(struct tui *u, size_t idx)
 {
 	if (idx >= transcript_count(u->cur->t))
 		return;
-	if (u->mode == TUI_MODE_SEARCH_EDIT || u->mode == TUI_MODE_SEARCH_BROWSE)
-		u->mode = TUI_MODE_INPUT; /* the search stops where it stands */
+	if (layers_top(&u->layers) == &search_layer)
+		search_stop(u); /* the search stops where it stands */
+	layers_pop(&u->layers, &pager_layer);
 	pager_free(u);
 	struct pager *p = xcalloc(1, sizeof *p);
 	buf_init(&p->title);
@@ -113,12 +117,11 @@ void pager_open(struct tui *u, size_t idx)
 	buf_init(&p->typed);
 	layout_init(&p->l);
 	p->uid = transcript_uid_at(u->cur->t, idx);
-	p->back = u->mode == TUI_MODE_PAGER ? TUI_MODE_INPUT : u->mode;
 	p->match = -1;
 	compose(u, p, idx);
 	u->pager = p;
-	u->mode = TUI_MODE_PAGER;
-	tui_invalidate(u);
+	layers_push(&u->layers, &pager_layer);
+	ui_invalidate(&u->ui);
 }
 
 void pager_free(struct tui *u)
@@ -137,12 +140,12 @@ void pager_free(struct tui *u)
 	u->pager = NULL;
 }
 
+/* Back to the layer and view it was opened over. */
 static void pager_close(struct tui *u)
 {
-	enum tui_mode back = u->pager ? u->pager->back : TUI_MODE_INPUT;
+	layers_pop(&u->layers, &pager_layer);
 	pager_free(u);
-	u->mode = back;
-	tui_invalidate(u);
+	ui_invalidate(&u->ui);
 }
 
 /* ------------------------------------------------------------------ rows */
@@ -229,13 +232,13 @@ static void search(struct tui *u, bool back)
 {
 	struct pager *p = u->pager;
 	if (!p->query.len) {
-		tui_notice(u, "/ searches: type the text, then Enter");
+		ui_notice(&u->ui, "/ searches: type the text, then Enter");
 		return;
 	}
 	long from = p->match >= 0 ? p->match : back ? (long)p->top : (long)p->top - 1;
 	long r = find_row(p, from, back);
 	if (r < 0) {
-		tui_notice(u, "not found: %.60s", buf_cstr(&p->query));
+		ui_notice(&u->ui, "not found: %.60s", buf_cstr(&p->query));
 		p->match = -1;
 		return;
 	}
@@ -245,7 +248,7 @@ static void search(struct tui *u, bool back)
 	if (p->top > max_top(p))
 		p->top = max_top(p);
 	if ((back && r > from) || (!back && r < from))
-		tui_notice(u, "search wrapped");
+		ui_notice(&u->ui, "search wrapped");
 	p->match = r;
 	p->matches = count_rows(p, r, &p->match_rank);
 }
@@ -267,10 +270,10 @@ static void copy(struct tui *u, bool command)
 	struct pager *p = u->pager;
 	const struct buf *b = command ? &p->command : &p->output;
 	if (!b->len) {
-		tui_notice(u, command ? "this item has no command to copy" : "no output to copy yet");
+		ui_notice(&u->ui, command ? "this item has no command to copy" : "no output to copy yet");
 		return;
 	}
-	slash_copy_text(u, b->data, b->len);
+	clipboard_copy(&u->ui, u->o->osc52, b->data, b->len);
 }
 
 static void typing_key(struct tui *u, const struct key_event *ev)
@@ -315,7 +318,7 @@ static void typing_key(struct tui *u, const struct key_event *ev)
 		return;
 	}
 	default:
-		tui_notice(u, "Enter searches · Esc cancels");
+		ui_notice(&u->ui, "Enter searches · Esc cancels");
 		return;
 	}
 }
@@ -346,49 +349,48 @@ PAGER_ACTION(act_prev, search(u, true))
 PAGER_ACTION(act_copy_output, copy(u, false))
 PAGER_ACTION(act_copy_command, copy(u, true))
 PAGER_ACTION(act_close, pager_close(u))
-PAGER_ACTION(act_repaint, tui_invalidate(u))
-PAGER_ACTION(act_suspend, tui_suspend(u))
+PAGER_ACTION(act_repaint, ui_invalidate(&u->ui))
+PAGER_ACTION(act_suspend, ui_suspend(&u->ui))
 
 /* The pager's keys, as the keys overlay lists them (typing a search query is handled above). */
 const struct binding pager_bindings[] = {
-	{ KEYS_UP, 0, 0, act_line_up, "scroll up a line" },
-	{ KEYS_CHAR, 0, 'k', act_line_up, "scroll up a line" },
-	{ KEYS_DOWN, 0, 0, act_line_down, "scroll down a line" },
-	{ KEYS_CHAR, 0, 'j', act_line_down, "scroll down a line" },
-	{ KEYS_ENTER, 0, 0, act_line_down, "scroll down a line" },
-	{ KEYS_PGUP, 0, 0, act_page_up, "scroll up a page" },
-	{ KEYS_CHAR, 0, 'b', act_page_up, "scroll up a page" },
-	{ KEYS_PGDN, 0, 0, act_page_down, "scroll down a page" },
-	{ KEYS_CHAR, 0, ' ', act_page_down, "scroll down a page" },
-	{ KEYS_HOME, 0, 0, act_top, "the top" },
-	{ KEYS_CHAR, 0, 'g', act_top, "the top" },
-	{ KEYS_END, 0, 0, act_end, "the end" },
-	{ KEYS_CHAR, 0, 'G', act_end, "the end" },
-	{ KEYS_CHAR, 0, '/', act_search, "search in it (Enter searches, Esc cancels)" },
-	{ KEYS_CHAR, 0, 'n', act_next, "the next match" },
-	{ KEYS_CHAR, 0, 'N', act_prev, "the previous match" },
-	{ KEYS_CHAR, 0, 'c', act_copy_output, "copy the whole output" },
-	{ KEYS_CHAR, 0, 'C', act_copy_command, "copy the command (the whole action)" },
-	{ KEYS_CHAR, 0, 'q', act_close, "back to the view you left" },
-	{ KEYS_ESC, 0, 0, act_close, "back to the view you left" },
-	{ KEYS_CTRL, 0, 'o', act_close, "back to the view you left" },
-	{ KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen" },
-	{ KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)" },
+	{ KEYS_UP, 0, 0, { act_line_up }, "scroll up a line" },
+	{ KEYS_CHAR, 0, 'k', { act_line_up }, "scroll up a line" },
+	{ KEYS_DOWN, 0, 0, { act_line_down }, "scroll down a line" },
+	{ KEYS_CHAR, 0, 'j', { act_line_down }, "scroll down a line" },
+	{ KEYS_ENTER, 0, 0, { act_line_down }, "scroll down a line" },
+	{ KEYS_PGUP, 0, 0, { act_page_up }, "scroll up a page" },
+	{ KEYS_CHAR, 0, 'b', { act_page_up }, "scroll up a page" },
+	{ KEYS_PGDN, 0, 0, { act_page_down }, "scroll down a page" },
+	{ KEYS_CHAR, 0, ' ', { act_page_down }, "scroll down a page" },
+	{ KEYS_HOME, 0, 0, { act_top }, "the top" },
+	{ KEYS_CHAR, 0, 'g', { act_top }, "the top" },
+	{ KEYS_END, 0, 0, { act_end }, "the end" },
+	{ KEYS_CHAR, 0, 'G', { act_end }, "the end" },
+	{ KEYS_CHAR, 0, '/', { act_search }, "search in it (Enter searches, Esc cancels)" },
+	{ KEYS_CHAR, 0, 'n', { act_next }, "the next match" },
+	{ KEYS_CHAR, 0, 'N', { act_prev }, "the previous match" },
+	{ KEYS_CHAR, 0, 'c', { act_copy_output }, "copy the whole output" },
+	{ KEYS_CHAR, 0, 'C', { act_copy_command }, "copy the command (the whole action)" },
+	{ KEYS_CHAR, 0, 'q', { act_close }, "back to the view you left" },
+	{ KEYS_ESC, 0, 0, { act_close }, "back to the view you left" },
+	{ KEYS_CTRL, 0, 'o', { act_close }, "back to the view you left" },
+	{ KEYS_CTRL, 0, 'l', { act_repaint }, "redraw the screen" },
+	{ KEYS_CTRL, 0, 'z', { act_suspend }, "suspend tether (fg to come back)" },
 };
 const size_t pager_bindings_count = sizeof pager_bindings / sizeof *pager_bindings;
 
-bool pager_handle(struct tui *u, const struct key_event *ev)
+/* A key while the pager is open: all are its. */
+static enum layer_key pager_key(struct tui *u, const struct key_event *ev)
 {
 	struct pager *p = u->pager;
-	if (!p)
-		return false;
 	if (p->typing && !(ev->kind == KEYS_CTRL && (ev->cp == 'l' || ev->cp == 'z') && !ev->mods)) {
 		typing_key(u, ev);
-		return true;
+		return LAYER_KEY_TAKEN;
 	}
-	if (!bindings_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
-		tui_notice(u, "q back · / search · c copy output · C copy command");
-	return true;
+	if (!keymap_dispatch(pager_bindings, pager_bindings_count, u, NULL, ev))
+		ui_notice(&u->ui, "q back · / search · c copy output · C copy command");
+	return LAYER_KEY_TAKEN;
 }
 
 /* ------------------------------------------------------------------ painting */
@@ -433,8 +435,11 @@ static void paint_body_row(struct tui *u, int y, size_t r)
 	buf_fini(&t);
 }
 
-void pager_paint(struct tui *u, const struct controller_status *st)
+/* The pager's frame: the item whole, the bar, the notice or the search being typed. */
+static void pager_paint(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
+	(void)now_us;
+	draw_painter_fit(&u->paint, 0);
 	struct pager *p = u->pager;
 	long idx = transcript_index_of(u->cur->t, p->uid);
 	if (idx >= 0) {
@@ -449,7 +454,7 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 	}
 	relayout(p);
 	/* a notice wider than the bar takes rows above it: the body gives them up */
-	int extra = u->notice && !p->typing && LINES > 1 ? paint_notice_rows(u->notice, COLS - 2) - 1 : 0;
+	int extra = u->ui.notice && !p->typing && LINES > 1 ? draw_notice_rows(u->ui.notice, COLS - 2) - 1 : 0;
 	p->notice_rows = extra < LINES - 2 ? extra : LINES > 2 ? LINES - 3 : 0;
 	int body = body_rows(p);
 	/* The title gives way to where the view is (and to a waiting confirmation). */
@@ -484,26 +489,26 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 		draw_line_paint(&u->paint, cy, &l);
 		int w = 1 + text_width(p->typed.data ? p->typed.data : "", p->typed.len);
 		cx = w < COLS ? w : COLS - 1;
-	} else if (u->notice && LINES > 1) {
+	} else if (u->ui.notice && LINES > 1) {
 		/* wrapped, never cut: its first rows over the body's last (for its few seconds) */
-		int rows = paint_notice_rows(u->notice, COLS - 2);
+		int rows = draw_notice_rows(u->ui.notice, COLS - 2);
 		if (rows > LINES - 1)
 			rows = LINES - 1;
-		size_t n = strlen(u->notice), at = 0;
+		size_t n = strlen(u->ui.notice), at = 0;
 		for (int i = 0; i < rows; i++) {
 			size_t next = 0;
-			size_t len = at < n ? text_wrap_row(u->notice + at, n - at,
+			size_t len = at < n ? text_wrap_row(u->ui.notice + at, n - at,
 							   COLS > 2 ? COLS - 2 : 1, &next) : 0;
 			buf_clear(&b);
 			buf_putc(&b, ' ');
-			buf_append(&b, u->notice + at, len);
+			buf_append(&b, u->ui.notice + at, len);
 			buf_putc(&b, ' ');
 			paint_bar(u, LINES - rows + i, b.data, b.len);
 			at += next;
 		}
 	} else if (body > 0 || LINES == 1) {
 		buf_putc(&b, ' ');
-		buf_puts(&b, u->notice ? u->notice : help_text);
+		buf_puts(&b, u->ui.notice ? u->ui.notice : help_text);
 		buf_putc(&b, ' ');
 		paint_bar(u, cy, b.data, b.len);
 	}
@@ -512,3 +517,11 @@ void pager_paint(struct tui *u, const struct controller_status *st)
 	wnoutrefresh(stdscr);
 	doupdate();
 }
+
+const struct layer pager_layer = {
+	.name = "pager",
+	.screen = true,
+	.key = pager_key,
+	.paint = pager_paint,
+	.close = pager_close,
+};

@@ -3,6 +3,9 @@
  * the cells that differ, in one doupdate(). All text comes from the transcript, the status or
  * the editors, already sanitized and masked. */
 #include "draw.h"
+#include "conv.h"
+#include "search.h"
+#include "paint.h"
 #include "status.h"
 
 #include <stdio.h>
@@ -81,12 +84,6 @@ void paint_fini(struct painter *p)
 	memset(p, 0, sizeof *p);
 }
 
-void paint_invalidate(struct painter *p)
-{
-	if (p->line_hash)
-		memset(p->line_hash, 0, (size_t)p->lines * sizeof *p->line_hash);
-}
-
 /* ------------------------------------------------------------ transcript rows */
 
 static struct look row_look(struct tui *u, const struct view_row *r)
@@ -111,7 +108,7 @@ static struct look span_look(struct look base, uint16_t style)
 static const char *search_needle(struct tui *u, size_t *m)
 {
 	*m = 0;
-	if (u->mode != TUI_MODE_SEARCH_EDIT && u->mode != TUI_MODE_SEARCH_BROWSE)
+	if (layers_top(&u->layers) != &search_layer)
 		return NULL;
 	*m = u->query.text.len;
 	return editor_text(&u->query);
@@ -146,7 +143,7 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 	size_t m;
 	const char *needle = search_needle(u, &m);
 	/* The current match's item in reverse video, the other matches underlined. */
-	bool current = needle && u->cur->match >= 0 && r->item == (size_t)u->cur->match;
+	bool current = needle && u->cur->search.match >= 0 && r->item == (size_t)u->cur->search.match;
 	struct look base = row_look(u, r);
 	bool bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
 	const char *hint = more_hint(u, r, k);
@@ -205,45 +202,18 @@ struct layout_plan {
 	int input_y, input;
 };
 
+/* The editor the input line shows: the prompt layer's, else the draft. */
 static struct editor *active_editor(struct tui *u)
 {
-	switch (u->mode) {
-	case TUI_MODE_SEARCH_EDIT:
-	case TUI_MODE_SEARCH_BROWSE:
-		return &u->query;
-	case TUI_MODE_REASON:
-		return &u->reason;
-	case TUI_MODE_INPUT:
-	default:
-		return &u->input;
-	}
+	const struct layer *l = layers_prompt(&u->layers);
+	return l && l->editor ? l->editor(u) : &u->input;
 }
 
-/* The words before the input; a search's say which match of how many loaded is shown. */
+/* The words before the input: the prompt layer's, else "> ". */
 static const char *input_prefix(struct tui *u, char *buf, size_t size)
 {
-	size_t rank, total;
-	switch (u->mode) {
-	case TUI_MODE_SEARCH_EDIT:
-	case TUI_MODE_SEARCH_BROWSE:
-		if (u->cur->search_failed)
-			return "search (no match): ";
-		total = search_position(u, &rank);
-		if (!total)
-			return "search: ";
-		snprintf(buf, size, "search %zu/%zu: ", rank, total);
-		return buf;
-	case TUI_MODE_REASON:
-		return "reason: ";
-	case TUI_MODE_INPUT:
-	default:
-		return "> ";
-	}
-}
-
-static bool modal_visible(struct tui *u, const struct controller_status *st)
-{
-	return st->awaiting_confirmation && (u->mode == TUI_MODE_CONFIRM || u->mode == TUI_MODE_REASON);
+	const struct layer *l = layers_prompt(&u->layers);
+	return l && l->prefix ? l->prefix(u, buf, size) : "> ";
 }
 
 /* Messages not sent yet, as the outbox lists them. */
@@ -277,12 +247,13 @@ static void plan_layout(struct tui *u, const struct controller_status *st, int i
 	/* The modal takes what it needs, up to all but a few transcript rows: the action is what
 	 * the user must read now. */
 	int prompt = 0;
-	if (modal_visible(u, st)) {
-		int want = modal_rows_wanted(u, COLS);
+	const struct layer *over = layers_prompt(&u->layers);
+	int want = over && over->rows ? over->rows(u, st, COLS) : 0;
+	if (want) {
 		int most = left > 6 ? left - 3 : left;
 		prompt = take(&left, want < most ? want : most);
 	}
-	int notice = u->notice ? take(&left, paint_notice_rows(u->notice, COLS)) : 0;
+	int notice = u->ui.notice ? take(&left, draw_notice_rows(u->ui.notice, COLS)) : 0;
 	int marker = !u->cur->vp.follow ? take(&left, 1) : 0;
 	size_t q = queued_shown(st);
 	int queued = q ? take(&left, q > 3 ? 3 : (int)q) : 0;
@@ -383,7 +354,7 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 		strip_width = text_width(strip.data, strip.len);
 	}
 	/* Other modes show their own keys where the user types. */
-	status_format(st, now, COLS - strip_width, u->mode == TUI_MODE_INPUT ? STATUS_KEY_HINT : 0,
+	status_format(st, now, COLS - strip_width, !u->layers.n ? STATUS_KEY_HINT : 0,
 		      &b);
 	struct draw_line l = { .nseg = 0, .fill = true, .fill_look = status_look };
 	draw_line_add(&l, strip.data, strip.len, strip_look);
@@ -394,27 +365,15 @@ static void paint_status(struct tui *u, const struct controller_status *st, int6
 	buf_fini(&b);
 }
 
-int paint_notice_rows(const char *notice, int width)
-{
-	int rows = 0;
-	size_t n = strlen(notice), at = 0, next;
-	do {
-		text_wrap_row(notice + at, n - at, width > 0 ? width : 1, &next);
-		at += next;
-		rows++;
-	} while (at < n);
-	return rows;
-}
-
 /* A notice often ends with the next step: wrapped at words, never cut at the width. */
 static void paint_notice(struct tui *u, int y, int rows)
 {
-	size_t n = strlen(u->notice), at = 0;
+	size_t n = strlen(u->ui.notice), at = 0;
 	for (int i = 0; i < rows; i++) {
 		struct draw_line l = { .nseg = 0 };
 		size_t next = 0;
-		size_t len = at < n ? text_wrap_row(u->notice + at, n - at, COLS > 0 ? COLS : 1, &next) : 0;
-		draw_line_add(&l, u->notice + at, len, notice_look);
+		size_t len = at < n ? text_wrap_row(u->ui.notice + at, n - at, COLS > 0 ? COLS : 1, &next) : 0;
+		draw_line_add(&l, u->ui.notice + at, len, notice_look);
 		draw_line_paint(&u->paint, y + i, &l);
 		at += next;
 	}
@@ -438,7 +397,8 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 	const struct editor_row *rows = editor_rows(e, width, &nrows);
 	editor_cursor_pos(e, width, &crow, &ccol);
 	size_t top = crow >= (size_t)L->input ? crow - (size_t)L->input + 1 : 0;
-	const char *hint = u->mode == TUI_MODE_SEARCH_BROWSE ? "   n older · N newer · Esc done" : "";
+	const struct layer *over = layers_prompt(&u->layers);
+	const char *hint = over && over->hint ? over->hint(u) : "";
 	for (int i = 0; i < L->input; i++) {
 		struct draw_line l = { .nseg = 0 };
 		size_t r = top + (size_t)i;
@@ -450,7 +410,7 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 		if (r == 0 && *hint)
 			draw_line_puts(&l, hint, dim);
 		/* An empty prompt says what it is for and where the keys are. */
-		if (r == 0 && u->mode == TUI_MODE_INPUT && editor_empty(e))
+		if (r == 0 && !u->layers.n && editor_empty(e))
 			draw_line_puts(&l, "message the agent · ? for keys · /help", dim);
 		draw_line_paint(&u->paint, L->input_y + i, &l);
 	}
@@ -458,29 +418,10 @@ static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int
 	*cx = pw + ccol < COLS ? pw + ccol : COLS - 1;
 }
 
-static void ensure_size(struct painter *p, int transcript_rows)
-{
-	if (p->lines != LINES || p->cols != COLS) {
-		free(p->line_hash);
-		p->lines = LINES;
-		p->cols = COLS;
-		p->line_hash = xcalloc((size_t)(LINES > 0 ? LINES : 1), sizeof *p->line_hash);
-	}
-	if ((size_t)transcript_rows > p->rows_cap) {
-		p->rows_cap = (size_t)transcript_rows;
-		p->rows = xrealloc(p->rows, p->rows_cap * sizeof *p->rows);
-	}
-}
-
 static long focus_in_view(struct tui *u);
 
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
-	if (u->mode == TUI_MODE_PAGER && u->pager) {
-		ensure_size(&u->paint, 0);
-		pager_paint(u, st);
-		return;
-	}
 	struct editor *e = active_editor(u);
 	char prefix_buf[64];
 	const char *prefix = input_prefix(u, prefix_buf, sizeof prefix_buf);
@@ -489,7 +430,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	editor_rows(e, COLS - pw >= 1 ? COLS - pw : COLS, &in_rows);
 	struct layout_plan L;
 	plan_layout(u, st, (int)in_rows, &L);
-	ensure_size(&u->paint, L.transcript);
+	draw_painter_fit(&u->paint, L.transcript);
 	if (u->cur->vp.width != COLS || u->cur->vp.height != L.transcript)
 		viewport_resize(&u->cur->vp, u->cur->t, COLS, L.transcript);
 	viewport_note_changes(&u->cur->vp, u->cur->t);
@@ -514,7 +455,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	if (L.queued)
 		paint_queued(u, st, L.queued_y, L.queued);
 	if (L.prompt)
-		modal_paint(u, L.prompt_y, L.prompt);
+		layers_prompt(&u->layers)->paint_rows(u, L.prompt_y, L.prompt);
 	if (L.notice_y >= 0)
 		paint_notice(u, L.notice_y, L.notice);
 	if (L.status_y >= 0)

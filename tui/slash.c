@@ -1,5 +1,10 @@
 /* slash: the slash commands of the input line, and /copy. */
-#include "interactive.h"
+#include "conv.h"
+#include "modal.h"
+#include "board_view.h"
+#include "overlay.h"
+#include "bindings.h"
+#include "clipboard.h"
 #include "reltime.h"
 #include "terminal.h"
 #include "diagnose.h"
@@ -12,6 +17,19 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+void slash_reconnect(struct tui *u)
+{
+	/* The status line says "connecting" at once: a notice would outlive it. */
+	if (controller_reconnect_now(u->cur->ctl))
+		return;
+	struct controller_status st;
+	controller_status(u->cur->ctl, &st);
+	if (st.connection == SESSION_SYNCED)
+		ui_notice(&u->ui, "already connected: nothing to reconnect");
+	else
+		ui_notice(&u->ui, "already connecting…");
+}
 
 /* What the status says, in words ("idle", "paused"…). */
 static void status_words(struct tui *u, struct buf *out)
@@ -35,11 +53,11 @@ static void cmd_pause(struct tui *u, const char *arg)
 {
 	(void)arg;
 	if (run_status(u) == RUN_STATUS_PAUSED)
-		tui_notice(u, "the agent is already paused: /resume goes on");
+		ui_notice(&u->ui, "the agent is already paused: /resume goes on");
 	else if (controller_pause(u->cur->ctl))
-		tui_notice_until_status(u, "pausing the agent…");
+		ui_notice_until_status(&u->ui, "pausing the agent…");
 	else
-		tui_notice(u, "already pausing…");
+		ui_notice(&u->ui, "already pausing…");
 }
 
 static void cmd_resume(struct tui *u, const char *arg)
@@ -49,28 +67,28 @@ static void cmd_resume(struct tui *u, const char *arg)
 		struct buf words;
 		buf_init(&words);
 		status_words(u, &words);
-		tui_notice(u, "nothing to resume: the agent is %s, not paused", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to resume: the agent is %s, not paused", buf_cstr(&words));
 		buf_fini(&words);
 	} else if (controller_resume(u->cur->ctl)) {
-		tui_notice_until_status(u, "resuming the agent…");
+		ui_notice_until_status(&u->ui, "resuming the agent…");
 	} else {
-		tui_notice(u, "already resuming…");
+		ui_notice(&u->ui, "already resuming…");
 	}
 }
 
 static void cmd_interrupt(struct tui *u, const char *arg)
 {
 	(void)arg;
-	if (!tui_running(u)) {
+	if (!ui_running(&u->ui)) {
 		struct buf words;
 		buf_init(&words);
 		status_words(u, &words);
-		tui_notice(u, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to interrupt: the agent is %s", buf_cstr(&words));
 		buf_fini(&words);
 	} else if (controller_interrupt(u->cur->ctl)) {
-		tui_notice_until_status(u, "interrupting the agent…");
+		ui_notice_until_status(&u->ui, "interrupting the agent…");
 	} else {
-		tui_notice(u, "already interrupting…");
+		ui_notice(&u->ui, "already interrupting…");
 	}
 }
 
@@ -79,7 +97,7 @@ static bool awaiting(struct tui *u)
 	struct controller_status st;
 	controller_status(u->cur->ctl, &st);
 	if (!st.awaiting_confirmation)
-		tui_notice(u, "nothing is waiting for confirmation");
+		ui_notice(&u->ui, "nothing is waiting for confirmation");
 	return st.awaiting_confirmation;
 }
 
@@ -96,11 +114,11 @@ static void cmd_reject(struct tui *u, const char *arg)
 	if (!awaiting(u))
 		return;
 	if (!controller_confirm(u->cur->ctl, false, *arg ? arg : NULL)) {
-		tui_notice(u, "an answer is already on its way to the server");
+		ui_notice(&u->ui, "an answer is already on its way to the server");
 		return;
 	}
 	modal_close(u);
-	tui_notice_until_status(u, "rejected; waiting for the agent");
+	ui_notice_until_status(&u->ui, "rejected; waiting for the agent");
 }
 
 /* The actions waiting for confirmation, else the last action, whole. */
@@ -116,10 +134,10 @@ static void copy_action(struct tui *u)
 	}
 	struct item_info info;
 	if (found < 0 || (transcript_item(u->cur->t, (size_t)found, &info), !info.full_action)) {
-		tui_notice(u, "no action to copy");
+		ui_notice(&u->ui, "no action to copy");
 		return;
 	}
-	slash_copy_text(u, info.full_action, strlen(info.full_action));
+	clipboard_copy(&u->ui, u->o->osc52, info.full_action, strlen(info.full_action));
 }
 
 static void cmd_copy(struct tui *u, const char *arg)
@@ -144,8 +162,8 @@ static bool clock_label(const char *iso, char *out, size_t size)
 void slash_timestamps(struct tui *u, bool on)
 {
 	render_set_clock(on ? clock_label : NULL);
-	if (u->frame_timer) /* not before the loop runs */
-		tui_schedule_frame(u);
+	if (u->ui.frame_timer) /* not before the loop runs */
+		ui_schedule_frame(&u->ui);
 }
 
 static void cmd_time(struct tui *u, const char *arg)
@@ -156,11 +174,11 @@ static void cmd_time(struct tui *u, const char *arg)
 	else if (!strcmp(arg, "off"))
 		on = false;
 	else if (*arg) {
-		tui_notice(u, "/time takes on or off (nothing: toggle)");
+		ui_notice(&u->ui, "/time takes on or off (nothing: toggle)");
 		return;
 	}
 	slash_timestamps(u, on);
-	tui_notice(u, on ? "times shown (local; messages from this client have none)"
+	ui_notice(&u->ui, on ? "times shown (local; messages from this client have none)"
 			 : "times hidden");
 }
 
@@ -175,13 +193,13 @@ static void cmd_open(struct tui *u, const char *arg)
 	char id[128];
 	size_t n = strcspn(arg, " \t\n");
 	if (!n || n >= sizeof id) {
-		tui_notice(u, "/open takes a conversation id (Ctrl-G: the board lists them)");
+		ui_notice(&u->ui, "/open takes a conversation id (Ctrl-G: the board lists them)");
 		return;
 	}
 	memcpy(id, arg, n);
 	id[n] = '\0';
 	if (!conversation_id_valid(id)) {
-		tui_notice(u, "not a conversation id: %s", id);
+		ui_notice(&u->ui, "not a conversation id: %s", id);
 		return;
 	}
 	struct conv *v = conv_open(u, id, false);
@@ -198,7 +216,7 @@ static void cmd_close(struct tui *u, const char *arg)
 static void cmd_quit(struct tui *u, const char *arg)
 {
 	(void)arg;
-	tui_quit(u, 0);
+	ui_quit(&u->ui, 0);
 }
 
 /* The rest of the line, if any, is the draft the editor starts with. */
@@ -212,49 +230,43 @@ static void cmd_clear(struct tui *u, const char *arg)
 {
 	(void)arg;
 	editor_clear(&u->input);
-	tui_notice(u, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
+	ui_notice(&u->ui, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
 }
 
 static void cmd_reconnect(struct tui *u, const char *arg)
 {
 	(void)arg;
-	tui_reconnect(u);
+	slash_reconnect(u);
 }
 
 static void cmd_help(struct tui *u, const char *arg)
 {
 	(void)arg;
-	overlay_open(u);
+	overlay_open(u, overlay_text);
 }
 
 static const struct slash_help helps[] = {
-	{ "pause", "", "pause the agent" },
-	{ "resume", "", "let a paused agent go on" },
-	{ "interrupt", "", "cancel the agent's current step (also Esc)" },
-	{ "confirm", "", "open the waiting confirmation (also Ctrl-O)" },
-	{ "reject", "[reason]", "reject the actions waiting for confirmation" },
-	{ "copy", "[code|action]",
+	{ "pause", "", cmd_pause, "pause the agent" },
+	{ "resume", "", cmd_resume, "let a paused agent go on" },
+	{ "interrupt", "", cmd_interrupt, "cancel the agent's current step (also Esc)" },
+	{ "confirm", "", cmd_confirm, "open the waiting confirmation (also Ctrl-O)" },
+	{ "reject", "[reason]", cmd_reject, "reject the actions waiting for confirmation" },
+	{ "copy", "[code|action]", cmd_copy,
 	  "copy the last agent message (code: its last code block; action: the waiting action, "
 	  "whole)" },
-	{ "reconnect", "", "reconnect now instead of waiting (also F5)" },
-	{ "time", "[on|off]", "show or hide each item's time (config: timestamps)" },
-	{ "edit", "[text]", "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
-	{ "clear", "", "empty the input (also Ctrl-U twice)" },
-	{ "board", "", "every conversation on the server: switch, open, answer (also Ctrl-G)" },
-	{ "open", "ID", "open another conversation of this server beside this one and show it" },
-	{ "close", "", "close this conversation (the others stay open)" },
-	{ "help", "", "this list of keys and commands (also ? and F1)" },
-	{ "quit", "", "leave tether" },
+	{ "reconnect", "", cmd_reconnect, "reconnect now instead of waiting (also F5)" },
+	{ "time", "[on|off]", cmd_time, "show or hide each item's time (config: timestamps)" },
+	{ "edit", "[text]", cmd_edit,
+	  "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
+	{ "clear", "", cmd_clear, "empty the input (also Ctrl-U twice)" },
+	{ "board", "", cmd_board,
+	  "every conversation on the server: switch, open, answer (also Ctrl-G)" },
+	{ "open", "ID", cmd_open,
+	  "open another conversation of this server beside this one and show it" },
+	{ "close", "", cmd_close, "close this conversation (the others stay open)" },
+	{ "help", "", cmd_help, "this list of keys and commands (also ? and F1)" },
+	{ "quit", "", cmd_quit, "leave tether" },
 };
-
-/* In the order of helps. */
-static void (*const runs[])(struct tui *u, const char *arg) = {
-	cmd_pause, cmd_resume, cmd_interrupt, cmd_confirm, cmd_reject, cmd_copy, cmd_reconnect,
-	cmd_time, cmd_edit, cmd_clear, cmd_board, cmd_open, cmd_close, cmd_help, cmd_quit,
-};
-
-_Static_assert(sizeof helps / sizeof *helps == sizeof runs / sizeof *runs,
-	       "every command has a help line");
 
 const struct slash_help *slash_commands(size_t *n)
 {
@@ -273,10 +285,10 @@ bool slash_run(struct tui *u, const char *line)
 		arg++;
 	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++)
 		if (strlen(helps[i].name) == n && strncmp(helps[i].name, name, n) == 0) {
-			runs[i](u, arg);
+			helps[i].run(u, arg);
 			return true;
 		}
-	tui_notice(u, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
+	ui_notice(&u->ui, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
 		   (int)(n > 40 ? 40 : n), name, (int)(n > 40 ? 40 : n), name);
 	return true;
 }
@@ -307,7 +319,7 @@ bool slash_complete(struct tui *u)
 		buf_printf(&list, "%s/%s", found++ ? " " : "", name);
 	}
 	if (!found) {
-		tui_notice(u, "no command starts with /%.*s: /help lists them", (int)(n > 40 ? 40 : n),
+		ui_notice(&u->ui, "no command starts with /%.*s: /help lists them", (int)(n > 40 ? 40 : n),
 			   typed);
 	} else if (found == 1) {
 		struct buf line;
@@ -323,7 +335,7 @@ bool slash_complete(struct tui *u)
 			editor_set(&u->input, line.data, line.len);
 			buf_fini(&line);
 		}
-		tui_notice(u, "%s", buf_cstr(&list));
+		ui_notice(&u->ui, "%s", buf_cstr(&list));
 	}
 	buf_fini(&list);
 	return true;
@@ -382,93 +394,13 @@ static bool find_copy_text(struct tui *u, bool code, const char **s, size_t *n)
 	return false;
 }
 
-static void base64(const unsigned char *s, size_t n, struct buf *out)
-{
-	static const char abc[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)s[i] << 16;
-		if (i + 1 < n)
-			v |= (uint32_t)s[i + 1] << 8;
-		if (i + 2 < n)
-			v |= s[i + 2];
-		buf_putc(out, abc[(v >> 18) & 63]);
-		buf_putc(out, abc[(v >> 12) & 63]);
-		buf_putc(out, i + 1 < n ? abc[(v >> 6) & 63] : '=');
-		buf_putc(out, i + 2 < n ? abc[v & 63] : '=');
-	}
-}
-
-static int copy_osc52(const char *s, size_t n)
-{
-	struct buf seq;
-	buf_init(&seq);
-	buf_puts(&seq, "\033]52;c;");
-	base64((const unsigned char *)s, n, &seq);
-	buf_puts(&seq, "\a");
-	int rc = terminal_write_raw(seq.data, seq.len);
-	buf_fini(&seq);
-	return rc;
-}
-
-/* Writes the text to $XDG_RUNTIME_DIR/tether-copy.txt, else a per-user file in /tmp, never
- * following a symlink planted there, nor writing into a file of someone else's; a file left
- * there with a wider mode is made 0600 before the text goes in. */
-static int copy_file(const char *s, size_t n, struct buf *path)
-{
-	const char *dir = getenv("XDG_RUNTIME_DIR");
-	struct stat st;
-	if (dir && *dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		buf_printf(path, "%s/tether-copy.txt", dir);
-	else
-		buf_printf(path, "/tmp/tether-copy-%lu.txt", (unsigned long)getuid());
-	int fd = open(path->data, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	int rc = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-		 fchmod(fd, 0600) == 0 && ftruncate(fd, 0) == 0 ? 0 : -1;
-	while (n && rc == 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			rc = -1;
-		else {
-			s += w;
-			n -= (size_t)w;
-		}
-	}
-	if (close(fd) != 0)
-		rc = -1;
-	return rc;
-}
-
 void slash_copy(struct tui *u, bool code)
 {
 	const char *s;
 	size_t n;
 	if (!find_copy_text(u, code, &s, &n)) {
-		tui_notice(u, code ? "no code block to copy" : "no agent message to copy");
+		ui_notice(&u->ui, code ? "no code block to copy" : "no agent message to copy");
 		return;
 	}
-	slash_copy_text(u, s, n);
-}
-
-void slash_copy_text(struct tui *u, const char *s, size_t n)
-{
-	if (u->o->osc52) {
-		if (copy_osc52(s, n) == 0)
-			tui_notice(u, "copied %zu byte%s to the clipboard (OSC 52)", n, n == 1 ? "" : "s");
-		else
-			tui_notice(u, "copy failed: the terminal could not be written");
-		return;
-	}
-	struct buf path;
-	buf_init(&path);
-	if (copy_file(s, n, &path) == 0)
-		tui_notice(u, "copied %zu byte%s to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)",
-			   n, n == 1 ? "" : "s", buf_cstr(&path));
-	else
-		tui_notice(u, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
-	buf_fini(&path);
+	clipboard_copy(&u->ui, u->o->osc52, s, n);
 }

@@ -4,7 +4,7 @@
  * asked), and asks for a frame only when what the strip and the bell show changes. Errors
  * become items of the transcript, notices show above the status line; each delta's arrival
  * is kept for the latency instrumentation. */
-#include "interactive.h"
+#include "conv.h"
 #include "latency.h"
 
 #include <stdlib.h>
@@ -20,7 +20,7 @@ static void on_changed(void *ctx)
 {
 	struct conv *v = ctx;
 	if (shown(v) || conv_background_news(v))
-		tui_schedule_frame(v->u);
+		ui_schedule_frame(&v->u->ui);
 }
 
 /* A conversation in the background is held to history_memory like the one on screen: what
@@ -51,10 +51,10 @@ static void on_item(void *ctx, const struct sink_item *it)
 	controller_status(v->ctl, &st);
 	/* Replayed history is no news; an answer the user did not see is. */
 	if (st.caught_up && it->seq >= 0)
-		v->activity_unix = (int64_t)time(NULL);
+		v->marks.activity_unix = (int64_t)time(NULL);
 	if (!shown(v) && st.caught_up && it->seq >= 0 && it->spec->kind == ITEM_AGENT &&
 	    (it->applied == APPLY_ADDED || it->applied == APPLY_RETIRED))
-		v->unread++;
+		v->marks.unread++;
 }
 
 static void on_status(void *ctx, const char *execution_status, bool run_ended)
@@ -64,12 +64,12 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 	struct controller_status st;
 	controller_status(v->ctl, &st);
 	if (st.caught_up)
-		v->activity_unix = (int64_t)time(NULL);
-	v->status_frame = v->u->frames;
+		v->marks.activity_unix = (int64_t)time(NULL);
+	v->marks.status_frame = v->u->frames;
 	if (!shown(v) && run_ended && st.caught_up)
-		v->finished_unseen = true;
+		v->marks.finished_unseen = true;
 	/* A bell or a mark may be due: decided by the next frame, one tick from now. */
-	tui_schedule_frame(v->u);
+	ui_schedule_frame(&v->u->ui);
 }
 
 static void on_connection(void *ctx, const struct session_status *st, const char *reason,
@@ -90,7 +90,7 @@ static void on_error(void *ctx, const char *code, const char *detail)
 	};
 	transcript_add_event(v->t, &spec);
 	if (shown(v))
-		tui_notice_settled(v->u); /* "pausing…" is no longer true once the pause failed */
+		ui_notice_settled(&v->u->ui); /* "pausing…" is no longer true once the pause failed */
 }
 
 static void on_stream(void *ctx, const struct sink_stream *s)
@@ -107,15 +107,15 @@ static void on_finished(void *ctx, int exit_code)
 	v->ended = exit_code + 1;
 	/* With others open, one conversation's end (not found, a refused key, given up) is
 	 * said and the rest go on; alone, it ends tether with its exit code. */
-	if (u->nconvs > 1 && !u->quitting) {
-		tui_notice(u, "%s has ended: %s", conv_name(v),
+	if (u->nconvs > 1 && !u->ui.quitting) {
+		ui_notice(&u->ui, "%s has ended: %s", conv_name(v),
 			   u->last_error ? u->last_error : "no more reconnects");
-		tui_schedule_frame(u);
+		ui_schedule_frame(&u->ui);
 		return;
 	}
-	if (!u->quitting) {
-		u->quitting = true;
-		u->exit_code = exit_code;
+	if (!u->ui.quitting) {
+		u->ui.quitting = true;
+		u->ui.exit_code = exit_code;
 	}
 	loop_quit(u->loop);
 }
@@ -127,9 +127,9 @@ static void on_notice(void *ctx, const char *line)
 	free(u->last_error);
 	u->last_error = xstrdup(line);
 	if (shown(v) || u->nconvs == 1)
-		tui_notice(u, "%s", line);
+		ui_notice(&u->ui, "%s", line);
 	else
-		tui_notice(u, "%s: %s", conv_name(v), line);
+		ui_notice(&u->ui, "%s: %s", conv_name(v), line);
 }
 
 /* Back into the input, before what is there now (the draft kept aside when not shown). */
@@ -148,7 +148,7 @@ static void on_unsent(void *ctx, const char *text)
 		free(v->draft);
 		v->draft = buf_steal(&b);
 		v->draft_cursor = strlen(text);
-		tui_notice(u, "%s: a message did not go out; it is back in its draft", conv_name(v));
+		ui_notice(&u->ui, "%s: a message did not go out; it is back in its draft", conv_name(v));
 		return;
 	}
 	char *now = editor_take(&u->input);
@@ -158,7 +158,7 @@ static void on_unsent(void *ctx, const char *text)
 		editor_insert(&u->input, now, strlen(now));
 	}
 	free(now);
-	tui_schedule_frame(u);
+	ui_schedule_frame(&u->ui);
 }
 
 static void on_destroy(void *ctx)

@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "interactive.h"
+#include "conv.h"
+#include "bindings.h"
 #include "options_int.h"
 
 static const char *readme_path, *man_path;
@@ -117,6 +118,55 @@ static void readme_lists_everything(void **state)
 	free(readme);
 }
 
+/* s with every run of white space (line breaks and the indent of a wrapped line too) as one
+ * space. */
+static char *squeeze(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *w = out;
+	bool space = false;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\n' || *s == '\t') {
+			space = w != out;
+			continue;
+		}
+		if (space)
+			*w++ = ' ';
+		space = false;
+		*w++ = *s;
+	}
+	*w = '\0';
+	return out;
+}
+
+/* README's Keys section is the keys overlay's list: every context by its name (the board's
+ * too) and every row's help text, however the lines wrap. */
+static void readme_lists_every_row(void **state)
+{
+	(void)state;
+	char *readme = slurp(readme_path, false);
+	char *doc = squeeze(keys_section(readme));
+	struct buf missing;
+	buf_init(&missing);
+	struct bindings_context c[16];
+	size_t n = bindings_contexts(c, 16);
+	for (size_t i = 0; i < n; i++) {
+		if (!strstr(doc, c[i].name))
+			buf_printf(&missing, "  the context \"%s\"\n", c[i].name);
+		for (size_t t = 0; t < c[i].ntables; t++)
+			for (size_t r = 0; r < c[i].count[t]; r++) {
+				char *help = squeeze(c[i].rows[t][r].help);
+				if (!strstr(doc, help))
+					buf_printf(&missing, "  %s: %s\n", c[i].name, help);
+				free(help);
+			}
+	}
+	if (missing.len)
+		fail_msg("README.md's Keys section does not say:\n%s", buf_cstr(&missing));
+	buf_fini(&missing);
+	free(doc);
+	free(readme);
+}
+
 static void man_page_lists_everything(void **state)
 {
 	(void)state;
@@ -207,6 +257,7 @@ int main(int argc, char **argv)
 	man_path = argv[2];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(readme_lists_everything),
+		cmocka_unit_test(readme_lists_every_row),
 		cmocka_unit_test(man_page_lists_everything),
 		cmocka_unit_test(man_page_osc52_as_the_code),
 	};

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interactive.h"
+#include "conv.h"
+#include "bindings.h"
 
 static void check_width(int width)
 {
@@ -99,23 +100,22 @@ static struct tui *fake_tui(void)
 {
 	struct tui *u = calloc(1, sizeof *u);
 	editor_init(&u->input);
-	u->quitting = true; /* no loop: notices schedule no frame */
+	u->ui.quitting = true; /* no loop: notices schedule no frame */
 	return u;
 }
 
 static void fake_free(struct tui *u)
 {
 	editor_fini(&u->input);
-	free(u->notice);
-	free(u->notice_status);
+	ui_fini(&u->ui);
 	free(u);
 }
 
 static void type(struct tui *u, const char *s)
 {
 	editor_set(&u->input, s, strlen(s));
-	free(u->notice);
-	u->notice = NULL;
+	free(u->ui.notice);
+	u->ui.notice = NULL;
 }
 
 static void test_completion(void **state)
@@ -128,9 +128,9 @@ static void test_completion(void **state)
 	type(u, "/re");                  /* reject, resume: their common prefix, both listed */
 	assert_true(slash_complete(u));
 	assert_string_equal(editor_text(&u->input), "/re");
-	assert_non_null(u->notice);
-	assert_non_null(strstr(u->notice, "/reject"));
-	assert_non_null(strstr(u->notice, "/resume"));
+	assert_non_null(u->ui.notice);
+	assert_non_null(strstr(u->ui.notice, "/reject"));
+	assert_non_null(strstr(u->ui.notice, "/resume"));
 	type(u, "/co");                  /* confirm, copy: "co" stays */
 	assert_true(slash_complete(u));
 	assert_string_equal(editor_text(&u->input), "/co");
@@ -140,10 +140,10 @@ static void test_completion(void **state)
 	type(u, "/zz");
 	assert_true(slash_complete(u));
 	assert_string_equal(editor_text(&u->input), "/zz");
-	assert_non_null(strstr(u->notice, "no command starts with /zz"));
+	assert_non_null(strstr(u->ui.notice, "no command starts with /zz"));
 	type(u, "/");                    /* all of them */
 	assert_true(slash_complete(u));
-	assert_non_null(strstr(u->notice, "/quit"));
+	assert_non_null(strstr(u->ui.notice, "/quit"));
 	type(u, "/pause now");           /* not a name being typed: Tab keeps its meaning */
 	assert_false(slash_complete(u));
 	type(u, "//x");
