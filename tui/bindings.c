@@ -250,24 +250,25 @@ static void act_switch_attention(struct tui *u, struct editor *e, const struct k
 }
 
 static const struct binding global_bindings[] = {
-	{ KEYS_PGUP, 0, 0, { act_page_up }, "scroll up a page" },
-	{ KEYS_PGDN, 0, 0, { act_page_down }, "scroll down a page" },
-	{ KEYS_PGUP, KEYS_MOD_SHIFT, 0, { act_page_up }, "scroll up a page" },
-	{ KEYS_PGDN, KEYS_MOD_SHIFT, 0, { act_page_down }, "scroll down a page" },
-	{ KEYS_UP, KEYS_MOD_SHIFT, 0, { act_line_up }, "scroll up a line" },
-	{ KEYS_DOWN, KEYS_MOD_SHIFT, 0, { act_line_down }, "scroll down a line" },
-	{ KEYS_UP, KEYS_MOD_CTRL, 0, { act_line_up }, "scroll up a line" },
-	{ KEYS_DOWN, KEYS_MOD_CTRL, 0, { act_line_down }, "scroll down a line" },
-	{ KEYS_HOME, KEYS_MOD_CTRL, 0, { act_top }, "go to the top of the conversation" },
-	{ KEYS_END, KEYS_MOD_CTRL, 0, { act_bottom }, "go to the newest and follow it" },
-	{ KEYS_HOME, KEYS_MOD_ALT, 0, { act_top }, "go to the top of the conversation" },
-	{ KEYS_END, KEYS_MOD_ALT, 0, { act_bottom }, "go to the newest and follow it" },
-	{ KEYS_CTRL, 0, 'l', { act_repaint }, "redraw the screen" },
-	{ KEYS_CTRL, 0, 'z', { act_suspend }, "suspend tether (fg to come back)" },
-	{ KEYS_F5, 0, 0, { act_reconnect }, "reconnect now (while waiting to reconnect)" },
-	{ KEYS_TAB, 0, 0, { act_tab }, "expand or fold the focused card (else the newest in view) or its reasoning" },
-	{ KEYS_UP, KEYS_MOD_ALT, 0, { act_focus_prev }, "focus the item above (a card, a message)" },
-	{ KEYS_DOWN, KEYS_MOD_ALT, 0, { act_focus_next }, "focus the item below (past the newest: none)" },
+	BIND(KEYS_PGUP, 0, 0, act_page_up, "scroll up a page"),
+	BIND(KEYS_PGDN, 0, 0, act_page_down, "scroll down a page"),
+	BIND(KEYS_PGUP, KEYS_MOD_SHIFT, 0, act_page_up, "scroll up a page"),
+	BIND(KEYS_PGDN, KEYS_MOD_SHIFT, 0, act_page_down, "scroll down a page"),
+	BIND(KEYS_UP, KEYS_MOD_SHIFT, 0, act_line_up, "scroll up a line"),
+	BIND(KEYS_DOWN, KEYS_MOD_SHIFT, 0, act_line_down, "scroll down a line"),
+	BIND(KEYS_UP, KEYS_MOD_CTRL, 0, act_line_up, "scroll up a line"),
+	BIND(KEYS_DOWN, KEYS_MOD_CTRL, 0, act_line_down, "scroll down a line"),
+	BIND(KEYS_HOME, KEYS_MOD_CTRL, 0, act_top, "go to the top of the conversation"),
+	BIND(KEYS_END, KEYS_MOD_CTRL, 0, act_bottom, "go to the newest and follow it"),
+	BIND(KEYS_HOME, KEYS_MOD_ALT, 0, act_top, "go to the top of the conversation"),
+	BIND(KEYS_END, KEYS_MOD_ALT, 0, act_bottom, "go to the newest and follow it"),
+	BIND(KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen"),
+	BIND(KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)"),
+	ACTION(KEYS_F5, 0, 0, act_reconnect, "reconnect", "", slash_cmd_reconnect,
+	       "reconnect now instead of waiting"),
+	BIND(KEYS_TAB, 0, 0, act_tab, "expand or fold the focused card (else the newest in view) or its reasoning"),
+	BIND(KEYS_UP, KEYS_MOD_ALT, 0, act_focus_prev, "focus the item above (a card, a message)"),
+	BIND(KEYS_DOWN, KEYS_MOD_ALT, 0, act_focus_next, "focus the item below (past the newest: none)"),
 };
 
 static void act_board(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -281,11 +282,12 @@ static void act_board(struct tui *u, struct editor *e, const struct key_event *e
 
 /* Everywhere but the pager and the overlay, the board included. */
 static const struct binding conversation_bindings[] = {
-	{ KEYS_CTRL, 0, 'g', { act_board }, "the board: every conversation on the server (again: back)" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, KEYS_CP_DIGITS, { act_switch_slot }, "show open conversation 1…9 (the strip's numbers)" },
-	{ KEYS_CTRL, 0, 'n', { act_switch_next }, "the next open conversation" },
-	{ KEYS_CTRL, 0, 'p', { act_switch_prev }, "the previous open conversation" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'a', { act_switch_attention }, "the open conversation that needs you most (confirmation, error, finished, unread)" },
+	ACTION(KEYS_CTRL, 0, 'g', act_board, "board", "", slash_cmd_board,
+	       "the board: every conversation on the server (the key again: back)"),
+	BIND(KEYS_CHAR, KEYS_MOD_ALT, KEYS_CP_DIGITS, act_switch_slot, "show open conversation 1…9 (the strip's numbers)"),
+	BIND(KEYS_CTRL, 0, 'n', act_switch_next, "the next open conversation"),
+	BIND(KEYS_CTRL, 0, 'p', act_switch_prev, "the previous open conversation"),
+	BIND(KEYS_CHAR, KEYS_MOD_ALT, 'a', act_switch_attention, "the open conversation that needs you most (confirmation, error, finished, unread)"),
 };
 
 /* ------------------------------------------------------------------ editing */
@@ -456,19 +458,22 @@ static void act_ctrl_x(struct tui *u, struct editor *e, const struct key_event *
 }
 
 static const struct binding input_bindings[] = {
-	{ KEYS_ENTER, 0, 0, { act_send }, "send the message (or run the /command)" },
-	{ KEYS_NEWLINE, 0, 0, { keymap_newline }, "a line break in the message" },
-	{ KEYS_CHAR, 0, '?', { act_question }, "this list of keys (on an empty prompt)" },
-	{ KEYS_ESC, 0, 0, { act_interrupt }, "interrupt the agent while it runs" },
-	{ KEYS_CTRL, 0, 'd', { act_eof }, "quit (on an empty prompt)" },
-	{ KEYS_CTRL, 0, 'o', { act_open }, "open the waiting confirmation, else the focused card (or the newest in view) full-screen" },
-	{ KEYS_CTRL, 0, 'r', { act_search_start }, "search the conversation" },
-	{ KEYS_CTRL, 0, 's', { act_search_start }, "search the conversation" },
-	{ KEYS_UP, 0, 0, { act_up }, "the previous message you sent (or up a line)" },
-	{ KEYS_DOWN, 0, 0, { act_down }, "the next message you sent (or down a line)" },
-	{ KEYS_HOME, 0, 0, { act_home }, "the top (empty prompt) or start of the line" },
-	{ KEYS_END, 0, 0, { act_end }, "the newest (empty prompt) or end of the line" },
-	{ KEYS_CTRL, 0, 'x', { act_ctrl_x }, "then Ctrl-E: write the draft in $VISUAL or $EDITOR" },
+	BIND(KEYS_ENTER, 0, 0, act_send, "send the message (or run the /command; //text sends \"/text\")"),
+	BIND(KEYS_NEWLINE, 0, 0, keymap_newline, "a line break in the message"),
+	BIND(KEYS_CHAR, 0, '?', act_question, "this list of keys (on an empty prompt)"),
+	ACTION(KEYS_ESC, 0, 0, act_interrupt, "interrupt", "", slash_cmd_interrupt,
+	       "interrupt the agent while it runs (cancel its current step)"),
+	BIND(KEYS_CTRL, 0, 'd', act_eof, "quit (on an empty prompt)"),
+	ACTION(KEYS_CTRL, 0, 'o', act_open, "confirm", "", slash_cmd_confirm,
+	       "open the waiting confirmation (the key, with none waiting: the focused card, else the newest in view, full-screen)"),
+	BIND(KEYS_CTRL, 0, 'r', act_search_start, "search the conversation"),
+	BIND(KEYS_CTRL, 0, 's', act_search_start, "search the conversation"),
+	BIND(KEYS_UP, 0, 0, act_up, "the previous message you sent (or up a line)"),
+	BIND(KEYS_DOWN, 0, 0, act_down, "the next message you sent (or down a line)"),
+	BIND(KEYS_HOME, 0, 0, act_home, "the top (empty prompt) or start of the line"),
+	BIND(KEYS_END, 0, 0, act_end, "the newest (empty prompt) or end of the line"),
+	ACTION(KEYS_CTRL, 0, 'x', act_ctrl_x, "edit", "[text]", slash_cmd_edit,
+	       "then Ctrl-E: write the message in $VISUAL or $EDITOR, from text if given"),
 };
 
 static void act_complete(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -479,7 +484,7 @@ static void act_complete(struct tui *u, struct editor *e, const struct key_event
 
 /* Before the global keys, while the message is a command name being typed. */
 static const struct binding completion_bindings[] = {
-	{ KEYS_TAB, 0, 0, { act_complete }, "complete the /command being typed" },
+	BIND(KEYS_TAB, 0, 0, act_complete, "complete the /command being typed"),
 };
 
 static void act_ctrl_c(struct tui *u, struct editor *e, const struct key_event *ev)
@@ -501,8 +506,8 @@ static void act_overlay_toggle(struct tui *u, struct editor *e, const struct key
 
 /* Keys that come before any mode's. */
 static const struct binding first_bindings[] = {
-	{ KEYS_CTRL, 0, 'c', { act_ctrl_c }, "quit (twice within 2 s)" },
-	{ KEYS_F1, 0, 0, { act_overlay_toggle }, "this list of keys" },
+	BIND(KEYS_CTRL, 0, 'c', act_ctrl_c, "quit (twice within 2 s)"),
+	ACTION(KEYS_F1, 0, 0, act_overlay_toggle, "help", "", slash_cmd_help, "this list of keys and commands"),
 };
 
 #define TABLE(t) t, sizeof t / sizeof *t
@@ -522,6 +527,8 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		{ "Typing a message", { input_bindings, completion_bindings },
 		  { sizeof input_bindings / sizeof *input_bindings,
 		    sizeof completion_bindings / sizeof *completion_bindings } },
+		{ "Commands (Enter runs one; Tab completes its name)", { slash_bindings },
+		  { slash_bindings_count } },
 		{ "Editing (the message, a search, a reason)", { keymap_edit_bindings },
 		  { keymap_edit_bindings_count } },
 		{ "Searching (Ctrl-R)", { search_edit_bindings }, { search_edit_bindings_count } },
@@ -545,6 +552,20 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		}
 	}
 	return n;
+}
+
+const struct binding *bindings_command(const char *name, size_t n)
+{
+	struct bindings_context c[BINDINGS_CONTEXTS_MAX];
+	size_t nc = bindings_contexts(c, BINDINGS_CONTEXTS_MAX);
+	for (size_t i = 0; i < nc; i++)
+		for (size_t t = 0; t < c[i].ntables; t++)
+			for (size_t r = 0; r < c[i].count[t]; r++) {
+				const struct binding *b = &c[i].rows[t][r];
+				if (b->command && strlen(b->command) == n && !strncmp(b->command, name, n))
+					return b;
+			}
+	return NULL;
 }
 
 /* Tab completes while the message is "/" and a command name, nothing after it. */

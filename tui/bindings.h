@@ -24,20 +24,24 @@ void slash_timestamps(struct tui *u, bool on);
 /* Fills out with up to max contexts, in the order the overlay lists them; returns how many. */
 size_t bindings_contexts(struct bindings_context *out, size_t max);
 
-/* A slash command: what runs it, and what /help and completion say of it. */
-struct slash_help {
-	const char *name;
-	const char *args;       /* "" when it takes none */
-	void (*run)(struct tui *u, const char *arg);
-	const char *help;
-};
-/* The slash commands, in the order the overlay lists them; *n gets their count. */
-const struct slash_help *slash_commands(size_t *n);
+/* The commands that share a row with a key in bindings.c's tables (slash.c). */
+void slash_cmd_interrupt(struct tui *u, const char *arg);
+void slash_cmd_confirm(struct tui *u, const char *arg);
+void slash_cmd_reconnect(struct tui *u, const char *arg);
+void slash_cmd_edit(struct tui *u, const char *arg);
+void slash_cmd_board(struct tui *u, const char *arg);
+void slash_cmd_help(struct tui *u, const char *arg);
+/* The commands without a key (slash.c), a context of their own in the overlay. */
+extern const struct binding slash_bindings[];
+extern const size_t slash_bindings_count;
+/* The row of the command that line (without its "/") starts with, name n bytes long; NULL
+ * when no row of any context has it. */
+const struct binding *bindings_command(const char *name, size_t n);
 /* Tab on a draft that is a command name being typed: completes it (or lists the candidates);
  * false when the draft is not one. */
 bool slash_complete(struct tui *u);
 
-/* The overlay's text at width columns: every context's keys, then the slash commands. */
+/* The overlay's text at width columns: every context's keys and commands. */
 void overlay_text(int width, struct buf *out);
 
 #endif

@@ -386,20 +386,20 @@ static bool key_answer(struct board *b, const struct key_event *ev, struct board
 /* The board's keys, in the one row type of every key table: the keys overlay lists them. Any
  * modifiers, but typing is without Alt (Alt-a and the like are the conversations'). */
 const struct binding board_bindings[] = {
-	{ KEYS_UP, KEYS_MOD_ANY, 0, { .board = key_up }, "select the row above" },
-	{ KEYS_DOWN, KEYS_MOD_ANY, 0, { .board = key_down }, "select the row below" },
-	{ KEYS_PGUP, KEYS_MOD_ANY, 0, { .board = key_page_up }, "up a page of rows" },
-	{ KEYS_PGDN, KEYS_MOD_ANY, 0, { .board = key_page_down }, "down a page of rows" },
-	{ KEYS_HOME, KEYS_MOD_ANY, 0, { .board = key_home }, "the first row" },
-	{ KEYS_END, KEYS_MOD_ANY, 0, { .board = key_end }, "the last row" },
-	{ KEYS_ENTER, KEYS_MOD_ANY, 0, { .board = key_open }, "show the conversation (opening it here when it is not)" },
-	{ KEYS_CTRL, KEYS_MOD_ANY, 'o', { .board = key_answer },
-	  "answer its waiting confirmation, without leaving the board" },
-	{ KEYS_ESC, KEYS_MOD_ANY, 0, { .board = key_esc }, "clear the filter; with none, back to the conversation" },
-	{ KEYS_CHAR, 0, KEYS_CP_TEXT, { .board = key_type }, "filter the rows by title or id" },
-	{ KEYS_PASTE, KEYS_MOD_ANY, 0, { .board = key_paste }, "filter the rows by title or id" },
-	{ KEYS_BACKSPACE, KEYS_MOD_ANY, 0, { .board = key_backspace }, "delete the filter's last character" },
-	{ KEYS_CTRL, KEYS_MOD_ANY, 'u', { .board = key_clear }, "clear the filter" },
+	BIND_BOARD(KEYS_UP, KEYS_MOD_ANY, 0, key_up, "select the row above"),
+	BIND_BOARD(KEYS_DOWN, KEYS_MOD_ANY, 0, key_down, "select the row below"),
+	BIND_BOARD(KEYS_PGUP, KEYS_MOD_ANY, 0, key_page_up, "up a page of rows"),
+	BIND_BOARD(KEYS_PGDN, KEYS_MOD_ANY, 0, key_page_down, "down a page of rows"),
+	BIND_BOARD(KEYS_HOME, KEYS_MOD_ANY, 0, key_home, "the first row"),
+	BIND_BOARD(KEYS_END, KEYS_MOD_ANY, 0, key_end, "the last row"),
+	BIND_BOARD(KEYS_ENTER, KEYS_MOD_ANY, 0, key_open, "show the conversation (opening it here when it is not)"),
+	BIND_BOARD(KEYS_CTRL, KEYS_MOD_ANY, 'o', key_answer,
+	  "answer its waiting confirmation, without leaving the board"),
+	BIND_BOARD(KEYS_ESC, KEYS_MOD_ANY, 0, key_esc, "clear the filter; with none, back to the conversation"),
+	BIND_BOARD(KEYS_CHAR, 0, KEYS_CP_TEXT, key_type, "filter the rows by title or id"),
+	BIND_BOARD(KEYS_PASTE, KEYS_MOD_ANY, 0, key_paste, "filter the rows by title or id"),
+	BIND_BOARD(KEYS_BACKSPACE, KEYS_MOD_ANY, 0, key_backspace, "delete the filter's last character"),
+	BIND_BOARD(KEYS_CTRL, KEYS_MOD_ANY, 'u', key_clear, "clear the filter"),
 };
 const size_t board_bindings_count = sizeof board_bindings / sizeof *board_bindings;
 

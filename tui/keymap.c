@@ -5,7 +5,7 @@
 
 bool keymap_matches(const struct binding *b, const struct key_event *ev)
 {
-	if (b->kind != ev->kind || (b->mods != KEYS_MOD_ANY && b->mods != ev->mods))
+	if (b->kind == KEYS_NONE || b->kind != ev->kind || (b->mods != KEYS_MOD_ANY && b->mods != ev->mods))
 		return false;
 	if (b->kind == KEYS_CHAR && b->cp == KEYS_CP_DIGITS)
 		return ev->cp >= '1' && ev->cp <= '9';
@@ -63,28 +63,28 @@ void keymap_insert_char(struct tui *u, struct editor *e, const struct key_event 
 
 /* Emacs motions and kills, in whichever editor is active. */
 const struct binding keymap_edit_bindings[] = {
-	{ KEYS_CTRL, 0, 'a', { act_line_start }, "start of the line" },
-	{ KEYS_CTRL, 0, 'e', { act_line_end }, "end of the line" },
-	{ KEYS_CTRL, 0, 'b', { act_left }, "left a character" },
-	{ KEYS_CTRL, 0, 'f', { act_right }, "right a character" },
-	{ KEYS_CTRL, 0, 'w', { act_kill_word }, "delete the word before the cursor" },
-	{ KEYS_CTRL, 0, 'u', { act_kill_start }, "delete to the start of the line; at its start, all the input" },
-	{ KEYS_CTRL, 0, 'k', { act_kill_end }, "delete to the end of the line" },
-	{ KEYS_CTRL, 0, 'y', { act_yank }, "paste what was deleted last" },
-	{ KEYS_CTRL, 0, 'd', { act_delete }, "delete the character under the cursor" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'b', { act_word_left }, "left a word" },
-	{ KEYS_CHAR, KEYS_MOD_ALT, 'f', { act_word_right }, "right a word" },
-	{ KEYS_LEFT, 0, 0, { act_left }, "left a character" },
-	{ KEYS_RIGHT, 0, 0, { act_right }, "right a character" },
-	{ KEYS_LEFT, KEYS_MOD_CTRL, 0, { act_word_left }, "left a word" },
-	{ KEYS_RIGHT, KEYS_MOD_CTRL, 0, { act_word_right }, "right a word" },
-	{ KEYS_LEFT, KEYS_MOD_ALT, 0, { act_word_left }, "left a word" },
-	{ KEYS_RIGHT, KEYS_MOD_ALT, 0, { act_word_right }, "right a word" },
-	{ KEYS_HOME, 0, 0, { act_line_start }, "start of the line" },
-	{ KEYS_END, 0, 0, { act_line_end }, "end of the line" },
-	{ KEYS_BACKSPACE, 0, 0, { act_backspace }, "delete the character before the cursor" },
-	{ KEYS_BACKSPACE, KEYS_MOD_ALT, 0, { act_kill_word }, "delete the word before the cursor" },
-	{ KEYS_DELETE, 0, 0, { act_delete }, "delete the character under the cursor" },
+	BIND(KEYS_CTRL, 0, 'a', act_line_start, "start of the line"),
+	BIND(KEYS_CTRL, 0, 'e', act_line_end, "end of the line"),
+	BIND(KEYS_CTRL, 0, 'b', act_left, "left a character"),
+	BIND(KEYS_CTRL, 0, 'f', act_right, "right a character"),
+	BIND(KEYS_CTRL, 0, 'w', act_kill_word, "delete the word before the cursor"),
+	BIND(KEYS_CTRL, 0, 'u', act_kill_start, "delete to the start of the line; at its start, all the input"),
+	BIND(KEYS_CTRL, 0, 'k', act_kill_end, "delete to the end of the line"),
+	BIND(KEYS_CTRL, 0, 'y', act_yank, "paste what was deleted last"),
+	BIND(KEYS_CTRL, 0, 'd', act_delete, "delete the character under the cursor"),
+	BIND(KEYS_CHAR, KEYS_MOD_ALT, 'b', act_word_left, "left a word"),
+	BIND(KEYS_CHAR, KEYS_MOD_ALT, 'f', act_word_right, "right a word"),
+	BIND(KEYS_LEFT, 0, 0, act_left, "left a character"),
+	BIND(KEYS_RIGHT, 0, 0, act_right, "right a character"),
+	BIND(KEYS_LEFT, KEYS_MOD_CTRL, 0, act_word_left, "left a word"),
+	BIND(KEYS_RIGHT, KEYS_MOD_CTRL, 0, act_word_right, "right a word"),
+	BIND(KEYS_LEFT, KEYS_MOD_ALT, 0, act_word_left, "left a word"),
+	BIND(KEYS_RIGHT, KEYS_MOD_ALT, 0, act_word_right, "right a word"),
+	BIND(KEYS_HOME, 0, 0, act_line_start, "start of the line"),
+	BIND(KEYS_END, 0, 0, act_line_end, "end of the line"),
+	BIND(KEYS_BACKSPACE, 0, 0, act_backspace, "delete the character before the cursor"),
+	BIND(KEYS_BACKSPACE, KEYS_MOD_ALT, 0, act_kill_word, "delete the word before the cursor"),
+	BIND(KEYS_DELETE, 0, 0, act_delete, "delete the character under the cursor"),
 };
 
 const size_t keymap_edit_bindings_count = sizeof keymap_edit_bindings / sizeof *keymap_edit_bindings;

@@ -14,9 +14,10 @@ struct board_action;
 
 typedef void (*bindings_fn)(struct tui *u, struct editor *e, const struct key_event *ev);
 
-/* One key of a table that dispatches, and what the keys overlay says it does. */
+/* One action of a table that dispatches: its key, its slash command, or both, and the one
+ * help text the keys overlay, README and the man page say of it. */
 struct binding {
-	enum keys_kind kind;
+	enum keys_kind kind;    /* KEYS_NONE: no key, a command only */
 	unsigned mods;
 	uint32_t cp;            /* KEYS_CHAR, KEYS_CTRL: the character */
 	union {
@@ -25,9 +26,24 @@ struct binding {
 		bool (*board)(struct board *b, const struct key_event *ev, struct board_action *out);
 	};
 	const char *help;
+	const char *command;    /* its slash command's name, without the slash; NULL: none */
+	const char *args;       /* what the command takes ("[reason]"); NULL or "": nothing */
+	void (*run)(struct tui *u, const char *arg); /* the command, arg the rest of its line */
 };
 
-enum { BINDINGS_TABLES_MAX = 4 };
+/* A row with a key only. */
+#define BIND(k, m, c, f, h) { .kind = (k), .mods = (m), .cp = (c), .fn = (f), .help = (h) }
+/* A row of the board's keys (board.c). */
+#define BIND_BOARD(k, m, c, f, h) { .kind = (k), .mods = (m), .cp = (c), .board = (f), .help = (h) }
+/* A row with a key and the command that does the same (r may differ from f where the key does
+ * more, as Esc also closing a layer). */
+#define ACTION(k, m, c, f, name, a, r, h)                                                     \
+	{ .kind = (k), .mods = (m), .cp = (c), .fn = (f), .help = (h), .command = (name),     \
+	  .args = (a), .run = (r) }
+/* A row with a command only. */
+#define COMMAND(name, a, r, h) { .kind = KEYS_NONE, .command = (name), .args = (a), .run = (r), .help = (h) }
+
+enum { BINDINGS_TABLES_MAX = 4, BINDINGS_CONTEXTS_MAX = 16 };
 
 /* The tables that apply in one context, as the keys overlay lists them. */
 struct bindings_context {

@@ -29,6 +29,7 @@ enum keys_kind {
 	KEYS_PASTE,         /* text/len: the whole bracketed paste, CR and CRLF turned into LF */
 	KEYS_F5,
 	KEYS_F1,
+	KEYS_NONE,          /* not a key: a table row that has a command only */
 	KEYS_KIND_COUNT,   /* not a key: how many kinds there are */
 };
 

@@ -1,18 +1,19 @@
-/* keys_help: the keys overlay's text, made from the very tables that dispatch the keys
- * (bindings_contexts) and the slash commands' table, so it lists every key the code binds
+/* keys_help: the keys overlay's text, made from the very tables that dispatch the keys and
+ * run the slash commands (bindings_contexts), so it lists every key and command the code has
  * and cannot go stale. Keys of one context that do the same thing share a line ("PgUp,
- * Shift-PgUp"). */
+ * Shift-PgUp"); a row's command stands beside its key ("F5  /reconnect"). */
 #include "conv.h"
 #include "bindings.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { CONTEXTS_MAX = 16, KEYS_COLUMN_MAX = 32 };
+enum { KEYS_COLUMN_MAX = 32 };
 
-/* One line of the list: the keys (or command) and what they do. */
+/* One line of the list: the keys, then the command, and what they do. */
 struct entry {
 	struct buf keys;
+	struct buf command;
 	const char *help;
 };
 
@@ -29,14 +30,17 @@ static struct entry *entry_add(struct entries *l, const char *help)
 	}
 	struct entry *e = &l->e[l->n++];
 	buf_init(&e->keys);
+	buf_init(&e->command);
 	e->help = help;
 	return e;
 }
 
 static void entries_clear(struct entries *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		buf_fini(&l->e[i].keys);
+		buf_fini(&l->e[i].command);
+	}
 	l->n = 0;
 }
 
@@ -64,6 +68,11 @@ static void context_entries(const struct bindings_context *c, struct entries *ou
 					e = &out->e[i];
 			if (!e)
 				e = entry_add(out, help);
+			if (b->command && !e->command.len)
+				buf_printf(&e->command, "/%s%s%s", b->command,
+					   b->args && *b->args ? " " : "", b->args ? b->args : "");
+			if (b->kind == KEYS_NONE)
+				continue;
 			struct buf name;
 			buf_init(&name);
 			keys_describe(b->kind, b->mods, b->cp, &name);
@@ -113,9 +122,15 @@ static void wrap_words(struct buf *out, const char *s, int first_col, int indent
  * them otherwise. */
 static void put_section(struct buf *out, const char *heading, const struct entries *l, int width)
 {
+	struct buf *cols = xmalloc((l->n ? l->n : 1) * sizeof *cols);
 	int column = 0;
 	for (size_t i = 0; i < l->n; i++) {
-		int w = text_width(l->e[i].keys.data ? l->e[i].keys.data : "", l->e[i].keys.len);
+		buf_init(&cols[i]);
+		buf_append(&cols[i], l->e[i].keys.data, l->e[i].keys.len);
+		if (l->e[i].keys.len && l->e[i].command.len)
+			buf_puts(&cols[i], "  ");
+		buf_append(&cols[i], l->e[i].command.data, l->e[i].command.len);
+		int w = text_width(buf_cstr(&cols[i]), cols[i].len);
 		if (w > column)
 			column = w;
 	}
@@ -128,10 +143,15 @@ static void put_section(struct buf *out, const char *heading, const struct entri
 	buf_putc(out, '\n');
 	for (size_t i = 0; i < l->n; i++) {
 		const struct entry *e = &l->e[i];
-		int w = text_width(e->keys.data ? e->keys.data : "", e->keys.len);
+		int w = text_width(buf_cstr(&cols[i]), cols[i].len);
 		buf_puts(out, "  ");
-		/* a long list of keys wraps too */
-		wrap_words(out, e->keys.data ? e->keys.data : "", 2, 4, width);
+		if (2 + w <= width) {
+			buf_append(out, cols[i].data, cols[i].len);
+			buf_putc(out, '\n');
+		} else {
+			/* a long list of keys wraps */
+			wrap_words(out, buf_cstr(&cols[i]), 2, 4, width);
+		}
 		if (w <= column && width >= 60) {
 			out->len--; /* the keys fit the column: the help goes beside them */
 			pad(out, column - w + 2);
@@ -140,29 +160,22 @@ static void put_section(struct buf *out, const char *heading, const struct entri
 			pad(out, 4);
 			wrap_words(out, e->help, 4, 4, width);
 		}
+		buf_fini(&cols[i]);
 	}
+	free(cols);
 }
 
 void overlay_text(int width, struct buf *out)
 {
 	if (width < 10)
 		width = 10;
-	struct bindings_context contexts[CONTEXTS_MAX];
-	size_t n = bindings_contexts(contexts, CONTEXTS_MAX);
+	struct bindings_context contexts[BINDINGS_CONTEXTS_MAX];
+	size_t n = bindings_contexts(contexts, BINDINGS_CONTEXTS_MAX);
 	struct entries l = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		context_entries(&contexts[i], &l);
 		put_section(out, contexts[i].name, &l, width);
 		entries_clear(&l);
 	}
-	size_t ncmd;
-	const struct slash_help *cmds = slash_commands(&ncmd);
-	for (size_t i = 0; i < ncmd; i++) {
-		struct entry *e = entry_add(&l, cmds[i].help);
-		buf_printf(&e->keys, "/%s%s%s", cmds[i].name, *cmds[i].args ? " " : "", cmds[i].args);
-	}
-	put_section(out, "Commands (Enter runs one; Tab completes its name; //text sends \"/text\")",
-		    &l, width);
-	entries_clear(&l);
 	free(l.e);
 }

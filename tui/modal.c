@@ -286,24 +286,24 @@ static void act_choice(struct tui *u, struct editor *e, const struct key_event *
 }
 
 const struct binding modal_bindings[] = {
-	{ KEYS_TAB, 0, 0, { act_move }, "give the choices the keyboard, then the next choice" },
-	{ KEYS_DOWN, 0, 0, { act_move }, "give the choices the keyboard, then the next choice" },
-	{ KEYS_RIGHT, 0, 0, { act_move }, "the next choice (before Tab: moves in the draft)" },
-	{ KEYS_UP, 0, 0, { act_move }, "give the choices the keyboard, then the previous choice" },
-	{ KEYS_LEFT, 0, 0, { act_move }, "the previous choice (before Tab: moves in the draft)" },
-	{ KEYS_BACKTAB, 0, 0, { act_move }, "give the choices the keyboard, then the previous choice" },
-	{ KEYS_CTRL, 0, 'o', { act_focus }, "give the choices the keyboard" },
-	{ KEYS_ENTER, 0, 0, { act_take }, "take the highlighted choice" },
-	{ KEYS_CHAR, 0, 'y', { act_choice }, "allow (once the choices have the keyboard)" },
-	{ KEYS_CHAR, 0, 'n', { act_choice }, "reject, with a reason you may type" },
-	{ KEYS_CHAR, 0, 's', { act_choice }, "send the draft and allow" },
-	{ KEYS_CHAR, 0, 'd', { act_choice }, "allow, and this conversation does not ask again" },
-	{ KEYS_CHAR, 0, 'r', { act_choice }, "allow, and ask only for risky actions" },
-	{ KEYS_CHAR, 0, 'c', { act_choice }, "copy the actions whole" },
-	{ KEYS_CHAR, 0, 'o', { act_choice }, "open the waiting action full-screen in the pager (q comes back)" },
-	{ KEYS_ESC, 0, 0, { act_aside }, "set the confirmation aside (Ctrl-O or /confirm opens it)" },
-	{ KEYS_PGUP, 0, 0, { act_scroll_up }, "scroll the actions up" },
-	{ KEYS_PGDN, 0, 0, { act_scroll_down }, "scroll the actions down" },
+	BIND(KEYS_TAB, 0, 0, act_move, "give the choices the keyboard, then the next choice"),
+	BIND(KEYS_DOWN, 0, 0, act_move, "give the choices the keyboard, then the next choice"),
+	BIND(KEYS_RIGHT, 0, 0, act_move, "the next choice (before Tab: moves in the draft)"),
+	BIND(KEYS_UP, 0, 0, act_move, "give the choices the keyboard, then the previous choice"),
+	BIND(KEYS_LEFT, 0, 0, act_move, "the previous choice (before Tab: moves in the draft)"),
+	BIND(KEYS_BACKTAB, 0, 0, act_move, "give the choices the keyboard, then the previous choice"),
+	BIND(KEYS_CTRL, 0, 'o', act_focus, "give the choices the keyboard"),
+	BIND(KEYS_ENTER, 0, 0, act_take, "take the highlighted choice"),
+	BIND(KEYS_CHAR, 0, 'y', act_choice, "allow (once the choices have the keyboard)"),
+	BIND(KEYS_CHAR, 0, 'n', act_choice, "reject, with a reason you may type"),
+	BIND(KEYS_CHAR, 0, 's', act_choice, "send the draft and allow"),
+	BIND(KEYS_CHAR, 0, 'd', act_choice, "allow, and this conversation does not ask again"),
+	BIND(KEYS_CHAR, 0, 'r', act_choice, "allow, and ask only for risky actions"),
+	BIND(KEYS_CHAR, 0, 'c', act_choice, "copy the actions whole"),
+	BIND(KEYS_CHAR, 0, 'o', act_choice, "open the waiting action full-screen in the pager (q comes back)"),
+	BIND(KEYS_ESC, 0, 0, act_aside, "set the confirmation aside (Ctrl-O or /confirm opens it)"),
+	BIND(KEYS_PGUP, 0, 0, act_scroll_up, "scroll the actions up"),
+	BIND(KEYS_PGDN, 0, 0, act_scroll_down, "scroll the actions down"),
 };
 const size_t modal_bindings_count = sizeof modal_bindings / sizeof *modal_bindings;
 
@@ -390,9 +390,9 @@ static void act_reason_cancel(struct tui *u, struct editor *e, const struct key_
 }
 
 const struct binding reason_bindings[] = {
-	{ KEYS_ENTER, 0, 0, { act_reason_send }, "reject with this reason" },
-	{ KEYS_NEWLINE, 0, 0, { keymap_newline }, "a line break in the reason" },
-	{ KEYS_ESC, 0, 0, { act_reason_cancel }, "back to the confirmation" },
+	BIND(KEYS_ENTER, 0, 0, act_reason_send, "reject with this reason"),
+	BIND(KEYS_NEWLINE, 0, 0, keymap_newline, "a line break in the reason"),
+	BIND(KEYS_ESC, 0, 0, act_reason_cancel, "back to the confirmation"),
 };
 const size_t reason_bindings_count = sizeof reason_bindings / sizeof *reason_bindings;
 

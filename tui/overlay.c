@@ -153,20 +153,20 @@ OVERLAY_SCROLL(act_overlay_top, LONG_MIN)
 OVERLAY_SCROLL(act_overlay_bottom, LONG_MAX)
 
 const struct binding overlay_bindings[] = {
-	{ KEYS_ESC, 0, 0, { act_overlay_close }, "close this list" },
-	{ KEYS_CHAR, 0, 'q', { act_overlay_close }, "close this list" },
-	{ KEYS_CHAR, 0, '?', { act_overlay_close }, "close this list" },
-	{ KEYS_UP, 0, 0, { act_overlay_up }, "scroll up a line" },
-	{ KEYS_DOWN, 0, 0, { act_overlay_down }, "scroll down a line" },
-	{ KEYS_CHAR, 0, 'k', { act_overlay_up }, "scroll up a line" },
-	{ KEYS_CHAR, 0, 'j', { act_overlay_down }, "scroll down a line" },
-	{ KEYS_PGUP, 0, 0, { act_overlay_page_up }, "scroll up a page" },
-	{ KEYS_PGDN, 0, 0, { act_overlay_page_down }, "scroll down a page" },
-	{ KEYS_CHAR, 0, ' ', { act_overlay_page_down }, "scroll down a page" },
-	{ KEYS_HOME, 0, 0, { act_overlay_top }, "the top" },
-	{ KEYS_END, 0, 0, { act_overlay_bottom }, "the end" },
-	{ KEYS_CTRL, 0, 'l', { act_repaint }, "redraw the screen" },
-	{ KEYS_CTRL, 0, 'z', { act_suspend }, "suspend tether (fg to come back)" },
+	BIND(KEYS_ESC, 0, 0, act_overlay_close, "close this list"),
+	BIND(KEYS_CHAR, 0, 'q', act_overlay_close, "close this list"),
+	BIND(KEYS_CHAR, 0, '?', act_overlay_close, "close this list"),
+	BIND(KEYS_UP, 0, 0, act_overlay_up, "scroll up a line"),
+	BIND(KEYS_DOWN, 0, 0, act_overlay_down, "scroll down a line"),
+	BIND(KEYS_CHAR, 0, 'k', act_overlay_up, "scroll up a line"),
+	BIND(KEYS_CHAR, 0, 'j', act_overlay_down, "scroll down a line"),
+	BIND(KEYS_PGUP, 0, 0, act_overlay_page_up, "scroll up a page"),
+	BIND(KEYS_PGDN, 0, 0, act_overlay_page_down, "scroll down a page"),
+	BIND(KEYS_CHAR, 0, ' ', act_overlay_page_down, "scroll down a page"),
+	BIND(KEYS_HOME, 0, 0, act_overlay_top, "the top"),
+	BIND(KEYS_END, 0, 0, act_overlay_bottom, "the end"),
+	BIND(KEYS_CTRL, 0, 'l', act_repaint, "redraw the screen"),
+	BIND(KEYS_CTRL, 0, 'z', act_suspend, "suspend tether (fg to come back)"),
 };
 const size_t overlay_bindings_count = sizeof overlay_bindings / sizeof *overlay_bindings;
 

@@ -284,25 +284,25 @@ static void act_done(struct tui *u, struct editor *e, const struct key_event *ev
 }
 
 const struct binding search_edit_bindings[] = {
-	{ KEYS_ENTER, 0, 0, { act_browse }, "stop typing, browse the matches" },
-	{ KEYS_ESC, 0, 0, { act_cancel }, "leave search, back where you were" },
-	{ KEYS_CTRL, 0, 'r', { act_older }, "the older match" },
-	{ KEYS_CTRL, 0, 's', { act_newer }, "the newer match" },
-	{ KEYS_UP, 0, 0, { act_older }, "the older match" },
-	{ KEYS_DOWN, 0, 0, { act_newer }, "the newer match" },
+	BIND(KEYS_ENTER, 0, 0, act_browse, "stop typing, browse the matches"),
+	BIND(KEYS_ESC, 0, 0, act_cancel, "leave search, back where you were"),
+	BIND(KEYS_CTRL, 0, 'r', act_older, "the older match"),
+	BIND(KEYS_CTRL, 0, 's', act_newer, "the newer match"),
+	BIND(KEYS_UP, 0, 0, act_older, "the older match"),
+	BIND(KEYS_DOWN, 0, 0, act_newer, "the newer match"),
 };
 const size_t search_edit_bindings_count = sizeof search_edit_bindings / sizeof *search_edit_bindings;
 
 const struct binding search_browse_bindings[] = {
-	{ KEYS_CHAR, 0, 'n', { act_older }, "the older match" },
-	{ KEYS_CHAR, 0, 'N', { act_newer }, "the newer match" },
-	{ KEYS_CTRL, 0, 'r', { act_older }, "the older match" },
-	{ KEYS_CTRL, 0, 's', { act_newer }, "the newer match" },
-	{ KEYS_UP, 0, 0, { act_older }, "the older match" },
-	{ KEYS_DOWN, 0, 0, { act_newer }, "the newer match" },
-	{ KEYS_CHAR, 0, '/', { act_edit }, "edit the search" },
-	{ KEYS_ESC, 0, 0, { act_cancel }, "leave search, back where you were" },
-	{ KEYS_ENTER, 0, 0, { act_done }, "stay at this match" },
+	BIND(KEYS_CHAR, 0, 'n', act_older, "the older match"),
+	BIND(KEYS_CHAR, 0, 'N', act_newer, "the newer match"),
+	BIND(KEYS_CTRL, 0, 'r', act_older, "the older match"),
+	BIND(KEYS_CTRL, 0, 's', act_newer, "the newer match"),
+	BIND(KEYS_UP, 0, 0, act_older, "the older match"),
+	BIND(KEYS_DOWN, 0, 0, act_newer, "the newer match"),
+	BIND(KEYS_CHAR, 0, '/', act_edit, "edit the search"),
+	BIND(KEYS_ESC, 0, 0, act_cancel, "leave search, back where you were"),
+	BIND(KEYS_ENTER, 0, 0, act_done, "stay at this match"),
 };
 const size_t search_browse_bindings_count =
 	sizeof search_browse_bindings / sizeof *search_browse_bindings;

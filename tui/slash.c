@@ -76,7 +76,7 @@ static void cmd_resume(struct tui *u, const char *arg)
 	}
 }
 
-static void cmd_interrupt(struct tui *u, const char *arg)
+void slash_cmd_interrupt(struct tui *u, const char *arg)
 {
 	(void)arg;
 	if (!ui_running(&u->ui)) {
@@ -102,7 +102,7 @@ static bool awaiting(struct tui *u)
 }
 
 /* Typed on purpose, so the modal opens with the keyboard: y allows at once. */
-static void cmd_confirm(struct tui *u, const char *arg)
+void slash_cmd_confirm(struct tui *u, const char *arg)
 {
 	(void)arg;
 	if (awaiting(u))
@@ -182,7 +182,7 @@ static void cmd_time(struct tui *u, const char *arg)
 			 : "times hidden");
 }
 
-static void cmd_board(struct tui *u, const char *arg)
+void slash_cmd_board(struct tui *u, const char *arg)
 {
 	(void)arg;
 	board_view_open(u);
@@ -220,7 +220,7 @@ static void cmd_quit(struct tui *u, const char *arg)
 }
 
 /* The rest of the line, if any, is the draft the editor starts with. */
-static void cmd_edit(struct tui *u, const char *arg)
+void slash_cmd_edit(struct tui *u, const char *arg)
 {
 	editor_set(&u->input, arg, strlen(arg));
 	external_editor_open(u);
@@ -233,46 +233,33 @@ static void cmd_clear(struct tui *u, const char *arg)
 	ui_notice(&u->ui, "input emptied (Ctrl-U twice does it too, and Ctrl-Y then undoes it)");
 }
 
-static void cmd_reconnect(struct tui *u, const char *arg)
+void slash_cmd_reconnect(struct tui *u, const char *arg)
 {
 	(void)arg;
 	slash_reconnect(u);
 }
 
-static void cmd_help(struct tui *u, const char *arg)
+void slash_cmd_help(struct tui *u, const char *arg)
 {
 	(void)arg;
 	overlay_open(u, overlay_text);
 }
 
-static const struct slash_help helps[] = {
-	{ "pause", "", cmd_pause, "pause the agent" },
-	{ "resume", "", cmd_resume, "let a paused agent go on" },
-	{ "interrupt", "", cmd_interrupt, "cancel the agent's current step (also Esc)" },
-	{ "confirm", "", cmd_confirm, "open the waiting confirmation (also Ctrl-O)" },
-	{ "reject", "[reason]", cmd_reject, "reject the actions waiting for confirmation" },
-	{ "copy", "[code|action]", cmd_copy,
-	  "copy the last agent message (code: its last code block; action: the waiting action, "
-	  "whole)" },
-	{ "reconnect", "", cmd_reconnect, "reconnect now instead of waiting (also F5)" },
-	{ "time", "[on|off]", cmd_time, "show or hide each item's time (config: timestamps)" },
-	{ "edit", "[text]", cmd_edit,
-	  "write the message in $VISUAL or $EDITOR (also Ctrl-X Ctrl-E)" },
-	{ "clear", "", cmd_clear, "empty the input (also Ctrl-U twice)" },
-	{ "board", "", cmd_board,
-	  "every conversation on the server: switch, open, answer (also Ctrl-G)" },
-	{ "open", "ID", cmd_open,
-	  "open another conversation of this server beside this one and show it" },
-	{ "close", "", cmd_close, "close this conversation (the others stay open)" },
-	{ "help", "", cmd_help, "this list of keys and commands (also ? and F1)" },
-	{ "quit", "", cmd_quit, "leave tether" },
+const struct binding slash_bindings[] = {
+	COMMAND("pause", "", cmd_pause, "pause the agent"),
+	COMMAND("resume", "", cmd_resume, "let a paused agent go on"),
+	COMMAND("reject", "[reason]", cmd_reject, "reject the actions waiting for confirmation"),
+	COMMAND("copy", "[code|action]", cmd_copy,
+		"copy the last agent message (code: its last code block; action: the waiting "
+		"action, whole)"),
+	COMMAND("time", "[on|off]", cmd_time, "show or hide each item's time (config: timestamps)"),
+	COMMAND("clear", "", cmd_clear, "empty the input (as Ctrl-U twice does)"),
+	COMMAND("open", "ID", cmd_open,
+		"open another conversation of this server beside this one and show it"),
+	COMMAND("close", "", cmd_close, "close this conversation (the others stay open)"),
+	COMMAND("quit", "", cmd_quit, "leave tether"),
 };
-
-const struct slash_help *slash_commands(size_t *n)
-{
-	*n = sizeof helps / sizeof *helps;
-	return helps;
-}
+const size_t slash_bindings_count = sizeof slash_bindings / sizeof *slash_bindings;
 
 bool slash_run(struct tui *u, const char *line)
 {
@@ -283,14 +270,32 @@ bool slash_run(struct tui *u, const char *line)
 	const char *arg = name + n;
 	while (*arg == ' ' || *arg == '\t' || *arg == '\n')
 		arg++;
-	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++)
-		if (strlen(helps[i].name) == n && strncmp(helps[i].name, name, n) == 0) {
-			helps[i].run(u, arg);
-			return true;
-		}
+	const struct binding *b = bindings_command(name, n);
+	if (b) {
+		b->run(u, arg);
+		return true;
+	}
 	ui_notice(&u->ui, "unknown command /%.*s: /help lists them; //%.*s sends it as a message",
 		   (int)(n > 40 ? 40 : n), name, (int)(n > 40 ? 40 : n), name);
 	return true;
+}
+
+/* Adds name to the candidates for typed (n bytes): listed, and their common start kept. */
+static void candidate(const char *name, const char *typed, size_t n, const char **first,
+		      size_t *common, size_t *found, struct buf *list)
+{
+	if (!name || strncmp(name, typed, n) != 0)
+		return;
+	if (!*first) {
+		*first = name;
+		*common = strlen(name);
+	} else {
+		size_t k = 0;
+		while (k < *common && (*first)[k] == name[k])
+			k++;
+		*common = k;
+	}
+	buf_printf(list, "%s/%s", (*found)++ ? " " : "", name);
 }
 
 bool slash_complete(struct tui *u)
@@ -303,21 +308,13 @@ bool slash_complete(struct tui *u)
 	const char *first = NULL;
 	struct buf list;
 	buf_init(&list);
-	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++) {
-		const char *name = helps[i].name;
-		if (strncmp(name, typed, n) != 0)
-			continue;
-		if (!first) {
-			first = name;
-			common = strlen(name);
-		} else {
-			size_t k = 0;
-			while (k < common && first[k] == name[k])
-				k++;
-			common = k;
-		}
-		buf_printf(&list, "%s/%s", found++ ? " " : "", name);
-	}
+	struct bindings_context c[BINDINGS_CONTEXTS_MAX];
+	size_t nc = bindings_contexts(c, BINDINGS_CONTEXTS_MAX);
+	for (size_t i = 0; i < nc; i++)
+		for (size_t t = 0; t < c[i].ntables; t++)
+			for (size_t r = 0; r < c[i].count[t]; r++)
+				candidate(c[i].rows[t][r].command, typed, n, &first, &common, &found,
+					  &list);
 	if (!found) {
 		ui_notice(&u->ui, "no command starts with /%.*s: /help lists them", (int)(n > 40 ? 40 : n),
 			   typed);

@@ -27,22 +27,24 @@ for want in "Everywhere" "Ctrl-C" "PgUp, Shift-PgUp" "Ctrl-Home, Alt-Home" "Ctrl
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
 screen | grep -qF "Ready for your messages." && fail "the overlay does not cover the transcript"
+# A key and its command share a line; the commands without a key follow the typing keys.
 T send-keys -t main PgDn
-wait_for "Ctrl-W, Alt-Backspace" || fail "PgDn did not reach the editing keys"
-for want in "Ctrl-U" "Ctrl-K" "Ctrl-Y"; do
+wait_for "/resume" || fail "PgDn did not reach the commands"
+for want in "Esc  /interrupt" "Ctrl-X  /edit [text]" "Ctrl-O  /confirm" "/copy [code|action]" \
+	"/quit"; do
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
 T send-keys -t main PgDn
-wait_for "Browsing the matches" || fail "PgDn did not reach the search keys"
-# Scrolling reaches the other contexts and the commands.
-T send-keys -t main End
-wait_for "/resume" || fail "End did not reach the commands"
-for want in "/edit [text]" "/interrupt" "/copy [code|action]" "/quit"; do
-	screen | grep -qF -- "$want" || fail "the end of the overlay does not show '$want'"
+wait_for "Ctrl-W, Alt-Backspace" || fail "PgDn did not reach the editing keys"
+for want in "Ctrl-U" "Ctrl-K" "Ctrl-Y" "Browsing the matches"; do
+	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
+T send-keys -t main End
+wait_for "close this list" || fail "End did not reach the end"
 # Paging up passes the pager's keys on the way to the confirmation's.
 seen_pager=
 seen_reason=
+screen | grep -qF "back to the confirmation" && seen_reason=1
 for _ in 1 2 3; do
 	T send-keys -t main PgUp
 	sleep 0.3
@@ -56,6 +58,9 @@ screen | grep -qF "A confirmation waits" || fail "PgUp did not reach the confirm
 screen | grep -qF "send the draft and allow" || fail "the modal's s key is not listed"
 T send-keys -t main Home
 wait_for "Everywhere" || fail "Home did not go back to the top"
+for want in "F1  /help" "F5  /reconnect"; do
+	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
+done
 T send-keys -t main PgDn
 wait_gone "Everywhere" || fail "PgDn did not scroll"
 T send-keys -t main Escape
@@ -122,10 +127,10 @@ sleep 0.3
 T send-keys -t main F1
 wait_for "Keys and" || fail "the overlay did not open at 40x10"
 T send-keys -t main End
-wait_for "leave tether" || fail "the overlay's end is not reachable at 40x10"
+wait_for "suspend tether" || fail "the overlay's end is not reachable at 40x10"
 [ "$(screen | wc -L)" -le 40 ] || fail "the overlay is drawn wider than 40 columns"
 T resize-window -t main -x 90 -y 28
-wait_for "/quit                leave tether" || fail "the overlay was not redrawn after a resize"
+wait_for "Ctrl-Z       suspend tether (fg to come back)" || fail "the overlay was not redrawn after a resize"
 T send-keys -t main Escape
 wait_for "Ready for your messages." || fail "Esc did not close the overlay after a resize"
 T send-keys -t main C-d

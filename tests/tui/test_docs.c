@@ -76,6 +76,14 @@ static void check_all(const char *doc, const char *what)
 		for (size_t t = 0; t < c[i].ntables; t++)
 			for (size_t r = 0; r < c[i].count[t]; r++) {
 				const struct binding *b = &c[i].rows[t][r];
+				if (b->command) {
+					char want[64];
+					snprintf(want, sizeof want, "/%s", b->command);
+					if (!strstr(doc, want))
+						buf_printf(&missing, "  %s\n", want);
+				}
+				if (b->kind == KEYS_NONE)
+					continue;
 				struct buf name;
 				buf_init(&name);
 				keys_describe(b->kind, b->mods, b->cp, &name);
@@ -86,14 +94,6 @@ static void check_all(const char *doc, const char *what)
 						buf_printf(&missing, "  %s (%s: %s)\n", k, c[i].name, b->help);
 				buf_fini(&name);
 			}
-	size_t ncmd;
-	const struct slash_help *cmds = slash_commands(&ncmd);
-	for (size_t i = 0; i < ncmd; i++) {
-		char want[64];
-		snprintf(want, sizeof want, "/%s", cmds[i].name);
-		if (!strstr(doc, want))
-			buf_printf(&missing, "  %s\n", want);
-	}
 	for (size_t i = 0; i < OPTION_NSPECS; i++) {
 		if (!(option_specs[i].where & SPEC_CONFIG))
 			continue;
