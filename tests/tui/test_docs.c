@@ -138,8 +138,31 @@ static char *squeeze(const char *s)
 	return out;
 }
 
+/* A row's command as the list gives it: beside its key ("F5 /reconnect") or at the start of
+ * a line of its own ("/pause"), in doc squeezed. */
+static void command_line(const struct binding *b, const char *doc, struct buf *missing)
+{
+	struct buf want;
+	buf_init(&want);
+	if (b->kind != KEYS_NONE) {
+		keys_describe(b->kind, b->mods, b->cp, &want);
+		buf_putc(&want, ' ');
+	}
+	buf_printf(&want, "/%s%s%s ", b->command, b->args && *b->args ? " " : "",
+		   b->args ? b->args : "");
+	/* the line's start: a space before it, the list's lines being squeezed into one */
+	struct buf line;
+	buf_init(&line);
+	buf_printf(&line, " %s", buf_cstr(&want));
+	if (!strstr(doc, buf_cstr(&line)))
+		buf_printf(missing, "  the line \"%s\"\n", buf_cstr(&want));
+	buf_fini(&line);
+	buf_fini(&want);
+}
+
 /* README's Keys section is the keys overlay's list: every context by its name (the board's
- * too) and every row's help text, however the lines wrap. */
+ * too), every row's help text, however the lines wrap, and every command as a line of the
+ * list (beside its key when it has one). */
 static void readme_lists_every_row(void **state)
 {
 	(void)state;
@@ -154,10 +177,13 @@ static void readme_lists_every_row(void **state)
 			buf_printf(&missing, "  the context \"%s\"\n", c[i].name);
 		for (size_t t = 0; t < c[i].ntables; t++)
 			for (size_t r = 0; r < c[i].count[t]; r++) {
-				char *help = squeeze(c[i].rows[t][r].help);
+				const struct binding *b = &c[i].rows[t][r];
+				char *help = squeeze(b->help);
 				if (!strstr(doc, help))
 					buf_printf(&missing, "  %s: %s\n", c[i].name, help);
 				free(help);
+				if (b->command)
+					command_line(b, doc, &missing);
 			}
 	}
 	if (missing.len)
