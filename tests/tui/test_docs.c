@@ -193,11 +193,49 @@ static void readme_lists_every_row(void **state)
 	free(readme);
 }
 
+/* Whether the man page has a heading line (".B", ".BR") naming both key and command. */
+static bool man_heading(const char *man, const char *key, const char *command)
+{
+	for (const char *p = man; (p = strstr(p, "\n.B")) != NULL; p++) {
+		const char *end = strchr(p + 1, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *line = xstrndup(p, n);
+		bool both = strstr(line, key) && strstr(line, command);
+		free(line);
+		if (both)
+			return true;
+	}
+	return false;
+}
+
+/* The man page names every key and command; a key and its command head one entry. */
 static void man_page_lists_everything(void **state)
 {
 	(void)state;
 	char *man = slurp(man_path, true);
 	check_all(man, "tether.1");
+	struct buf missing;
+	buf_init(&missing);
+	struct bindings_context c[BINDINGS_CONTEXTS_MAX];
+	size_t n = bindings_contexts(c, BINDINGS_CONTEXTS_MAX);
+	for (size_t i = 0; i < n; i++)
+		for (size_t t = 0; t < c[i].ntables; t++)
+			for (size_t r = 0; r < c[i].count[t]; r++) {
+				const struct binding *b = &c[i].rows[t][r];
+				if (!b->command || b->kind == KEYS_NONE)
+					continue;
+				struct buf key;
+				buf_init(&key);
+				keys_describe(b->kind, b->mods, b->cp, &key);
+				char command[64];
+				snprintf(command, sizeof command, "/%s", b->command);
+				if (!man_heading(man, buf_cstr(&key), command))
+					buf_printf(&missing, "  %s, %s\n", buf_cstr(&key), command);
+				buf_fini(&key);
+			}
+	if (missing.len)
+		fail_msg("tether.1 has no entry headed by both:\n%s", buf_cstr(&missing));
+	buf_fini(&missing);
 	free(man);
 }
 
