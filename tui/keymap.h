@@ -1,7 +1,7 @@
-/* keymap: a table of keys, each with what it does and what the keys overlay says of it, and
- * the dispatch of one key through a table. The tables themselves belong to the parts that
- * act (bindings.c, search.c, modal.c, pager.c, overlay.c, board.c); this knows nothing of
- * them. */
+/* keymap: the action table's row — a key, a slash command or both, with what each does and
+ * the one help text the keys overlay says of it — and the dispatch of one key through a
+ * table. The tables themselves belong to the parts that act (bindings.c, slash.c, search.c,
+ * modal.c, pager.c, overlay.c, board.c); this knows nothing of them. */
 #ifndef TETHER_KEYMAP_H
 #define TETHER_KEYMAP_H
 
