@@ -166,6 +166,22 @@ wait_for_text() {
 	wait_for "$1" "${2:-30}" || fail "waited ${2:-30} s for '$1'"
 }
 
+# wait_until SECONDS COMMAND [ARG...]: until COMMAND succeeds, polled every 0.05 s; returns 1
+# if it has not within SECONDS.
+wait_until() {
+	local tries
+	tries=$(awk -v s="$1" 'BEGIN { t = int(s * 20 + 0.5); print (t > 0 ? t : 1) }')
+	shift
+	for _ in $(seq "$tries"); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# screen_is TEXT: the screen is TEXT, whole.
+screen_is() { [ "$(screen)" = "$1" ]; }
+
 # quiet_for SECONDS: tether wrote nothing to the pane for SECONDS and the screen read at the
 # start and end is the same (how a test knows a key's effect is painted, when no text tells).
 quiet_for() {
