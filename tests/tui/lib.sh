@@ -205,7 +205,7 @@ wait_until_stable() {
 }
 
 # golden NAME [-e]: the whole screen, once it is still, is tests/tui/golden/NAME.txt (with -e,
-# NAME.ansi: colours and attributes kept, ESC written as ␛ so the file reads in a diff); a
+# NAME.ansi: colours and attributes kept in the canonical form of sgr_canon.py); a
 # difference prints a unified diff and fails. TETHER_GOLDEN_UPDATE=1 rewrites the file instead
 # (tests/tui/golden/README.md). GOLDEN_SCRUB, a sed expression, blanks what a clock decides
 # first; the fixture's port reads PORT.
@@ -215,7 +215,7 @@ golden() {
 	wait_until_stable
 	if [ "${2:-}" = -e ]; then
 		file="$GOLDEN_DIR/$name.ansi"
-		T capture-pane -p -e -t main | sed 's/\x1b/␛/g' >"$WORK/golden.$name"
+		T capture-pane -p -e -t main | python3 "$GOLDEN_DIR/../sgr_canon.py" >"$WORK/golden.$name"
 	else
 		file="$GOLDEN_DIR/$name.txt"
 		screen >"$WORK/golden.$name"
