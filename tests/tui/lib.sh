@@ -179,6 +179,12 @@ wait_until() {
 	return 1
 }
 
+# hold SECONDS: a fixed wait, on purpose, for a test that checks something does NOT happen (a
+# message wrongly sent, a second bell, a poll too soon): the time it is given to happen; or
+# to wait out a time tether itself counts. Each use says why that long. Everything else
+# waits on a condition.
+hold() { sleep "$1"; }
+
 # screen_is TEXT: the screen is TEXT, whole.
 screen_is() { [ "$(screen)" = "$1" ]; }
 

@@ -53,15 +53,12 @@ after=$(screen | sed -n '2,20p')
 }
 screen | grep -qF "new below" && fail "a page of history counted as new output below"
 # Further up, more pages come.
+more_pages() { [ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ]; }
 for _ in $(seq 30); do
 	T send-keys -t main PPage
-	sleep 0.1
+	wait_until 0.1 more_pages && break
 done
-for _ in $(seq 50); do
-	[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] && break
-	sleep 0.1
-done
-[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] || fail "scrolling up loaded no further page"
+wait_until 5 more_pages || fail "scrolling up loaded no further page"
 
 # Search: the needle was never loaded; the server's history has it, and it is shown.
 T send-keys -t main End

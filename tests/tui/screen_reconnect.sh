@@ -20,7 +20,7 @@ grep -qF "F5 reconnects" <<<"$s" || fail "120 columns: no key: '$s'"
 grep -qF "last: idle" <<<"$s" || fail "120 columns: the agent's state is shown as current: '$s'"
 for cols in 80 40; do
 	T resize-window -t main -x "$cols"
-	sleep 0.3
+	wait_until_stable
 	s=$(status_line)
 	grep -qE "^ reconnecting in [0-9]+s" <<<"$s" || fail "$cols columns: '$s'"
 	grep -qF "F5 reconnects" <<<"$s" || fail "$cols columns: no key: '$s'"
@@ -38,7 +38,7 @@ wait_for " live · idle" || fail "not live after F5"
 T send-keys -t main -l "/reconnect"
 T send-keys -t main Enter
 wait_for "already connected" || fail "/reconnect while live did not say so"
-sleep 0.5
+hold 0.5 # a connection opened wrongly would reach the fixture within this
 grep -q '^conn 8 ' "$WORK/traffic" && fail "/reconnect while live reconnected"
 no_sanitizer_report
 echo ok
