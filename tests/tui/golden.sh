@@ -9,7 +9,7 @@ CASE=${4:?usage: golden.sh TETHER FIXTURE_SERVER DATA_DIR CASE}
 # the selected row, the age of the board's list) are scrubbed before the comparison.
 export TZ=Asia/Tokyo
 
-# key KEY... then wait for TEXT: one step of a case.
+# keys KEY...: tmux send-keys to tether (-l for text).
 keys() { T send-keys -t main "$@"; }
 
 case $CASE in
