@@ -33,13 +33,13 @@ grep -qE "^conn 1 after_seq=19800 " "$WORK/traffic" ||
 grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was paged before anyone scrolled"
 
 # PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
+top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }
 for _ in $(seq 150); do
-	screen | head -1 | grep -q "earlier events · loading…" && break
 	T send-keys -t main PPage
-	sleep 0.05
+	wait_until 0.05 top_loading && break
 done
-screen | head -1 | grep -q "earlier events · loading…" ||
-	fail "the top line is not the 'earlier events · loading…' row"
+# (under load the keys sent may still be on their way: the row comes when they are handled)
+wait_until 10 top_loading || fail "the top line is not the 'earlier events · loading…' row"
 wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
 	fail "no page of older history was asked"
 before=$(screen | sed -n '2,20p')
