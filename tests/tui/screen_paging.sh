@@ -35,8 +35,9 @@ grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was
 # PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
 top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }
 for _ in $(seq 150); do
+	top_loading && break
 	T send-keys -t main PPage
-	wait_until 0.05 top_loading && break
+	sleep 0.05 # each key painted before the check: one PgUp too many at the top changes the top line
 done
 # (under load the keys sent may still be on their way: the row comes when they are handled)
 wait_until 10 top_loading || fail "the top line is not the 'earlier events · loading…' row"
