@@ -160,6 +160,86 @@ wait_exit() {
 	return 1
 }
 
+# wait_for_text TEXT [SECONDS]: until the screen shows TEXT; fails (the screen printed) if it
+# does not within SECONDS (default 30).
+wait_for_text() {
+	wait_for "$1" "${2:-30}" || fail "waited ${2:-30} s for '$1'"
+}
+
+# wait_until SECONDS COMMAND [ARG...]: until COMMAND succeeds, polled every 0.05 s; returns 1
+# if it has not within SECONDS.
+wait_until() {
+	local tries
+	tries=$(awk -v s="$1" 'BEGIN { t = int(s * 20 + 0.5); print (t > 0 ? t : 1) }')
+	shift
+	for _ in $(seq "$tries"); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# hold SECONDS: a fixed wait, on purpose, for a test that checks something does NOT happen (a
+# message wrongly sent, a second bell, a poll too soon): the time it is given to happen; or
+# to wait out a time tether itself counts. Each use says why that long. Everything else
+# waits on a condition.
+hold() { sleep "$1"; }
+
+# screen_is TEXT: the screen is TEXT, whole.
+screen_is() { [ "$(screen)" = "$1" ]; }
+
+# quiet_for SECONDS: tether wrote nothing to the pane for SECONDS and the screen read at the
+# start and end is the same (how a test knows a key's effect is painted, when no text tells).
+quiet_for() {
+	local a b s1 s2
+	a=$(stat -c %s "$WORK/bytes" 2>/dev/null || echo 0)
+	s1=$(screen)
+	sleep "$1"
+	b=$(stat -c %s "$WORK/bytes" 2>/dev/null || echo 0)
+	s2=$(screen)
+	[ "$a" = "$b" ] && [ "$s1" = "$s2" ]
+}
+
+# wait_until_stable [SECONDS]: until the screen has been still for 0.2 s (see quiet_for);
+# fails, the screen printed, if it is not still within SECONDS (default 10).
+wait_until_stable() {
+	local end=$((SECONDS + ${1:-10}))
+	while [ "$SECONDS" -le "$end" ]; do
+		quiet_for 0.2 && return 0
+	done
+	fail "the screen did not settle within ${1:-10} s"
+}
+
+# golden NAME [-e]: the whole screen, once it is still, is tests/tui/golden/NAME.txt (with -e,
+# NAME.ansi: colours and attributes kept in the canonical form of sgr_canon.py); a
+# difference prints a unified diff and fails. TETHER_GOLDEN_UPDATE=1 rewrites the file instead
+# (tests/tui/golden/README.md). GOLDEN_SCRUB, a sed expression, blanks what a clock decides
+# first; the fixture's port reads PORT.
+GOLDEN_DIR=$(cd "$(dirname "$0")" && pwd)/golden
+golden() {
+	local name=$1 file got
+	wait_until_stable
+	if [ "${2:-}" = -e ]; then
+		file="$GOLDEN_DIR/$name.ansi"
+		T capture-pane -p -e -t main | python3 "$GOLDEN_DIR/../sgr_canon.py" >"$WORK/golden.$name"
+	else
+		file="$GOLDEN_DIR/$name.txt"
+		screen >"$WORK/golden.$name"
+	fi
+	[ -z "${GOLDEN_SCRUB:-}" ] || sed -i -e "$GOLDEN_SCRUB" "$WORK/golden.$name"
+	[ -z "${PORT:-}" ] || sed -i -e "s/127\.0\.0\.1:$PORT\b/127.0.0.1:PORT/g" "$WORK/golden.$name"
+	if [ "${TETHER_GOLDEN_UPDATE:-}" = 1 ]; then
+		cp "$WORK/golden.$name" "$file"
+		echo "golden: wrote $file"
+		return 0
+	fi
+	[ -f "$file" ] || fail "no golden file $file (TETHER_GOLDEN_UPDATE=1 writes it)"
+	got=$(diff -u --label "$file" --label "screen" "$file" "$WORK/golden.$name") || {
+		echo "$got" >&2
+		fail "the screen differs from $file"
+	}
+}
+
 # count TEXT: how many screen lines contain TEXT.
 count() { screen | grep -cF -- "$1"; }
 

@@ -51,11 +51,12 @@ screen | grep -qF "Esc interrupts" || fail "the status line does not say Esc int
 # A confirmation: one bell, one notification, the title says it.
 wait_title "tether: Fix the tests — needs confirmation" || fail "title '$(title)' for a confirmation"
 wait_bell 1 || fail "no bell for the confirmation (window_bell_flag $(bell_flag))"
-for _ in $(seq 30); do [ "$(notices)" = 1 ] && break; sleep 0.1; done
+one_notice() { [ "$(notices)" = 1 ]; }
+wait_until 3 one_notice
 [ "$(notices 'tether: Fix the tests: needs confirmation')" = 1 ] ||
 	fail "no OSC 9 notification for the confirmation: $(grep -ao $'\e''P[^\\]*' "$WORK/bytes" | cat -v)"
 clear_bell
-sleep 0.5
+hold 0.5 # a second bell would ring within a frame or two of the first
 [ "$(bell_flag)" = 0 ] || fail "the confirmation rang more than once"
 
 # Answered: the run goes on for more than bell_after, then ends: one more bell.
@@ -83,10 +84,8 @@ no_sanitizer_report
 # A crash gives the title back too (the fatal-signal path writes the same restore bytes).
 T kill-server
 # the old server is gone before the new one starts (else it may answer, exiting)
-for _ in $(seq 100); do
-	T list-sessions 2>&1 | grep -q "no server running" && break
-	sleep 0.05
-done
+server_gone() { T list-sessions 2>&1 | grep -q "no server running"; }
+wait_until 5 server_gone
 start_tether 100 24 "$CONV"
 T new-window -t main:1 'exec sleep 600'
 wait_title "tether: Fix the tests — idle" || fail "title '$(title)' after a restart"

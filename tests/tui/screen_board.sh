@@ -39,7 +39,7 @@ screen | grep -qF "Conversations on" || fail "the first Esc left the board"
 
 # A tiny terminal and back.
 T resize-window -t main -x 20 -y 3
-sleep 0.5
+wait_until_stable
 kill -0 "$(cat "$WORK/pid")" || fail "tether died on a tiny board"
 T resize-window -t main -x 100 -y 20
 wait_for "Broke the build" 5 || fail "the board did not come back after the resize"
@@ -47,7 +47,7 @@ wait_for "Broke the build" 5 || fail "the board did not come back after the resi
 T send-keys -t main Escape
 wait_for "Home base is ready." 5 || fail "Esc did not go back to the conversation"
 polls=$(grep -c "rest GET /api/conversations/search" "$WORK/traffic")
-sleep 3
+hold 3 # longer than the open board's 2 s poll
 [ "$(grep -c "rest GET /api/conversations/search" "$WORK/traffic")" = "$polls" ] ||
 	fail "the list is still polled with the board closed"
 

@@ -27,7 +27,7 @@ T send-keys -t main q
 wait_for "Confirm 1 action" 5 || fail "q did not come back to the modal"
 screen | grep -qF "── command ──" && fail "the pager stayed"
 screen | grep -qF "Tab or ↑↓ to answer" && fail "the modal lost the keyboard's focus"
-sleep 0.5
+hold 0.5 # an answer sent wrongly would reach the fixture within this
 [ "$(answers)" = 0 ] || fail "opening the pager answered the confirmation"
 T send-keys -t main y
 wait_for "Allowed one." || fail "y after the pager did not allow"

@@ -68,12 +68,12 @@ wait_gone "search 1/" 5 || fail "Esc did not end the search"
 
 # The focus mark needs no colour.
 T send-keys -t main M-Up
-sleep 0.3
-has_attr 7 "$(line_with "agent")" || fail "the focused item is not marked without colour"
+agent_marked() { has_attr 7 "$(line_with "agent")"; }
+wait_until 5 agent_marked || fail "the focused item is not marked without colour"
 # Point 6: a count of one says so ("1 byte", not "1 bytes").
 T send-keys -t main M-Up M-Up M-Up
-sleep 0.3
-has_attr 7 "$(line_with "printf x")" || fail "Alt-Up did not reach the first card"
+first_marked() { has_attr 7 "$(line_with "printf x")"; }
+wait_until 5 first_marked || fail "Alt-Up did not reach the first card"
 T send-keys -t main C-o
 wait_for "── output · 1 line ──" 5 || fail "Ctrl-O did not open the focused card"
 T send-keys -t main c

@@ -23,7 +23,7 @@ has "test_case_095 FAILED" && fail "the FAILED line shows collapsed: this checks
 T send-keys -t main M-Up
 T send-keys -t main M-Up
 T send-keys -t main M-Up
-sleep 0.3
+wait_for "… 2 more lines · Tab expands · Ctrl-O opens" 5 || fail "Alt-Up did not focus the traceback card"
 # The focused card's header is a reverse-video bar (no colour needed: NO_COLOR is tested
 # in screen_card_looks.sh); the other card's header is not.
 focus_line=$(T capture-pane -e -p -t main | grep -F "python -m report tests/fixtures/empty.csv")
@@ -39,7 +39,7 @@ has "▴ 8 lines · Tab folds · Ctrl-O opens" || fail "the expanded card does n
 T send-keys -t main Tab
 wait_gone "ZeroDivisionError" 5 || fail "Tab did not fold the card again"
 T send-keys -t main M-Down
-sleep 0.2
+wait_for "… 115 more lines · Tab expands · Ctrl-O opens" 5 || fail "Alt-Down did not focus the pytest card"
 header_y() { screen | grep -nF "$1" | head -1 | cut -d: -f1; }
 y=$(header_y "pytest -v")
 T send-keys -t main Tab
@@ -53,7 +53,7 @@ has "more below — End to jump" || fail "the view still follows after expanding
 for _ in 1 2 3 4 5; do
 	has "test_case_095 FAILED" && break
 	T send-keys -t main NPage
-	sleep 0.3
+	wait_until_stable
 done
 has "test_case_095 FAILED" || fail "the FAILED line is not reached by expanding the pytest card"
 T send-keys -t main End
@@ -108,19 +108,18 @@ wait_for "q back · / search" 5 || fail "a key the pager does not know says noth
 
 # A tiny terminal and a resize inside the pager: still the pager, still its keys.
 T resize-window -t main -x 40 -y 10
-sleep 0.5
+wait_until_stable
 T send-keys -t main End
-sleep 0.3
-has "passed in 3.21s" || fail "End in a 40x10 pager does not show the last line"
+wait_for "passed in 3.21s" 5 || fail "End in a 40x10 pager does not show the last line"
 T resize-window -t main -x 100 -y 40
-sleep 0.5
+wait_until_stable
 T send-keys -t main Home
 wait_for "── command ──" 5 || fail "Home after a resize does not show the top"
 T send-keys -t main q
 wait_gone "── command ──" 5 || fail "q did not leave the pager"
 wait_gone "copied" 10 || fail "the copy notice stayed"
 wait_gone "q back · / search" 10 || fail "the pager's notice stayed"
-sleep 0.3
+wait_until 5 screen_is "$before"
 after=$(screen)
 [ "$before" = "$after" ] || {
 	diff <(echo "$before") <(echo "$after") >&2
@@ -130,12 +129,11 @@ after=$(screen)
 # Scrolled out of view, the focus goes back to the default: Ctrl-O then opens the newest
 # card in view, not the focused item that is no longer seen.
 T resize-window -t main -x 100 -y 12
-sleep 0.3
+wait_until_stable
 T send-keys -t main End
 T send-keys -t main M-Up
-sleep 0.3
-T capture-pane -e -p -t main | grep -F "agent" | grep -qE $'\e\\[[0-9;]*7[;m]' ||
-	fail "Alt-Up did not focus the answer at 100x12"
+agent_focused() { T capture-pane -e -p -t main | grep -F "agent" | grep -qE $'\e\\[[0-9;]*7[;m]'; }
+wait_until 5 agent_focused || fail "Alt-Up did not focus the answer at 100x12"
 T send-keys -t main C-Home
 wait_gone "One test fails" 5 || fail "Ctrl-Home did not scroll the answer out of view"
 T send-keys -t main C-o

@@ -22,7 +22,7 @@ screen | grep -qF "héllo from the screen test 你好" || fail "the echo is not 
 T set-buffer -b multi "$(printf 'paste line one\npaste line two\npaste line three')"
 T paste-buffer -p -b multi -t main
 wait_for "paste line three" || fail "the paste is not in the input"
-sleep 0.3
+hold 0.3 # a paste sent wrongly would reach the fixture within this
 grep -q 'paste line' "$WORK/traffic" && fail "the paste was sent before Enter"
 s=$(screen)
 grep -qF "> paste line one" <<<"$s" || fail "the first pasted line is not the input's first row"
@@ -44,11 +44,11 @@ wait_traffic '^recv 1 .*"text":"/etc/hosts please"' || fail "//text did not send
 
 # Idle means asleep: no render ticks, no spinner. Counted as context switches (a wakeup is
 # one), once the reply's reveal has ended; pings are 60 s apart here.
-sleep 1
+wait_until_stable # the reply's reveal has ended
 pid=$(cat "$WORK/pid")
 switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' "/proc/$pid/status"; }
 before=$(switches)
-sleep 2
+hold 2 # what is measured: wakeups in 2 s
 after=$(switches)
 [ $((after - before)) -le 2 ] || fail "an idle tether woke up $((after - before)) times in 2 s"
 

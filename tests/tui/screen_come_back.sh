@@ -39,7 +39,7 @@ start_tether 100 24
 wait_for "Chat screen test" || fail "the picker did not show"
 T send-keys -t main Escape
 wait_exit || fail "Esc did not leave the picker"
-sleep 0.2
+wait_until_stable # all tether wrote is on the screen
 screen | grep -qF "to come back" && fail "the picker left without a choice printed a come-back line"
 kill "$SRV" 2>/dev/null
 wait "$SRV" 2>/dev/null
@@ -51,7 +51,7 @@ fresh_tmux
 start_tether 100 24 "$CONV"
 wait_exit 20 || fail "a conversation not found did not end the run"
 [ "$RC" = 4 ] || fail "exit status $RC for a conversation not found"
-sleep 0.2
+wait_until_stable
 screen | grep -qF "to come back" && fail "a conversation not found printed a come-back line"
 no_sanitizer_report
 echo ok

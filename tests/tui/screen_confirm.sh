@@ -26,7 +26,7 @@ screen | grep -qF "[y] allow" && fail "the modal offers [y] while y goes to the 
 screen | grep -qF "allow · reject" || fail "the modal does not name its choices before Tab"
 T send-keys -t main Enter
 wait_for "not sent: a message would allow" || fail "Enter with a draft did not say why it is not sent"
-sleep 1
+hold 1 # an answer or a message sent wrongly would reach the fixture within this
 [ "$(answers)" = 0 ] || fail "typed text answered the confirmation"
 [ "$(user_messages)" = 0 ] || fail "a message went out while actions waited"
 screen | grep -qF "reason:" && fail "typed n started a rejection"
@@ -52,7 +52,8 @@ wait_gone "> yes, but" || fail "Ctrl-U did not clear the draft"
 T send-keys -t main C-r
 wait_for "search:" || fail "Ctrl-R did not start a search"
 T send-keys -t main -l "TAIL-7f3e"
-sleep 0.5
+wait_for_text "TAIL-7f3e" 5
+wait_until_stable
 screen | grep -qF "search (no match)" && fail "search does not reach the command's tail"
 T send-keys -t main Escape
 wait_gone "search:" || fail "Esc did not end the search"
@@ -65,7 +66,7 @@ wait_for "tether-copy.txt" || fail "/copy action did not say where it copied"
 T send-keys -t main -l "my draft"
 T send-keys -t main Enter
 wait_for "Confirm 1 action" || fail "Enter with a draft did not bring the modal back"
-sleep 0.5
+hold 0.5 # a message sent wrongly would reach the fixture within this
 [ "$(user_messages)" = 0 ] || fail "a message went out while actions waited"
 T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set the modal aside again"
@@ -78,7 +79,7 @@ T send-keys -t main Escape
 wait_gone "Confirm 1 action" || fail "Esc did not set it aside"
 screen | grep -qF "> my draft" || fail "the draft was touched by the modal"
 T send-keys -t main C-u
-sleep 0.3
+wait_gone "> my draft" 5 || fail "Ctrl-U did not clear the draft"
 
 # 1: allow by a single key, once the modal has focus (Tab).
 T send-keys -t main C-o

@@ -17,7 +17,7 @@ wait_for "queued: my queued message" || fail "the message was not queued"
 # The REST fallback (after 3 s) finds the conversation waiting and keeps the message.
 wait_traffic 'rest GET /api/conversations/[^ /]* 200' 10 || fail "the REST fallback did not ask the status"
 wait_for "Confirm 1 action" 20 || fail "no confirmation after the reconnect"
-sleep 1
+hold 1 # a message sent wrongly would reach the fixture within this
 [ "$(user_messages)" = 0 ] || fail "the message went out while the action waited"
 screen | grep -qF "queued: my queued message" || fail "the message is not shown as queued"
 T send-keys -t main Tab

@@ -10,13 +10,8 @@ wait_for "PgUp/PgDn" || fail "the modal does not say it scrolls"
 # The modal's rows only: the card above it in the transcript may show the command too.
 modal() { screen | sed -n '/Confirm [0-9]* action/,$p'; }
 # wait_modal TEXT: until the modal shows TEXT (10 s).
-wait_modal() {
-	for _ in $(seq 100); do
-		modal | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+modal_has() { modal | grep -qF -- "$1"; }
+wait_modal() { wait_until 10 modal_has "$1"; }
 modal | grep -qF "TAIL-7f3e" && fail "the small screen shows the whole action: nothing to test"
 T send-keys -t main PageDown
 T send-keys -t main PageDown

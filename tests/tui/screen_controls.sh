@@ -16,12 +16,9 @@ wait_for "needle two is here" || fail "the search did not show the newest match"
 screen | grep -qF "needle one" && fail "the search did not go to the newest match first"
 wait_for "search 1/2: needle" 5 || fail "the search line does not say which match of how many"
 # (the line was on screen before the search: wait for the highlight itself)
-for _ in $(seq 50); do
-	T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m' && break
-	sleep 0.1
-done
-T capture-pane -p -e -t main | grep -F "two is here" | grep -q $'\e\\[[0-9;]*7m' ||
-	fail "the match is not highlighted"
+# reversed TEXT: the screen line with TEXT is in reverse video.
+reversed() { T capture-pane -p -e -t main | grep -F -- "$1" | grep -q $'\e\\[[0-9;]*7m'; }
+wait_until 5 reversed "two is here" || fail "the match is not highlighted"
 T send-keys -t main C-r
 wait_for "needle one is here" || fail "Ctrl-R did not go to the older match"
 wait_for "search 2/2: needle" 5 || fail "the search line did not count the older match"
@@ -39,10 +36,7 @@ T send-keys -t main C-r
 wait_for "search:" || fail "Ctrl-R did not start a search"
 T send-keys -t main -l "e"
 wait_for "search 1/" 5 || fail "a one-letter search shows no count"
-for _ in $(seq 50); do
-	T capture-pane -p -e -t main | grep -F "Last visibl" | grep -q $'\e\\[[0-9;]*7m' && break
-	sleep 0.1
-done
+wait_until 5 reversed "Last visibl"
 T capture-pane -p -e -t main >"$WORK/looks"
 grep -F "Last visibl" "$WORK/looks" | grep -q $'\e\\[[0-9;]*7m' ||
 	fail "the current match is not in reverse video"
@@ -73,10 +67,8 @@ wait_for "tether-copy.txt" || fail "/copy did not say where it copied"
 	fail "/copy code copied '$(cat "$WORK/run/tether-copy.txt")'"
 T send-keys -t main -l "/copy"
 T send-keys -t main Enter
-for _ in $(seq 50); do
-	[ "$(cat "$WORK/run/tether-copy.txt")" = "Last visible message." ] && break
-	sleep 0.1
-done
+copied() { [ "$(cat "$WORK/run/tether-copy.txt" 2>/dev/null)" = "$1" ]; }
+wait_until 5 copied "Last visible message."
 [ "$(cat "$WORK/run/tether-copy.txt")" = "Last visible message." ] || fail "/copy did not copy the last message"
 
 # Confirmation (the modal; screen_confirm.sh tests it in depth): after Tab, n asks a reason,

@@ -58,7 +58,7 @@ read -r perm path <"$WORK/seen"
 [ "$perm" = 600 ] || fail "the draft file was $perm, not 0600"
 case $path in "$WORK/run/"*) ;; *) fail "the draft file was not in XDG_RUNTIME_DIR: $path" ;; esac
 [ -e "$path" ] && fail "the draft file was left behind"
-sleep 0.3
+hold 0.3 # a draft sent wrongly would reach the fixture within this
 grep -q 'appended by the stub' "$WORK/traffic" && fail "the edited draft was sent without Enter"
 T send-keys -t main Enter
 wait_traffic '^recv 1 .*"draft one(\\n|\\u000a)appended by the stub editor"' ||
@@ -70,7 +70,7 @@ T send-keys -t main -l "second draft"
 T send-keys -t main C-x C-e
 wait_for "STUB EDITOR: type a line" 5 || fail "the editor did not get the terminal"
 T resize-window -t main -x 70 -y 20
-sleep 3
+hold 3 # no paint after SIGWINCH, and the connection kept while the editor runs: for 3 s
 screen | grep -qF "Chat screen test" && fail "tether painted over the editor"
 T send-keys -t main -l "typed in the editor"
 T send-keys -t main Enter
@@ -163,7 +163,7 @@ wait_for "STUB EDITOR: type a line" 5 || fail "the editor did not open"
 kill "$SRV"
 wait "$SRV" 2>/dev/null
 SRV=
-sleep 4
+hold 4 # the one retry and the giving up (--max-retries 1) come within this
 [ -e "$WORK/rc" ] && fail "tether quit under the editor"
 T send-keys -t main -l "and the end of them"
 T send-keys -t main Enter

@@ -12,12 +12,8 @@ start_fixture "$DATA/board_list.scenario"
 start_tether 100 20 "$CONV"
 wait_for "Home base is ready." 15 || fail "the conversation is not on screen"
 wait_for "1! elsewhere (Ctrl-G) │" 10 || fail "the strip does not mark the one waiting elsewhere: $(screen | tail -2)"
-title=$(T display -p -t main '#{pane_title}')
-for _ in $(seq 30); do
-	grep -qF "· 1 other needs you" <<<"$title" && break
-	sleep 0.1
-	title=$(T display -p -t main '#{pane_title}')
-done
+title_says() { title=$(T display -p -t main '#{pane_title}'); grep -qF -- "$1" <<<"$title"; }
+wait_until 3 title_says "· 1 other needs you"
 grep -qF "· 1 other needs you" <<<"$title" || fail "the title does not say another needs you: $title"
 # Narrow, the strip says it briefly rather than cut.
 T resize-window -t main -x 40 -y 20
@@ -28,7 +24,7 @@ T send-keys -t main M-a
 wait_for "1 not open here waits for confirmation: Ctrl-G" 5 || fail "Alt-A did not say where it waits"
 # Slow: no second list request within a few seconds.
 n=$(polls)
-sleep 3
+hold 3 # longer than the open board's 2 s poll
 [ "$(polls)" = "$n" ] || fail "the list is polled at a fast pace with the board closed"
 
 # The board opens on the most urgent row: the one waiting for confirmation.

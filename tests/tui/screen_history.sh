@@ -75,7 +75,7 @@ T kill-session -t main
 start_tether 80 24 "$CONV"
 wait_for "Ready for your messages." || fail "tether did not start with input_history = off"
 T send-keys -t main Up
-sleep 0.3
+hold 0.3 # Up with nothing to recall paints nothing to wait for
 screen | grep -qF "> first line" && fail "input_history = off still loaded the history"
 T send-keys -t main -l "not to be kept"
 T send-keys -t main Enter

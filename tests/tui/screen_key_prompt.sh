@@ -99,7 +99,7 @@ wait_for "(hidden; empty to give up)" 3 || fail "no question without a key"
 # stop itself is discarded by the kernel, an orphaned process group; a shell's fg resumes
 # the same way.) The signal has no sign on the screen, hence the pause.
 T send-keys -t main C-z
-sleep 0.5
+hold 0.5
 T send-keys -t main -l "typed-after-stop-5678"
 T send-keys -t main Enter
 wait_for "the server refused that key" 5 || fail "the key typed after fg was not taken"

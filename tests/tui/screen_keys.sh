@@ -23,7 +23,7 @@ wait_for "> Zhello YXworld!" || fail "Home/End did not go to the line's start an
 T send-keys -t main M-Enter
 T send-keys -t main -l "second"
 wait_for "  second" || fail "Alt-Enter did not start a new line"
-sleep 0.2
+hold 0.2 # a message sent wrongly would reach the fixture within this
 grep -q 'Zhello' "$WORK/traffic" && fail "Alt-Enter sent the message"
 T send-keys -t main Enter
 wait_traffic '^recv 1 .*"Zhello YXworld!(\\n|\\u000a)second"' || fail "Enter did not send the two lines"
@@ -34,10 +34,8 @@ wait_for "> Zhello YXworld!" || fail "Up did not bring back the last message"
 # Ctrl-Z: the terminal is given back and tether stops; SIGCONT takes the screen again.
 pid=$(cat "$WORK/pid")
 T send-keys -t main C-z
-for _ in $(seq 100); do
-	[ "$(T display -p -t main '#{alternate_on}')" = 0 ] && break
-	sleep 0.05
-done
+main_screen() { [ "$(T display -p -t main '#{alternate_on}')" = 0 ]; }
+wait_until 5 main_screen
 [ "$(T display -p -t main '#{alternate_on}')" = 0 ] || fail "Ctrl-Z did not give the terminal back"
 grep -q '^T' <(awk '{print $3}' "/proc/$pid/stat") || fail "Ctrl-Z did not stop tether"
 kill -CONT "$pid"

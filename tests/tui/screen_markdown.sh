@@ -44,7 +44,7 @@ grep -qxF "apple │     3 │ red" <<<"$s" || fail "the table is not aligned at
 
 # Too narrow for columns: each row as "header: value" lines, nothing cut.
 T resize-window -t main -x 16 -y 60
-sleep 0.5
+wait_for_text "Fruit: apple" 5
 s=$(screen)
 grep -qxF "Fruit: apple" <<<"$s" || fail "the narrow table fallback is missing"
 grep -qxF "Colour: green" <<<"$s" || fail "the narrow table fallback lost a cell"

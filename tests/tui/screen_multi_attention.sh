@@ -43,7 +43,7 @@ wait_for "kubectl apply -f deploy/staging.yaml" 5 || fail "the modal does not sh
 screen | grep -qF "Conversations on" || fail "the modal left the board"
 T send-keys -t main:0 y
 wait_log b 'respond_to_confirmation 200 \{"accept":true\}' 10 || fail "y did not reach B's server"
-sleep 1
+hold 1 # a second answer sent wrongly would reach the fixture within this
 [ "$(log_count b 'respond_to_confirmation')" = 1 ] || fail "B's server got more than one answer"
 [ "$(log_count a 'respond_to_confirmation')" = 0 ] || fail "A's server got an answer"
 wait_for "Conversations on" 5 || fail "answering left the board"

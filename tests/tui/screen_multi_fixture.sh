@@ -24,7 +24,7 @@ wait_log router "^front [0-9]+ route $PORT_b GET /sockets/session/$ID_b" 5 ||
 # B asks for confirmation a second after going live; Tab, y answers it, on B's server only.
 wait_for "Confirm 1 action" 15 || fail "B's confirmation is not on screen"
 T send-keys -t main Tab
-sleep 0.3
+wait_for_text "[y] allow" 5
 T send-keys -t main y
 wait_log b 'respond_to_confirmation 200 \{"accept":true\}' 10 || fail "y did not reach B's server"
 wait_for "Bravo: deployed to staging." 10 || fail "B did not go on after the confirmation"

@@ -27,7 +27,7 @@ wait_for "DELTA-END" 5 || fail "D's answer is not on its screen"
 rm -f "$COPY"
 T send-keys -t main -l "/copy"
 T send-keys -t main Enter
-for _ in $(seq 50); do [ -s "$COPY" ] && break; sleep 0.1; done
+wait_until 5 test -s "$COPY"
 want=$(printf 'delta-part %.0s' $(seq 20); printf 'DELTA-END')
 [ "$(cat "$COPY")" = "$want" ] || fail "D's answer is not whole: $(head -c 300 "$COPY")"
 [ "$(screen | grep -c 'DELTA-END')" = 1 ] || fail "D's answer shows twice"

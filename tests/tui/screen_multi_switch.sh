@@ -15,7 +15,8 @@ wait_log c "^conn 1 .* id=$ID_c\$" 10 || fail "C's socket did not open"
 T send-keys -t main -l "draft for alpha"
 wait_for "> draft for alpha" 5 || fail "the draft did not show"
 T send-keys -t main PgUp
-for _ in $(seq 50); do [ "$(screen | head -1)" = "you" ] && break; sleep 0.1; done
+top_is_you() { [ "$(screen | head -1)" = "you" ]; }
+wait_until 5 top_is_you
 [ "$(screen | head -1)" = "you" ] || fail "PgUp did not scroll A to its top: $(screen | head -3)"
 wait_for "more below" 5 || fail "A's scrolled view does not say there is more below"
 top_before=$(screen | head -3)

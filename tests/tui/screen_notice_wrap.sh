@@ -16,11 +16,10 @@ T send-keys -t main -l "my draft"
 wait_for "> my draft" || fail "the draft did not show"
 for cols in 80 40 100; do
 	T resize-window -t main -x "$cols" -y 24
-	sleep 0.3
+	wait_until_stable
 	T send-keys -t main Enter
 	wait_for "not sent: a message" || fail "Enter with a draft did not say why at $cols columns"
 	joined | grep -qF -- "$held" || fail "the notice is cut at $cols columns: $(screen)"
-	sleep 0.2
 done
 # The pager's notice too, on its bar at 40 columns.
 T resize-window -t main -x 40 -y 24
@@ -49,7 +48,6 @@ wait_for "Home base is ready." 15 || fail "the conversation is not on screen"
 T send-keys -t main C-g
 wait_for "Asks to deploy" 10 || fail "the board did not get the server's list"
 T send-keys -t main Home
-sleep 0.3
 # The selected row asks for a confirmation: the line under the list says how to answer.
 wait_for "Ctrl-O to answer" 5 || fail "the board's detail line cut the next step: $(screen)"
 no_sanitizer_report

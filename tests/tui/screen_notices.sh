@@ -32,7 +32,7 @@ done
 T send-keys -t main -l "/resume"
 T send-keys -t main Enter
 wait_for "nothing to resume: the agent is idle, not paused" || fail "/resume while idle did not say so"
-sleep 0.3
+hold 0.3 # a request sent wrongly would reach the fixture within this
 grep -q 'rest POST [^ ]*/run ' "$WORK/traffic" && fail "/resume while idle asked the server to run"
 [ "$(interrupts)" = 0 ] || fail "an interrupt was sent while idle"
 
@@ -52,11 +52,11 @@ T send-keys -t main -l "?"
 wait_for "Keys and commands" || fail "? did not open the overlay"
 T send-keys -t main Escape Escape
 wait_gone "Keys and commands" || fail "Esc did not close the overlay"
-sleep 0.5
+hold 0.5 # an interrupt sent wrongly would reach the fixture within this
 [ "$(interrupts)" = 0 ] || fail "an Esc that left the search or the overlay interrupted the agent"
 
 # Now Esc interrupts; the notice goes once the interrupt landed; the partial answer stays.
-sleep 1.1
+hold 1.1 # past the 1 s after closing something in which Esc is no interrupt
 T send-keys -t main Escape
 wait_traffic 'rest POST [^ ]*/interrupt ' || fail "Esc on the plain prompt did not interrupt"
 wait_for "paused" || fail "the interrupt did not take"
@@ -68,7 +68,7 @@ screen | grep -qF "Partial answer" || fail "the answer cut short vanished"
 T send-keys -t main -l "/pause"
 T send-keys -t main Enter
 wait_for "the agent is already paused" || fail "/pause while paused did not say so"
-sleep 0.3
+hold 0.3 # a request sent wrongly would reach the fixture within this
 grep -q 'rest POST [^ ]*/pause ' "$WORK/traffic" && fail "/pause while paused asked the server"
 T send-keys -t main -l "/resume"
 T send-keys -t main Enter

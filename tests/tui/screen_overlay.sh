@@ -47,7 +47,7 @@ seen_reason=
 screen | grep -qF "back to the confirmation" && seen_reason=1
 for _ in 1 2 3; do
 	T send-keys -t main PgUp
-	sleep 0.3
+	wait_until_stable
 	screen | grep -qF "A card full-screen (Ctrl-O)" && seen_pager=1
 	screen | grep -qF "back to the confirmation" && seen_reason=1
 	screen | grep -qF "A confirmation waits" && break
@@ -66,7 +66,7 @@ wait_gone "Everywhere" || fail "PgDn did not scroll"
 T send-keys -t main Escape
 wait_for "Ready for your messages." || fail "Esc did not close the overlay"
 wait_gone "Keys and commands" || fail "the overlay stayed"
-sleep 0.3
+hold 0.3 # an interrupt sent wrongly would reach the fixture within this
 grep -q 'rest POST [^ ]*/interrupt' "$WORK/traffic" && fail "Esc closing the overlay interrupted"
 
 # F1 (tmux sends xterm's SS3 P) opens it; F1, q and ? close it.
@@ -86,7 +86,7 @@ T send-keys -t main C-u
 T send-keys -t main F1
 wait_for "Keys and commands" || fail "F1 did not open the overlay"
 T send-keys -t main -l "x"
-sleep 0.2
+hold 0.2 # the overlay closing wrongly would show within a frame or two
 screen | grep -qF "Keys and commands" || fail "a letter closed the overlay"
 printf 'pasted words' | T load-buffer -
 T paste-buffer -p -t main
@@ -123,7 +123,7 @@ T send-keys -t main C-u
 # A tiny terminal: the overlay still opens, scrolls to its end and closes; a resize while
 # it is open redraws it at the new size.
 T resize-window -t main -x 40 -y 10
-sleep 0.3
+wait_until_stable
 T send-keys -t main F1
 wait_for "Keys and" || fail "the overlay did not open at 40x10"
 T send-keys -t main End

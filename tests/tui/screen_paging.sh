@@ -33,13 +33,14 @@ grep -qE "^conn 1 after_seq=19800 " "$WORK/traffic" ||
 grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was paged before anyone scrolled"
 
 # PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
+top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }
 for _ in $(seq 150); do
-	screen | head -1 | grep -q "earlier events · loading…" && break
+	top_loading && break
 	T send-keys -t main PPage
-	sleep 0.05
+	sleep 0.05 # each key painted before the check: one PgUp too many at the top changes the top line
 done
-screen | head -1 | grep -q "earlier events · loading…" ||
-	fail "the top line is not the 'earlier events · loading…' row"
+# (under load the keys sent may still be on their way: the row comes when they are handled)
+wait_until 10 top_loading || fail "the top line is not the 'earlier events · loading…' row"
 wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
 	fail "no page of older history was asked"
 before=$(screen | sed -n '2,20p')
@@ -53,15 +54,12 @@ after=$(screen | sed -n '2,20p')
 }
 screen | grep -qF "new below" && fail "a page of history counted as new output below"
 # Further up, more pages come.
+more_pages() { [ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ]; }
 for _ in $(seq 30); do
 	T send-keys -t main PPage
-	sleep 0.1
+	wait_until 0.1 more_pages && break
 done
-for _ in $(seq 50); do
-	[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] && break
-	sleep 0.1
-done
-[ "$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")" -gt "$pages" ] || fail "scrolling up loaded no further page"
+wait_until 5 more_pages || fail "scrolling up loaded no further page"
 
 # Search: the needle was never loaded; the server's history has it, and it is shown.
 T send-keys -t main End

@@ -36,17 +36,15 @@ done
 wait_for "earlier events · could not load: the server answered HTTP 503 · scroll to retry" 5 ||
 	fail "the failed page is not said in the row"
 asked=$(grep -c "events/search.* 503" "$WORK/traffic")
-sleep 0.5
+hold 0.5 # a page asked again wrongly would reach the fixture within this
 [ "$(grep -c "events/search" "$WORK/traffic")" = "$asked" ] ||
 	fail "a failed page was asked again without a scroll"
 # Each scroll at the top (where the view does not move) asks again, until it loads.
+asked_again() { [ "$(grep -c "events/search" "$WORK/traffic")" -gt "$asked" ]; }
 for _ in $(seq 30); do
 	grep -q "events/search.* 200" "$WORK/traffic" && break
 	T send-keys -t main PPage
-	for _ in $(seq 40); do
-		[ "$(grep -c "events/search" "$WORK/traffic")" -gt "$asked" ] && break
-		sleep 0.05
-	done
+	wait_until 2 asked_again
 	[ "$(grep -c "events/search" "$WORK/traffic")" -gt "$asked" ] ||
 		fail "a scroll did not ask the failed page again"
 	asked=$(grep -c "events/search" "$WORK/traffic")

@@ -28,7 +28,7 @@ T paste-buffer -p -b big -t main
 wait_for "PASTE-END-MARK" 3 || fail "the 2 MB paste did not land within 3 s"
 took=$(echo "$(date +%s.%N) $start" | awk '{printf "%.2f", $1 - $2}')
 echo "2 MB paste on screen after $took s"
-sleep 0.5
+hold 0.5 # a paste sent wrongly would reach the fixture within this
 grep -q 'PASTE-START' "$WORK/traffic" && fail "the paste was sent before Enter"
 T send-keys -t main Enter
 wait_traffic '^recv 1 .*PASTE-START' 20 || fail "Enter did not send the paste"
@@ -46,7 +46,7 @@ EOF
 T set-buffer -b evil "$(printf 'echo pwned\033[201~\rand more after the fake end\033[A\003')"
 T paste-buffer -p -b evil -t main
 wait_for "and more after the fake end" || fail "the text after the fake end marker is not in the input"
-sleep 0.5
+hold 0.5 # a message sent wrongly would reach the fixture within this
 grep -q 'pwned' "$WORK/traffic" && fail "a fake end marker and CR in a paste sent the message"
 screen | grep -qF "> echo pwned" || fail "the pasted text is not in the input"
 [ -e "$WORK/rc" ] && fail "a pasted Ctrl-C quit tether"

@@ -50,7 +50,8 @@ kill -0 "$(cat "$WORK/pid")" || fail "tether died"
 
 # A short terminal keeps what matters: the filter, the list, and the error on the last line.
 T resize-window -t main -x 40 -y 4
-sleep 0.3
+first_line_is() { [ "$(screen | head -1)" = "$1" ]; }
+wait_until 5 first_line_is "Filter: gone"
 s=$(screen)
 [ "$(sed -n 1p <<<"$s")" = "Filter: gone" ] || fail "a short picker does not start with its filter"
 sed -n 2p <<<"$s" | grep -qF "0badc0de  Gone on the" || fail "a short picker lost its list"
@@ -58,9 +59,8 @@ sed -n 4p <<<"$s" | grep -qF "conversation 0badc0de-0000" || fail "a short picke
 # The last row selected on the short screen; grown again, the rows above it come back.
 T send-keys -t main C-u
 T send-keys -t main End
-sleep 0.3
+wait_until_stable
 T resize-window -t main -x 100 -y 20
-sleep 0.3
 for id in 5f2c9b7e 0badc0de 7e57ab1e cafe0001; do
 	wait_for "$id" 5 || fail "row $id is missing after the screen grew: $(screen)"
 done

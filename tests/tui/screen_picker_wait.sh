@@ -10,7 +10,6 @@ T send-keys -t main -l "silent"
 wait_gone "Answering conversation" 5 || fail "typing does not filter"
 T send-keys -t main Enter
 wait_for "opening… (Esc to stop waiting)" 5 || fail "the wait is not said"
-sleep 0.5
 T send-keys -t main Escape
 wait_for "stopped waiting for the server at http://127.0.0.1:$PORT to answer about conversation" 5 ||
 	fail "Esc did not stop the wait"
@@ -20,10 +19,9 @@ grep -qF "Pick a conversation" <<<"$(screen)" || fail "the picker did not stay"
 # Ctrl-C stops a wait too, and does not end tether.
 T send-keys -t main Enter
 wait_for "opening… (Esc to stop waiting)" 5 || fail "the second wait is not said"
-sleep 0.3
 T send-keys -t main C-c
 wait_for "stopped waiting for the server" 5 || fail "Ctrl-C did not stop the wait"
-sleep 0.3
+hold 0.3 # tether ending wrongly would do so within this
 [ -e "$WORK/rc" ] && fail "Ctrl-C during the wait ended tether"
 # Still usable: the filter edits, and another conversation opens.
 T send-keys -t main C-u

@@ -20,7 +20,8 @@ grep -qF "F5 reconnects" <<<"$s" || fail "120 columns: no key: '$s'"
 grep -qF "last: idle" <<<"$s" || fail "120 columns: the agent's state is shown as current: '$s'"
 for cols in 80 40; do
 	T resize-window -t main -x "$cols"
-	sleep 0.3
+	hold 0.3 # a few frames at the new width: the countdown repaints every second, and the
+	         # 7th connection comes soon, so there is neither a still screen nor time to wait for one
 	s=$(status_line)
 	grep -qE "^ reconnecting in [0-9]+s" <<<"$s" || fail "$cols columns: '$s'"
 	grep -qF "F5 reconnects" <<<"$s" || fail "$cols columns: no key: '$s'"
@@ -38,7 +39,7 @@ wait_for " live · idle" || fail "not live after F5"
 T send-keys -t main -l "/reconnect"
 T send-keys -t main Enter
 wait_for "already connected" || fail "/reconnect while live did not say so"
-sleep 0.5
+hold 0.5 # a connection opened wrongly would reach the fixture within this
 grep -q '^conn 8 ' "$WORK/traffic" && fail "/reconnect while live reconnected"
 no_sanitizer_report
 echo ok

@@ -6,21 +6,14 @@
 
 start_fixture "$DATA/tui_chat.scenario"
 start_tether 80 24 --record /dev/full "$CONV"
-for _ in $(seq 100); do
-	[ -e "$WORK/rc" ] && break
-	sleep 0.1
-done
-[ -e "$WORK/rc" ] || fail "tether did not end"
+wait_until 10 test -e "$WORK/rc" || fail "tether did not end"
 [ "$(cat "$WORK/rc")" = 1 ] || fail "exit status $(cat "$WORK/rc"), not 1"
 [ "$(grep -c -- '--record /dev/full: cannot write: No space left on device' "$WORK/stderr")" = 1 ] ||
 	fail "the write failure was not reported once after the screen"
 no_sanitizer_report
 T kill-server
 start_tether 80 24 --record "$WORK" "$CONV"
-for _ in $(seq 100); do
-	[ -e "$WORK/rc" ] && break
-	sleep 0.1
-done
+wait_until 10 test -e "$WORK/rc"
 [ "$(cat "$WORK/rc" 2>/dev/null)" = 2 ] || fail "an unopenable --record is not exit 2"
 grep -qF -- "--record $WORK: Is a directory" "$WORK/stderr" || fail "the reason is not said"
 echo ok

@@ -16,7 +16,7 @@ wait_for "line 040" || fail "the stream did not start"
 T resize-window -t main -x 50 -y 16
 wait_for "line 080" || fail "the stream stopped after a resize"
 T resize-window -t main -x 10 -y 3
-sleep 0.3
+hold 0.3 # a few frames at 10x3 (the stream keeps the screen moving: nothing settles to wait for)
 T resize-window -t main -x 120 -y 30
 wait_for "line 120" || fail "the stream stopped after a resize to 10x3"
 T resize-window -t main -x 100 -y 300

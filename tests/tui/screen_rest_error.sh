@@ -9,7 +9,7 @@ wait_for "Ready." || fail "the conversation did not show"
 T send-keys -t main -l "/pause"
 T send-keys -t main Enter
 wait_for "could not pause the agent" || fail "the failed pause was not shown"
-sleep 0.5
+hold 0.5 # a second report of it would show within this
 screen >"$WORK/shot"
 [ "$(grep -c "could not pause the agent" "$WORK/shot")" = 1 ] || fail "said more than once"
 grep -A1 -xF "✗ pause" "$WORK/shot" | tail -1 |

@@ -55,18 +55,13 @@ check_restored SIGSEGV
 run suspend
 pid=$(cat "$WORK/pid")
 kill -TSTP "$pid"
-for _ in $(seq 100); do
-	[ "$(T display -p -t main '#{alternate_on}')" = 0 ] && break
-	sleep 0.05
-done
+alternate_is() { [ "$(T display -p -t main '#{alternate_on}')" = "$1" ]; }
+wait_until 5 alternate_is 0
 [ "$(T display -p -t main '#{alternate_on}')" = 0 ] || fail "suspend: the terminal was not given back"
 paste_mode suspend l
 grep -q '^T' <(awk '{print $3}' "/proc/$pid/stat") || fail "suspend: tether did not stop"
 kill -CONT "$pid"
-for _ in $(seq 100); do
-	[ "$(T display -p -t main '#{alternate_on}')" = 1 ] && break
-	sleep 0.05
-done
+wait_until 5 alternate_is 1
 wait_for "Ready for your messages." || fail "resume: the screen was not repainted"
 paste_mode resume h
 T send-keys -t main C-d

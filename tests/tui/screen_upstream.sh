@@ -22,18 +22,18 @@ grep -qF "⚙ finish" <<<"$s" && fail "the finish shows as a tool card"
 # /copy takes the final answer, not an older message.
 T send-keys -t main -l "/copy"
 T send-keys -t main Enter
-for _ in $(seq 50); do [ -s "$WORK/run/tether-copy.txt" ] && break; sleep 0.1; done
+wait_until 5 test -s "$WORK/run/tether-copy.txt"
 grep -qF "$FINISH_LAST" "$WORK/run/tether-copy.txt" 2>/dev/null || fail "/copy did not copy the finish message"
 
 # The whole transcript, page by page from the top.
 T send-keys -t main C-Home
-sleep 0.3
+wait_until_stable
 : >"$WORK/all"
 for _ in $(seq 40); do
 	screen >>"$WORK/all"
 	screen | grep -qF "more below" || break
 	T send-keys -t main PageDown
-	sleep 0.2
+	wait_until_stable
 done
 all=$(cat "$WORK/all")
 # Every event came over the socket: events that make no item of their own (the ACP card's
@@ -93,15 +93,15 @@ done
 
 # Narrow: the status and the risk stay on the header row, the summary gives way.
 T resize-window -t main -x 48 -y 50
-sleep 0.5
+wait_until_stable
 T send-keys -t main C-Home
-sleep 0.3
+wait_until_stable
 : >"$WORK/narrow"
 for _ in $(seq 80); do
 	screen >>"$WORK/narrow"
 	screen | grep -qF "more below" || break
 	T send-keys -t main PageDown
-	sleep 0.15
+	wait_until_stable
 done
 grep -qF "⚙ terminal  ⧗ still running  [MEDIUM]  py" "$WORK/narrow" ||
 	fail "a narrow header lost its status or risk"
@@ -112,9 +112,9 @@ grep -qF "⚙ Write tests/tes…  ✓ done  edit" "$WORK/narrow" ||
 
 # Tab opens the system prompt: at the top of a short window it is the item in view.
 T resize-window -t main -x 120 -y 6
-sleep 0.3
+wait_until_stable
 T send-keys -t main C-Home
-sleep 0.3
+wait_until_stable
 T send-keys -t main Tab
 wait_for "▾ system prompt" 5 || fail "Tab did not open the system prompt"
 wait_for "You are OpenHands agent, a helpful AI assistant" 5 || fail "the system prompt's text is not shown"

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Golden screens (issue 24): key screens compared whole, character for character, with the
+# files in tests/tui/golden/ (how to regenerate and review them: tests/tui/golden/README.md).
+# Usage: golden.sh TETHER FIXTURE_SERVER DATA_DIR CASE — one CASE per meson test.
+. "$(dirname "$0")/lib.sh" "$@"
+CASE=${4:?usage: golden.sh TETHER FIXTURE_SERVER DATA_DIR CASE}
+
+# Fixed zone and fixed ids; the clock readings a screen shows (the picker's "updated" time of
+# the selected row, the age of the board's list) are scrubbed before the comparison.
+export TZ=Asia/Tokyo
+
+# keys KEY...: tmux send-keys to tether (-l for text).
+keys() { T send-keys -t main "$@"; }
+
+case $CASE in
+cards) # tool cards collapsed: each says how to see the rest
+	start_fixture "$DATA/tui_cards.scenario"
+	start_tether 100 40 "$CONV"
+	wait_for_text "One test fails: test_case_095."
+	golden cards -e
+	;;
+card_expanded) # the traceback card focused (reverse video) and expanded in place
+	start_fixture "$DATA/tui_cards.scenario"
+	start_tether 100 40 "$CONV"
+	wait_for_text "One test fails: test_case_095."
+	keys M-Up M-Up M-Up
+	wait_for_text "… 2 more lines · Tab expands · Ctrl-O opens"
+	keys Tab
+	wait_for_text "▴ 8 lines · Tab folds · Ctrl-O opens"
+	golden card_expanded -e
+	;;
+pager) # Ctrl-O: the newest card in view full-screen, after a search
+	start_fixture "$DATA/tui_cards.scenario"
+	start_tether 100 30 "$CONV"
+	wait_for_text "One test fails: test_case_095."
+	keys C-o
+	wait_for_text "── output · 121 lines ──"
+	keys -l "/test_case_09"
+	keys Enter
+	wait_for_text "match 1/10"
+	golden pager -e
+	;;
+confirm) # the confirmation modal, its choices given the keyboard
+	start_fixture "$DATA/tui_confirm.scenario"
+	start_tether 80 24 "$CONV"
+	wait_for_text "TAIL-7f3e"
+	keys Tab
+	wait_for_text "[y] allow"
+	golden confirm
+	;;
+keys_overlay) # ? on the empty prompt
+	start_fixture "$DATA/tui_chat.scenario"
+	start_tether 100 30 "$CONV"
+	wait_for_text "message the agent · ? for keys · /help"
+	keys -l "?"
+	wait_for_text "Keys and commands"
+	golden keys_overlay
+	;;
+board) # Ctrl-G: every conversation of the server, most urgent first, one finished since
+	start_fixture "$DATA/board_list.scenario" --set ends_after=1
+	start_tether 100 20 "$CONV"
+	wait_for_text "Home base is ready." 15
+	keys C-g
+	wait_for_text "✓ finished" 15
+	GOLDEN_SCRUB='s/list updated [0-9]* s ago/list updated N s ago/'
+	golden board -e
+	;;
+status_60 | status_80 | status_140) # the status line at three widths: what it drops first
+	# A confirmation set aside, with a draft: the status line has its most parts.
+	start_fixture "$DATA/tui_confirm.scenario"
+	start_tether "${CASE#status_}" 10 "$CONV"
+	wait_for_text "Confirm 1 action"
+	keys Escape
+	wait_gone "Confirm 1 action" 5 || fail "Esc did not set the confirmation aside"
+	keys -l "a draft"
+	wait_for_text "> a draft"
+	golden "$CASE" -e
+	;;
+picker) # no conversation given: the server's list to pick from
+	start_fixture "$DATA/picker_filter.scenario"
+	start_tether 100 20
+	wait_for_text "Pick a conversation"
+	wait_for_text "Write release notes"
+	GOLDEN_SCRUB='s/updated 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]$/updated YYYY-MM-DD HH:MM/'
+	golden picker
+	;;
+markdown) # a markdown answer: headings, lists, code and a table
+	start_fixture "$DATA/tui_markdown.scenario"
+	start_tether 100 40 "$CONV"
+	wait_for_text "Markdown test done."
+	golden markdown -e
+	;;
+multi_strip) # a second conversation open beside the first: the strip names both
+	start_fixtures a=multi_a.scenario b=multi_b.scenario c=multi_c.scenario
+	start_tether 100 24 "$ID_c"
+	wait_for_text "Charlie: noted. Nothing else to do." 15
+	keys C-g
+	wait_for_text "Bravo: deploy to staging" 10
+	keys -l "bravo"
+	wait_gone "Charlie: idle notes" 5 || fail "typing did not filter the board"
+	keys Enter
+	wait_for_text "Bravo: I will check the cluster first." 15
+	wait_for_text " 2/2 " 10
+	golden multi_strip -e
+	;;
+history_gap) # the row of history not loaded, at the top, its page refused by the server
+	printf 'history 2000\n' >"$WORK/h.scenario"
+	start_fixture "$WORK/h.scenario" --search-fail 1000
+	start_tether 100 30 "$CONV"
+	wait_for_text "seq 1,999" 10
+	keys C-Home
+	wait_for_text "earlier events · could not load: the server answered HTTP 503 · scroll to retry" 10
+	golden history_gap
+	;;
+rest_error) # a control the server refuses: one item in words
+	start_fixture "$DATA/tui_rest_error.scenario"
+	start_tether 80 12 "$CONV"
+	wait_for_text "Ready."
+	keys -l "/pause"
+	keys Enter
+	wait_for_text "could not pause the agent"
+	wait_gone "pausing the agent" 5 || fail "'pausing the agent…' stayed"
+	golden rest_error -e
+	;;
+*) fail "no golden case '$CASE'" ;;
+esac
+keys C-c C-c
+wait_exit 10 || fail "tether did not quit"
+no_sanitizer_report
+echo ok
