@@ -49,28 +49,29 @@ static void notice_set(struct ui *ui, const char *text, size_t len)
 	ui_schedule_frame(ui);
 }
 
-void ui_notice(struct ui *ui, const char *fmt, ...)
+static void notice_vset(struct ui *ui, const char *fmt, va_list ap)
 {
 	struct buf b;
 	buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	notice_set(ui, buf_cstr(&b), b.len);
 	buf_fini(&b);
 }
 
-void ui_notice_until_status(struct ui *ui, const char *fmt, ...)
+void ui_notice(struct ui *ui, const char *fmt, ...)
 {
-	struct buf b;
-	buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
+	notice_vset(ui, fmt, ap);
 	va_end(ap);
-	notice_set(ui, buf_cstr(&b), b.len);
-	buf_fini(&b);
+}
+
+void ui_notice_until_status(struct ui *ui, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	notice_vset(ui, fmt, ap);
+	va_end(ap);
 	struct controller_status st;
 	controller_status(ui->ctl, &st);
 	ui->notice_status = xstrdup(st.execution_status ? st.execution_status : "");
