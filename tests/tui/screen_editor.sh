@@ -61,7 +61,7 @@ case $path in "$WORK/run/"*) ;; *) fail "the draft file was not in XDG_RUNTIME_D
 hold 0.3 # a draft sent wrongly would reach the fixture within this
 grep -q 'appended by the stub' "$WORK/traffic" && fail "the edited draft was sent without Enter"
 T send-keys -t main Enter
-wait_traffic '^recv 1 .*"draft one(\\n|\\u000a)appended by the stub editor"' ||
+wait_traffic '^(recv [0-9]+|rest POST [^ ]*/events [0-9]+) .*"draft one(\\n|\\u000a)appended by the stub editor"' ||
 	fail "the edited draft did not go out as one message"
 
 # While the editor runs the keys are its own and tether paints nothing, not even on resize.
@@ -126,7 +126,7 @@ screen | grep -qE '^> *(message the agent · .*)?$' || fail "the input is not em
 T send-keys -t main C-y
 wait_for "  pasted line 200" 5 || fail "Ctrl-Y did not bring the draft back"
 T send-keys -t main Enter
-wait_traffic '^recv 1 .*"pasted line 1(\\n|\\u000a)pasted line 2(\\n|\\u000a).*pasted line 200"' ||
+wait_traffic '^(recv [0-9]+|rest POST [^ ]*/events [0-9]+) .*"pasted line 1(\\n|\\u000a)pasted line 2(\\n|\\u000a).*pasted line 200"' ||
 	fail "the restored draft did not go out whole"
 
 # /clear typed before a draft empties it, and nothing is sent.

@@ -34,12 +34,21 @@ grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was
 
 # PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
 top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }
+# Quick PgUps until the row is in view; then one at a time, each handled (the screen changed)
+# before the next: keys sent ahead under load would be handled after the row reached the top
+# line, and one PgUp too many there changes it.
 for _ in $(seq 150); do
-	top_loading && break
+	screen | grep -q "earlier events" && break
 	T send-keys -t main PPage
-	sleep 0.05 # each key painted before the check: one PgUp too many at the top changes the top line
+	sleep 0.05
 done
-# (under load the keys sent may still be on their way: the row comes when they are handled)
+wait_until_stable 10
+for _ in $(seq 40); do
+	top_loading && break
+	prev=$(screen)
+	T send-keys -t main PPage
+	wait_until 5 eval '[ "$(screen)" != "$prev" ]' || break
+done
 wait_until 10 top_loading || fail "the top line is not the 'earlier events · loading…' row"
 wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
 	fail "no page of older history was asked"
