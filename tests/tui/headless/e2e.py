@@ -1497,8 +1497,8 @@ def test_control_failures():
 def test_bad_id_usage():
     """A word in the id's place that is no UUID is a usage error at once (no connection
     attempt); a near-miss of a command names the commands."""
-    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch "
-            "(tether --help)")
+    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch, "
+            "new, fork, rename, rm, ask, compact, model, goal, policy, server-info (tether --help)")
     cases = [
         (["lsit"], "tether: 'lsit' is neither a command nor a conversation id (did you mean "
                    "list?); " + cmds),
