@@ -255,6 +255,23 @@ def test_older_server_has_no():
     assert s.rest() == [], s.rest()
 
 
+def test_bare_404_route_missing():
+    """A server whose version says nothing ("unknown") answers a route it lacks with a bare
+    404: the conversation's GET finds it, so the route is missing, said in words (exit 1);
+    for a conversation it does not have, the same 404 is exit 4."""
+    s = Server("control.scenario", "--server-version", "1.20.0", "--version-text", "unknown")
+    rc, out, err = tether(s, "goal", CONV, "stop")
+    rc2, out2, err2 = tether(s, "goal", OTHER, "stop")
+    s.stop()
+    assert (rc, out) == (1, ""), (rc, out, err)
+    assert err == ["tether: goal: this server (version unknown) has no goal stop"], err
+    assert rc2 == 4 and "conversation %s not found" % OTHER in err2[0], (rc2, err2)
+    assert s.rest() == [
+        "rest POST %s/goal/stop 404" % ROUTE, "rest GET %s 200" % ROUTE,
+        "rest POST /api/conversations/%s/goal/stop 404" % OTHER,
+        "rest GET /api/conversations/%s 404" % OTHER], s.rest()
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
