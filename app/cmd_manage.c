@@ -29,6 +29,7 @@ struct manage_run {
 	char *model;                    /* model: the conversation's model */
 	char *profile_id;               /* new: the agent profile launched */
 	char **new_id;                  /* new: where the id goes for a run that follows */
+	loop_log_fn log;                /* --log */
 };
 
 static const char *const words[] = {
@@ -531,6 +532,12 @@ static void version_done(void *ctx, struct rest_result *res)
 	/* another answer: a server without /server_info is of unknown version */
 	if (res->outcome == REST_OK)
 		r->version = res->version;
+	if (o->log_path && r->log) {
+		char line[96];
+		snprintf(line, sizeof line, "server version: %s",
+			 r->version.text[0] ? r->version.text : "unknown (no /server_info answer)");
+		r->log(0, line);
+	}
 	if (o->command == CMD_SERVER_INFO) {
 		if (res->outcome != REST_OK) {
 			fail(r, res);
@@ -628,7 +635,7 @@ int cmd_manage_run(const struct options *o, loop_log_fn log, const char *api_key
 		return exit_code;
 	struct manage_run r = {
 		.loop = loop, .o = o, .masks = masks, .name = words[o->command],
-		.exit_code = EXIT_RUNTIME, .new_id = new_id,
+		.exit_code = EXIT_RUNTIME, .new_id = new_id, .log = log,
 		.srv = {.loop = loop, .url = o->server, .api_key = api_key, .insecure = o->insecure},
 	};
 	r.call = REST_SERVER_INFO;

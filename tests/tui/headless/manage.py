@@ -272,6 +272,19 @@ def test_bare_404_route_missing():
         "rest GET /api/conversations/%s 404" % OTHER], s.rest()
 
 
+def test_version_in_log():
+    """The server's version goes to --log (tether list, the managers)."""
+    s = Server("control.scenario", "--server-version", "1.40.2")
+    logs = [os.path.join(TMP, "list.log"), os.path.join(TMP, "compact.log")]
+    rc, _, err = tether(s, "list", "--log", logs[0])
+    rc2, _, err2 = tether(s, "compact", CONV, "--log", logs[1])
+    s.stop()
+    assert (rc, rc2) == (0, 0), (err, err2)
+    for path in logs:
+        text = open(path).read()
+        assert "server version: 1.40.2\n" in text, (path, text)
+
+
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
 if NAME == "--list":
     print("\n".join(TESTS))
