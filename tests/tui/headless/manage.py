@@ -5,7 +5,7 @@ prints (text, ndjson, json), its exit code, and the requests the server saw, exa
 
 usage: manage.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
 """
-import json, os, subprocess, sys, tempfile
+import json, os, subprocess, sys, tempfile, time
 
 TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
@@ -283,6 +283,43 @@ def test_version_in_log():
     for path in logs:
         text = open(path).read()
         assert "server version: 1.40.2\n" in text, (path, text)
+
+
+def test_rm_asks_on_a_terminal():
+    """rm on a terminal asks, naming the title; n deletes nothing (exit 1), y deletes."""
+    s = Server("control.scenario")
+    sock = ["tmux", "-L", "tether-rm-%d" % os.getpid(), "-f", "/dev/null"]
+
+    def screen():
+        return subprocess.run(sock + ["capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(text, times=1):
+        deadline = time.time() + 20
+        while time.time() < deadline and screen().count(text) < times:
+            time.sleep(0.1)
+        assert screen().count(text) >= times, screen()
+
+    try:
+        tether(s, "rename", CONV, "Parser work")
+        subprocess.run(sock + ["new-session", "-d", "-x", "120", "-y", "10", "-e", "LANG=C.UTF-8",
+                               "%s rm --server %s %s; echo EXIT=$?; %s rm --server %s %s; "
+                               "echo EXIT=$?; sleep 30" % (TETHER, s.url, CONV, TETHER, s.url,
+                                                           CONV)], check=True, env=ENV)
+        question = "Delete the conversation Parser work (%s)? [y/N]" % CONV
+        wait_for(question)
+        subprocess.run(sock + ["send-keys", "n", "Enter"], check=True)
+        wait_for("EXIT=1")
+        wait_for(question, 2)  # keys typed before the question are flushed by it
+        subprocess.run(sock + ["send-keys", "y", "Enter"], check=True)
+        wait_for("EXIT=0")
+        text = screen()
+    finally:
+        subprocess.run(sock + ["kill-server"], capture_output=True)
+        s.stop()
+    assert "tether: rm: nothing was deleted" in text, text
+    assert "deleted: %s (Parser work)" % CONV in text, text
+    assert [l for l in s.rest() if " DELETE " in l] == ["rest DELETE %s 200" % ROUTE], s.rest()
 
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
