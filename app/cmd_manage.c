@@ -86,14 +86,16 @@ static void answer_text(struct answer *a, const char *s)
 	buf_puts(&a->text, s);
 }
 
-/* Writes it (-q: text mode writes nothing) and frees it. */
+/* Writes it (-q: text mode writes nothing but a new conversation's id, the answer a
+ * script wants) and frees it. */
 static void answer_put(struct answer *a)
 {
 	const struct options *o = a->r->o;
+	bool id_only = o->command == CMD_NEW || o->command == CMD_FORK;
 	buf_putc(&a->json, '}');
 	if (o->format != FORMAT_TEXT)
 		printf("%s\n", buf_cstr(&a->json));
-	else if (!o->quiet && a->text.len)
+	else if ((!o->quiet || id_only) && a->text.len)
 		printf("%s\n", buf_cstr(&a->text));
 	buf_fini(&a->text);
 	buf_fini(&a->json);

@@ -50,8 +50,11 @@ def test_new_prints_id():
     s = Server("control.scenario")
     rc, out, err = tether(s, "new", "--title", "Fix the parser", "--workdir", "/srv/app", "hi")
     rc2, out2, err2 = tether(s, "new", "--format", "ndjson")
+    rc3, out3, err3 = tether(s, "new", "-q")
     s.stop()
     made = "c0000000-0000-4000-8000-000000000001"
+    # -q silences what was done, never the id a script asked for
+    assert (rc3, out3, err3) == (0, made[:-1] + "3\n", []), (rc3, out3, err3)
     assert (rc, out, err) == (0, made + "\n", []), (rc, out, err)
     assert rc2 == 0 and err2 == [], (rc2, err2)
     assert json.loads(out2) == {"type": "created", "id": made[:-1] + "2", "title": None}, out2
@@ -65,7 +68,8 @@ def test_new_prints_id():
         "rest GET /api/agent-profiles 200",
         'rest POST /api/conversations 201 {"agent_profile_id":"%s","workspace":{"working_dir":'
         '"%s"},"autotitle":true}' % (profile, os.getcwd()),
-    ], s.rest()
+    ] + s.rest()[5:], s.rest()
+    assert len(s.rest()) == 7, s.rest()
 
 
 def test_new_profiles():
