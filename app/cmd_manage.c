@@ -6,6 +6,7 @@
 #include "clean.h"
 #include "diagnose.h"
 #include "tty_prompt.h"
+#include "manage_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,63 +44,6 @@ static void finish(struct manage_run *r, int code)
 	r->exit_code = code;
 	r->done = true;
 	loop_quit(r->loop);
-}
-
-/* ------------------------------------------------------------------ output */
-
-/* One answer: a text line, or one JSON object {"type": type, …} (ndjson and json alike). */
-struct answer {
-	struct manage_run *r;
-	struct buf text, json, scratch;
-};
-
-static void answer_init(struct answer *a, struct manage_run *r, const char *type)
-{
-	a->r = r;
-	buf_init(&a->text);
-	buf_init(&a->json);
-	buf_init(&a->scratch);
-	buf_puts(&a->json, "{\"type\":");
-	json_append_string(&a->json, type, strlen(type));
-}
-
-/* A field: its value cleaned (sanitized, masked) in both forms; NULL is null in JSON and
- * nothing in text. */
-static void answer_field(struct answer *a, const char *key, const char *value, const char *text_fmt)
-{
-	struct buf clean;
-	buf_init(&clean);
-	if (value)
-		clean_text(a->r->masks, value, strlen(value), &a->scratch, &clean);
-	buf_printf(&a->json, ",\"%s\":", key);
-	if (value)
-		json_append_string(&a->json, buf_cstr(&clean), clean.len);
-	else
-		buf_puts(&a->json, "null");
-	if (value && text_fmt)
-		buf_printf(&a->text, text_fmt, buf_cstr(&clean));
-	buf_fini(&clean);
-}
-
-static void answer_text(struct answer *a, const char *s)
-{
-	buf_puts(&a->text, s);
-}
-
-/* Writes it (-q: text mode writes nothing but a new conversation's id, the answer a
- * script wants) and frees it. */
-static void answer_put(struct answer *a)
-{
-	const struct options *o = a->r->o;
-	bool id_only = o->command == CMD_NEW || o->command == CMD_FORK;
-	buf_putc(&a->json, '}');
-	if (o->format != FORMAT_TEXT)
-		printf("%s\n", buf_cstr(&a->json));
-	else if ((!o->quiet || id_only) && a->text.len)
-		printf("%s\n", buf_cstr(&a->text));
-	buf_fini(&a->text);
-	buf_fini(&a->json);
-	buf_fini(&a->scratch);
 }
 
 /* ------------------------------------------------------------------ failures */
@@ -261,13 +205,13 @@ static void said(struct manage_run *r)
 static void say_conversation(struct manage_run *r, const char *type, const char *id,
 			     const char *title)
 {
-	struct answer a;
-	answer_init(&a, r, type);
-	answer_field(&a, "id", id, "%s");
+	struct manage_answer a;
+	manage_answer_init(&a, r->o, r->masks, type);
+	manage_answer_field(&a, "id", id, "%s");
 	if (r->o->command == CMD_FORK)
-		answer_field(&a, "forked_from", r->o->conversation_id, NULL);
-	answer_field(&a, "title", title, NULL);
-	answer_put(&a);
+		manage_answer_field(&a, "forked_from", r->o->conversation_id, NULL);
+	manage_answer_field(&a, "title", title, NULL);
+	manage_answer_put(&a);
 }
 
 static void renamed_made(void *ctx, struct rest_result *res)
@@ -370,49 +314,49 @@ static void done_ok(void *ctx, struct rest_result *res)
 		return;
 	}
 	const struct options *o = r->o;
-	struct answer a;
+	struct manage_answer a;
 	switch (o->command) {
 	case CMD_RENAME:
-		answer_init(&a, r, "renamed");
-		answer_field(&a, "id", o->conversation_id, "renamed: %s: ");
-		answer_field(&a, "title", o->words[0], "%s");
+		manage_answer_init(&a, r->o, r->masks, "renamed");
+		manage_answer_field(&a, "id", o->conversation_id, "renamed: %s: ");
+		manage_answer_field(&a, "title", o->words[0], "%s");
 		break;
 	case CMD_RM:
-		answer_init(&a, r, "deleted");
-		answer_field(&a, "id", o->conversation_id, "deleted: %s");
-		answer_field(&a, "title", r->title, " (%s)");
+		manage_answer_init(&a, r->o, r->masks, "deleted");
+		manage_answer_field(&a, "id", o->conversation_id, "deleted: %s");
+		manage_answer_field(&a, "title", r->title, " (%s)");
 		break;
 	case CMD_ASK:
-		answer_init(&a, r, "answer");
-		answer_field(&a, "id", o->conversation_id, NULL);
-		answer_field(&a, "question", o->words[0], NULL);
-		answer_field(&a, "answer", res->answer, "%s");
+		manage_answer_init(&a, r->o, r->masks, "answer");
+		manage_answer_field(&a, "id", o->conversation_id, NULL);
+		manage_answer_field(&a, "question", o->words[0], NULL);
+		manage_answer_field(&a, "answer", res->answer, "%s");
 		break;
 	case CMD_COMPACT:
-		answer_init(&a, r, "compacted");
-		answer_field(&a, "id", o->conversation_id,
+		manage_answer_init(&a, r->o, r->masks, "compacted");
+		manage_answer_field(&a, "id", o->conversation_id,
 			     "compacted: %s (the server condensed its history)");
 		break;
 	case CMD_MODEL:
-		answer_init(&a, r, "model");
-		answer_field(&a, "id", o->conversation_id, "model: %s now uses the LLM profile ");
-		answer_field(&a, "profile", o->words[0], "%s");
+		manage_answer_init(&a, r->o, r->masks, "model");
+		manage_answer_field(&a, "id", o->conversation_id, "model: %s now uses the LLM profile ");
+		manage_answer_field(&a, "profile", o->words[0], "%s");
 		break;
 	case CMD_GOAL: {
 		const char *w = o->words[0];
 		bool stop = !strcmp(w, "stop"), resume = !strcmp(w, "resume");
-		answer_init(&a, r, "goal");
-		answer_field(&a, "id", o->conversation_id, stop ? "goal stopped: %s (a run under "
+		manage_answer_init(&a, r->o, r->masks, "goal");
+		manage_answer_field(&a, "id", o->conversation_id, stop ? "goal stopped: %s (a run under "
 			     "way goes on to its end)" : resume ? "goal resumed: %s" : "goal set: %s: ");
-		answer_field(&a, "action", stop ? "stop" : resume ? "resume" : "start", NULL);
-		answer_field(&a, "objective", stop || resume ? NULL : w, "%s");
+		manage_answer_field(&a, "action", stop ? "stop" : resume ? "resume" : "start", NULL);
+		manage_answer_field(&a, "objective", stop || resume ? NULL : w, "%s");
 		break;
 	}
 	default: /* CMD_POLICY */
-		answer_init(&a, r, "policy");
-		answer_field(&a, "id", o->conversation_id, "policy: %s ");
+		manage_answer_init(&a, r->o, r->masks, "policy");
+		manage_answer_field(&a, "id", o->conversation_id, "policy: %s ");
 		if (!strcmp(o->words[0], "analyzer")) {
-			answer_field(&a, "analyzer", o->words[1], "now rates actions with the %s analyzer");
+			manage_answer_field(&a, "analyzer", o->words[1], "now rates actions with the %s analyzer");
 		} else {
 			static const char *const levels[] = { "HIGH", "MEDIUM", "LOW" };
 			bool risky = !strcasecmp(o->words[0], "risky");
@@ -420,14 +364,14 @@ static void done_ok(void *ctx, struct rest_result *res)
 			const char *policy = r->args.policy == CONFIRMATION_POLICY_ALWAYS ? "always"
 					     : r->args.policy == CONFIRMATION_POLICY_NEVER ? "never"
 					     : "risky";
-			answer_field(&a, "policy", policy,
+			manage_answer_field(&a, "policy", policy,
 				     !strcmp(policy, "always") ? "now asks before every action"
 				     : !strcmp(policy, "never") ? "now never asks" : "now asks at ");
-			answer_field(&a, "level", level, "%s risk and above (and unknown risk)");
+			manage_answer_field(&a, "level", level, "%s risk and above (and unknown risk)");
 		}
 		break;
 	}
-	answer_put(&a);
+	manage_answer_put(&a);
 	said(r);
 }
 
@@ -445,28 +389,26 @@ static void llm_profiles_done(void *ctx, struct rest_result *res)
 		putchar('[');
 	for (size_t i = 0; i < p->count; i++) {
 		const struct llm_profile *l = &p->llms[i];
-		struct answer a;
-		answer_init(&a, r, "profile");
-		answer_field(&a, "name", l->name, "%s");
-		answer_field(&a, "model", l->model, "\t%s");
+		struct manage_answer a;
+		manage_answer_init(&a, r->o, r->masks, "profile");
+		manage_answer_field(&a, "name", l->name, "%s");
+		manage_answer_field(&a, "model", l->model, "\t%s");
 		bool def = p->active && !strcmp(p->active, l->name);
 		bool current = r->model && l->model && !strcmp(r->model, l->model);
 		buf_printf(&a.json, ",\"default\":%s,\"current\":%s", def ? "true" : "false",
 			   current ? "true" : "false");
 		if (def)
-			answer_text(&a, "\t(the server's default)");
+			manage_answer_text(&a, "\t(the server's default)");
 		if (current)
-			answer_text(&a, "\t(this conversation's model)");
+			manage_answer_text(&a, "\t(this conversation's model)");
 		if (json && i)
 			putchar(',');
 		if (json) {
 			buf_putc(&a.json, '}');
 			fputs(buf_cstr(&a.json), stdout);
-			buf_fini(&a.json);
-			buf_fini(&a.text);
-			buf_fini(&a.scratch);
+			manage_answer_fini(&a);
 		} else {
-			answer_put(&a);
+			manage_answer_put(&a);
 		}
 	}
 	if (json)
@@ -545,14 +487,14 @@ static void version_done(void *ctx, struct rest_result *res)
 			fail(r, res);
 			return;
 		}
-		struct answer a;
+		struct manage_answer a;
 		struct buf url;
 		server_words(r, &url);
-		answer_init(&a, r, "server");
-		answer_field(&a, "url", buf_cstr(&url), "%s: ");
-		answer_field(&a, "version", r->version.text, "version %s");
+		manage_answer_init(&a, r->o, r->masks, "server");
+		manage_answer_field(&a, "url", buf_cstr(&url), "%s: ");
+		manage_answer_field(&a, "version", r->version.text, "version %s");
 		buf_printf(&a.json, ",\"known\":%s", r->version.known ? "true" : "false");
-		answer_put(&a);
+		manage_answer_put(&a);
 		buf_fini(&url);
 		said(r);
 		return;
