@@ -72,6 +72,7 @@ static void info_fini(struct conversation_info *c)
 	free(c->title);
 	free(c->execution_status);
 	free(c->updated_at);
+	usage_stats_fini(&c->stats);
 	*c = (struct conversation_info){0};
 }
 
