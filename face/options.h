@@ -24,6 +24,7 @@ enum command {
 	CMD_HELP,
 	CMD_VERSION,
 	CMD_WATCH,          /* tether watch: status changes of every conversation */
+	CMD_USAGE,          /* tether usage CONVERSATION_ID: tokens, cost and context */
 };
 
 enum output_format { FORMAT_TEXT, FORMAT_NDJSON, FORMAT_JSON /* tether list only */ };

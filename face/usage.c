@@ -62,6 +62,43 @@ void usage_put_context(struct buf *out, const struct usage_summary *u)
 	}
 }
 
+static void json_str(struct buf *out, const char *name, const char *v)
+{
+	buf_printf(out, "\"%s\":", name);
+	if (v)
+		json_append_string(out, v, strlen(v));
+	else
+		buf_puts(out, "null");
+}
+
+void usage_put_json(struct buf *out, const struct usage_stats *s)
+{
+	struct usage_summary u;
+	usage_summarize(s, &u);
+	json_str(out, "model", u.model);
+	buf_printf(out, ",\"cost\":%.10g,\"tokens\":%lld,\"context_used\":%lld,"
+		   "\"context_window\":%lld,\"usage\":[", u.cost, (long long)u.tokens,
+		   (long long)u.context_used, (long long)u.context_window);
+	for (size_t i = 0; s && i < s->count; i++) {
+		const struct usage_metrics *m = &s->entries[i];
+		buf_puts(out, i ? ",{" : "{");
+		json_str(out, "usage_id", m->usage_id);
+		buf_putc(out, ',');
+		json_str(out, "model", m->model);
+		buf_printf(out, ",\"cost\":%.10g,\"prompt_tokens\":%lld,\"completion_tokens\":%lld,"
+			   "\"cache_read_tokens\":%lld,\"cache_write_tokens\":%lld,"
+			   "\"reasoning_tokens\":%lld,\"context_window\":%lld,\"per_turn_tokens\":%lld",
+			   m->cost, (long long)m->prompt_tokens, (long long)m->completion_tokens,
+			   (long long)m->cache_read_tokens, (long long)m->cache_write_tokens,
+			   (long long)m->reasoning_tokens, (long long)m->context_window,
+			   (long long)m->per_turn_tokens);
+		if (m->has_budget)
+			buf_printf(out, ",\"max_budget\":%.10g", m->max_budget);
+		buf_putc(out, '}');
+	}
+	buf_putc(out, ']');
+}
+
 static void put_count(struct buf *out, int64_t n)
 {
 	char digits[32];

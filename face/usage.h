@@ -25,6 +25,12 @@ void usage_put_tokens(struct buf *out, int64_t n);
 void usage_put_cost(struct buf *out, double usd);
 /* Appends the context use: "24%" of the window, or "48.2k" when the window is not known. */
 void usage_put_context(struct buf *out, const struct usage_summary *u);
+/* Appends the usage as JSON members (no braces): "model" (the agent's, or null), "cost",
+ * "tokens", "context_used", "context_window", and "usage": one object per usage id with
+ * "usage_id", "model", "cost", "prompt_tokens", "completion_tokens", "cache_read_tokens",
+ * "cache_write_tokens", "reasoning_tokens", "context_window", "per_turn_tokens" and
+ * "max_budget" when set. s NULL: the sums 0 and "usage" []. */
+void usage_put_json(struct buf *out, const struct usage_stats *s);
 /* Appends the whole usage as lines for people, per model (usage ids of one model together):
  * the cost, tokens in (cache read and written), out and reasoning, then the agent's context and
  * the total. Strings of s must be clean already. */
