@@ -1275,6 +1275,9 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->run_status = run_status_of(ci->execution_status);
 	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
 	ci->has_stats = codec_usage_decode(ev_object(obj, "stats"), &ci->stats) == 0;
+	ci->leaf_event_id = xstrdup(ev_string(obj, "leaf_event_id"));
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(obj, "agent");
+	ci->model = xstrdup(ev_string(cJSON_GetObjectItemCaseSensitive(agent, "llm"), "model"));
 }
 
 int conversation_list_decode(const char *json, size_t len, struct conversation_info **items,
@@ -1349,6 +1352,8 @@ void conversation_infos_free(struct conversation_info *items, size_t count)
 		free(items[i].execution_status);
 		free(items[i].updated_at);
 		usage_stats_fini(&items[i].stats);
+		free(items[i].leaf_event_id);
+		free(items[i].model);
 	}
 	free(items);
 }
