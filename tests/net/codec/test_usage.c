@@ -181,6 +181,47 @@ static void test_stats_decode_text(void **state)
 	assert_int_equal(s.count, 0);
 }
 
+/* The stats updates of a conversation recorded from an upstream server (tests/data/upstream):
+ * usage ids "default" and "condenser", no context window reported, every number as upstream
+ * writes it (0.0). */
+static void test_recorded_upstream(void **state)
+{
+	(void)state;
+	const char *path = getenv("UPSTREAM_EVENTS");
+	assert_non_null(path);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *line = NULL;
+	size_t cap = 0, seen = 0;
+	ssize_t n;
+	struct frame last = { 0 };
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (!strstr(line, "\"key\":\"stats\""))
+			continue;
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		frame_fini(&last);
+		decode_event(line, &last);
+		assert_non_null(last.event.stats);
+		seen++;
+	}
+	free(line);
+	fclose(f);
+	assert_int_equal(seen, 2);
+	const struct usage_stats *u = last.event.stats;
+	assert_int_equal(u->count, 2);
+	assert_string_equal(u->entries[0].usage_id, "default");
+	assert_string_equal(u->entries[0].model, "litellm_proxy/minimax-m2.7");
+	assert_true(u->entries[0].cost == 0);
+	assert_int_equal(u->entries[0].prompt_tokens, 71474);
+	assert_int_equal(u->entries[0].completion_tokens, 1155);
+	assert_int_equal(u->entries[0].context_window, 0);
+	assert_int_equal(u->entries[0].per_turn_tokens, 72629);
+	assert_string_equal(u->entries[1].usage_id, "condenser");
+	assert_int_equal(u->entries[1].prompt_tokens, 0);
+	frame_fini(&last);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_other_shapes),
 		cmocka_unit_test(test_conversation_info),
 		cmocka_unit_test(test_stats_decode_text),
+		cmocka_unit_test(test_recorded_upstream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
