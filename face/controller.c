@@ -406,10 +406,11 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 	check_until(c, e->run_status, live);
 }
 
-/* Stats are snapshots (per usage id, the totals so far): the latest replaces what was. */
+/* Stats are snapshots (per usage id, the totals so far): the latest replaces what was. Stats
+ * without a usage id (a snapshot before any LLM call) are no usage. */
 static void set_usage(struct controller *c, const struct event *e)
 {
-	if (!e->stats)
+	if (!e->stats || (!e->stats->count && !c->has_usage))
 		return;
 	usage_stats_copy(&c->usage, e->stats);
 	struct buf b;
@@ -426,7 +427,7 @@ static void set_usage(struct controller *c, const struct event *e)
 		}
 	}
 	buf_fini(&b);
-	c->has_usage = true;
+	c->has_usage = c->usage.count > 0;
 	CTL_SINKS(c, usage, &c->usage);
 	ctl_changed(c);
 }

@@ -478,6 +478,11 @@ static void usage_follows_stats_and_snapshots(void **state)
 	controller_status(b->c, &st);
 	assert_false(st.has_usage);
 	feed(b, "{\"type\":\"sync\",\"from_seq\":-1,\"through_seq\":0}");
+	/* A snapshot before any LLM call: stats without a usage id are no usage. */
+	stats_frame(b, "transient", "full_state", "{\"execution_status\":\"idle\",\"stats\":"
+		    "{\"usage_to_metrics\":{}}}");
+	assert_null(controller_usage(b->c));
+	assert_null(strstr(buf_cstr(&b->sink.log), "usage"));
 	stats_frame(b, "durable", "stats", "{\"usage_to_metrics\":{\"agent\":"
 		    METRICS("claude\\u001b[31m-sk-tether-unit-secret-77", 0.25, 5000, 5100, 200000) "}}");
 	char *log = take_log(b);
