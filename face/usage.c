@@ -9,12 +9,12 @@ const struct usage_metrics *usage_agent(const struct usage_stats *s)
 		return NULL;
 	const struct usage_metrics *agent = NULL, *dflt = NULL, *profile = NULL;
 	for (size_t i = 0; i < s->count; i++) {
-		const char *id = s->entries[i].usage_id;
-		if (!strncmp(id, "profile:", 8))
+		enum usage_role r = s->entries[i].role;
+		if (r == USAGE_ROLE_PROFILE)
 			profile = &s->entries[i];
-		else if (!strcmp(id, "agent"))
+		else if (r == USAGE_ROLE_AGENT)
 			agent = &s->entries[i];
-		else if (!strcmp(id, "default"))
+		else if (r == USAGE_ROLE_DEFAULT)
 			dflt = &s->entries[i];
 	}
 	return profile ? profile : agent ? agent : dflt ? dflt : &s->entries[0];

@@ -31,9 +31,23 @@ static char *string_of(const cJSON *obj, const char *name)
 	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
 }
 
+static enum usage_role role_of(const char *id)
+{
+	if (!strncmp(id, "profile:", 8))
+		return USAGE_ROLE_PROFILE;
+	if (!strcmp(id, "agent"))
+		return USAGE_ROLE_AGENT;
+	if (!strcmp(id, "default"))
+		return USAGE_ROLE_DEFAULT;
+	if (!strcmp(id, "ask-agent-llm"))
+		return USAGE_ROLE_ASK_AGENT;
+	return USAGE_ROLE_OTHER;
+}
+
 static void metrics_fill(struct usage_metrics *m, const char *id, const cJSON *obj)
 {
 	m->usage_id = xstrdup(id);
+	m->role = role_of(id);
 	m->model = string_of(obj, "model_name");
 	money_of(obj, "accumulated_cost", &m->cost);
 	m->has_budget = money_of(obj, "max_budget_per_task", &m->max_budget);

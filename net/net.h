@@ -85,10 +85,20 @@ enum acp_status {
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
+/* What a usage id names (upstream's LLM usage_id values). */
+enum usage_role {
+	USAGE_ROLE_OTHER,               /* a condenser's, a title LLM's, any other */
+	USAGE_ROLE_AGENT,               /* "agent" */
+	USAGE_ROLE_DEFAULT,             /* "default": an LLM's usage id when none was given */
+	USAGE_ROLE_PROFILE,             /* "profile:NAME": the LLM a profile switch installed */
+	USAGE_ROLE_ASK_AGENT,           /* "ask-agent-llm": the side questions' copy */
+};
+
 /* One usage id's totals in a conversation's stats (upstream's MetricsSnapshot: sums over the
  * LLM calls made under that id). Strings as received: neither sanitized nor masked. */
 struct usage_metrics {
 	char *usage_id;                 /* "agent", "ask-agent-llm", "profile:NAME", … */
+	enum usage_role role;           /* usage_id decoded */
 	char *model;                    /* model_name; NULL when absent */
 	double cost;                    /* accumulated_cost, in USD */
 	bool has_budget;

@@ -29,6 +29,7 @@ static void decode_event(const char *event, struct frame *f)
 static void check_agent(const struct usage_metrics *m)
 {
 	assert_string_equal(m->usage_id, "agent");
+	assert_int_equal(m->role, USAGE_ROLE_AGENT);
 	assert_string_equal(m->model, "anthropic/claude-sonnet-4-5");
 	assert_true(m->cost > 0.42129 && m->cost < 0.42131);
 	assert_false(m->has_budget);
@@ -44,6 +45,7 @@ static void check_agent(const struct usage_metrics *m)
 static void check_ask(const struct usage_metrics *m)
 {
 	assert_string_equal(m->usage_id, "ask-agent-llm");
+	assert_int_equal(m->role, USAGE_ROLE_ASK_AGENT);
 	assert_string_equal(m->model, "openai/gpt-5");
 	assert_true(m->has_budget);
 	assert_true(m->max_budget == 5.0);
@@ -211,6 +213,7 @@ static void test_recorded_upstream(void **state)
 	const struct usage_stats *u = last.event.stats;
 	assert_int_equal(u->count, 2);
 	assert_string_equal(u->entries[0].usage_id, "default");
+	assert_int_equal(u->entries[0].role, USAGE_ROLE_DEFAULT);
 	assert_string_equal(u->entries[0].model, "litellm_proxy/minimax-m2.7");
 	assert_true(u->entries[0].cost == 0);
 	assert_int_equal(u->entries[0].prompt_tokens, 71474);
@@ -218,6 +221,7 @@ static void test_recorded_upstream(void **state)
 	assert_int_equal(u->entries[0].context_window, 0);
 	assert_int_equal(u->entries[0].per_turn_tokens, 72629);
 	assert_string_equal(u->entries[1].usage_id, "condenser");
+	assert_int_equal(u->entries[1].role, USAGE_ROLE_OTHER);
 	assert_int_equal(u->entries[1].prompt_tokens, 0);
 	frame_fini(&last);
 }
