@@ -179,6 +179,9 @@ static void test_same_words_at_every_width(void **state)
 		const char *words[2] = { "live", "running 0:42" };
 		st.pending_messages = 3;
 		st.stalled_streams = 2;
+		st.has_usage = true;    /* issue 25: the usage's parts drop like the others */
+		st.usage = (struct usage_summary){ .tokens = 18249, .cost = 0.0042,
+						   .context_used = 1500, .context_window = 0 };
 		if (scene == 1) {
 			st.run_status = RUN_STATUS_WAITING_FOR_CONFIRMATION;
 			st.awaiting_confirmation = true;
