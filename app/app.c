@@ -298,6 +298,7 @@ int app_run(const struct options *o)
 	case CMD_PAUSE:
 	case CMD_RESUME:
 	case CMD_INTERRUPT:
+	case CMD_USAGE:
 		rc = run_rest_command(o, cmd_control_run);
 		break;
 	case CMD_NEW:

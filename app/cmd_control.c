@@ -1,8 +1,10 @@
-/* tether confirm|reject|pause|resume|interrupt ID: one REST answer or control, then exit. */
+/* tether confirm|reject|pause|resume|interrupt ID: one REST answer or control, then exit;
+ * tether usage ID: the conversation's usage from its ConversationInfo. */
 #include "commands.h"
 #include "app.h"
 #include "clean.h"
 #include "diagnose.h"
+#include "usage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ struct control_run {
 
 static const char *const names[] = {
 	[CMD_CONFIRM] = "confirm", [CMD_REJECT] = "reject", [CMD_PAUSE] = "pause",
-	[CMD_RESUME] = "resume", [CMD_INTERRUPT] = "interrupt",
+	[CMD_RESUME] = "resume", [CMD_INTERRUPT] = "interrupt", [CMD_USAGE] = "usage",
 };
 
 static void finish(struct control_run *r, int code)
@@ -266,6 +268,62 @@ static void unexpected(struct control_run *r, const char *why)
 	finish(r, EXIT_RUNTIME);
 }
 
+/* The server's strings of the usage, sanitized and masked in place. */
+static void clean_usage(struct control_run *r, struct usage_stats *u)
+{
+	struct buf scratch, out;
+	buf_init(&scratch);
+	buf_init(&out);
+	for (size_t i = 0; i < u->count; i++) {
+		char **s[] = { &u->entries[i].usage_id, &u->entries[i].model };
+		for (size_t k = 0; k < 2; k++) {
+			if (!*s[k])
+				continue;
+			buf_clear(&out);
+			clean_text(r->masks, *s[k], strlen(*s[k]), &scratch, &out);
+			free(*s[k]);
+			*s[k] = xstrdup(buf_cstr(&out));
+		}
+	}
+	buf_fini(&scratch);
+	buf_fini(&out);
+}
+
+/* tether usage: ConversationInfo.stats (upstream's ConversationInfo.metrics is always null). */
+static void usage_done(void *ctx, struct rest_result *res)
+{
+	struct control_run *r = ctx;
+	bool bad = res->outcome == REST_BAD_BODY;
+	if (!bad && res->outcome != REST_OK) {
+		fail(r, res);
+		return;
+	}
+	if (bad || res->conversations.count != 1) {
+		unexpected(r, bad ? res->err.message : "not one conversation");
+		return;
+	}
+	struct conversation_info *ci = &res->conversations.items[0];
+	clean_usage(r, &ci->stats);
+	struct buf b;
+	buf_init(&b);
+	if (r->o->format == FORMAT_TEXT) {
+		if (!ci->has_stats)
+			buf_puts(&b, "no usage reported: the server's answer has no stats for this "
+				      "conversation\n");
+		else
+			usage_put_report(&b, &ci->stats);
+	} else {
+		buf_puts(&b, r->o->format == FORMAT_NDJSON ? "{\"type\":\"usage\",\"id\":" : "{\"id\":");
+		json_append_string(&b, r->o->conversation_id, strlen(r->o->conversation_id));
+		buf_printf(&b, ",\"reported\":%s,", ci->has_stats ? "true" : "false");
+		usage_put_json(&b, &ci->stats);
+		buf_puts(&b, "}\n");
+	}
+	fwrite(b.data, 1, b.len, stdout);
+	buf_fini(&b);
+	finish(r, command_flush_stdout());
+}
+
 /* The newest events: which actions wait, then the answer to exactly those (--expect). */
 static void events_done(void *ctx, struct rest_result *res)
 {
@@ -340,6 +398,9 @@ int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_ke
 		break;
 	case CMD_RESUME:
 		start(&r, rest_call(&r.srv, REST_RUN, &a, control_done, &r));
+		break;
+	case CMD_USAGE:
+		start(&r, rest_call(&r.srv, REST_GET_CONVERSATION, &a, usage_done, &r));
 		break;
 	default:
 		start(&r, rest_call(&r.srv, REST_INTERRUPT, &a, control_done, &r));

@@ -406,6 +406,32 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 	check_until(c, e->run_status, live);
 }
 
+/* Stats are snapshots (per usage id, the totals so far): the latest replaces what was. Stats
+ * without a usage id (a snapshot before any LLM call) are no usage. */
+static void set_usage(struct controller *c, const struct event *e)
+{
+	if (!e->stats || (!e->stats->count && !c->has_usage))
+		return;
+	usage_stats_copy(&c->usage, e->stats);
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < c->usage.count; i++) {
+		char **s[] = { &c->usage.entries[i].usage_id, &c->usage.entries[i].model };
+		for (size_t k = 0; k < 2; k++) {
+			if (!*s[k])
+				continue;
+			buf_clear(&b);
+			controller_clean(c, *s[k], strlen(*s[k]), &b);
+			free(*s[k]);
+			*s[k] = xstrdup(buf_cstr(&b));
+		}
+	}
+	buf_fini(&b);
+	c->has_usage = c->usage.count > 0;
+	CTL_SINKS(c, usage, &c->usage);
+	ctl_changed(c);
+}
+
 static void caught_up(struct controller *c)
 {
 	if (c->caught_up)
@@ -516,8 +542,10 @@ static void on_durable(struct controller *c, const struct frame *f)
 	/* What a reconnect replays happened since the last connection: news, not history. */
 	bool live = c->caught_up || c->caught_up_once;
 	apply_event(c, &f->event, f->seq);
-	if (f->event.kind == EVENT_STATE_UPDATE)
+	if (f->event.kind == EVENT_STATE_UPDATE) {
 		set_execution_status(c, &f->event, live);
+		set_usage(c, &f->event);
+	}
 	ctl_echo_seen(c, &f->event, live);
 	catchup_rearm(c);
 }
@@ -528,8 +556,10 @@ static void on_transient(struct controller *c, const struct frame *f)
 	/* The first transient after sync is the snapshot that ends replay; it never ends a run. */
 	bool live = c->caught_up;
 	/* The snapshot's status is the current one when catch-up looks at it. */
-	if (f->event.kind == EVENT_STATE_UPDATE)
+	if (f->event.kind == EVENT_STATE_UPDATE) {
 		set_execution_status(c, &f->event, live);
+		set_usage(c, &f->event);
+	}
 	caught_up(c);
 	if (f->event.kind != EVENT_STATE_UPDATE)
 		apply_event(c, &f->event, -1);
@@ -965,6 +995,7 @@ void controller_destroy(struct controller *c)
 	free(c->shown_server);
 	free(c->shown_conversation_id);
 	free(c->execution_status);
+	usage_stats_fini(&c->usage);
 	if (c->api_key) {
 		volatile char *p = c->api_key;
 		while (*p)
@@ -1003,6 +1034,14 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->caught_up = c->caught_up;
 	st->running_since_us = c->running_since_us;
 	st->last_drop = c->last_drop;
+	st->has_usage = c->has_usage;
+	if (c->has_usage)
+		usage_summarize(&c->usage, &st->usage);
+}
+
+const struct usage_stats *controller_usage(const struct controller *c)
+{
+	return c->has_usage ? &c->usage : NULL;
 }
 
 enum run_status controller_run_status(const struct controller *c)

@@ -12,6 +12,7 @@
 #include "sink.h"
 #include "outbox.h"
 #include "run_policy.h"
+#include "usage.h"
 
 #include <stdio.h>
 
@@ -38,6 +39,8 @@ struct controller_status {
 	bool caught_up;                 /* the run status is current (not history being replayed) */
 	int64_t running_since_us;       /* monotonic time the run was last seen to start, 0 if not running */
 	const char *last_drop;          /* why the last connection ended (clean), or NULL */
+	bool has_usage;                 /* the conversation's stats came */
+	struct usage_summary usage;     /* their short form (model owned by the controller) */
 };
 
 struct controller;
@@ -62,6 +65,8 @@ struct transcript *controller_transcript(struct controller *c);
 /* The run status alone (RUN_STATUS_ABSENT until known): what a background conversation's
  * mark needs on every delta, without the rest of controller_status. */
 enum run_status controller_run_status(const struct controller *c);
+/* The conversation's latest usage (strings clean), or NULL before any stats came. */
+const struct usage_stats *controller_usage(const struct controller *c);
 /* Fills *st with the current status. */
 void controller_status(const struct controller *c, struct controller_status *st);
 /* Sends a user message: over the socket when it is live, else queued until it is (or through

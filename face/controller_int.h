@@ -89,6 +89,8 @@ struct controller {
 	bool history_refusal_said;      /* history.c: a page's refused events were told */
 	int64_t history_page_us;           /* when the last page was sent (0: none yet) */
 	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
+	bool has_usage;                 /* a stats update or a snapshot with stats came */
+	struct usage_stats usage;       /* the latest, its strings clean */
 };
 
 /* Calls op on every sink that has it, with the sink's context and the arguments. */

@@ -9,6 +9,7 @@
 static const char *const commands[] = {
 	"list", "key", "secret", "confirm", "reject", "pause", "resume", "interrupt", "watch",
 	"new", "fork", "rename", "rm", "ask", "compact", "model", "goal", "policy", "server-info",
+	"usage",
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -72,6 +72,9 @@ static void info_fini(struct conversation_info *c)
 	free(c->title);
 	free(c->execution_status);
 	free(c->updated_at);
+	free(c->leaf_event_id);
+	free(c->model);
+	usage_stats_fini(&c->stats);
 	*c = (struct conversation_info){0};
 }
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 
 void headless_init(struct headless *h, FILE *out, enum output_format format,
@@ -143,6 +144,27 @@ void headless_status(struct headless *h, const char *execution_status)
 	struct buf b;
 	begin(&b, "status");
 	field_str(&b, "execution_status", execution_status, strlen(execution_status));
+	buf_putc(&b, '}');
+	emit(h, &b);
+}
+
+void headless_usage(struct headless *h, const struct usage_stats *u)
+{
+	if (h->format != FORMAT_NDJSON || h->ended)
+		return;
+	struct buf members, b;
+	buf_init(&members);
+	usage_put_json(&members, u);
+	if (h->last_usage && !strcmp(h->last_usage, buf_cstr(&members))) {
+		buf_fini(&members);
+		return;
+	}
+	free(h->last_usage);
+	h->last_usage = xstrdup(buf_cstr(&members));
+	begin(&b, "usage");
+	buf_putc(&b, ',');
+	buf_append(&b, members.data, members.len);
+	buf_fini(&members);
 	buf_putc(&b, '}');
 	emit(h, &b);
 }

@@ -15,6 +15,7 @@ struct headless {
 	int error;              /* errno of the failed write, else 0 */
 	void (*on_error)(void *ctx, int err);
 	void *ctx;
+	char *last_usage;       /* the members of the last usage line */
 };
 
 /* Starts writing format to out. on_error hears of the first failed write (errno; EPIPE when
@@ -44,6 +45,9 @@ void headless_confirmation(struct headless *h, const struct sink_action *actions
 /* {"type":"confirmation_answer","answer":"accept"|"reject","tool_call_ids":[…]}; text mode:
  * "accepted: …" or "rejected: …" with the ids answered. */
 void headless_answered(struct headless *h, bool accept, const char *const *ids, size_t n);
+/* {"type":"usage",…usage_put_json's members} when they differ from the last usage line (a
+ * snapshot repeats the stats); nothing in text mode. */
+void headless_usage(struct headless *h, const struct usage_stats *u);
 /* {"type":"error","code":…,"detail":…}; text mode: a line on stderr. */
 void headless_error(struct headless *h, const char *code, const char *detail);
 /* {"type":"result","exit_code":…,"cursor":…,"durable":…,"reconnects":…} — always last: every

@@ -309,6 +309,12 @@ static void on_status(void *ctx, const char *execution_status, bool run_ended)
 		cards_flush(h, "no result (run ended)");
 }
 
+static void on_usage(void *ctx, const struct usage_stats *u)
+{
+	struct headless_sink *h = ctx;
+	headless_usage(&h->out, u);
+}
+
 static void on_error(void *ctx, const char *code, const char *detail)
 {
 	struct headless_sink *h = ctx;
@@ -346,6 +352,7 @@ static void on_destroy(void *ctx)
 {
 	struct headless_sink *h = ctx;
 	free(h->closed_why);
+	free(h->out.last_usage);
 	buf_fini(&h->scratch);
 	buf_fini(&h->line);
 	free(h);
@@ -370,7 +377,7 @@ static const struct sink_ops headless_sink_ops = {
 	.connection = on_connection, .sync = on_sync,         .event = on_event,
 	.item = on_item,             .stream = on_stream,     .status = on_status,
 	.error = on_error,           .result = on_result,     .destroy = on_destroy,
-	.confirmation = on_confirmation, .answered = on_answered,
+	.confirmation = on_confirmation, .answered = on_answered, .usage = on_usage,
 };
 
 struct sink headless_sink_create(FILE *out, enum output_format format, bool quiet,

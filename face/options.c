@@ -22,6 +22,7 @@ static const char usage[] =
 	"       tether pause ID                        stop the run after the current step\n"
 	"       tether resume ID                       start a run (one under way is fine)\n"
 	"       tether interrupt ID                    stop the run now\n"
+	"       tether usage ID [--format text|ndjson|json]  tokens, cost and context per model\n"
 	"       tether watch [--format text|ndjson] [--interval S] [--until never|idle]\n"
 	"                    [--on-confirm exit|wait]  a line per status change of any\n"
 	"                          conversation on the server (polled every S seconds, default 2)\n"
@@ -389,7 +390,7 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 	}
 	static const struct { const char *word; enum command cmd; } controls[] = {
 		{"confirm", CMD_CONFIRM}, {"reject", CMD_REJECT}, {"pause", CMD_PAUSE},
-		{"resume", CMD_RESUME}, {"interrupt", CMD_INTERRUPT},
+		{"resume", CMD_RESUME}, {"interrupt", CMD_INTERRUPT}, {"usage", CMD_USAGE},
 	};
 	for (size_t i = 0; i < sizeof controls / sizeof controls[0]; i++) {
 		if (strcmp(c, controls[i].word))

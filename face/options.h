@@ -24,6 +24,7 @@ enum command {
 	CMD_HELP,
 	CMD_VERSION,
 	CMD_WATCH,          /* tether watch: status changes of every conversation */
+	CMD_USAGE,          /* tether usage CONVERSATION_ID: tokens, cost and context */
 	/* the conversation managers (issue 25), one REST call each (cmd_manage.c) */
 	CMD_NEW,            /* tether new [MESSAGE] */
 	CMD_FORK,           /* tether fork ID */

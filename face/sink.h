@@ -78,6 +78,9 @@ struct sink_ops {
 	/* headless --on-confirm accept|reject: this answer goes out for the actions with these
 	 * tool_call_ids (clean). */
 	void (*answered)(void *ctx, bool accept, const char *const *ids, size_t n);
+	/* The conversation's usage changed (a stats update, a snapshot with stats); strings
+	 * clean. */
+	void (*usage)(void *ctx, const struct usage_stats *u);
 	/* A conversation error (an error frame, a frame that could not be read, a failed call). */
 	void (*error)(void *ctx, const char *code, const char *detail);
 	/* A one-line diagnostic for the user (clean). */

@@ -27,6 +27,7 @@ struct frame_store {
 	char *raw;                      /* made on demand by frame_event_json */
 	size_t owned_count;
 	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
+	struct usage_stats stats;       /* a state update's usage */
 };
 
 void codec_fail(struct codec_error *err, enum codec_status status, const char *fmt, ...)
@@ -167,6 +168,7 @@ static void store_free(struct frame_store *st)
 	cJSON_Delete(st->call_arguments);
 	free(st->raw);
 	free(st->src);
+	usage_stats_fini(&st->stats);
 	for (size_t i = 0; i < st->owned_count; i++)
 		free(st->owned[i]);
 	free(st);
@@ -687,15 +689,21 @@ static void decode_conversation_error(struct frame_store *st, const cJSON *ev, s
 
 static void decode_state_update(struct frame_store *st, const cJSON *ev, struct event *e)
 {
-	(void)st;
 	e->state_key = ev_string(ev, "key");
 	if (!e->state_key)
 		return;
-	if (strcmp(e->state_key, "execution_status") == 0)
+	const cJSON *stats = NULL;
+	if (strcmp(e->state_key, "execution_status") == 0) {
 		e->execution_status = ev_string(ev, "value");
-	else if (strcmp(e->state_key, "full_state") == 0)
+	} else if (strcmp(e->state_key, "full_state") == 0) {
 		e->execution_status = ev_string(ev_object(ev, "value"), "execution_status");
+		stats = ev_object(ev_object(ev, "value"), "stats");
+	} else if (strcmp(e->state_key, "stats") == 0) {
+		stats = ev_object(ev, "value");
+	}
 	e->run_status = run_status_of(e->execution_status);
+	if (stats && codec_usage_decode(stats, &st->stats) == 0)
+		e->stats = &st->stats;
 }
 
 static void decode_condensation(struct frame_store *st, const cJSON *ev, struct event *e)
@@ -1266,6 +1274,7 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->execution_status = xstrdup(ev_string(obj, "execution_status"));
 	ci->run_status = run_status_of(ci->execution_status);
 	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
+	ci->has_stats = codec_usage_decode(ev_object(obj, "stats"), &ci->stats) == 0;
 	ci->leaf_event_id = xstrdup(ev_string(obj, "leaf_event_id"));
 	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(obj, "agent");
 	ci->model = xstrdup(ev_string(cJSON_GetObjectItemCaseSensitive(agent, "llm"), "model"));
@@ -1342,6 +1351,7 @@ void conversation_infos_free(struct conversation_info *items, size_t count)
 		free(items[i].title);
 		free(items[i].execution_status);
 		free(items[i].updated_at);
+		usage_stats_fini(&items[i].stats);
 		free(items[i].leaf_event_id);
 		free(items[i].model);
 	}

@@ -33,6 +33,11 @@ static inline const cJSON *array_or_null(const cJSON *v)
 	return cJSON_IsArray(v) ? v : NULL;
 }
 
+/* codec_usage.c */
+/* Decodes a stats value (an object with usage_to_metrics) into *out. Returns 0, or -1 (out
+ * empty) when v is not of that shape. */
+int codec_usage_decode(const cJSON *v, struct usage_stats *out);
+
 struct frame_store;
 /* Decodes the event object ev into *e, as a durable frame's event; its composed strings live
  * in the returned store (free it with codec_store_free), the rest point into ev. */

@@ -85,6 +85,39 @@ enum acp_status {
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
+/* What a usage id names (upstream's LLM usage_id values). */
+enum usage_role {
+	USAGE_ROLE_OTHER,               /* a condenser's, a title LLM's, any other */
+	USAGE_ROLE_AGENT,               /* "agent" */
+	USAGE_ROLE_DEFAULT,             /* "default": an LLM's usage id when none was given */
+	USAGE_ROLE_PROFILE,             /* "profile:NAME": the LLM a profile switch installed */
+	USAGE_ROLE_ASK_AGENT,           /* "ask-agent-llm": the side questions' copy */
+};
+
+/* One usage id's totals in a conversation's stats (upstream's MetricsSnapshot: sums over the
+ * LLM calls made under that id). Strings as received: neither sanitized nor masked. */
+struct usage_metrics {
+	char *usage_id;                 /* "agent", "ask-agent-llm", "profile:NAME", … */
+	enum usage_role role;           /* usage_id decoded */
+	char *model;                    /* model_name; NULL when absent */
+	double cost;                    /* accumulated_cost, in USD */
+	bool has_budget;
+	double max_budget;              /* max_budget_per_task */
+	int64_t prompt_tokens;
+	int64_t completion_tokens;
+	int64_t cache_read_tokens;
+	int64_t cache_write_tokens;
+	int64_t reasoning_tokens;
+	int64_t context_window;         /* the largest reported; 0 when the provider gave none */
+	int64_t per_turn_tokens;        /* prompt + completion of the latest call: context in use */
+};
+
+/* A conversation's usage: one entry per usage id, in the server's order. */
+struct usage_stats {
+	struct usage_metrics *entries;
+	size_t count;
+};
+
 /* The fields of one event (protocol.md §5) that a client renders. Every string is owned by
  * the frame it came in, NUL-terminated, and NULL when absent. Strings are as received:
  * neither sanitized nor masked. */
@@ -124,6 +157,9 @@ struct event {
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
 	enum run_status run_status;     /* execution_status decoded */
+	/* key stats (the value), or full_state (its value.stats); NULL when absent or not of
+	 * upstream's shape. Owned by the frame. */
+	const struct usage_stats *stats;
 	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
 	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
 	const char *label;
@@ -184,6 +220,17 @@ struct codec_error {
 	char message[200];
 };
 
+/* Decodes a stats value ({"usage_to_metrics":{ID:Metrics…}}, as a `stats` state update, a
+ * full_state's `stats` or ConversationInfo.stats carry it) from json[0..len). Per-call lists
+ * are not read; a number of the wrong type reads as 0. Returns 0 (free with
+ * usage_stats_fini), or -1 with *err and *out empty. */
+int usage_stats_decode(const char *json, size_t len, struct usage_stats *out,
+		       struct codec_error *err);
+/* Replaces *dst with a copy of src (NULL: empty). */
+void usage_stats_copy(struct usage_stats *dst, const struct usage_stats *src);
+/* Frees what *s holds and empties it; safe on a zeroed one. */
+void usage_stats_fini(struct usage_stats *s);
+
 /* Transforms one string (a JSON string value or key, as decoded UTF-8) into out, appending
  * only (what out already holds stays as it is). */
 typedef void (*json_string_fn)(void *ctx, const char *s, size_t len, struct buf *out);
@@ -212,6 +259,8 @@ struct conversation_info {
 	char *execution_status;         /* as received */
 	enum run_status run_status;     /* execution_status decoded */
 	char *updated_at;
+	bool has_stats;
+	struct usage_stats stats;       /* ConversationInfo.stats, when has_stats */
 	char *leaf_event_id;            /* the server's HEAD (v1.31+); NULL: none given */
 	char *model;                    /* agent.llm.model; NULL: none given */
 };

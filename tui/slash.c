@@ -188,6 +188,26 @@ void slash_cmd_board(struct tui *u, const char *arg)
 	board_view_open(u);
 }
 
+/* The usage per model, as a notice block over the prompt. */
+static void cmd_usage(struct tui *u, const char *arg)
+{
+	(void)arg;
+	const struct usage_stats *us = controller_usage(u->cur->ctl);
+	if (!us) {
+		ui_notice(&u->ui, "no usage known yet: the server reports it after the agent's "
+			  "first LLM call");
+		return;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, "usage: ");
+	usage_put_report(&b, us);
+	while (b.len && b.data[b.len - 1] == '\n')
+		b.data[--b.len] = '\0';
+	ui_notice(&u->ui, "%s", buf_cstr(&b));
+	buf_fini(&b);
+}
+
 static void cmd_open(struct tui *u, const char *arg)
 {
 	char id[128];
@@ -253,6 +273,7 @@ const struct binding slash_bindings[] = {
 		"copy the last agent message (code: its last code block; action: the waiting "
 		"action, whole)"),
 	COMMAND("time", "[on|off]", cmd_time, "show or hide each item's time (config: timestamps)"),
+	COMMAND("usage", "", cmd_usage, "tokens, cost and context in use, per model"),
 	COMMAND("clear", "", cmd_clear, "empty the input (as Ctrl-U twice does)"),
 	COMMAND("open", "ID", cmd_open,
 		"open another conversation of this server beside this one and show it"),

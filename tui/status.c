@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { STATUS_SEGMENTS = 9, STATUS_SEGMENT_BYTES = 256 };
+enum { STATUS_SEGMENTS = 12, STATUS_SEGMENT_BYTES = 256 };
 
 /* The words of the status line, said once: every width uses these and only drops parts. */
 static const char word_connecting[] = "connecting";
@@ -265,6 +265,27 @@ static void put_host(char *out, size_t size, const char *url)
 	snprintf(out, size, "%.*s", (int)(end - h), h);
 }
 
+/* The usage's short form: the context in use (kept longest: it says when the agent will have
+ * to condense), the tokens, the cost. */
+static void usage_segments(const struct controller_status *st, struct segment *segs, size_t *n)
+{
+	if (!st->has_usage)
+		return;
+	struct buf b;
+	buf_init(&b);
+	buf_puts(&b, "ctx ");
+	usage_put_context(&b, &st->usage);
+	snprintf(add(segs, n, 4, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+	buf_clear(&b);
+	usage_put_tokens(&b, st->usage.tokens);
+	buf_puts(&b, " tok");
+	snprintf(add(segs, n, 5, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+	buf_clear(&b);
+	usage_put_cost(&b, st->usage.cost);
+	snprintf(add(segs, n, 5, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+	buf_fini(&b);
+}
+
 /* Fills segs in display order; returns how many. */
 static size_t segments(const struct controller_status *st, int64_t now_us, int width,
 		       unsigned flags, struct segment *segs)
@@ -281,6 +302,7 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 	const char *hint = (flags & STATUS_KEY_HINT) ? status_hint(st) : NULL;
 	if (hint)
 		snprintf(add(segs, &n, 3, false)->text, STATUS_SEGMENT_BYTES, "%s", hint);
+	usage_segments(st, segs, &n);
 	const char *name = st->title && *st->title ? st->title : st->conversation_id;
 	if (name && *name) {
 		struct buf b;

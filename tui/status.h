@@ -15,7 +15,8 @@ enum {
 /* Writes the status line for st at now_us into out, at most width columns: the connection
  * (with the countdown and the reason of the last drop), the agent (a spinner and the time
  * running; "last: …" while not live), stalls, queued messages, the key that matters now,
- * the title, the host and the cursor, dropping the least important parts when narrow. */
+ * the usage (context in use, tokens, cost), the title, the host and the cursor, dropping the
+ * least important parts when narrow. */
 void status_format(const struct controller_status *st, int64_t now_us, int width,
 		   unsigned flags, struct buf *out);
 /* Microseconds until the status line changes by itself (a countdown ticks, the spinner

@@ -83,6 +83,17 @@ static void on_finished(void *ctx, int exit_code)
 	logf_(ctx, "finished %d", exit_code);
 }
 
+static void on_usage(void *ctx, const struct usage_stats *u)
+{
+	struct fake *k = ctx;
+	buf_puts(&k->log, "usage");
+	for (size_t i = 0; i < u->count; i++)
+		buf_printf(&k->log, " %s=%s:%.4f:%lld", u->entries[i].usage_id,
+			   u->entries[i].model ? u->entries[i].model : "-", u->entries[i].cost,
+			   (long long)u->entries[i].per_turn_tokens);
+	buf_putc(&k->log, '\n');
+}
+
 static void on_changed(void *ctx)
 {
 	((struct fake *)ctx)->changed++;
@@ -96,7 +107,7 @@ static void on_destroy(void *ctx)
 static const struct sink_ops fake_ops = {
 	.stream = on_stream, .event = on_event,       .item = on_item,
 	.error = on_error,   .result = on_result,     .finished = on_finished,
-	.changed = on_changed, .destroy = on_destroy,
+	.changed = on_changed, .destroy = on_destroy, .usage = on_usage,
 };
 
 /* ------------------------------------------------------------ the bed */
@@ -437,6 +448,125 @@ static void errors_go_to_the_sinks_cleaned(void **state)
 	free(log);
 }
 
+static void stats_frame(struct bed *b, const char *frame, const char *key, const char *value)
+{
+	char json[2048];
+	if (!strcmp(frame, "durable"))
+		snprintf(json, sizeof json, "{\"type\":\"durable\",\"seq\":0,\"event\":{\"id\":\"u0\","
+			 "\"source\":\"environment\",\"key\":\"%s\",\"value\":%s,"
+			 "\"kind\":\"ConversationStateUpdateEvent\"}}", key, value);
+	else
+		snprintf(json, sizeof json, "{\"type\":\"transient\",\"event\":{\"id\":\"t0\","
+			 "\"source\":\"environment\",\"key\":\"%s\",\"value\":%s,"
+			 "\"kind\":\"ConversationStateUpdateEvent\"}}", key, value);
+	feed(b, json);
+}
+
+#define METRICS(model, cost, prompt, per_turn, window)                                      \
+	"{\"model_name\":\"" model "\",\"accumulated_cost\":" #cost ",\"accumulated_token_usage\":" \
+	"{\"prompt_tokens\":" #prompt ",\"completion_tokens\":100,\"per_turn_token\":" #per_turn  \
+	",\"context_window\":" #window "}}"
+
+/* Issue 25: the usage is the latest stats snapshot — a stats update, then a full_state's stats
+ * (an LLM added later reports only there) — kept and told to the sinks cleaned; a snapshot
+ * without stats leaves it as it was. */
+static void usage_follows_stats_and_snapshots(void **state)
+{
+	struct bed *b = *state;
+	assert_null(controller_usage(b->c));
+	struct controller_status st;
+	controller_status(b->c, &st);
+	assert_false(st.has_usage);
+	feed(b, "{\"type\":\"sync\",\"from_seq\":-1,\"through_seq\":0}");
+	/* A snapshot before any LLM call: stats without a usage id are no usage. */
+	stats_frame(b, "transient", "full_state", "{\"execution_status\":\"idle\",\"stats\":"
+		    "{\"usage_to_metrics\":{}}}");
+	assert_null(controller_usage(b->c));
+	assert_null(strstr(buf_cstr(&b->sink.log), "usage"));
+	stats_frame(b, "durable", "stats", "{\"usage_to_metrics\":{\"agent\":"
+		    METRICS("claude\\u001b[31m-sk-tether-unit-secret-77", 0.25, 5000, 5100, 200000) "}}");
+	char *log = take_log(b);
+	assert_non_null(strstr(log, "usage agent=claude-<secret-hidden>:0.2500:5100\n"));
+	free(log);
+	controller_status(b->c, &st);
+	assert_true(st.has_usage);
+	assert_int_equal(st.usage.tokens, 5100);
+	assert_int_equal(st.usage.context_used, 5100);
+	assert_int_equal(st.usage.context_window, 200000);
+	assert_string_equal(st.usage.model, "claude-<secret-hidden>");
+
+	/* The snapshot at pause: the ask-agent copy and a switched profile appear there only. */
+	stats_frame(b, "transient", "full_state", "{\"execution_status\":\"idle\",\"stats\":"
+		    "{\"usage_to_metrics\":{\"agent\":" METRICS("claude", 0.5, 9000, 9100, 200000)
+		    ",\"ask-agent-llm\":" METRICS("claude", 0.25, 800, 900, 200000)
+		    ",\"profile:fast\":" METRICS("gpt-5-mini", 0.125, 1000, 1100, 100000) "}}}");
+	log = take_log(b);
+	assert_non_null(strstr(log, "usage agent=claude:0.5000:9100 ask-agent-llm=claude:0.2500:900 "
+				 "profile:fast=gpt-5-mini:0.1250:1100\n"));
+	free(log);
+	controller_status(b->c, &st);
+	assert_true(st.usage.cost == 0.875);
+	assert_int_equal(st.usage.tokens, 9100 + 900 + 1100);
+	assert_string_equal(st.usage.model, "gpt-5-mini");   /* the switched profile is the agent's */
+	assert_int_equal(st.usage.context_window, 100000);
+
+	size_t changed = b->sink.changed;
+	stats_frame(b, "transient", "full_state", "{\"execution_status\":\"running\"}");
+	stats_frame(b, "transient", "stats", "\"not the shape\"");
+	log = take_log(b);
+	assert_null(strstr(log, "usage"));
+	free(log);
+	assert_true(b->sink.changed > changed);
+	assert_int_equal(controller_usage(b->c)->count, 3);
+
+	struct buf r;
+	buf_init(&r);
+	usage_put_report(&r, controller_usage(b->c));
+	assert_string_equal(buf_cstr(&r),
+		"claude (agent, ask-agent-llm): $0.75\n"
+		"  9,800 in · 200 out\n"
+		"gpt-5-mini (profile:fast): $0.12\n"
+		"  1,000 in · 100 out\n"
+		"context: 1,100 of 100,000 tokens (1%)\n"
+		"total: $0.88 · 11,100 tokens\n");
+	buf_fini(&r);
+}
+
+static void usage_short_forms(void **state)
+{
+	(void)state;
+	static const struct { int64_t n; const char *want; } tokens[] = {
+		{ 0, "0" }, { 950, "950" }, { 1000, "1.0k" }, { 18249, "18.2k" }, { 99999, "99.9k" },
+		{ 182340, "182k" }, { 1349999, "1.34M" },
+	};
+	for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++) {
+		struct buf b;
+		buf_init(&b);
+		usage_put_tokens(&b, tokens[i].n);
+		assert_string_equal(buf_cstr(&b), tokens[i].want);
+		buf_fini(&b);
+	}
+	struct buf b;
+	buf_init(&b);
+	usage_put_cost(&b, 0.0042);
+	buf_puts(&b, " ");
+	usage_put_cost(&b, 0);
+	buf_puts(&b, " ");
+	usage_put_cost(&b, 12.3);
+	struct usage_summary u = { .context_used = 48211, .context_window = 200000 };
+	buf_puts(&b, " ");
+	usage_put_context(&b, &u);
+	u.context_window = 0;
+	buf_puts(&b, " ");
+	usage_put_context(&b, &u);
+	assert_string_equal(buf_cstr(&b), "$0.0042 $0.00 $12.30 24% 48.2k");
+	buf_fini(&b);
+	buf_init(&b);
+	usage_put_report(&b, NULL);
+	assert_string_equal(buf_cstr(&b), "no usage yet: no LLM call was reported\n");
+	buf_fini(&b);
+}
+
 /* The outbox's one list: each message not sent yet, in order, with where it is. */
 static void unsent_messages_listed_with_their_state(void **state)
 {
@@ -530,6 +660,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(reconnect_discards_every_stream, bed_setup,
 						bed_teardown),
 		cmocka_unit_test_setup_teardown(result_last, bed_setup, bed_teardown),
+		cmocka_unit_test_setup_teardown(usage_follows_stats_and_snapshots, bed_setup,
+						bed_teardown),
+		cmocka_unit_test(usage_short_forms),
 		cmocka_unit_test_setup_teardown(until_idle_follows_across_a_reconnect,
 						headless_bed_setup, bed_teardown),
 		cmocka_unit_test_setup_teardown(split_secret_never_reaches_a_sink, bed_setup,

@@ -187,7 +187,7 @@ static void test_commands(void **state)
 
 #define COMMANDS "the commands are list, key, secret, confirm, reject, pause, resume, " \
 		 "interrupt, watch, new, fork, rename, rm, ask, compact, model, goal, policy, " \
-		 "server-info (tether --help)"
+		 "server-info, usage (tether --help)"
 
 /* Ids are UUIDs, hyphenated or 32 hex digits; any other word is a usage error that says so,
  * and names the commands when it looks like one. */

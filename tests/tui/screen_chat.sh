@@ -7,6 +7,12 @@ start_fixture "$DATA/tui_chat.scenario"
 start_tether 80 30 --ping-interval 60 "$CONV"
 wait_for "Ready for your messages." || fail "the history did not show"
 wait_traffic '^conn 1 ' || fail "no connection"
+# No stats yet (issue 25): /usage says so, the status line has no usage, nothing is sent.
+T send-keys -t main -l "/usage"
+T send-keys -t main Enter
+wait_for "no usage known yet: the server reports it after the agent's first LLM call" 5 ||
+	fail "/usage without stats said nothing: $(screen)"
+screen | grep -qF "ctx " && fail "a status line with usage before any stats: $(screen)"
 
 T send-keys -t main -l "héllo from the screen test 你好"
 wait_for "> héllo from the screen test 你好" || fail "typed text is not in the input"

@@ -179,6 +179,9 @@ static void test_same_words_at_every_width(void **state)
 		const char *words[2] = { "live", "running 0:42" };
 		st.pending_messages = 3;
 		st.stalled_streams = 2;
+		st.has_usage = true;    /* issue 25: the usage's parts drop like the others */
+		st.usage = (struct usage_summary){ .tokens = 18249, .cost = 0.0042,
+						   .context_used = 1500, .context_window = 0 };
 		if (scene == 1) {
 			st.run_status = RUN_STATUS_WAITING_FOR_CONFIRMATION;
 			st.awaiting_confirmation = true;
@@ -229,6 +232,37 @@ static void test_same_words_at_every_width(void **state)
 			assert_lacks(wide, old);
 		free(wide);
 	}
+}
+
+/* Issue 25: the usage's short form sits after the key hint; narrowing drops the seq, the host,
+ * the title, then the tokens and the cost, and the context in use last of the three. */
+static void test_usage_short_form(void **state)
+{
+	(void)state;
+	struct controller_status st;
+	base_status(&st);
+	st.has_usage = true;
+	st.usage = (struct usage_summary){ .tokens = 187460, .cost = 0.4334,
+					   .context_used = 48211, .context_window = 200000 };
+	char *s = format(&st, 400);
+	assert_string_equal(s, "live · ⠋ running 0:42 · Esc interrupts · ctx 24% · 187k tok · $0.43 · "
+			    "Fix the flaky test · 127.0.0.1:8000 · seq 41");
+	free(s);
+	s = format(&st, 70);
+	assert_string_equal(s, "live · ⠋ running 0:42 · Esc interrupts · ctx 24% · 187k tok · $0.43");
+	free(s);
+	s = format(&st, 50);
+	assert_string_equal(s, "live · ⠋ running 0:42 · Esc interrupts · ctx 24%");
+	free(s);
+	st.usage.context_window = 0;    /* not reported: the tokens in use */
+	s = format(&st, 50);
+	assert_string_equal(s, "live · ⠋ running 0:42 · Esc interrupts · ctx 48.2k");
+	free(s);
+	st.has_usage = false;
+	s = format(&st, 400);
+	assert_lacks(s, "ctx");
+	assert_lacks(s, "$");
+	free(s);
 }
 
 /* The timer counts, the spinner turns at the render clock, and an idle line never asks to be
@@ -334,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_new_below_words),
 		cmocka_unit_test(test_always_fits),
 		cmocka_unit_test(test_counts_and_fitting),
+		cmocka_unit_test(test_usage_short_form),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1498,7 +1498,7 @@ def test_bad_id_usage():
     """A word in the id's place that is no UUID is a usage error at once (no connection
     attempt); a near-miss of a command names the commands."""
     cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch, "
-            "new, fork, rename, rm, ask, compact, model, goal, policy, server-info (tether --help)")
+            "new, fork, rename, rm, ask, compact, model, goal, policy, server-info, usage (tether --help)")
     cases = [
         (["lsit"], "tether: 'lsit' is neither a command nor a conversation id (did you mean "
                    "list?); " + cmds),
@@ -2345,6 +2345,91 @@ def test_tui_split_parts_secret():
     finally:
         subprocess.run(tmux + ["kill-server"], capture_output=True)
         s.stop()
+
+
+USAGE_SECRET = "sk-usage-secret-4242"
+USAGE_REPORT = (
+    "anthropic/claude-sonnet-4-5 (agent): $0.42\n"
+    "  182,340 in (150,112 cache read, 20,480 cache write) · 5,120 out\n"
+    "openai/gpt-5-<secret-hidden> (ask-agent-llm): $0.01\n"
+    "  900 in · 40 out\n"
+    "context: 48,211 of 200,000 tokens (24%)\n"
+    "total: $0.43 · 188,400 tokens\n")
+
+
+def check_usage(u):
+    assert u["model"] == "anthropic/claude-sonnet-4-5", u
+    assert abs(u["cost"] - 0.4334) < 1e-9 and u["tokens"] == 188400, u
+    assert (u["context_used"], u["context_window"]) == (48211, 200000), u
+    assert [x["usage_id"] for x in u["usage"]] == ["agent", "ask-agent-llm"], u
+    agent, ask = u["usage"]
+    assert (agent["prompt_tokens"], agent["completion_tokens"], agent["cache_read_tokens"],
+            agent["cache_write_tokens"], agent["per_turn_tokens"]) == (182340, 5120, 150112, 20480, 48211), agent
+    assert ask["model"] == "openai/gpt-5-<secret-hidden>", ask
+
+
+def test_usage_line():
+    """Issue 25: headless ndjson says the usage when the stats change (a `usage` line after the
+    stats update; the snapshot repeating them adds none), cleaned and masked."""
+    mask = scenario_file("usage.mask", USAGE_SECRET + "\n")
+    s = Server("usage.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--until", "synced", "--mask-file", mask)
+    s.stop()
+    assert rc == 0, (rc, err)
+    assert USAGE_SECRET.encode() not in out and b"\x1b" not in out and b"\\u001b" not in out, out
+    lines = ndjson(out)
+    check_invariants(lines, s.log())
+    usage = [l for l in lines if l["type"] == "usage"]
+    assert len(usage) == 1, usage
+    check_usage(usage[0])
+    # right after the durable stats update that carried it
+    at = lines.index(usage[0])
+    assert lines[at - 1]["type"] == "durable" and lines[at - 1]["event"]["key"] == "stats", lines[at - 1]
+    # text mode: no usage line
+    s = Server("usage.scenario")
+    rc, out, err = run(s, "--format", "text", "--until", "synced", "--mask-file", mask)
+    s.stop()
+    assert rc == 0 and b"usage" not in out and b"$0.4" not in out, (rc, out)
+
+
+def test_usage_command():
+    """tether usage ID: the conversation's usage from its ConversationInfo (GET), per model in
+    text, one object in json and ndjson; the server's strings cleaned; a missing conversation
+    exit 4 in words; a conversation without stats says so."""
+    mask = scenario_file("usage.mask", USAGE_SECRET + "\n")
+    s = Server("usage.scenario")
+    rc, out, err = tether("usage", "--mask-file", mask, "--server", s.url, CONV)
+    assert (rc, err) == (0, []), (rc, err)
+    assert out.decode() == USAGE_REPORT, out.decode()
+    rc, out, err = tether("usage", "--format", "json", "--mask-file", mask, "--server", s.url, CONV)
+    assert rc == 0, (rc, err)
+    u = json.loads(out)
+    assert u["id"] == CONV and u["reported"] is True, u
+    check_usage(u)
+    rc, out, err = tether("usage", "--format", "ndjson", "--mask-file", mask, "--server", s.url, CONV)
+    assert rc == 0 and out.count(b"\n") == 1, (rc, out, err)
+    u = json.loads(out)
+    assert u["type"] == "usage" and u["id"] == CONV, u
+    check_usage(u)
+    other = "00000000-0000-4000-8000-000000000000"
+    rc, out, err = tether("usage", "--server", s.url, other)
+    s.stop()
+    assert (rc, out) == (4, b""), (rc, out, err)
+    assert err == ["tether: usage: conversation %s not found at %s; tether list shows the "
+                   "conversations there" % (other, s.url)], err
+    assert rest_lines(s)[-4:] == ["rest GET /api/conversations/%s 200" % CONV] * 3 + [
+        "rest GET /api/conversations/%s 404" % other], rest_lines(s)
+    # a server whose answer has no stats
+    s = Server("headless_chat.scenario")
+    rc, out, err = tether("usage", "--server", s.url, CONV)
+    rc2, out2, _ = tether("usage", "--format", "json", "--server", s.url, CONV)
+    s.stop()
+    assert (rc, rc2) == (0, 0), (rc, err)
+    assert out == b"no usage yet: no LLM call was reported\n", out
+    u = json.loads(out2)
+    assert u["reported"] is True and u["usage"] == [] and u["cost"] == 0, u
+    rc, out, err = tether("usage", "--server", s.url)
+    assert (rc, err) == (2, ["tether: usage: tether usage CONVERSATION_ID"]), (rc, err)
 
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
