@@ -136,21 +136,25 @@ static int body_confirmation(const struct rest_args *a, struct buf *out)
 }
 
 /* A SetConfirmationPolicyRequest: {"policy": <ConfirmationPolicyBase>}, discriminated by
- * "kind" (openhands/sdk/security/confirmation_policy.py). ConfirmRisky asks for HIGH (its
- * threshold) and for UNKNOWN risk. */
+ * "kind" (openhands/sdk/security/confirmation_policy.py). ConfirmRisky asks from its
+ * threshold up (HIGH unless a lower one is given) and for UNKNOWN risk. */
 static int body_confirmation_policy(const struct rest_args *a, struct buf *out)
 {
-	static const char *const bodies[] = {
-		[CONFIRMATION_POLICY_NEVER] = "{\"policy\":{\"kind\":\"NeverConfirm\"}}",
-		[CONFIRMATION_POLICY_RISKY] = "{\"policy\":{\"kind\":\"ConfirmRisky\","
-					      "\"threshold\":\"HIGH\",\"confirm_unknown\":true}}",
-		[CONFIRMATION_POLICY_ALWAYS] = "{\"policy\":{\"kind\":\"AlwaysConfirm\"}}",
-	};
-
-	if ((unsigned)a->policy >= sizeof(bodies) / sizeof(*bodies))
-		return -1;
-	buf_puts(out, bodies[a->policy]);
-	return 0;
+	switch (a->policy) {
+	case CONFIRMATION_POLICY_NEVER:
+		buf_puts(out, "{\"policy\":{\"kind\":\"NeverConfirm\"}}");
+		return 0;
+	case CONFIRMATION_POLICY_ALWAYS:
+		buf_puts(out, "{\"policy\":{\"kind\":\"AlwaysConfirm\"}}");
+		return 0;
+	case CONFIRMATION_POLICY_RISKY:
+		buf_printf(out, "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"%s\","
+			   "\"confirm_unknown\":true}}",
+			   a->threshold == RISK_LOW ? "LOW" : a->threshold == RISK_MEDIUM ? "MEDIUM"
+										: "HIGH");
+		return 0;
+	}
+	return -1;
 }
 
 /* ------------------------------------------------------------ decoders */

@@ -477,6 +477,9 @@ struct rest_args {
 	bool accept;                    /* RESPOND_TO_CONFIRMATION */
 	const char *reason;             /* RESPOND_TO_CONFIRMATION: sent only with a rejection */
 	enum confirmation_policy policy; /* SET_CONFIRMATION_POLICY */
+	/* SET_CONFIRMATION_POLICY with RISKY: the lowest risk that asks (RISK_LOW, _MEDIUM,
+	 * _HIGH); anything else: HIGH, upstream's default */
+	enum security_risk threshold;
 	const char *page_id;            /* SEARCH_CONVERSATIONS*: the previous page's next_page_id */
 	int limit;                      /* SEARCH_CONVERSATIONS*: clamped to 1..100 */
 	const struct event_query *query; /* SEARCH_EVENTS, COUNT_EVENTS; NULL: none */
