@@ -945,6 +945,7 @@ void controller_destroy(struct controller *c)
 		return;
 	outbox_destroy(c->outbox);
 	ctl_rest_detach(c);
+	ctl_op_detach(c);
 	ctl_history_detach(c);
 	session_destroy(c->session);
 	for (size_t i = 0; i < c->nsinks; i++)

@@ -87,6 +87,32 @@ bool controller_confirm_and_send(struct controller *c, const char *text);
  * once the server took the new policy (it does not run them by itself). */
 bool controller_set_confirmation_policy(struct controller *c, enum confirmation_policy policy,
 					bool then_accept);
+/* What the user asks the server to do to the conversation (controller_op.c). */
+enum controller_op {
+	CONTROLLER_OP_POLICY,           /* the confirmation policy: policy, threshold */
+	CONTROLLER_OP_COUNT,
+};
+
+/* What an operation takes; each reads only its own fields. */
+struct controller_op_args {
+	enum confirmation_policy policy;        /* POLICY */
+	enum security_risk threshold;           /* POLICY with RISKY: the lowest risk that asks */
+	const char *text;                       /* what the operation says (a title, a question) */
+};
+
+/* What the server did, or why it did not, in words (clean; valid during the call). */
+struct controller_op_result {
+	enum controller_op op;
+	bool ok;
+	const char *words;
+};
+
+typedef void (*controller_op_fn)(void *ctx, const struct controller_op_result *r);
+
+/* Sends op about this conversation; done hears what the server did (never after
+ * controller_destroy). False, nothing sent, while the same operation is in flight. */
+bool controller_op(struct controller *c, enum controller_op op, const struct controller_op_args *a,
+		   controller_op_fn done, void *ctx);
 /* Reconnects now instead of waiting out the backoff; false when no reconnect is waiting. */
 bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */

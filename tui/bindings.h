@@ -34,6 +34,9 @@ void slash_cmd_help(struct tui *u, const char *arg);
 /* The commands without a key (slash.c), a context of their own in the overlay. */
 extern const struct binding slash_bindings[];
 extern const size_t slash_bindings_count;
+/* The commands that ask the server to act on the conversation (server_cmds.c). */
+extern const struct binding server_cmd_bindings[];
+extern const size_t server_cmd_bindings_count;
 /* The row of the command that line (without its "/") starts with, name n bytes long; NULL
  * when no row of any context has it. */
 const struct binding *bindings_command(const char *name, size_t n);
