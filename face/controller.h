@@ -90,17 +90,26 @@ bool controller_set_confirmation_policy(struct controller *c, enum confirmation_
 /* What the user asks the server to do to the conversation (controller_op.c). */
 enum controller_op {
 	CONTROLLER_OP_POLICY,           /* the confirmation policy: policy, threshold */
+	CONTROLLER_OP_RENAME,           /* the title: text */
+	CONTROLLER_OP_DELETE,           /* the conversation, for good (text: its title, said) */
+	CONTROLLER_OP_ASK,              /* a question aside (text), answered outside the log */
+	CONTROLLER_OP_COMPACT,          /* condense the history the agent sees */
+	CONTROLLER_OP_GOAL,             /* a goal loop toward the objective text */
+	CONTROLLER_OP_GOAL_STOP,
+	CONTROLLER_OP_GOAL_RESUME,
+	CONTROLLER_OP_MODEL,            /* switch to the LLM profile named text */
 	CONTROLLER_OP_COUNT,
 };
 
 /* What an operation takes; each reads only its own fields. */
 struct controller_op_args {
 	enum confirmation_policy policy;        /* POLICY */
-	enum security_risk threshold;           /* POLICY with RISKY: the lowest risk that asks */
-	const char *text;                       /* what the operation says (a title, a question) */
+	enum risk_threshold threshold;          /* POLICY with RISKY: the lowest risk that asks */
+	const char *text;                       /* a title, a question, an objective, a profile */
 };
 
-/* What the server did, or why it did not, in words (clean; valid during the call). */
+/* What the server did, or why it did not, in words (clean; valid during the call): for ASK
+ * with ok, the answer itself. */
 struct controller_op_result {
 	enum controller_op op;
 	bool ok;

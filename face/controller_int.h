@@ -41,6 +41,7 @@ struct controller {
 	struct outbox *outbox;
 	struct ctl_call *rest_calls;    /* REST calls in flight */
 	struct op_call *op_calls;       /* controller_op: the user's operations in flight */
+	struct server_version server_version; /* from /server_info once a route was missing */
 	struct transcript *transcript;
 	bool warned_streams;            /* told once that streams over the bound are discarded */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */

@@ -17,9 +17,9 @@ struct op_call {
 	struct op_call *next;
 };
 
-static const char *risk_words(enum security_risk r)
+static const char *risk_words(enum risk_threshold r)
 {
-	return r == RISK_LOW ? "low" : r == RISK_MEDIUM ? "medium" : "high";
+	return r == RISK_THRESHOLD_LOW ? "low" : r == RISK_THRESHOLD_MEDIUM ? "medium" : "high";
 }
 
 static void policy_args(const struct controller_op_args *in, struct rest_args *out)
@@ -28,9 +28,10 @@ static void policy_args(const struct controller_op_args *in, struct rest_args *o
 	out->threshold = in->threshold;
 }
 
-static void policy_said(const struct op_call *call, const struct rest_result *r, struct buf *out)
+static void policy_said(struct controller *c, const struct op_call *call,
+			const struct rest_result *r, struct buf *out)
 {
-	(void)r;
+	(void)c, (void)r;
 	switch (call->args.policy) {
 	case CONFIRMATION_POLICY_ALWAYS:
 		buf_puts(out, "the server now asks before every action");
@@ -41,24 +42,142 @@ static void policy_said(const struct op_call *call, const struct rest_result *r,
 	case CONFIRMATION_POLICY_RISKY:
 		buf_printf(out, "the server now asks before actions of %s risk%s and of unknown risk",
 			   risk_words(call->args.threshold),
-			   call->args.threshold == RISK_HIGH || call->args.threshold == RISK_ABSENT ||
-					   call->args.threshold == RISK_UNKNOWN
-				   ? "" : " or higher");
+			   call->args.threshold == RISK_THRESHOLD_HIGH ? "" : " or higher");
 		break;
 	}
+}
+
+static void title_args(const struct controller_op_args *in, struct rest_args *out)
+{
+	out->title = in->text;
+}
+
+/* The server keeps the title stripped of blanks at its ends: so does the status line. */
+static void rename_said(struct controller *c, const struct op_call *call,
+			const struct rest_result *r, struct buf *out)
+{
+	(void)r;
+	const char *t = call->text ? call->text : "";
+	t += strspn(t, " \t\n");
+	size_t n = strlen(t);
+	while (n && strchr(" \t\n", t[n - 1]))
+		n--;
+	struct buf clean;
+	buf_init(&clean);
+	controller_clean(c, t, n, &clean);
+	free(c->title);
+	c->title = buf_steal(&clean);
+	ctl_changed(c);
+	buf_printf(out, "renamed: the conversation is now “%s”", c->title);
+}
+
+static void delete_said(struct controller *c, const struct op_call *call,
+			const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)r;
+	buf_printf(out, "the server deleted “%s”", call->text ? call->text : "");
+}
+
+static void text_args(const struct controller_op_args *in, struct rest_args *out)
+{
+	out->text = in->text;
+}
+
+static void ask_said(struct controller *c, const struct op_call *call,
+		     const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)call;
+	buf_puts(out, r->answer ? r->answer : "");
+}
+
+static void condense_said(struct controller *c, const struct op_call *call,
+			  const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)call, (void)r;
+	buf_puts(out, "the server condensed the history the agent sees (the transcript keeps "
+		      "every event)");
+}
+
+static void goal_said(struct controller *c, const struct op_call *call,
+		      const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)r;
+	buf_printf(out, "goal set: the agent works toward “%s” until a judge finds it done",
+		   call->text ? call->text : "");
+}
+
+static void goal_stop_said(struct controller *c, const struct op_call *call,
+			   const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)call, (void)r;
+	buf_puts(out, "goal stopped: no further round starts (a run under way goes to its end)");
+}
+
+static void goal_resume_said(struct controller *c, const struct op_call *call,
+			     const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)call, (void)r;
+	buf_puts(out, "goal resumed: the agent works toward it again");
+}
+
+static void profile_args(const struct controller_op_args *in, struct rest_args *out)
+{
+	out->profile = in->text;
+}
+
+static void model_said(struct controller *c, const struct op_call *call,
+		       const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)r;
+	buf_printf(out, "the conversation now runs on the LLM profile “%s”",
+		   call->text ? call->text : "");
 }
 
 static const struct op_row {
 	const char *name;       /* "this server has no NAME" */
 	const char *words;      /* "could not WORDS" */
 	const char *conflict;   /* what a 409 means; NULL: "the conversation is busy" */
+	const char *refused;    /* what a 400 means; NULL: the server's own words */
 	enum rest_call rest;
 	void (*args)(const struct controller_op_args *in, struct rest_args *out);
-	void (*said)(const struct op_call *call, const struct rest_result *r, struct buf *out);
+	void (*said)(struct controller *c, const struct op_call *call,
+		     const struct rest_result *r, struct buf *out);
 } ops[CONTROLLER_OP_COUNT] = {
 	[CONTROLLER_OP_POLICY] = { "confirmation policy", "change the confirmation policy", NULL,
-				   REST_SET_CONFIRMATION_POLICY, policy_args, policy_said },
+				   NULL, REST_SET_CONFIRMATION_POLICY, policy_args, policy_said },
+	[CONTROLLER_OP_RENAME] = { "rename", "rename the conversation", NULL, NULL, REST_RENAME,
+				   title_args, rename_said },
+	[CONTROLLER_OP_DELETE] = { "delete", "delete the conversation", NULL, NULL, REST_DELETE,
+				   NULL, delete_said },
+	[CONTROLLER_OP_ASK] = { "ask_agent", "ask the agent aside", NULL, NULL, REST_ASK_AGENT,
+				text_args, ask_said },
+	[CONTROLLER_OP_COMPACT] = { "condense", "compact the conversation",
+				    "the agent is busy", NULL, REST_CONDENSE, NULL,
+				    condense_said },
+	[CONTROLLER_OP_GOAL] = { "goal", "set the goal",
+				 "a run or a goal is already going (/goal stop, or wait)", NULL,
+				 REST_GOAL_START, text_args, goal_said },
+	[CONTROLLER_OP_GOAL_STOP] = { "goal", "stop the goal", NULL, NULL, REST_GOAL_STOP, NULL,
+				      goal_stop_said },
+	[CONTROLLER_OP_GOAL_RESUME] = { "goal", "resume the goal",
+					"a run or a goal is already going",
+					"there is no goal to resume (none was set, or it ended)",
+					REST_GOAL_RESUME, NULL, goal_resume_said },
+	[CONTROLLER_OP_MODEL] = { "switch_profile", "switch the model", NULL, NULL,
+				  REST_SWITCH_PROFILE, profile_args, model_said },
 };
+
+/* The server's own words about a refusal or a failure (cleaned), after ": "; nothing when
+ * it gave none. */
+static void server_words(struct controller *c, const struct rest_result *r, struct buf *out)
+{
+	if (!r->detail || !*r->detail)
+		return;
+	size_t n = strlen(r->detail);
+	buf_puts(out, ": the server says “");
+	controller_clean(c, r->detail, n > 200 ? 200 : n, out);
+	buf_puts(out, n > 200 ? "…”" : "”");
+}
 
 /* Why op failed, in words: what the outcome means, never a status code alone. */
 static void failure_words(struct controller *c, const struct op_row *row,
@@ -70,7 +189,11 @@ static void failure_words(struct controller *c, const struct op_row *row,
 		diag_auth(out, &about);
 		return;
 	case REST_UNSUPPORTED:
-		buf_printf(out, "this server has no %s", row->name);
+		if (c->server_version.known || c->server_version.text[0])
+			buf_printf(out, "this server (version %s) has no %s", c->server_version.text,
+				   row->name);
+		else
+			buf_printf(out, "this server has no %s", row->name);
 		return;
 	case REST_NOT_FOUND:
 		buf_printf(out, "could not %s: the server no longer has this conversation",
@@ -82,6 +205,13 @@ static void failure_words(struct controller *c, const struct op_row *row,
 		return;
 	case REST_INVALID:
 		buf_printf(out, "could not %s: the server refused the values given", row->words);
+		return;
+	case REST_REFUSED:
+		buf_printf(out, "could not %s", row->words);
+		if (row->refused)
+			buf_printf(out, ": %s", row->refused);
+		else
+			server_words(c, r, out);
 		return;
 	case REST_NO_ANSWER:
 		buf_printf(out, "could not %s: %s", row->words,
@@ -95,15 +225,74 @@ static void failure_words(struct controller *c, const struct op_row *row,
 		break;
 	}
 	if (r->raw->status >= 500)
-		buf_printf(out, "could not %s: the server failed (an internal error)", row->words);
+		buf_printf(out, "could not %s: the server failed", row->words);
 	else
 		buf_printf(out, "could not %s: the server refused it", row->words);
+	server_words(c, r, out);
 }
 
 static void op_free(struct op_call *call)
 {
 	free(call->text);
 	free(call);
+}
+
+/* Takes call off the controller's list. */
+static void op_unlink(struct controller *c, struct op_call *call)
+{
+	for (struct op_call **p = &c->op_calls; *p; p = &(*p)->next) {
+		if (*p == call) {
+			*p = call->next;
+			break;
+		}
+	}
+}
+
+/* Says r's outcome to the caller and frees call. */
+static void op_report(struct controller *c, struct op_call *call, const struct rest_result *r)
+{
+	const struct op_row *row = &ops[call->op];
+	struct buf words, clean;
+	buf_init(&words);
+	buf_init(&clean);
+	struct controller_op_result res = { .op = call->op, .ok = r->outcome == REST_OK };
+	if (res.ok)
+		row->said(c, call, r, &words);
+	else
+		failure_words(c, row, r, &words);
+	controller_clean(c, words.data ? words.data : "", words.len, &clean);
+	res.words = buf_cstr(&clean);
+	call->done(call->ctx, &res);
+	buf_fini(&words);
+	buf_fini(&clean);
+	op_free(call);
+}
+
+/* The route was missing: the version /server_info gives names the server in the message. */
+static void version_answered(void *ctx, struct rest_result *r)
+{
+	struct op_call *call = ctx;
+	struct controller *c = call->c;
+	if (!c) {
+		op_free(call);
+		return;
+	}
+	op_unlink(c, call);
+	if (r->outcome == REST_OK)
+		c->server_version = r->version;
+	struct rest_response raw = { .status = 404 };
+	struct rest_result missing;
+	rest_result_decode(ops[call->op].rest, &raw, &missing);
+	op_report(c, call, &missing);
+	rest_result_fini(&missing);
+}
+
+static struct rest_server op_server(const struct controller *c)
+{
+	return (struct rest_server){
+		.loop = c->loop, .url = c->o->server, .api_key = c->api_key,
+		.insecure = c->o->insecure,
+	};
 }
 
 static void op_answered(void *ctx, struct rest_result *r)
@@ -114,27 +303,13 @@ static void op_answered(void *ctx, struct rest_result *r)
 		op_free(call);
 		return;
 	}
-	for (struct op_call **p = &c->op_calls; *p; p = &(*p)->next) {
-		if (*p == call) {
-			*p = call->next;
-			break;
-		}
+	if (r->outcome == REST_UNSUPPORTED && !c->server_version.text[0]) {
+		struct rest_server srv = op_server(c);
+		if (rest_call(&srv, REST_SERVER_INFO, NULL, version_answered, call) == 0)
+			return;
 	}
-	const struct op_row *row = &ops[call->op];
-	struct buf words, clean;
-	buf_init(&words);
-	buf_init(&clean);
-	struct controller_op_result res = { .op = call->op, .ok = r->outcome == REST_OK };
-	if (res.ok)
-		row->said(call, r, &words);
-	else
-		failure_words(c, row, r, &words);
-	controller_clean(c, words.data ? words.data : "", words.len, &clean);
-	res.words = buf_cstr(&clean);
-	call->done(call->ctx, &res);
-	buf_fini(&words);
-	buf_fini(&clean);
-	op_free(call);
+	op_unlink(c, call);
+	op_report(c, call, r);
 }
 
 bool controller_op(struct controller *c, enum controller_op op, const struct controller_op_args *a,
@@ -157,10 +332,7 @@ bool controller_op(struct controller *c, enum controller_op op, const struct con
 	call->next = c->op_calls;
 	c->op_calls = call;
 
-	struct rest_server srv = {
-		.loop = c->loop, .url = c->o->server, .api_key = c->api_key,
-		.insecure = c->o->insecure,
-	};
+	struct rest_server srv = op_server(c);
 	struct rest_args ra = { .id = c->o->conversation_id };
 	if (ops[op].args)
 		ops[op].args(&call->args, &ra);
@@ -168,7 +340,8 @@ bool controller_op(struct controller *c, enum controller_op op, const struct con
 		struct rest_response raw = { .status = 0, .error = "could not start the request" };
 		struct rest_result r;
 		rest_result_decode(ops[op].rest, &raw, &r);
-		op_answered(call, &r);
+		op_unlink(c, call);
+		op_report(c, call, &r);
 		rest_result_fini(&r);
 	}
 	return true;

@@ -24,7 +24,7 @@ static bool word_is(const char **s, const char *w)
 
 static void cmd_policy(struct tui *u, const char *arg)
 {
-	struct controller_op_args a = { .threshold = RISK_HIGH };
+	struct controller_op_args a = { .threshold = RISK_THRESHOLD_HIGH };
 	const char *s = arg;
 	if (word_is(&s, "always"))
 		a.policy = CONFIRMATION_POLICY_ALWAYS;
@@ -33,9 +33,9 @@ static void cmd_policy(struct tui *u, const char *arg)
 	else if (word_is(&s, "risky")) {
 		a.policy = CONFIRMATION_POLICY_RISKY;
 		if (word_is(&s, "low"))
-			a.threshold = RISK_LOW;
+			a.threshold = RISK_THRESHOLD_LOW;
 		else if (word_is(&s, "medium"))
-			a.threshold = RISK_MEDIUM;
+			a.threshold = RISK_THRESHOLD_MEDIUM;
 		else
 			word_is(&s, "high");
 	} else
