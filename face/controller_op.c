@@ -14,6 +14,7 @@ struct op_call {
 	char *text;                     /* args.text, owned */
 	controller_op_fn done;
 	void *ctx;
+	bool unsupported;               /* the server said the route is missing (a 405…) */
 	struct op_call *next;
 };
 
@@ -145,25 +146,25 @@ static const struct op_row {
 } ops[CONTROLLER_OP_COUNT] = {
 	[CONTROLLER_OP_POLICY] = { "confirmation policy", "change the confirmation policy", NULL,
 				   NULL, REST_SET_CONFIRMATION_POLICY, policy_args, policy_said },
-	[CONTROLLER_OP_RENAME] = { "rename", "rename the conversation", NULL, NULL, REST_RENAME,
+	[CONTROLLER_OP_RENAME] = { "renaming", "rename the conversation", NULL, NULL, REST_RENAME,
 				   title_args, rename_said },
-	[CONTROLLER_OP_DELETE] = { "delete", "delete the conversation", NULL, NULL, REST_DELETE,
+	[CONTROLLER_OP_DELETE] = { "deleting", "delete the conversation", NULL, NULL, REST_DELETE,
 				   NULL, delete_said },
-	[CONTROLLER_OP_ASK] = { "ask_agent", "ask the agent aside", NULL, NULL, REST_ASK_AGENT,
+	[CONTROLLER_OP_ASK] = { "asking aside", "ask the agent aside", NULL, NULL, REST_ASK_AGENT,
 				text_args, ask_said },
-	[CONTROLLER_OP_COMPACT] = { "condense", "compact the conversation",
+	[CONTROLLER_OP_COMPACT] = { "compacting (condense)", "compact the conversation",
 				    "the agent is busy", NULL, REST_CONDENSE, NULL,
 				    condense_said },
-	[CONTROLLER_OP_GOAL] = { "goal", "set the goal",
+	[CONTROLLER_OP_GOAL] = { "goals", "set the goal",
 				 "a run or a goal is already going (/goal stop, or wait)", NULL,
 				 REST_GOAL_START, text_args, goal_said },
-	[CONTROLLER_OP_GOAL_STOP] = { "goal", "stop the goal", NULL, NULL, REST_GOAL_STOP, NULL,
+	[CONTROLLER_OP_GOAL_STOP] = { "goals", "stop the goal", NULL, NULL, REST_GOAL_STOP, NULL,
 				      goal_stop_said },
-	[CONTROLLER_OP_GOAL_RESUME] = { "goal", "resume the goal",
+	[CONTROLLER_OP_GOAL_RESUME] = { "goals", "resume the goal",
 					"a run or a goal is already going",
 					"there is no goal to resume (none was set, or it ended)",
 					REST_GOAL_RESUME, NULL, goal_resume_said },
-	[CONTROLLER_OP_MODEL] = { "switch_profile", "switch the model", NULL, NULL,
+	[CONTROLLER_OP_MODEL] = { "LLM profile switching", "switch the model", NULL, NULL,
 				  REST_SWITCH_PROFILE, profile_args, model_said },
 };
 
@@ -196,8 +197,14 @@ static void failure_words(struct controller *c, const struct op_row *row,
 			buf_printf(out, "this server has no %s", row->name);
 		return;
 	case REST_NOT_FOUND:
-		buf_printf(out, "could not %s: the server no longer has this conversation",
-			   row->words);
+		/* a bare "Not Found" is the conversation; other words name what is missing */
+		if (r->detail && *r->detail && strcmp(r->detail, "Not Found") != 0) {
+			buf_printf(out, "could not %s", row->words);
+			server_words(c, r, out);
+		} else {
+			buf_printf(out, "could not %s: the server no longer has this conversation",
+				   row->words);
+		}
 		return;
 	case REST_CONFLICT:
 		buf_printf(out, "could not %s: %s", row->words,
@@ -268,7 +275,18 @@ static void op_report(struct controller *c, struct op_call *call, const struct r
 	op_free(call);
 }
 
-/* The route was missing: the version /server_info gives names the server in the message. */
+/* Says what a 404 meant: a route this server lacks (the server said so, or its version is
+ * older than the route's first release) or the conversation gone. */
+static void report_missing(struct controller *c, struct op_call *call, bool unsupported)
+{
+	struct rest_response raw = { .status = 404 };
+	struct rest_result r = { .call = ops[call->op].rest, .raw = &raw };
+	r.outcome = unsupported || !rest_call_available(r.call, NULL, &c->server_version)
+			    ? REST_UNSUPPORTED : REST_NOT_FOUND;
+	op_report(c, call, &r);
+}
+
+/* The version /server_info gives decides what the 404 meant and names the server. */
 static void version_answered(void *ctx, struct rest_result *r)
 {
 	struct op_call *call = ctx;
@@ -280,11 +298,7 @@ static void version_answered(void *ctx, struct rest_result *r)
 	op_unlink(c, call);
 	if (r->outcome == REST_OK)
 		c->server_version = r->version;
-	struct rest_response raw = { .status = 404 };
-	struct rest_result missing;
-	rest_result_decode(ops[call->op].rest, &raw, &missing);
-	op_report(c, call, &missing);
-	rest_result_fini(&missing);
+	report_missing(c, call, call->unsupported);
 }
 
 static struct rest_server op_server(const struct controller *c)
@@ -303,10 +317,17 @@ static void op_answered(void *ctx, struct rest_result *r)
 		op_free(call);
 		return;
 	}
-	if (r->outcome == REST_UNSUPPORTED && !c->server_version.text[0]) {
+	/* A bare 404 is also what a server without the route answers (upstream-25-26 1.3). */
+	bool bare = !r->detail || !strcmp(r->detail, "Not Found");
+	if (r->outcome == REST_UNSUPPORTED || (r->outcome == REST_NOT_FOUND && bare)) {
+		call->unsupported = r->outcome == REST_UNSUPPORTED;
 		struct rest_server srv = op_server(c);
-		if (rest_call(&srv, REST_SERVER_INFO, NULL, version_answered, call) == 0)
+		if (!c->server_version.text[0] &&
+		    rest_call(&srv, REST_SERVER_INFO, NULL, version_answered, call) == 0)
 			return;
+		op_unlink(c, call);
+		report_missing(c, call, call->unsupported);
+		return;
 	}
 	op_unlink(c, call);
 	op_report(c, call, r);

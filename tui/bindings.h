@@ -37,6 +37,10 @@ extern const size_t slash_bindings_count;
 /* The commands that ask the server to act on the conversation (server_cmds.c). */
 extern const struct binding server_cmd_bindings[];
 extern const size_t server_cmd_bindings_count;
+/* /delete: asks, naming the title, before the conversation on screen is deleted. */
+void slash_cmd_delete(struct tui *u, const char *arg);
+/* The question /delete asks (y deletes, any other key keeps it). */
+extern const struct layer delete_layer;
 /* The row of the command that line (without its "/") starts with, name n bytes long; NULL
  * when no row of any context has it. */
 const struct binding *bindings_command(const char *name, size_t n);
