@@ -20,6 +20,7 @@ struct controller_status {
 	const char *server;
 	const char *conversation_id;
 	const char *title;              /* NULL until known */
+	const char *model;              /* the agent's LLM model, NULL until known */
 	enum session_state connection;
 	int attempt;
 	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */
@@ -98,6 +99,7 @@ enum controller_op {
 	CONTROLLER_OP_GOAL_STOP,
 	CONTROLLER_OP_GOAL_RESUME,
 	CONTROLLER_OP_MODEL,            /* switch to the LLM profile named text */
+	CONTROLLER_OP_MODELS,           /* list the server's LLM profiles */
 	CONTROLLER_OP_COUNT,
 };
 

@@ -126,12 +126,72 @@ static void profile_args(const struct controller_op_args *in, struct rest_args *
 	out->profile = in->text;
 }
 
+/* The model of the LLM profile named name as last listed, NULL when not listed. */
+static const char *listed_model(const struct controller *c, const char *name)
+{
+	for (size_t i = 0; name && i < c->nllm; i++)
+		if (!strcmp(c->llm_names[i], name))
+			return c->llm_models[i];
+	return NULL;
+}
+
 static void model_said(struct controller *c, const struct op_call *call,
 		       const struct rest_result *r, struct buf *out)
 {
-	(void)c, (void)r;
-	buf_printf(out, "the conversation now runs on the LLM profile “%s”",
-		   call->text ? call->text : "");
+	(void)r;
+	const char *model = listed_model(c, call->text);
+	free(c->model);
+	c->model = ctl_cleaned(c, model ? model : call->text);
+	ctl_changed(c);
+	buf_printf(out, "the conversation now runs on the LLM profile “%s”", call->text);
+	if (model)
+		buf_printf(out, " (%s)", model);
+}
+
+static void models_forget(struct controller *c)
+{
+	for (size_t i = 0; i < c->nllm; i++) {
+		free(c->llm_names[i]);
+		free(c->llm_models[i]);
+	}
+	free(c->llm_names);
+	free(c->llm_models);
+	c->llm_names = c->llm_models = NULL;
+	c->nllm = 0;
+}
+
+static void models_said(struct controller *c, const struct op_call *call,
+			const struct rest_result *r, struct buf *out)
+{
+	(void)call;
+	const struct profile_list *l = &r->profiles;
+	models_forget(c);
+	c->llm_names = xcalloc(l->count + 1, sizeof *c->llm_names);
+	c->llm_models = xcalloc(l->count + 1, sizeof *c->llm_models);
+	if (!l->count) {
+		buf_puts(out, "the server has no LLM profiles");
+		return;
+	}
+	buf_puts(out, "LLM profiles:");
+	for (size_t i = 0; i < l->count; i++) {
+		const struct llm_profile *p = &l->llms[i];
+		c->llm_names[i] = ctl_cleaned(c, p->name ? p->name : "");
+		c->llm_models[i] = ctl_cleaned(c, p->model ? p->model : "");
+		c->nllm++;
+		buf_printf(out, "%s %s", i ? "," : "", c->llm_names[i]);
+		if (*c->llm_models[i])
+			buf_printf(out, " (%s)", c->llm_models[i]);
+		if (l->active && p->name && !strcmp(l->active, p->name))
+			buf_puts(out, " [the server's default]");
+	}
+	buf_puts(out, " — /model PROFILE switches");
+}
+
+void ctl_op_fini(struct controller *c)
+{
+	models_forget(c);
+	free(c->model);
+	c->model = NULL;
 }
 
 static const struct op_row {
@@ -166,6 +226,8 @@ static const struct op_row {
 					REST_GOAL_RESUME, NULL, goal_resume_said },
 	[CONTROLLER_OP_MODEL] = { "LLM profile switching", "switch the model", NULL, NULL,
 				  REST_SWITCH_PROFILE, profile_args, model_said },
+	[CONTROLLER_OP_MODELS] = { "LLM profiles", "list the LLM profiles", NULL, NULL,
+				   REST_LIST_LLM_PROFILES, NULL, models_said },
 };
 
 /* The server's own words about a refusal or a failure (cleaned), after ": "; nothing when

@@ -209,7 +209,8 @@ static void cmd_goal(struct tui *u, const char *arg)
 static void cmd_model(struct tui *u, const char *arg)
 {
 	if (!*arg) {
-		ui_notice(&u->ui, "/model takes the name of one of the server's LLM profiles");
+		start(u, CONTROLLER_OP_MODELS, NULL, op_done, "asking the server for its LLM profiles…",
+		      "already asking for the LLM profiles…");
 		return;
 	}
 	struct controller_op_args a = { .text = arg };
@@ -231,7 +232,8 @@ const struct binding server_cmd_bindings[] = {
 	COMMAND("goal", "OBJECTIVE|stop|resume", cmd_goal,
 		"let the agent work toward OBJECTIVE round after round until a judge finds it "
 		"done; stop or resume that loop"),
-	COMMAND("model", "PROFILE", cmd_model,
-		"run the conversation on another of the server's LLM profiles"),
+	COMMAND("model", "[PROFILE]", cmd_model,
+		"list the server's LLM profiles, or run the conversation on PROFILE (the status "
+		"line names the model)"),
 };
 const size_t server_cmd_bindings_count = sizeof server_cmd_bindings / sizeof *server_cmd_bindings;
