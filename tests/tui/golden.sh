@@ -62,6 +62,7 @@ board) # Ctrl-G: every conversation of the server, most urgent first, one finish
 	wait_for_text "Home base is ready." 15
 	keys C-g
 	wait_for_text "✓ finished" 15
+	wait_for_text "server 1.43.1" 15 # the server's version, from /server_info
 	GOLDEN_SCRUB='s/list updated [0-9]* s ago/list updated N s ago/'
 	golden board -e
 	;;
