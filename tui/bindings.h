@@ -41,6 +41,10 @@ extern const size_t server_cmd_bindings_count;
 void slash_cmd_delete(struct tui *u, const char *arg);
 /* The question /delete asks (y deletes, any other key keeps it). */
 extern const struct layer delete_layer;
+/* /new's choice of an agent profile when the server has several. */
+extern const struct layer profile_layer;
+/* /new's calls in flight go on into nothing (the TUI is ending). */
+void server_cmds_fini(struct tui *u);
 /* The row of the command that line (without its "/") starts with, name n bytes long; NULL
  * when no row of any context has it. */
 const struct binding *bindings_command(const char *name, size_t n);

@@ -270,6 +270,7 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->query);
 	editor_fini(&u->reason);
 	editor_fini(&u->answer);
+	server_cmds_fini(u);
 	pager_free(u);
 	paint_fini(&u->paint);
 	ui_fini(&u->ui);
