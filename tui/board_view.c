@@ -35,6 +35,14 @@ struct board_view {
 	size_t nfinished;
 	char version[48];                  /* the server's version from /server_info ("": not yet) */
 	struct version_ask *version_ask;   /* that question in flight, NULL when none */
+	struct delete_ask *deletes;        /* the board's deletions in flight */
+};
+
+/* The board's Delete, answered y: one DELETE; its answer said, the list asked again. */
+struct delete_ask {
+	struct tui *u;          /* NULL once the board is gone */
+	char *title;
+	struct delete_ask *next;
 };
 
 /* /server_info asked for the board; b is NULL once the board is gone. */
@@ -276,6 +284,8 @@ void board_view_destroy(struct tui *u)
 		return;
 	if (b->version_ask)
 		b->version_ask->b = NULL;
+	for (struct delete_ask *d = b->deletes; d; d = d->next)
+		d->u = NULL;
 	directory_destroy(b->dir);
 	board_destroy(b->board);
 	forget_list(b);
@@ -330,9 +340,60 @@ static void answer_when_ready(struct tui *u)
 }
 
 /* A key while the board is on top; the conversation keys get those it does not take. */
+static void deleted(void *ctx, struct rest_result *r)
+{
+	struct delete_ask *d = ctx;
+	struct tui *u = d->u;
+	if (u && u->board) {
+		for (struct delete_ask **p = &u->board->deletes; *p; p = &(*p)->next)
+			if (*p == d) {
+				*p = d->next;
+				break;
+			}
+		if (r->outcome == REST_OK)
+			ui_notice(&u->ui, "the server deleted “%s”", d->title);
+		else if (r->outcome == REST_NOT_FOUND)
+			ui_notice(&u->ui, "could not delete “%s”: the server no longer has it", d->title);
+		else if (r->outcome == REST_AUTH)
+			ui_notice(&u->ui, "could not delete “%s”: the server refused the session API key",
+				  d->title);
+		else if (r->outcome == REST_NO_ANSWER)
+			ui_notice(&u->ui, "could not delete “%s”: %s", d->title,
+				  r->raw->error ? r->raw->error : "no answer from the server");
+		else
+			ui_notice(&u->ui, "could not delete “%s”: the server %s", d->title,
+				  r->raw->status >= 500 ? "failed" : "refused it");
+		if (u->board->dir)
+			directory_poll_now(u->board->dir);
+		ui_schedule_frame(&u->ui);
+	}
+	free(d->title);
+	free(d);
+}
+
+static void delete_conversation(struct tui *u, const char *id, const char *title)
+{
+	struct rest_server srv = {
+		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
+		.insecure = u->o->insecure,
+	};
+	struct delete_ask *d = xcalloc(1, sizeof *d);
+	d->u = u;
+	d->title = xstrdup(title ? title : id);
+	if (rest_call(&srv, REST_DELETE, &(struct rest_args){ .id = id }, deleted, d) != 0) {
+		ui_notice(&u->ui, "could not delete “%s”: the request could not be made", d->title);
+		free(d->title);
+		free(d);
+		return;
+	}
+	d->next = u->board->deletes;
+	u->board->deletes = d;
+	ui_notice(&u->ui, "deleting “%s”…", d->title);
+}
+
 static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 {
-	struct board_action a = { BOARD_NONE, NULL };
+	struct board_action a = { BOARD_NONE, NULL, NULL };
 	if (!board_key(u->board->board, ev, &a))
 		return LAYER_KEY_NONE;
 	switch (a.kind) {
@@ -350,6 +411,9 @@ static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 		break;
 	case BOARD_CLOSE:
 		board_view_close(u);
+		break;
+	case BOARD_DELETE:
+		delete_conversation(u, a.id, a.title);
 		break;
 	case BOARD_NONE:
 		break;
