@@ -116,6 +116,7 @@ struct controller_op_result {
 	enum controller_op op;
 	bool ok;
 	const char *words;
+	const char *text;       /* the operation's text (the question…) as shown (clean), or "" */
 };
 
 typedef void (*controller_op_fn)(void *ctx, const struct controller_op_result *r);

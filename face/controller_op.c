@@ -331,7 +331,13 @@ static void op_report(struct controller *c, struct op_call *call, const struct r
 		failure_words(c, row, r, &words);
 	controller_clean(c, words.data ? words.data : "", words.len, &clean);
 	res.words = buf_cstr(&clean);
+	struct buf text;
+	buf_init(&text);
+	if (call->text)
+		controller_clean(c, call->text, strlen(call->text), &text);
+	res.text = buf_cstr(&text);
 	call->done(call->ctx, &res);
+	buf_fini(&text);
 	buf_fini(&words);
 	buf_fini(&clean);
 	op_free(call);

@@ -397,11 +397,15 @@ static void answered(void *ctx, const struct controller_op_result *r)
 		op_done(ctx, r);
 		return;
 	}
+	struct buf text;
+	buf_init(&text);
+	buf_printf(&text, "you asked: %s\n\n%s", r->text, r->words);
 	struct item_spec spec = {
 		.kind = ITEM_NOTICE, .seq = -1, .title = "aside (not part of the conversation)",
-		.text = r->words, .text_len = strlen(r->words),
+		.text = buf_cstr(&text), .text_len = text.len,
 	};
 	transcript_add_event(v->t, &spec);
+	buf_fini(&text);
 	ui_notice(&v->u->ui, "answered aside: the answer is above, the agent's context unchanged");
 	ui_schedule_frame(&v->u->ui);
 }

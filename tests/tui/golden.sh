@@ -48,6 +48,15 @@ confirm) # the confirmation modal, its choices given the keyboard
 	wait_for_text "[y] allow"
 	golden confirm
 	;;
+ask_aside) # /ask: the answer a note of this client, apart from the conversation's items
+	start_fixture "$DATA/tui_chat.scenario"
+	start_tether 100 20 "$CONV"
+	wait_for_text "Ready for your messages."
+	keys -l "/ask what did you read?"
+	keys Enter
+	wait_for_text "answered aside"
+	golden ask_aside -e
+	;;
 keys_overlay) # ? on the empty prompt
 	start_fixture "$DATA/tui_chat.scenario"
 	start_tether 100 30 "$CONV"
