@@ -100,6 +100,7 @@ enum controller_op {
 	CONTROLLER_OP_GOAL_RESUME,
 	CONTROLLER_OP_MODEL,            /* switch to the LLM profile named text */
 	CONTROLLER_OP_MODELS,           /* list the server's LLM profiles */
+	CONTROLLER_OP_ANALYZER,         /* the security analyzer that rates actions: analyzer */
 	CONTROLLER_OP_COUNT,
 };
 
@@ -107,6 +108,7 @@ enum controller_op {
 struct controller_op_args {
 	enum confirmation_policy policy;        /* POLICY */
 	enum risk_threshold threshold;          /* POLICY with RISKY: the lowest risk that asks */
+	enum security_analyzer analyzer;        /* ANALYZER */
 	const char *text;                       /* a title, a question, an objective, a profile */
 };
 

@@ -48,6 +48,28 @@ static void policy_said(struct controller *c, const struct op_call *call,
 	}
 }
 
+static void analyzer_args(const struct controller_op_args *in, struct rest_args *out)
+{
+	out->analyzer = in->analyzer;
+}
+
+static void analyzer_said(struct controller *c, const struct op_call *call,
+			  const struct rest_result *r, struct buf *out)
+{
+	(void)c, (void)r;
+	switch (call->args.analyzer) {
+	case SECURITY_ANALYZER_NONE:
+		buf_puts(out, "the server no longer rates the actions' risk (no security analyzer)");
+		break;
+	case SECURITY_ANALYZER_LLM:
+		buf_puts(out, "the server now has the LLM rate each action's risk");
+		break;
+	case SECURITY_ANALYZER_PATTERN:
+		buf_puts(out, "the server now rates each action's risk by known patterns");
+		break;
+	}
+}
+
 static void title_args(const struct controller_op_args *in, struct rest_args *out)
 {
 	out->title = in->text;
@@ -226,6 +248,8 @@ static const struct op_row {
 					REST_GOAL_RESUME, NULL, goal_resume_said },
 	[CONTROLLER_OP_MODEL] = { "LLM profile switching", "switch the model", NULL, NULL,
 				  REST_SWITCH_PROFILE, profile_args, model_said },
+	[CONTROLLER_OP_ANALYZER] = { "security analyzer", "set the security analyzer", NULL, NULL,
+				     REST_SET_SECURITY_ANALYZER, analyzer_args, analyzer_said },
 	[CONTROLLER_OP_MODELS] = { "LLM profiles", "list the LLM profiles", NULL, NULL,
 				   REST_LIST_LLM_PROFILES, NULL, models_said },
 };

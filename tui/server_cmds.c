@@ -67,6 +67,27 @@ static void cmd_policy(struct tui *u, const char *arg)
 	      "a policy change is already on its way to the server");
 }
 
+static void cmd_analyzer(struct tui *u, const char *arg)
+{
+	struct controller_op_args a = { 0 };
+	const char *s = arg;
+	if (word_is(&s, "llm"))
+		a.analyzer = SECURITY_ANALYZER_LLM;
+	else if (word_is(&s, "pattern"))
+		a.analyzer = SECURITY_ANALYZER_PATTERN;
+	else if (word_is(&s, "none"))
+		a.analyzer = SECURITY_ANALYZER_NONE;
+	else
+		s = "?";
+	if (*s) {
+		ui_notice(&u->ui, "/analyzer takes llm, pattern or none");
+		return;
+	}
+	start(u, CONTROLLER_OP_ANALYZER, &a, op_done,
+	      "asking the server to change the security analyzer…",
+	      "a security analyzer change is already on its way");
+}
+
 static void cmd_rename(struct tui *u, const char *arg)
 {
 	if (!*arg) {
@@ -468,6 +489,8 @@ const struct binding server_cmd_bindings[] = {
 	COMMAND("policy", "always|never|risky [LEVEL]", cmd_policy,
 		"when the agent asks before acting: always, never, or risky from LEVEL (low, "
 		"medium, high: the default) up"),
+	COMMAND("analyzer", "llm|pattern|none", cmd_analyzer,
+		"who rates each action's risk for /policy risky: the LLM, known patterns, or none"),
 	COMMAND("rename", "TITLE", cmd_rename, "give the conversation a new title"),
 	COMMAND("delete", "", slash_cmd_delete,
 		"delete the conversation from the server, once you said y to its title"),

@@ -27,5 +27,17 @@ wait_for "/policy takes always, never, or risky [low|medium|high]" ||
 	fail "a word /policy does not take was not said"
 [ "$(grep -c 'rest POST [^ ]*/confirmation_policy ' "$WORK/traffic")" = 2 ] ||
 	fail "a /policy it refused went to the server"
+
+# /analyzer: who rates the risks /policy risky compares.
+T send-keys -t main -l "/analyzer llm"
+T send-keys -t main Enter
+wait_traffic 'rest POST [^ ]*/security_analyzer 200 \{"security_analyzer":\{"kind":"LLMSecurityAnalyzer"\}\}' ||
+	fail "/analyzer llm did not set the LLM analyzer"
+wait_for "the server now has the LLM rate each action's risk" || fail "/analyzer llm said nothing"
+T send-keys -t main -l "/analyzer none"
+T send-keys -t main Enter
+wait_traffic 'rest POST [^ ]*/security_analyzer 200 \{"security_analyzer":null\}' ||
+	fail "/analyzer none did not remove the analyzer"
+wait_for "the server no longer rates the actions' risk" || fail "/analyzer none said nothing"
 no_sanitizer_report
 echo ok
