@@ -28,6 +28,9 @@ run "/compact"
 wait_traffic 'rest POST [^ ]*/condense 200' || fail "/compact did not condense"
 wait_for "the server condensed the history the agent sees" || fail "/compact said nothing"
 
+run "/goal resume"
+wait_for "could not resume the goal: there is no goal to resume (none was set, or it ended)" ||
+	fail "a goal/resume with nothing to resume was not said in words"
 run "/goal make the tests pass"
 wait_traffic 'rest POST [^ ]*/goal 200 \{"objective":"make the tests pass"' || fail "/goal sent no goal"
 wait_for "goal set: the agent works toward “make the tests pass”" || fail "/goal said nothing"
@@ -37,6 +40,10 @@ wait_for "could not set the goal: a run or a goal is already going" ||
 run "/goal stop"
 wait_traffic 'rest POST [^ ]*/goal/stop 200' || fail "/goal stop did not stop"
 wait_for "goal stopped" || fail "/goal stop said nothing"
+run "/goal resume"
+wait_for "goal resumed: the agent works toward it again" || fail "/goal resume said nothing"
+run "/goal stop"
+wait_for "goal stopped" || fail "the resumed goal did not stop"
 
 run "/model nosuch"
 wait_traffic 'rest POST [^ ]*/switch_profile 404' || fail "/model sent no switch"
