@@ -975,6 +975,7 @@ void controller_destroy(struct controller *c)
 		return;
 	outbox_destroy(c->outbox);
 	ctl_rest_detach(c);
+	ctl_op_detach(c);
 	ctl_history_detach(c);
 	session_destroy(c->session);
 	for (size_t i = 0; i < c->nsinks; i++)
@@ -991,6 +992,7 @@ void controller_destroy(struct controller *c)
 	free(c->last_drop);
 	transcript_destroy(c->transcript);
 	free(c->title);
+	ctl_op_fini(c);
 	ctl_echo_fini(c);
 	free(c->shown_server);
 	free(c->shown_conversation_id);
@@ -1016,6 +1018,7 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->server = c->shown_server;
 	st->conversation_id = c->shown_conversation_id;
 	st->title = c->title;
+	st->model = c->model;
 	st->connection = c->connection;
 	st->attempt = c->attempt;
 	st->retry_at_us = c->retry_at_us;

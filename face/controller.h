@@ -21,6 +21,7 @@ struct controller_status {
 	const char *server;
 	const char *conversation_id;
 	const char *title;              /* NULL until known */
+	const char *model;              /* the agent's LLM model, NULL until known */
 	enum session_state connection;
 	int attempt;
 	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */
@@ -92,6 +93,45 @@ bool controller_confirm_and_send(struct controller *c, const char *text);
  * once the server took the new policy (it does not run them by itself). */
 bool controller_set_confirmation_policy(struct controller *c, enum confirmation_policy policy,
 					bool then_accept);
+/* What the user asks the server to do to the conversation (controller_op.c). */
+enum controller_op {
+	CONTROLLER_OP_POLICY,           /* the confirmation policy: policy, threshold */
+	CONTROLLER_OP_RENAME,           /* the title: text */
+	CONTROLLER_OP_DELETE,           /* the conversation, for good (text: its title, said) */
+	CONTROLLER_OP_ASK,              /* a question aside (text), answered outside the log */
+	CONTROLLER_OP_COMPACT,          /* condense the history the agent sees */
+	CONTROLLER_OP_GOAL,             /* a goal loop toward the objective text */
+	CONTROLLER_OP_GOAL_STOP,
+	CONTROLLER_OP_GOAL_RESUME,
+	CONTROLLER_OP_MODEL,            /* switch to the LLM profile named text */
+	CONTROLLER_OP_MODELS,           /* list the server's LLM profiles */
+	CONTROLLER_OP_ANALYZER,         /* the security analyzer that rates actions: analyzer */
+	CONTROLLER_OP_COUNT,
+};
+
+/* What an operation takes; each reads only its own fields. */
+struct controller_op_args {
+	enum confirmation_policy policy;        /* POLICY */
+	enum risk_threshold threshold;          /* POLICY with RISKY: the lowest risk that asks */
+	enum security_analyzer analyzer;        /* ANALYZER */
+	const char *text;                       /* a title, a question, an objective, a profile */
+};
+
+/* What the server did, or why it did not, in words (clean; valid during the call): for ASK
+ * with ok, the answer itself. */
+struct controller_op_result {
+	enum controller_op op;
+	bool ok;
+	const char *words;
+	const char *text;       /* the operation's text (the question…) as shown (clean), or "" */
+};
+
+typedef void (*controller_op_fn)(void *ctx, const struct controller_op_result *r);
+
+/* Sends op about this conversation; done hears what the server did (never after
+ * controller_destroy). False, nothing sent, while the same operation is in flight. */
+bool controller_op(struct controller *c, enum controller_op op, const struct controller_op_args *a,
+		   controller_op_fn done, void *ctx);
 /* Reconnects now instead of waiting out the backoff; false when no reconnect is waiting. */
 bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */

@@ -40,6 +40,12 @@ struct controller {
 	struct session *session;
 	struct outbox *outbox;
 	struct ctl_call *rest_calls;    /* REST calls in flight */
+	struct op_call *op_calls;       /* controller_op: the user's operations in flight */
+	struct server_version server_version; /* from /server_info once a route was missing */
+	char *model;                    /* the agent's LLM model as shown (clean), NULL: unknown */
+	/* the server's LLM profiles as /model last listed them: names and models (clean) */
+	char **llm_names, **llm_models;
+	size_t nllm;
 	struct transcript *transcript;
 	bool warned_streams;            /* told once that streams over the bound are discarded */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
@@ -135,6 +141,10 @@ void ctl_check_socket(struct controller *c);
 struct diag_about ctl_about(const struct controller *c);
 /* Calls still in flight when the controller goes finish into nothing. */
 void ctl_rest_detach(struct controller *c);
+/* The same for controller_op's operations: their done never runs. */
+void ctl_op_detach(struct controller *c);
+/* Frees what controller_op keeps (the model, the LLM profiles listed). */
+void ctl_op_fini(struct controller *c);
 /* Whether the current status shows a run in progress (cli.md: not idle, finished, paused,
  * error or stuck). */
 bool ctl_run_in_progress(const struct controller *c);

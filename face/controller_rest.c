@@ -131,6 +131,10 @@ static void title_done(struct controller *c, struct ctl_call *call, const struct
 		return;
 	}
 	const struct conversation_page *p = &r->conversations;
+	if (r->outcome == REST_OK && p->count == 1 && p->items[0].model && !c->model) {
+		c->model = ctl_cleaned(c, p->items[0].model);
+		ctl_changed(c);
+	}
 	if (r->outcome == REST_OK && p->count == 1 && p->items[0].title) {
 		struct buf t;
 		buf_init(&t);

@@ -529,6 +529,8 @@ size_t bindings_contexts(struct bindings_context *out, size_t max)
 		    sizeof completion_bindings / sizeof *completion_bindings } },
 		{ "Commands (Enter runs one; Tab completes its name)", { slash_bindings },
 		  { slash_bindings_count } },
+		{ "Asking the server (this conversation)", { server_cmd_bindings },
+		  { server_cmd_bindings_count } },
 		{ "Editing (the message, a search, a reason)", { keymap_edit_bindings },
 		  { keymap_edit_bindings_count } },
 		{ "Searching (Ctrl-R)", { search_edit_bindings }, { search_edit_bindings_count } },

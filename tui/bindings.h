@@ -34,6 +34,17 @@ void slash_cmd_help(struct tui *u, const char *arg);
 /* The commands without a key (slash.c), a context of their own in the overlay. */
 extern const struct binding slash_bindings[];
 extern const size_t slash_bindings_count;
+/* The commands that ask the server to act on the conversation (server_cmds.c). */
+extern const struct binding server_cmd_bindings[];
+extern const size_t server_cmd_bindings_count;
+/* /delete: asks, naming the title, before the conversation on screen is deleted. */
+void slash_cmd_delete(struct tui *u, const char *arg);
+/* The question /delete asks (y deletes, any other key keeps it). */
+extern const struct layer delete_layer;
+/* /new's choice of an agent profile when the server has several. */
+extern const struct layer profile_layer;
+/* /new's calls in flight go on into nothing (the TUI is ending). */
+void server_cmds_fini(struct tui *u);
 /* The row of the command that line (without its "/") starts with, name n bytes long; NULL
  * when no row of any context has it. */
 const struct binding *bindings_command(const char *name, size_t n);

@@ -34,6 +34,9 @@ struct board {
 	bool urgent;                /* the selection follows the first (most urgent) row */
 	bool refused;               /* the last key was Ctrl-O with nothing to answer */
 	bool after_refusal;         /* … the key before the one being handled */
+	/* Delete asked about this conversation: the next key answers (y deletes) */
+	char *deleting_id, *deleting_title;
+	char question[320];
 };
 
 static const struct look plain = { 0, 0, 0 };
@@ -176,6 +179,8 @@ void board_destroy(struct board *b)
 	if (!b)
 		return;
 	free_items(b);
+	free(b->deleting_id);
+	free(b->deleting_title);
 	free(b->want);
 	free(b->server);
 	buf_fini(&b->filter);
@@ -318,7 +323,7 @@ static bool key_open(struct board *b, const struct key_event *ev, struct board_a
 	(void)ev;
 	const char *id = board_selected_id(b);
 	if (id)
-		*out = (struct board_action){ BOARD_OPEN, id };
+		*out = (struct board_action){ BOARD_OPEN, id, NULL };
 	return true;
 }
 
@@ -375,7 +380,7 @@ static bool key_answer(struct board *b, const struct key_event *ev, struct board
 	(void)ev;
 	const char *id = board_selected_id(b);
 	if (id && waits_for_confirmation(&b->items[b->shown[b->sel]]))
-		*out = (struct board_action){ BOARD_ANSWER, id };
+		*out = (struct board_action){ BOARD_ANSWER, id, NULL };
 	else if (id) {
 		b->hint = "nothing to answer: no confirmation waits here";
 		b->refused = true;
@@ -385,6 +390,8 @@ static bool key_answer(struct board *b, const struct key_event *ev, struct board
 
 /* The board's keys, in the one row type of every key table: the keys overlay lists them. Any
  * modifiers, but typing is without Alt (Alt-a and the like are the conversations'). */
+static bool key_delete(struct board *b, const struct key_event *ev, struct board_action *out);
+
 const struct binding board_bindings[] = {
 	BIND_BOARD(KEYS_UP, KEYS_MOD_ANY, 0, key_up, "select the row above"),
 	BIND_BOARD(KEYS_DOWN, KEYS_MOD_ANY, 0, key_down, "select the row below"),
@@ -395,6 +402,8 @@ const struct binding board_bindings[] = {
 	BIND_BOARD(KEYS_ENTER, KEYS_MOD_ANY, 0, key_open, "show the conversation (opening it here when it is not)"),
 	BIND_BOARD(KEYS_CTRL, KEYS_MOD_ANY, 'o', key_answer,
 	  "answer its waiting confirmation, without leaving the board"),
+	BIND_BOARD(KEYS_DELETE, KEYS_MOD_ANY, 0, key_delete,
+		   "delete the conversation from the server, once you said y to its title"),
 	BIND_BOARD(KEYS_ESC, KEYS_MOD_ANY, 0, key_esc, "clear the filter; with none, back to the conversation"),
 	BIND_BOARD(KEYS_CHAR, 0, KEYS_CP_TEXT, key_type, "filter the rows by title or id"),
 	BIND_BOARD(KEYS_PASTE, KEYS_MOD_ANY, 0, key_paste, "filter the rows by title or id"),
@@ -403,9 +412,41 @@ const struct binding board_bindings[] = {
 };
 const size_t board_bindings_count = sizeof board_bindings / sizeof *board_bindings;
 
+static bool key_delete(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	(void)ev, (void)out;
+	const char *id = board_selected_id(b);
+	if (!id)
+		return true;
+	const struct item *it = &b->items[b->shown[b->sel]];
+	free(b->deleting_id);
+	free(b->deleting_title);
+	b->deleting_id = xstrdup(id);
+	b->deleting_title = xstrdup(it->title && *it->title ? it->title : id);
+	snprintf(b->question, sizeof b->question,
+		 "delete “%s” from the server for good? y deletes, any other key keeps it",
+		 b->deleting_title);
+	b->hint = b->question;
+	return true;
+}
+
+/* The answer to Delete's question: y deletes, any other key keeps the conversation. */
+static bool delete_answer(struct board *b, const struct key_event *ev, struct board_action *out)
+{
+	if (ev->kind == KEYS_CHAR && !ev->mods && (ev->cp == 'y' || ev->cp == 'Y'))
+		*out = (struct board_action){ BOARD_DELETE, b->deleting_id, b->deleting_title };
+	else
+		b->hint = "kept: nothing was deleted";
+	return true;
+}
+
 bool board_key(struct board *b, const struct key_event *ev, struct board_action *out)
 {
-	*out = (struct board_action){ BOARD_NONE, NULL };
+	*out = (struct board_action){ BOARD_NONE, NULL, NULL };
+	if (b->hint == b->question && b->deleting_id) {
+		b->hint = NULL;
+		return delete_answer(b, ev, out);
+	}
 	const char *hint = b->hint;
 	b->hint = NULL;
 	b->after_refusal = b->refused;

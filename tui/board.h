@@ -40,12 +40,14 @@ enum board_action_kind {
 	BOARD_OPEN,                 /* Enter: switch to (or open) id */
 	BOARD_ANSWER,               /* Ctrl-O: show id's confirmation */
 	BOARD_CLOSE,                /* Esc on an empty filter: back to the conversation */
+	BOARD_DELETE,               /* Delete, then y to the question naming its title: delete id */
 };
 
 /* What a key asks the caller to do; id stays valid until the next board_set_entries. */
 struct board_action {
 	enum board_action_kind kind;
 	const char *id;
+	const char *title;          /* BOARD_DELETE: as the question named it */
 };
 
 struct board;

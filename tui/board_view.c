@@ -33,7 +33,58 @@ struct board_view {
 	/* conversations not open whose run ended between two polls: finished since you looked */
 	char **finished;
 	size_t nfinished;
+	char version[48];                  /* the server's version from /server_info ("": not yet) */
+	struct version_ask *version_ask;   /* that question in flight, NULL when none */
+	struct delete_ask *deletes;        /* the board's deletions in flight */
 };
+
+/* The board's Delete, answered y: one DELETE; its answer said, the list asked again. */
+struct delete_ask {
+	struct tui *u;          /* NULL once the board is gone */
+	char *title;
+	struct delete_ask *next;
+};
+
+/* /server_info asked for the board; b is NULL once the board is gone. */
+struct version_ask {
+	struct board_view *b;
+	struct ui *ui;
+};
+
+static void version_answered(void *ctx, struct rest_result *r)
+{
+	struct version_ask *ask = ctx;
+	struct board_view *b = ask->b;
+	if (b) {
+		b->version_ask = NULL;
+		if (r->outcome == REST_OK && r->version.text[0])
+			snprintf(b->version, sizeof b->version, "server %s", r->version.text);
+		else if (r->outcome == REST_OK || r->outcome == REST_UNSUPPORTED ||
+			 r->outcome == REST_NOT_FOUND)
+			snprintf(b->version, sizeof b->version, "server version unknown");
+		ui_schedule_frame(ask->ui);
+	}
+	free(ask);
+}
+
+/* Asks the server its version once, for the board's line. */
+static void version_ask(struct tui *u)
+{
+	struct board_view *b = u->board;
+	if (b->version[0] || b->version_ask)
+		return;
+	struct rest_server srv = {
+		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
+		.insecure = u->o->insecure,
+	};
+	struct version_ask *ask = xcalloc(1, sizeof *ask);
+	ask->b = b;
+	ask->ui = &u->ui;
+	if (rest_call(&srv, REST_SERVER_INFO, NULL, version_answered, ask) == 0)
+		b->version_ask = ask;
+	else
+		free(ask);
+}
 
 static bool listed_finished(const struct board_view *b, const char *id, size_t *at)
 {
@@ -201,6 +252,7 @@ void board_view_open(struct tui *u)
 		buf_fini(&host);
 		snprintf(u->board->note, sizeof u->board->note, "asking the server for its list…");
 	}
+	version_ask(u);
 	if (!u->board->dir) {
 		u->board->dir = directory_create(u->loop, u->o, u->masks, u->api_key, on_poll, u);
 		directory_set_interval(u->board->dir, BOARD_POLL_S);
@@ -230,6 +282,10 @@ void board_view_destroy(struct tui *u)
 	struct board_view *b = u->board;
 	if (!b)
 		return;
+	if (b->version_ask)
+		b->version_ask->b = NULL;
+	for (struct delete_ask *d = b->deletes; d; d = d->next)
+		d->u = NULL;
 	directory_destroy(b->dir);
 	board_destroy(b->board);
 	forget_list(b);
@@ -284,9 +340,60 @@ static void answer_when_ready(struct tui *u)
 }
 
 /* A key while the board is on top; the conversation keys get those it does not take. */
+static void deleted(void *ctx, struct rest_result *r)
+{
+	struct delete_ask *d = ctx;
+	struct tui *u = d->u;
+	if (u && u->board) {
+		for (struct delete_ask **p = &u->board->deletes; *p; p = &(*p)->next)
+			if (*p == d) {
+				*p = d->next;
+				break;
+			}
+		if (r->outcome == REST_OK)
+			ui_notice(&u->ui, "the server deleted “%s”", d->title);
+		else if (r->outcome == REST_NOT_FOUND)
+			ui_notice(&u->ui, "could not delete “%s”: the server no longer has it", d->title);
+		else if (r->outcome == REST_AUTH)
+			ui_notice(&u->ui, "could not delete “%s”: the server refused the session API key",
+				  d->title);
+		else if (r->outcome == REST_NO_ANSWER)
+			ui_notice(&u->ui, "could not delete “%s”: %s", d->title,
+				  r->raw->error ? r->raw->error : "no answer from the server");
+		else
+			ui_notice(&u->ui, "could not delete “%s”: the server %s", d->title,
+				  r->raw->status >= 500 ? "failed" : "refused it");
+		if (u->board->dir)
+			directory_poll_now(u->board->dir);
+		ui_schedule_frame(&u->ui);
+	}
+	free(d->title);
+	free(d);
+}
+
+static void delete_conversation(struct tui *u, const char *id, const char *title)
+{
+	struct rest_server srv = {
+		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
+		.insecure = u->o->insecure,
+	};
+	struct delete_ask *d = xcalloc(1, sizeof *d);
+	d->u = u;
+	d->title = xstrdup(title ? title : id);
+	if (rest_call(&srv, REST_DELETE, &(struct rest_args){ .id = id }, deleted, d) != 0) {
+		ui_notice(&u->ui, "could not delete “%s”: the request could not be made", d->title);
+		free(d->title);
+		free(d);
+		return;
+	}
+	d->next = u->board->deletes;
+	u->board->deletes = d;
+	ui_notice(&u->ui, "deleting “%s”…", d->title);
+}
+
 static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 {
-	struct board_action a = { BOARD_NONE, NULL };
+	struct board_action a = { BOARD_NONE, NULL, NULL };
 	if (!board_key(u->board->board, ev, &a))
 		return LAYER_KEY_NONE;
 	switch (a.kind) {
@@ -305,6 +412,9 @@ static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 	case BOARD_CLOSE:
 		board_view_close(u);
 		break;
+	case BOARD_DELETE:
+		delete_conversation(u, a.id, a.title);
+		break;
 	case BOARD_NONE:
 		break;
 	}
@@ -319,15 +429,16 @@ static void board_view_paint(struct tui *u, const struct controller_status *st, 
 	struct board_view *b = u->board;
 	answer_when_ready(u);
 	refresh_entries(u);
-	char note[sizeof b->note + 64];
+	char note[sizeof b->note + sizeof b->version + 64];
 	time_t now = time(NULL);
+	const char *sep = b->version[0] ? " · " : "";
 	if (b->note[0])
-		snprintf(note, sizeof note, "%s", b->note);
+		snprintf(note, sizeof note, "%s%s%s", b->version, sep, b->note);
 	else if (b->polled_at)
-		snprintf(note, sizeof note, "list updated %lld s ago",
+		snprintf(note, sizeof note, "%s%slist updated %lld s ago", b->version, sep,
 			 (long long)(now > b->polled_at ? now - b->polled_at : 0));
 	else
-		note[0] = '\0';
+		snprintf(note, sizeof note, "%s", b->version);
 	const struct layer *top = layers_top(&u->layers);
 	bool modal = top == &confirm_layer || top == &reason_layer;
 	int modal_rows = modal ? modal_rows_wanted(u, COLS) : 0;

@@ -121,6 +121,9 @@ struct tui {
 	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
+	struct editor answer;       /* a yes-or-no question's (server_cmds.c: /delete) */
+	struct conv *deleting;      /* /delete asked about it (server_cmds.c's layer) */
+	struct new_conv *new_conv;  /* /new under way (server_cmds.c), NULL when none */
 	struct painter paint;
 	struct layers layers;       /* what is open over the conversation (layer.c) */
 	char *last_error;           /* the last notice, printed on stderr when the run ends */

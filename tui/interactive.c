@@ -269,6 +269,8 @@ static void tui_free(struct tui *u)
 	editor_fini(&u->input);
 	editor_fini(&u->query);
 	editor_fini(&u->reason);
+	editor_fini(&u->answer);
+	server_cmds_fini(u);
 	pager_free(u);
 	paint_fini(&u->paint);
 	ui_fini(&u->ui);
@@ -309,6 +311,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	editor_init(&u->input);
 	editor_init(&u->query);
 	editor_init(&u->reason);
+	editor_init(&u->answer);
 	struct buf err;
 	buf_init(&err);
 	if (terminal_open(o->color, &err) != 0) {

@@ -383,7 +383,7 @@ static void paint_notice(struct tui *u, int y, int rows)
 static void paint_input(struct tui *u, const struct layout_plan *L, int *cy, int *cx)
 {
 	struct editor *e = active_editor(u);
-	char prefix_buf[64];
+	char prefix_buf[256];
 	const char *prefix = input_prefix(u, prefix_buf, sizeof prefix_buf);
 	int pw = text_width(prefix, strlen(prefix));
 	if (COLS - pw < 1) {
@@ -423,7 +423,7 @@ static long focus_in_view(struct tui *u);
 void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_us)
 {
 	struct editor *e = active_editor(u);
-	char prefix_buf[64];
+	char prefix_buf[256];
 	const char *prefix = input_prefix(u, prefix_buf, sizeof prefix_buf);
 	int pw = text_width(prefix, strlen(prefix));
 	size_t in_rows;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { STATUS_SEGMENTS = 12, STATUS_SEGMENT_BYTES = 256 };
+enum { STATUS_SEGMENTS = 13, STATUS_SEGMENT_BYTES = 256 };
 
 /* The words of the status line, said once: every width uses these and only drops parts. */
 static const char word_connecting[] = "connecting";
@@ -309,6 +309,14 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 		buf_init(&b);
 		status_put_fitted(&b, name, strlen(name), width / 3 > 12 ? width / 3 : 12);
 		snprintf(add(segs, &n, 6, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+		buf_fini(&b);
+	}
+	if (st->model && *st->model) {
+		struct buf b;
+		buf_init(&b);
+		status_put_fitted(&b, st->model, strlen(st->model), width / 5 > 12 ? width / 5 : 12);
+		/* the first part to go when the line is short */
+		snprintf(add(segs, &n, 9, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
 		buf_fini(&b);
 	}
 	if (st->server && *st->server)

@@ -224,6 +224,9 @@ static void test_confirmation_policy(void **state)
 	finish_call(call(REST_SET_CONFIRMATION_POLICY, (struct rest_args){ .id = CONV, .policy = CONFIRMATION_POLICY_ALWAYS }));
 	assert_int_equal(R.status, 200);
 	expect_body("POST", "{\"policy\":{\"kind\":\"AlwaysConfirm\"}}");
+	finish_call(call(REST_SET_CONFIRMATION_POLICY, (struct rest_args){ .id = CONV, .policy = CONFIRMATION_POLICY_RISKY, .threshold = RISK_THRESHOLD_LOW }));
+	expect_body("POST", "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"LOW\","
+			    "\"confirm_unknown\":true}}");
 }
 
 static void test_search_conversations(void **state)

@@ -48,6 +48,15 @@ confirm) # the confirmation modal, its choices given the keyboard
 	wait_for_text "[y] allow"
 	golden confirm
 	;;
+ask_aside) # /ask: the answer a note of this client, apart from the conversation's items
+	start_fixture "$DATA/tui_chat.scenario"
+	start_tether 100 20 "$CONV"
+	wait_for_text "Ready for your messages."
+	keys -l "/ask what did you read?"
+	keys Enter
+	wait_for_text "answered aside"
+	golden ask_aside -e
+	;;
 keys_overlay) # ? on the empty prompt
 	start_fixture "$DATA/tui_chat.scenario"
 	start_tether 100 30 "$CONV"
@@ -62,6 +71,7 @@ board) # Ctrl-G: every conversation of the server, most urgent first, one finish
 	wait_for_text "Home base is ready." 15
 	keys C-g
 	wait_for_text "✓ finished" 15
+	wait_for_text "server 1.43.1" 15 # the server's version, from /server_info
 	GOLDEN_SCRUB='s/list updated [0-9]* s ago/list updated N s ago/'
 	golden board -e
 	;;

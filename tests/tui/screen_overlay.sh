@@ -35,9 +35,21 @@ for want in "Esc  /interrupt" "Ctrl-X  /edit [text]" "Ctrl-O  /confirm" "/copy [
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
 T send-keys -t main PgDn
-wait_for "Ctrl-W, Alt-Backspace" || fail "PgDn did not reach the editing keys"
-for want in "Ctrl-U" "Ctrl-K" "Ctrl-Y" "Browsing the matches"; do
+wait_for "Asking the server (this conversation)" || fail "PgDn did not reach the server's commands"
+for want in "/rename TITLE" "/ask QUESTION" "/goal OBJECTIVE|stop|resume"; do
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
+done
+# seek TEXT: PgDn until the overlay shows TEXT (the list is longer than a few pages).
+seek() {
+	for _ in 1 2 3 4 5 6; do
+		screen | grep -qF -- "$1" && return 0
+		T send-keys -t main PgDn
+		wait_until_stable
+	done
+	screen | grep -qF -- "$1"
+}
+for want in "Ctrl-W, Alt-Backspace" "Ctrl-K" "Ctrl-Y" "Browsing the matches"; do
+	seek "$want" || fail "PgDn did not reach '$want'"
 done
 T send-keys -t main End
 wait_for "close this list" || fail "End did not reach the end"

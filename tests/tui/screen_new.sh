@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# /new: the agent profiles asked of the server; several are a choice (a digit picks, Enter the
+# active one, Esc none); the conversation started with the one chosen and the first message,
+# then opened beside the others and shown.
+. "$(dirname "$0")/lib.sh" "$@"
+
+start_fixture "$DATA/tui_chat.scenario" --agent-profile default --agent-profile reviewer
+start_tether 120 30 "$CONV"
+wait_for "Ready for your messages." || fail "the history did not show"
+run() { T send-keys -t main -l "$1"; T send-keys -t main Enter; }
+
+run "/new"
+wait_for "agent profile? 1 default (active) · 2 reviewer ·" || fail "/new did not offer the profiles"
+T send-keys -t main Escape
+wait_for "no new conversation" || fail "Esc did not give up"
+grep -q 'rest POST /api/conversations ' "$WORK/traffic" && fail "Esc started a conversation"
+
+run "/new review the parser"
+wait_for "agent profile? 1 default (active) · 2 reviewer ·" || fail "/new did not offer them again"
+T send-keys -t main 2
+wait_traffic 'rest POST /api/conversations 201 \{"agent_profile_id":"[^"]*","workspace":\{"working_dir":"[^"]*"\},"initial_message":\{"role":"user","content":\[\{"type":"text","text":"review the parser"\}\],"run":true\},"autotitle":true\}' ||
+	fail "the conversation was not started with the message"
+# the second profile listed (the fixture's ids count from …0001)
+grep -q 'rest POST /api/conversations 201 {"agent_profile_id":"a9000000-0000-4000-8000-000000000002"' \
+	"$WORK/traffic" || fail "2 did not start the conversation with the second profile"
+# open beside the first and shown: the strip says 2/2 and the status line names its id (the
+# fixture serves no socket for the conversations it makes)
+wait_for "2/2" || fail "the new conversation is not open beside the first"
+screen | tail -2 | grep -qF "c0000000-0000-4000-8000-000000000001" ||
+	fail "the new conversation is not the one shown"
+no_sanitizer_report
+echo ok
