@@ -85,6 +85,9 @@ enum acp_status {
 /* RISK_ABSENT when the event carries no security_risk field. */
 enum security_risk { RISK_ABSENT, RISK_UNKNOWN, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
+/* parent_id of an event that starts a new root (navigated to no event, then appended). */
+#define EVENT_ROOT_PARENT "__root__"
+
 /* The fields of one event (protocol.md §5) that a client renders. Every string is owned by
  * the frame it came in, NUL-terminated, and NULL when absent. Strings are as received:
  * neither sanitized nor masked. */
@@ -93,6 +96,9 @@ struct event {
 	const char *kind_name;          /* event.kind as on the wire */
 	const char *id;
 	const char *timestamp;
+	/* The event before it on its branch (issue 25): NULL when absent (an event written
+	 * before the tree: the log's previous event), "__root__" (EVENT_ROOT_PARENT) for a root. */
+	const char *parent_id;
 	enum event_source source;
 	const char *role;               /* MessageEvent: llm_message.role */
 	/* The main text: MessageEvent text parts (joined with nothing between, an image as a
@@ -124,6 +130,10 @@ struct event {
 	const char *state_key;
 	const char *execution_status;   /* value when key is execution_status, or value.execution_status of full_state */
 	enum run_status run_status;     /* execution_status decoded */
+	/* full_state: the server's HEAD (value.leaf_event_id, NULL when absent) and whether it
+	 * was moved to no event at all (value.head_is_empty). */
+	const char *leaf_event_id;
+	bool head_is_empty;
 	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
 	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
 	const char *label;
