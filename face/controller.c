@@ -497,9 +497,13 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 		struct sink_item it = {.event = e, .spec = &spec, .applied = r, .seq = seq};
 		CTL_SINKS(c, item, &it);
 		ctl_changed(c);
-	} else if (c->policy.page_history) {
+	} else {
 		/* Shown as nothing, but loaded: not a gap of history to fetch. */
-		transcript_note_seq(c->transcript, seq);
+		if (c->policy.page_history)
+			transcript_note_seq(c->transcript, seq);
+		/* and a place in the tree: an LLM log can be HEAD, the parent of what follows */
+		transcript_tree_note(c->transcript, spec.id, seq, spec.parent_id,
+				     spec.state_update);
 	}
 	buf_fini(&store);
 }
@@ -528,8 +532,12 @@ static void on_transient(struct controller *c, const struct frame *f)
 	/* The first transient after sync is the snapshot that ends replay; it never ends a run. */
 	bool live = c->caught_up;
 	/* The snapshot's status is the current one when catch-up looks at it. */
-	if (f->event.kind == EVENT_STATE_UPDATE)
+	if (f->event.kind == EVENT_STATE_UPDATE) {
 		set_execution_status(c, &f->event, live);
+		/* The snapshot says where the server's HEAD is (a navigate sends nothing). */
+		transcript_set_head(c->transcript, f->event.leaf_event_id, f->event.head_is_empty,
+				    live ? HEAD_SNAPSHOT : HEAD_CONNECTED);
+	}
 	caught_up(c);
 	if (f->event.kind != EVENT_STATE_UPDATE)
 		apply_event(c, &f->event, -1);
