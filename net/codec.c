@@ -1272,6 +1272,9 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->execution_status = xstrdup(ev_string(obj, "execution_status"));
 	ci->run_status = run_status_of(ci->execution_status);
 	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
+	ci->leaf_event_id = xstrdup(ev_string(obj, "leaf_event_id"));
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(obj, "agent");
+	ci->model = xstrdup(ev_string(cJSON_GetObjectItemCaseSensitive(agent, "llm"), "model"));
 }
 
 int conversation_list_decode(const char *json, size_t len, struct conversation_info **items,
@@ -1345,6 +1348,8 @@ void conversation_infos_free(struct conversation_info *items, size_t count)
 		free(items[i].title);
 		free(items[i].execution_status);
 		free(items[i].updated_at);
+		free(items[i].leaf_event_id);
+		free(items[i].model);
 	}
 	free(items);
 }

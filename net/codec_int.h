@@ -54,4 +54,22 @@ char *codec_kv_lines(const cJSON *obj, const char *const *skip);
 /* "FooBarEvent" → "foo bar": a kind name in words. Caller frees. */
 char *codec_kind_words(const char *kind);
 
+/* codec_manage.c */
+/* /server_info's answer: its "version" read by server_version_parse. 0, or -1 with *err. */
+int server_info_decode(const char *json, size_t len, struct server_version *out,
+		       struct codec_error *err);
+/* {"profiles":[…], "active_agent_profile_id"|"active_profile": …}: agent profiles when
+ * agents, else LLM profiles. 0 (free with profile_list_fini), or -1 with *err. */
+int profile_list_decode(const char *json, size_t len, bool agents, struct profile_list *out,
+			struct codec_error *err);
+/* Frees what profile_list_decode allocated; safe on a zeroed list. */
+void profile_list_fini(struct profile_list *p);
+/* {"success": bool}: 0 with *success, or -1 with *err. */
+int success_decode(const char *json, size_t len, bool *success, struct codec_error *err);
+/* An error body's words: "detail" (a 5xx's "exception"; a 422's first message), or NULL.
+ * Caller frees. */
+char *error_detail_decode(const char *json, size_t len);
+/* ask_agent's {"response": str}: 0 with *answer (caller frees), or -1 with *err. */
+int ask_answer_decode(const char *json, size_t len, char **answer, struct codec_error *err);
+
 #endif

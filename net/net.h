@@ -222,6 +222,8 @@ struct conversation_info {
 	char *execution_status;         /* as received */
 	enum run_status run_status;     /* execution_status decoded */
 	char *updated_at;
+	char *leaf_event_id;            /* the server's HEAD (v1.31+); NULL: none given */
+	char *model;                    /* agent.llm.model; NULL: none given */
 };
 
 /* Decodes a conversation search page ({"items":[ConversationInfo…],"next_page_id":…}) or a
@@ -440,6 +442,20 @@ enum confirmation_policy {
 	CONFIRMATION_POLICY_ALWAYS,     /* AlwaysConfirm */
 };
 
+/* The risk at or above which ConfirmRisky asks (upstream's SecurityRisk, without UNKNOWN). */
+enum risk_threshold {
+	RISK_THRESHOLD_HIGH,            /* the default */
+	RISK_THRESHOLD_MEDIUM,
+	RISK_THRESHOLD_LOW,
+};
+
+/* The security analyzers tether sets. */
+enum security_analyzer {
+	SECURITY_ANALYZER_NONE,         /* null: removes it */
+	SECURITY_ANALYZER_LLM,          /* LLMSecurityAnalyzer: the LLM rates each action */
+	SECURITY_ANALYZER_PATTERN,      /* PatternSecurityAnalyzer */
+};
+
 /* The order of an event search. */
 enum event_order {
 	EVENT_ORDER_OLDEST_FIRST,       /* the server's default (TIMESTAMP) */
@@ -477,6 +493,33 @@ enum rest_call {
 	REST_SEARCH_EVENTS,             /* {id}/events/search with query: an event page */
 	REST_COUNT_EVENTS,              /* {id}/events/count with query's filters: a count
 					 * (UNSUPPORTED: a server without the route) */
+	REST_SERVER_INFO,               /* GET /server_info: the version (no key needed) */
+	REST_LIST_AGENT_PROFILES,       /* GET /api/agent-profiles: profiles and the active one
+					 * (the server's first answer may create "default") */
+	REST_LIST_LLM_PROFILES,         /* GET /api/profiles: LLM profiles, the server's default */
+	REST_START_CONVERSATION,        /* POST /api/conversations: profile_id, working_dir, text
+					 * (NULL: none), autotitle; its ConversationInfo
+					 * (NOT_FOUND: no such profile) */
+	REST_FORK,                      /* POST {id}/fork: title, from_event_id (NULL: whole);
+					 * the fork's ConversationInfo (NOT_FOUND: the source or
+					 * the event; CONFLICT) */
+	REST_NAVIGATE,                  /* POST {id}/navigate: event_id (never NULL: the empty
+					 * tree has no system prompt); ConversationInfo with the
+					 * new leaf_event_id (NOT_FOUND: conversation or event) */
+	REST_RENAME,                    /* PATCH {id}: title (NOT_FOUND: upstream's
+					 * {"success":false}; INVALID: empty or over 200) */
+	REST_DELETE,                    /* DELETE {id} (NOT_FOUND: upstream's 400) */
+	REST_ASK_AGENT,                 /* POST {id}/ask_agent: text; the answer (no event is
+					 * written; upstream answers an unknown id with 500) */
+	REST_CONDENSE,                  /* POST {id}/condense (HTTP_ERROR with detail: no
+					 * condenser) */
+	REST_SWITCH_PROFILE,            /* POST {id}/switch_profile: profile (NOT_FOUND: the
+					 * conversation or the profile, detail says; REFUSED) */
+	REST_GOAL_START,                /* POST {id}/goal: text, max_iterations (0: the
+					 * server's 10) (CONFLICT: busy; REFUSED: empty) */
+	REST_GOAL_STOP,                 /* POST {id}/goal/stop (OK also with no loop) */
+	REST_GOAL_RESUME,               /* POST {id}/goal/resume (REFUSED: nothing to resume) */
+	REST_SET_SECURITY_ANALYZER,     /* POST {id}/security_analyzer: analyzer */
 	REST_CALL_COUNT,
 };
 
@@ -490,6 +533,15 @@ struct rest_args {
 	const char *page_id;            /* SEARCH_CONVERSATIONS*: the previous page's next_page_id */
 	int limit;                      /* SEARCH_CONVERSATIONS*: clamped to 1..100 */
 	const struct event_query *query; /* SEARCH_EVENTS, COUNT_EVENTS; NULL: none */
+	enum risk_threshold threshold;  /* SET_CONFIRMATION_POLICY with RISKY */
+	const char *title;              /* FORK, RENAME (NULL for FORK: none) */
+	const char *event_id;           /* FORK: from_event_id (NULL: whole); NAVIGATE */
+	const char *profile;            /* START_CONVERSATION: agent profile id;
+					 * SWITCH_PROFILE: LLM profile name */
+	const char *working_dir;        /* START_CONVERSATION: a path on the server's machine */
+	bool autotitle;                 /* START_CONVERSATION */
+	int max_iterations;             /* GOAL_START; 0: the server's default */
+	enum security_analyzer analyzer; /* SET_SECURITY_ANALYZER */
 };
 
 /* What an answer means for its call (its table row reads the HTTP status). */
@@ -501,6 +553,7 @@ enum rest_outcome {
 	REST_UNSUPPORTED,       /* the server does not have the route or method */
 	REST_CONFLICT,          /* 409: the state does not allow it (a run under way) */
 	REST_INVALID,           /* 422: the server refused the request's values */
+	REST_REFUSED,           /* 400: the server refused it (detail says why) */
 	REST_BAD_BODY,          /* 2xx, but not the answer the call expects (err says why) */
 	REST_HTTP_ERROR,        /* any other status */
 };
@@ -523,6 +576,38 @@ struct event_page {
 	void *priv_;
 };
 
+/* A server's version as /server_info gives it (upstream's package version). */
+struct server_version {
+	char text[32];                  /* as sent (cleaned to printable ASCII); "" unknown */
+	bool known;                     /* MAJOR.MINOR.PATCH was read from it */
+	int major, minor, patch;
+};
+
+/* An agent profile (GET /api/agent-profiles): what launches a conversation's agent. */
+struct agent_profile {
+	char *id;                       /* NULL: a legacy profile, not launchable by id */
+	char *name;
+	char *agent_kind;               /* "openhands", "acp" */
+	char *llm_profile;              /* its LLM profile's name; NULL: none */
+};
+
+/* An LLM profile (GET /api/profiles). */
+struct llm_profile {
+	char *name;
+	char *model;                    /* NULL: none given */
+	bool api_key_set;
+};
+
+/* The answer of REST_LIST_AGENT_PROFILES or REST_LIST_LLM_PROFILES. */
+struct profile_list {
+	struct agent_profile *agents;   /* LIST_AGENT_PROFILES */
+	struct llm_profile *llms;       /* LIST_LLM_PROFILES */
+	size_t count;
+	char *active;                   /* the active agent profile's id (may name none: a
+					 * stale pointer) or the server's default LLM profile's
+					 * name; NULL: none */
+};
+
 /* The typed answer of one call. What the call decoded is freed after the callback returns;
  * a callback that keeps a page moves it out (copies it and zeroes the field). */
 struct rest_result {
@@ -533,6 +618,12 @@ struct rest_result {
 	struct conversation_page conversations; /* GET_CONVERSATION, SEARCH_CONVERSATIONS* */
 	struct event_page events;               /* SEARCH_EVENTS */
 	int64_t count;                          /* COUNT_EVENTS */
+	struct server_version version;          /* SERVER_INFO */
+	struct profile_list profiles;           /* LIST_*_PROFILES */
+	char *answer;                           /* ASK_AGENT */
+	/* any status but 2xx: the server's own words ({"detail": …}, or for a 5xx its
+	 * "exception"), as received (neither sanitized nor masked); NULL: none */
+	char *detail;
 };
 
 typedef void (*rest_result_fn)(void *ctx, struct rest_result *r);
@@ -548,6 +639,15 @@ void rest_result_decode(enum rest_call call, const struct rest_response *raw,
 			struct rest_result *out);
 /* Frees what rest_result_decode decoded and is still in r. */
 void rest_result_fini(struct rest_result *r);
+/* The call's name in words for a message ("fork", "rename" …). */
+const char *rest_call_name(enum rest_call call);
+/* False when a server of version v certainly lacks call with args a (the first release of
+ * its route, of fork's from_event_id, which older servers ignore and fork everything);
+ * true for an unknown version. */
+bool rest_call_available(enum rest_call call, const struct rest_args *a,
+			 const struct server_version *v);
+/* Reads a version string ("1.43.1", "1.44.0rc1", "unknown") into *out. */
+void server_version_parse(const char *text, struct server_version *out);
 
 /* Decodes an events/search answer ({"items":[Event…],"next_page_id":…}); each item reads as a
  * durable frame's event does. Returns 0 (free with event_page_fini), or -1 with *err and *out

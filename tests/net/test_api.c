@@ -19,6 +19,7 @@
 #define ODD_ID "../a b?c=d#e%é"
 #define ODD_ESC "..%2Fa%20b%3Fc%3Dd%23e%25%C3%A9"
 #define CONV "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+#define UNKNOWN "0d0d0d0d-0000-4000-8000-000000000000"
 
 struct run {
 	struct loop *loop;
@@ -32,6 +33,9 @@ struct run {
 	bool has_next;
 	int64_t count;
 	bool done;
+	char version[32];               /* SERVER_INFO */
+	size_t profiles;
+	char active[64], answer[256], detail[256], first_id[64], leaf[64], first_event[64];
 };
 
 static struct run R;
@@ -47,6 +51,16 @@ static void on_done(void *ctx, struct rest_result *r)
 	run->events = r->events.count;
 	run->has_next = r->conversations.next_page_id || r->events.next_page_id;
 	run->count = r->count;
+	snprintf(run->version, sizeof run->version, "%s", r->version.text);
+	run->profiles = r->profiles.count;
+	snprintf(run->active, sizeof run->active, "%s", r->profiles.active ? r->profiles.active : "");
+	snprintf(run->answer, sizeof run->answer, "%s", r->answer ? r->answer : "");
+	snprintf(run->detail, sizeof run->detail, "%s", r->detail ? r->detail : "");
+	const struct conversation_info *ci = r->conversations.count ? r->conversations.items : NULL;
+	snprintf(run->first_id, sizeof run->first_id, "%s", ci && ci->id ? ci->id : "");
+	snprintf(run->leaf, sizeof run->leaf, "%s", ci && ci->leaf_event_id ? ci->leaf_event_id : "");
+	snprintf(run->first_event, sizeof run->first_event, "%s",
+		 r->events.count && r->events.events[0].id ? r->events.events[0].id : "");
 	snprintf(run->body, sizeof(run->body), "%.*s", (int)r->raw->body_len,
 		 r->raw->body ? r->raw->body : "");
 	loop_quit(run->loop);
@@ -386,6 +400,227 @@ static void test_keep_alive(void **state)
 	fixture_cleanup(&fp);
 }
 
+/* GET /server_info: no key needed, the version decoded. */
+static void test_server_info(void **state)
+{
+	(void)state;
+	finish_call(call(REST_SERVER_INFO, (struct rest_args){ 0 }));
+	expect_request("GET /server_info");
+	assert_int_equal(R.outcome, REST_OK);
+	assert_string_equal(R.version, "1.43.1");
+}
+
+/* Profiles: the first list of agent profiles seeds "default" and makes it active; a new
+ * conversation from it (201), with its workspace and first message; an unknown profile
+ * 404 in the server's words; none given is refused before sending. */
+static void test_profiles_and_start(void **state)
+{
+	(void)state;
+	finish_call(call(REST_LIST_AGENT_PROFILES, (struct rest_args){ 0 }));
+	expect_request("GET /api/agent-profiles");
+	assert_int_equal(R.outcome, REST_OK);
+	assert_int_equal(R.profiles, 1);
+	char active[64];
+	snprintf(active, sizeof active, "%s", R.active);
+	assert_true(active[0]);
+	finish_call(call(REST_LIST_LLM_PROFILES, (struct rest_args){ 0 }));
+	expect_request("GET /api/profiles");
+	assert_int_equal(R.outcome, REST_OK);
+	assert_int_equal(R.profiles, 2);
+	assert_string_equal(R.active, "default");
+
+	finish_call(call(REST_START_CONVERSATION, (struct rest_args){ .profile = active,
+		.working_dir = "/work/a \"b\"", .text = "hello", .autotitle = false }));
+	expect_request("POST /api/conversations");
+	char body[512];
+	snprintf(body, sizeof body, "{\"agent_profile_id\":\"%s\",\"workspace\":{\"working_dir\":"
+		 "\"/work/a \\\"b\\\"\"},\"initial_message\":{\"role\":\"user\",\"content\":[{\"type\":"
+		 "\"text\",\"text\":\"hello\"}],\"run\":true},\"autotitle\":false}", active);
+	expect_body("POST", body);
+	assert_int_equal(R.status, 201);
+	assert_int_equal(R.outcome, REST_OK);
+	assert_true(R.first_id[0]);
+	finish_call(call(REST_START_CONVERSATION, (struct rest_args){ .profile = "nope",
+		.working_dir = "/w", .autotitle = true }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	assert_string_equal(R.detail, "Agent profile with id 'nope' not found");
+	assert_int_equal(call(REST_START_CONVERSATION, (struct rest_args){ .working_dir = "/w" }), -1);
+}
+
+/* fork (whole, from an event, an unknown event), navigate (HEAD in the answer; an unknown
+ * event), rename (a made conversation; an unknown one is upstream's 200 success:false),
+ * delete (then gone: 400 again). */
+static void test_fork_navigate_rename_delete(void **state)
+{
+	struct event_query q = { .limit = 1 };
+	(void)state;
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = &q }));
+	char ev[64];
+	snprintf(ev, sizeof ev, "%s", R.first_event);
+	assert_true(ev[0]);
+
+	finish_call(call(REST_FORK, (struct rest_args){ .id = ODD_ID }));
+	expect_request("POST /api/conversations/" ODD_ESC "/fork");
+	finish_call(call(REST_FORK, (struct rest_args){ .id = UNKNOWN }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	assert_string_equal(R.detail, "Source conversation not found");
+	finish_call(call(REST_FORK, (struct rest_args){ .id = CONV, .title = "Try 2", .event_id = ev }));
+	char body[256];
+	snprintf(body, sizeof body, "{\"reset_metrics\":true,\"title\":\"Try 2\",\"from_event_id\":\"%s\"}", ev);
+	expect_body("POST", body);
+	assert_int_equal(R.status, 201);
+	assert_int_equal(R.outcome, REST_OK);
+	char fork[64];
+	snprintf(fork, sizeof fork, "%s", R.first_id);
+	assert_true(fork[0] && strcmp(fork, CONV));
+	finish_call(call(REST_FORK, (struct rest_args){ .id = CONV, .event_id = "evt-missing" }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	assert_string_equal(R.detail, "Unknown from_event_id: evt-missing");
+
+	finish_call(call(REST_NAVIGATE, (struct rest_args){ .id = CONV, .event_id = ev }));
+	expect_request("POST /api/conversations/" CONV "/navigate");
+	snprintf(body, sizeof body, "{\"event_id\":\"%s\"}", ev);
+	expect_body("POST", body);
+	assert_int_equal(R.outcome, REST_OK);
+	assert_string_equal(R.leaf, ev);
+	finish_call(call(REST_NAVIGATE, (struct rest_args){ .id = CONV, .event_id = "nope" }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	assert_string_equal(R.detail, "Unknown event_id: nope");
+	/* no event: the empty tree, never sent */
+	assert_int_equal(call(REST_NAVIGATE, (struct rest_args){ .id = CONV }), -1);
+
+	finish_call(call(REST_RENAME, (struct rest_args){ .id = fork, .title = "A \"new\" name" }));
+	expect_body("PATCH", "{\"title\":\"A \\\"new\\\" name\"}");
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_GET_CONVERSATION, (struct rest_args){ .id = fork }));
+	assert_non_null(strstr(R.body, "\"title\":\"A \\\"new\\\" name\""));
+	finish_call(call(REST_RENAME, (struct rest_args){ .id = "c0000000-0000-4000-8000-999999999999",
+		.title = "x" }));
+	assert_int_equal(R.status, 200);
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	finish_call(call(REST_RENAME, (struct rest_args){ .id = fork, .title = "" }));
+	assert_int_equal(R.outcome, REST_INVALID);
+	assert_string_equal(R.detail, "title: String should have at least 1 character");
+
+	finish_call(call(REST_DELETE, (struct rest_args){ .id = fork }));
+	char line[128];
+	snprintf(line, sizeof line, "DELETE /api/conversations/%s", fork);
+	expect_request(line);
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_DELETE, (struct rest_args){ .id = fork }));
+	assert_int_equal(R.status, 400);
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	finish_call(call(REST_GET_CONVERSATION, (struct rest_args){ .id = fork }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+}
+
+/* ask_agent, condense, switch_profile, goals, policy with a level, the security analyzer. */
+static void test_ask_compact_model_goal_policy(void **state)
+{
+	(void)state;
+	finish_call(call(REST_ASK_AGENT, (struct rest_args){ .id = CONV, .text = "what now?" }));
+	expect_request("POST /api/conversations/" CONV "/ask_agent");
+	expect_body("POST", "{\"question\":\"what now?\"}");
+	assert_int_equal(R.outcome, REST_OK);
+	assert_non_null(strstr(R.answer, "what now?"));
+	finish_call(call(REST_ASK_AGENT, (struct rest_args){ .id = UNKNOWN, .text = "x" }));
+	assert_int_equal(R.status, 500);
+	assert_int_equal(R.outcome, REST_HTTP_ERROR);
+
+	finish_call(call(REST_CONDENSE, (struct rest_args){ .id = CONV }));
+	expect_request("POST /api/conversations/" CONV "/condense");
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_CONDENSE, (struct rest_args){ .id = UNKNOWN }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	assert_string_equal(R.detail, "Conversation not found");
+
+	finish_call(call(REST_SWITCH_PROFILE, (struct rest_args){ .id = CONV, .profile = "fast" }));
+	expect_body("POST", "{\"profile_name\":\"fast\"}");
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_SWITCH_PROFILE, (struct rest_args){ .id = CONV, .profile = "slow" }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);
+	assert_string_equal(R.detail, "Profile 'slow' not found");
+
+	finish_call(call(REST_GOAL_RESUME, (struct rest_args){ .id = CONV }));
+	assert_int_equal(R.outcome, REST_REFUSED);
+	assert_string_equal(R.detail, "no_resumable_goal");
+	finish_call(call(REST_GOAL_START, (struct rest_args){ .id = CONV, .text = "  " }));
+	assert_int_equal(R.outcome, REST_REFUSED);
+	assert_string_equal(R.detail, "Goal objective must not be empty.");
+	finish_call(call(REST_GOAL_START, (struct rest_args){ .id = CONV, .text = "tests pass",
+		.max_iterations = 3 }));
+	expect_body("POST", "{\"objective\":\"tests pass\",\"max_iterations\":3}");
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_GOAL_START, (struct rest_args){ .id = CONV, .text = "again" }));
+	assert_int_equal(R.outcome, REST_CONFLICT);
+	finish_call(call(REST_GOAL_STOP, (struct rest_args){ .id = CONV }));
+	expect_request("POST /api/conversations/" CONV "/goal/stop");
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_GOAL_STOP, (struct rest_args){ .id = CONV }));
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_GOAL_RESUME, (struct rest_args){ .id = CONV }));
+	expect_request("POST /api/conversations/" CONV "/goal/resume");
+	assert_int_equal(R.outcome, REST_OK);
+
+	finish_call(call(REST_SET_CONFIRMATION_POLICY, (struct rest_args){ .id = CONV,
+		.policy = CONFIRMATION_POLICY_RISKY, .threshold = RISK_THRESHOLD_MEDIUM }));
+	expect_body("POST", "{\"policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"MEDIUM\","
+			    "\"confirm_unknown\":true}}");
+	finish_call(call(REST_SET_SECURITY_ANALYZER, (struct rest_args){ .id = CONV,
+		.analyzer = SECURITY_ANALYZER_LLM }));
+	expect_request("POST /api/conversations/" CONV "/security_analyzer");
+	expect_body("POST", "{\"security_analyzer\":{\"kind\":\"LLMSecurityAnalyzer\"}}");
+	assert_int_equal(R.outcome, REST_OK);
+	finish_call(call(REST_SET_SECURITY_ANALYZER, (struct rest_args){ .id = CONV,
+		.analyzer = SECURITY_ANALYZER_NONE }));
+	expect_body("POST", "{\"security_analyzer\":null}");
+	assert_int_equal(R.outcome, REST_OK);
+}
+
+/* An older server (1.20.0): routes it lacks answer a bare 404 (UNSUPPORTED), without
+ * looking at the key; fork from an event forks everything (from_event_id dropped). */
+static void test_older_server(void **state)
+{
+	static const char *const extra[] = { "--server-version", "1.20.0", NULL };
+	char *scenario = fixture_scenario_file("key sekrit\nhistory 2\n");
+	struct fixture_proc fp;
+	char url[64];
+	(void)state;
+	assert_int_equal(fixture_start(&fp, NULL, scenario, extra), 0);
+	unlink(scenario);
+	free(scenario);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", fp.port);
+	struct rest_server keep = R.srv;
+	R.srv.url = url;
+	R.srv.api_key = NULL;
+	finish_call(call(REST_SERVER_INFO, (struct rest_args){ 0 }));
+	assert_string_equal(R.version, "1.20.0");
+	static const enum rest_call missing[] = { REST_LIST_AGENT_PROFILES, REST_NAVIGATE,
+						  REST_GOAL_START, REST_GOAL_STOP, REST_INTERRUPT };
+	for (size_t i = 0; i < sizeof missing / sizeof *missing; i++) {
+		finish_call(call(missing[i], (struct rest_args){ .id = CONV, .event_id = "e",
+								 .text = "t" }));
+		assert_int_equal(R.status, 404);
+		assert_string_equal(R.body, "{\"detail\":\"Not Found\"}");
+	}
+	finish_call(call(REST_NAVIGATE, (struct rest_args){ .id = CONV, .event_id = "e" }));
+	assert_int_equal(R.outcome, REST_NOT_FOUND);  /* a 404 alone: the version tells */
+	finish_call(call(REST_LIST_AGENT_PROFILES, (struct rest_args){ 0 }));
+	assert_int_equal(R.outcome, REST_UNSUPPORTED);
+	/* a route it has still wants the key */
+	finish_call(call(REST_FORK, (struct rest_args){ .id = CONV }));
+	assert_int_equal(R.outcome, REST_AUTH);
+	R.srv.api_key = "sekrit";
+	finish_call(call(REST_FORK, (struct rest_args){ .id = CONV, .event_id = "evt-missing" }));
+	assert_int_equal(R.status, 201);
+	assert_int_equal(R.outcome, REST_OK);
+	assert_non_null(strstr(R.body, "\"forked_from_event_id\":null"));
+	R.srv = keep;
+	R.srv.loop = R.loop;
+	fixture_stop(&fp);
+	fixture_cleanup(&fp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +635,11 @@ int main(void)
 		cmocka_unit_test(test_count_events),
 		cmocka_unit_test(test_count_decode),
 		cmocka_unit_test(test_keep_alive),
+		cmocka_unit_test(test_server_info),
+		cmocka_unit_test(test_profiles_and_start),
+		cmocka_unit_test(test_fork_navigate_rename_delete),
+		cmocka_unit_test(test_ask_compact_model_goal_policy),
+		cmocka_unit_test(test_older_server),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,218 @@
+/* The answers of the calls that manage conversations (issue 25): /server_info's version,
+ * agent and LLM profiles, {"success": …}, ask_agent's answer, and the words of an error
+ * body. */
+#include "codec_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *field_string(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void server_version_parse(const char *text, struct server_version *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t n = 0;
+	for (const char *p = text ? text : ""; *p && n + 1 < sizeof out->text; p++)
+		out->text[n++] = *p >= 0x21 && *p <= 0x7e ? *p : '?';
+	int used = 0;
+	out->known = sscanf(out->text, "%d.%d.%d%n", &out->major, &out->minor, &out->patch,
+			    &used) == 3 && used > 0 && out->major >= 0 && out->minor >= 0 &&
+		     out->patch >= 0;
+	if (!out->known)
+		out->major = out->minor = out->patch = 0;
+}
+
+int server_info_decode(const char *json, size_t len, struct server_version *out,
+		       struct codec_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	int rc = -1;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "version");
+	if (!cJSON_IsObject(root))
+		codec_fail(err, CODEC_NOT_OBJECT, "server info: not a JSON object");
+	else if (!v)
+		codec_fail(err, CODEC_MISSING_FIELD, "server info: missing \"version\"");
+	else if (!cJSON_IsString(v))
+		codec_fail(err, CODEC_WRONG_TYPE, "server info: \"version\" must be a string");
+	else
+		rc = 0;
+	if (rc == 0)
+		server_version_parse(v->valuestring, out);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* Items without a name are left out: nothing could name them. */
+static void agent_fill(struct profile_list *out, const cJSON *list)
+{
+	const cJSON *item;
+	out->agents = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *out->agents);
+	cJSON_ArrayForEach(item, list) {
+		if (!field_string(item, "name"))
+			continue;
+		struct agent_profile *a = &out->agents[out->count++];
+		a->id = xstrdup(field_string(item, "id"));
+		a->name = xstrdup(field_string(item, "name"));
+		a->agent_kind = xstrdup(field_string(item, "agent_kind"));
+		a->llm_profile = xstrdup(field_string(item, "llm_profile_ref"));
+	}
+}
+
+static void llm_fill(struct profile_list *out, const cJSON *list)
+{
+	const cJSON *item;
+	out->llms = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *out->llms);
+	cJSON_ArrayForEach(item, list) {
+		if (!field_string(item, "name"))
+			continue;
+		struct llm_profile *l = &out->llms[out->count++];
+		l->name = xstrdup(field_string(item, "name"));
+		l->model = xstrdup(field_string(item, "model"));
+		l->api_key_set = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "api_key_set"));
+	}
+}
+
+int profile_list_decode(const char *json, size_t len, bool agents, struct profile_list *out,
+			struct codec_error *err)
+{
+	const char *what = agents ? "agent profiles" : "LLM profiles";
+	const char *active_key = agents ? "active_agent_profile_id" : "active_profile";
+	memset(out, 0, sizeof *out);
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	int rc = -1;
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "profiles");
+	const cJSON *active = cJSON_GetObjectItemCaseSensitive(root, active_key);
+	if (!cJSON_IsObject(root))
+		codec_fail(err, CODEC_NOT_OBJECT, "%s: not a JSON object", what);
+	else if (!list)
+		codec_fail(err, CODEC_MISSING_FIELD, "%s: missing \"profiles\"", what);
+	else if (!cJSON_IsArray(list))
+		codec_fail(err, CODEC_WRONG_TYPE, "%s: \"profiles\" must be an array", what);
+	else if (active && !cJSON_IsNull(active) && !cJSON_IsString(active))
+		codec_fail(err, CODEC_WRONG_TYPE, "%s: \"%s\" must be a string", what, active_key);
+	else
+		rc = 0;
+	if (rc == 0) {
+		if (agents)
+			agent_fill(out, list);
+		else
+			llm_fill(out, list);
+		out->active = xstrdup(cJSON_IsString(active) ? active->valuestring : NULL);
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
+void profile_list_fini(struct profile_list *p)
+{
+	for (size_t i = 0; p->agents && i < p->count; i++) {
+		free(p->agents[i].id);
+		free(p->agents[i].name);
+		free(p->agents[i].agent_kind);
+		free(p->agents[i].llm_profile);
+	}
+	for (size_t i = 0; p->llms && i < p->count; i++) {
+		free(p->llms[i].name);
+		free(p->llms[i].model);
+	}
+	free(p->agents);
+	free(p->llms);
+	free(p->active);
+	memset(p, 0, sizeof *p);
+}
+
+int success_decode(const char *json, size_t len, bool *success, struct codec_error *err)
+{
+	*success = false;
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "success");
+	int rc = -1;
+	if (!cJSON_IsObject(root))
+		codec_fail(err, CODEC_NOT_OBJECT, "answer: not a JSON object");
+	else if (!cJSON_IsBool(v))
+		codec_fail(err, CODEC_MISSING_FIELD, "answer: missing \"success\"");
+	else
+		rc = 0;
+	*success = rc == 0 && cJSON_IsTrue(v);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int ask_answer_decode(const char *json, size_t len, char **answer, struct codec_error *err)
+{
+	*answer = NULL;
+	if (err)
+		memset(err, 0, sizeof *err);
+	cJSON *root = codec_parse(json, len, err);
+	if (!root)
+		return -1;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "response");
+	int rc = -1;
+	if (!cJSON_IsObject(root))
+		codec_fail(err, CODEC_NOT_OBJECT, "answer: not a JSON object");
+	else if (!v)
+		codec_fail(err, CODEC_MISSING_FIELD, "answer: missing \"response\"");
+	else if (!cJSON_IsString(v))
+		codec_fail(err, CODEC_WRONG_TYPE, "answer: \"response\" must be a string");
+	else
+		rc = 0;
+	if (rc == 0)
+		*answer = xstrdup(v->valuestring);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* A 422's list of pydantic errors reads as its first "msg" (and where: the last "loc"). */
+static char *validation_words(const cJSON *list)
+{
+	const cJSON *first = cJSON_GetArrayItem(list, 0);
+	const char *msg = field_string(first, "msg");
+	const cJSON *loc = cJSON_GetObjectItemCaseSensitive(first, "loc");
+	const cJSON *last = cJSON_GetArrayItem(loc, cJSON_GetArraySize(loc) - 1);
+	if (!msg)
+		return NULL;
+	if (!cJSON_IsString(last))
+		return xstrdup(msg);
+	size_t n = strlen(msg) + strlen(last->valuestring) + 3;
+	char *s = xmalloc(n);
+	snprintf(s, n, "%s: %s", last->valuestring, msg);
+	return s;
+}
+
+char *error_detail_decode(const char *json, size_t len)
+{
+	cJSON *root = json && len ? codec_parse(json, len, NULL) : NULL;
+	if (!root)
+		return NULL;
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "detail");
+	const char *exception = field_string(root, "exception");
+	char *out = NULL;
+	if (cJSON_IsString(d) && exception && !strcmp(d->valuestring, "Internal Server Error"))
+		out = xstrdup(exception);
+	else if (cJSON_IsString(d))
+		out = xstrdup(d->valuestring);
+	else if (cJSON_IsArray(d))
+		out = validation_words(d);
+	else if (cJSON_IsObject(d) && field_string(d, "message"))
+		out = xstrdup(field_string(d, "message"));
+	cJSON_Delete(root);
+	return out;
+}
