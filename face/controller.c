@@ -953,6 +953,7 @@ void controller_destroy(struct controller *c)
 		return;
 	outbox_destroy(c->outbox);
 	ctl_rest_detach(c);
+	ctl_branch_detach(c);
 	ctl_history_detach(c);
 	session_destroy(c->session);
 	for (size_t i = 0; i < c->nsinks; i++)

@@ -40,6 +40,7 @@ struct controller {
 	struct session *session;
 	struct outbox *outbox;
 	struct ctl_call *rest_calls;    /* REST calls in flight */
+	struct ctl_branch *branch_calls; /* rewinds and forks in flight (controller_branch.c) */
 	struct transcript *transcript;
 	bool warned_streams;            /* told once that streams over the bound are discarded */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
@@ -133,6 +134,8 @@ void ctl_check_socket(struct controller *c);
 struct diag_about ctl_about(const struct controller *c);
 /* Calls still in flight when the controller goes finish into nothing. */
 void ctl_rest_detach(struct controller *c);
+/* Forgets the rewinds and forks in flight: their answers are dropped, nobody is told. */
+void ctl_branch_detach(struct controller *c);
 /* Whether the current status shows a run in progress (cli.md: not idle, finished, paused,
  * error or stuck). */
 bool ctl_run_in_progress(const struct controller *c);
