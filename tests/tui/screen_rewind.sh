@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Rewind and fork (issue 25): Esc on an empty prompt with no run says Esc again rewinds; Esc
+# Esc navigates the server's HEAD to the event before the last question (its parent, never
+# to no event), the transcript shows that branch only, and the question comes back into the
+# input; /rewind with nothing of the user's before it says so without asking the server.
+# /fork forks the whole conversation (no item focused) and opens and shows the new one; a server
+# older than the fork route is said so with its version, never as an HTTP status.
+. "$(dirname "$0")/lib.sh" "$@"
+
+start_fixture "$DATA/tui_rewind.scenario"
+start_tether 100 24 "$CONV"
+wait_for "Second answer." || fail "the history did not show"
+
+# The id of "First answer." (seq 1): where the rewind goes (the second question's parent).
+first_answer=$(sed -n 's/^1 \([^ ]*\).*/\1/p' "$WORK/durable")
+[ -n "$first_answer" ] || fail "the fixture's durable log has no id for the first answer"
+
+T send-keys -t main Escape
+wait_for "(Esc again: /rewind)" || fail "Esc on an empty prompt did not say that a second rewinds"
+T send-keys -t main Escape Escape
+wait_traffic "rest POST [^ ]*/navigate 200 .*\"event_id\":\"$first_answer\"" ||
+	fail "Esc Esc did not navigate to the event before the last question"
+wait_for "rewound: your message is in the input" || fail "the rewind did not say what it did"
+wait_gone "Second answer." || fail "the abandoned branch is still shown"
+s=$(screen)
+grep -qF "First answer." <<<"$s" || fail "the branch kept is not shown"
+[ "$(grep -cF "Second question, to be edited." <<<"$s")" = 1 ] ||
+	fail "the question is not in the input once (and only there)"
+tail -3 <<<"$s" | grep -qF "Second question, to be edited." || fail "the question is not in the input"
+
+# Focused on the first question, nothing comes before it: said, and the server not asked.
+T send-keys -t main C-u C-u
+T send-keys -t main M-Up M-Up
+T send-keys -t main -l "/rewind"
+T send-keys -t main Enter
+wait_for "nothing before it to go back to" || fail "/rewind before the first message did not say so"
+[ "$(grep -c 'rest POST [^ ]*/navigate ' "$WORK/traffic")" = 1 ] || fail "the refused rewind asked the server"
+
+# /fork with no item focused: the whole conversation, shown.
+T send-keys -t main M-Down M-Down
+T send-keys -t main -l "/fork"
+T send-keys -t main Enter
+wait_traffic 'rest POST [^ ]*/fork 201' || fail "/fork did not fork"
+grep 'rest POST [^ ]*/fork ' "$WORK/traffic" | grep -q from_event_id && fail "a whole fork sent from_event_id"
+# (the fixture serves no socket for a conversation it made: the new one says so, beside)
+wait_for "2/2 │" || fail "/fork did not open the new conversation beside this one"
+T send-keys -t main C-c C-c
+wait_exit || fail "Ctrl-C twice did not quit"
+no_sanitizer_report
+
+# A server before the fork route: said with its version.
+fresh_tmux
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+start_fixture "$DATA/tui_rewind.scenario" --server-version 1.17.0
+start_tether 100 24 "$CONV"
+wait_for "Second answer." || fail "the history did not show (older server)"
+T send-keys -t main -l "/fork"
+T send-keys -t main Enter
+wait_for "this server (version 1.17.0) has no fork" || fail "the older server's missing fork was not said"
+grep -q 'rest POST [^ ]*/fork ' "$WORK/traffic" && fail "tether asked an older server for a fork it has not"
+T send-keys -t main C-c C-c
+wait_exit || fail "Ctrl-C twice did not quit"
+no_sanitizer_report
+echo ok
