@@ -374,12 +374,55 @@ static void test_no_tree(void **state)
 	transcript_destroy(t);
 }
 
+/* The TUI opens on the log's tail: the walk from HEAD stops at history not loaded, and what
+ * is older than where it stopped is shown (nothing says it is off); a page of older history
+ * continues the walk, and the abandoned branch in it is held off screen. */
+static void test_page_continues_walk(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id, *parent;
+		enum item_kind kind;
+	} log[] = {
+		{ "u0", NULL, ITEM_USER }, { "a1", "u0", ITEM_AGENT },
+		{ "u2", "a1", ITEM_USER }, { "a3", "u2", ITEM_AGENT }, /* abandoned */
+		{ "u4", "a1", ITEM_USER }, { "a5", "u4", ITEM_AGENT },
+		{ "u6", "a5", ITEM_USER }, { "a7", "u6", ITEM_AGENT },
+	};
+	struct transcript *t = transcript_create();
+	for (int i = 5; i < 8; i++) {
+		struct item_spec s = spec_of(log[i].kind, i, log[i].id, log[i].id);
+		s.parent_id = log[i].parent;
+		transcript_add_event(t, &s);
+	}
+	assert_int_equal(transcript_count(t), 3);
+	/* older, newest first, as the TUI asks a page above the oldest loaded */
+	struct item_spec page[5];
+	for (int i = 4, k = 0; i >= 0; i--, k++) {
+		page[k] = spec_of(log[i].kind, -1, log[i].id, log[i].id);
+		page[k].parent_id = log[i].parent;
+	}
+	transcript_add_page(t, 5, true, page, 5);
+	static const char *const want[] = { "u0", "a1", "u4", "a5", "u6", "a7" };
+	assert_int_equal(transcript_count(t), 6);
+	for (size_t i = 0; i < 6; i++) {
+		struct item_info info;
+		transcript_item(t, i, &info);
+		assert_string_equal(info.id, want[i]);
+	}
+	assert_int_equal(transcript_hidden_count(t), 2);
+	/* held items are loaded history: no gap where they are */
+	assert_int_equal(transcript_missing_before(t, 2), 0);
+	transcript_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sibling_branch),
 		cmocka_unit_test(test_card_off_branch),
 		cmocka_unit_test(test_no_tree),
+		cmocka_unit_test(test_page_continues_walk),
 		cmocka_unit_test(test_branch_property),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
 # to no event), the transcript shows that branch only, and the question comes back into the
 # input; /rewind with nothing of the user's before it says so without asking the server.
 # /fork forks the whole conversation (no item focused) and opens and shows the new one; a server
-# older than the fork route is said so with its version, never as an HTTP status.
+# older than the fork route is said so with its version, never as an HTTP status, and one
+# before 1.31 is not asked to fork from an event (it would fork everything).
 . "$(dirname "$0")/lib.sh" "$@"
 
 start_fixture "$DATA/tui_rewind.scenario"
@@ -60,6 +61,24 @@ T send-keys -t main -l "/fork"
 T send-keys -t main Enter
 wait_for "this server (version 1.17.0) has no fork" || fail "the older server's missing fork was not said"
 grep -q 'rest POST [^ ]*/fork ' "$WORK/traffic" && fail "tether asked an older server for a fork it has not"
+T send-keys -t main C-c C-c
+wait_exit || fail "Ctrl-C twice did not quit"
+no_sanitizer_report
+
+# A server with fork but before from_event_id (1.30.0) would fork everything: refused.
+fresh_tmux
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+start_fixture "$DATA/tui_rewind.scenario" --server-version 1.30.0
+start_tether 100 24 "$CONV"
+wait_for "Second answer." || fail "the history did not show (1.30.0)"
+T send-keys -t main M-Up
+T send-keys -t main -l "/fork"
+T send-keys -t main Enter
+wait_for "this server (version 1.30.0) cannot fork from an event" ||
+	fail "a fork from an event on a server before 1.31 was not refused"
+grep -q 'rest POST [^ ]*/fork ' "$WORK/traffic" && fail "tether asked 1.30.0 to fork from an event"
 T send-keys -t main C-c C-c
 wait_exit || fail "Ctrl-C twice did not quit"
 no_sanitizer_report
