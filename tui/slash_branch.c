@@ -1,9 +1,9 @@
-/* slash_branch: /rewind (and Esc Esc on an empty prompt) and /fork (issue 25). A rewind
- * moves the server's HEAD to the event before one of the user's messages: the transcript
- * shows that branch and the message comes back into the input to edit and send again; the
- * later events stay on the server as another branch. A fork makes a new conversation: the
- * whole of this one, or (an item focused) its branch up to the event before that item, to
- * try again from there. */
+/* slash_branch: /rewind (and Esc Esc on an empty prompt) and /fork (issue 25). /rewind
+ * marks the user's focused (else last) message, Up and Down pick another, and Enter moves
+ * the server's HEAD to the event before it: the transcript shows that branch and the message
+ * comes back into the input to edit and send again; the later events stay on the server as
+ * another branch. A fork makes a new conversation: the whole of this one, or (an item
+ * focused) its branch up to the event before that item, to try again from there. */
 #include "conv.h"
 #include "bindings.h"
 
@@ -62,21 +62,12 @@ static void rewound(void *ctx, bool ok, const char *words, const char *fork_id)
 	ui_schedule_frame(&v->u->ui);
 }
 
-void slash_cmd_rewind(struct tui *u, const char *arg)
+/* Rewinds to before the user message at idx. */
+static void rewind_to(struct tui *u, long idx)
 {
-	(void)arg;
 	struct conv *v = u->cur;
-	if (ui_running(&u->ui)) {
-		ui_notice(&u->ui, "the agent is running: interrupt it (Esc) before rewinding");
-		return;
-	}
-	long at = rewind_target(u);
-	if (at < 0) {
-		ui_notice(&u->ui, "no message of yours to rewind to");
-		return;
-	}
 	struct item_info info;
-	transcript_item(v->t, (size_t)at, &info);
+	transcript_item(v->t, (size_t)idx, &info);
 	bool root;
 	const char *parent = transcript_parent_id(v->t, info.id, &root);
 	if (!parent) {
@@ -93,6 +84,113 @@ void slash_cmd_rewind(struct tui *u, const char *arg)
 		return;
 	}
 	ui_notice(&u->ui, "rewinding to before your message…");
+}
+
+/* ------------------------------------------------------------ the picker layer
+ * Up and Down pick among the user's messages (the focus bar shows which), Enter rewinds to
+ * before it, Esc leaves. */
+
+static const struct layer rewind_layer;
+
+static long picked(struct tui *u)
+{
+	return u->cur->focus_uid ? transcript_index_of(u->cur->t, u->cur->focus_uid) : -1;
+}
+
+static void pick_show(struct tui *u, long idx)
+{
+	u->cur->focus_uid = transcript_uid_at(u->cur->t, (size_t)idx);
+	viewport_show_item(&u->cur->vp, u->cur->t, (size_t)idx);
+	ui_schedule_frame(&u->ui);
+}
+
+/* The user's message next to at going dir (-1 older, 1 newer), -1 when none. */
+static long user_next(struct tui *u, long at, int dir)
+{
+	struct item_info info;
+	for (long i = at + dir; i >= 0 && (size_t)i < transcript_count(u->cur->t); i += dir) {
+		transcript_item(u->cur->t, (size_t)i, &info);
+		if (info.kind == ITEM_USER && info.seq >= 0 && info.id)
+			return i;
+	}
+	return -1;
+}
+
+static void pick_close(struct tui *u)
+{
+	layers_pop(&u->layers, &rewind_layer);
+	ui_schedule_frame(&u->ui);
+}
+
+static enum layer_key pick_key(struct tui *u, const struct key_event *ev)
+{
+	long at = picked(u), next;
+	switch (ev->kind) {
+	case KEYS_UP:
+	case KEYS_DOWN:
+		next = at < 0 ? -1 : user_next(u, at, ev->kind == KEYS_UP ? -1 : 1);
+		if (next >= 0)
+			pick_show(u, next);
+		else
+			ui_notice(&u->ui, ev->kind == KEYS_UP ? "your first message: nothing older"
+							      : "your last message: nothing newer");
+		return LAYER_KEY_TAKEN;
+	case KEYS_ENTER:
+		pick_close(u);
+		if (at >= 0)
+			rewind_to(u, at);
+		return LAYER_KEY_TAKEN;
+	case KEYS_ESC:
+		pick_close(u);
+		ui_notice(&u->ui, "not rewound");
+		return LAYER_KEY_TAKEN;
+	default:
+		return LAYER_KEY_NONE;
+	}
+}
+
+/* Nothing else while picking: a key typed into the draft would be lost in the rewind. */
+static enum layer_key pick_other(struct tui *u, const struct key_event *ev)
+{
+	(void)u, (void)ev;
+	return LAYER_KEY_TAKEN;
+}
+
+static const char *pick_prefix(struct tui *u, char *buf, size_t size)
+{
+	(void)u, (void)buf, (void)size;
+	return "rewind to before the marked message? ";
+}
+
+static const char *pick_hint(struct tui *u)
+{
+	(void)u;
+	return "↑↓ another · Enter rewinds · Esc no";
+}
+
+static const struct layer rewind_layer = {
+	.name = "rewind",
+	.key = pick_key,
+	.other = pick_other,
+	.prefix = pick_prefix,
+	.hint = pick_hint,
+	.close = pick_close,
+};
+
+void slash_cmd_rewind(struct tui *u, const char *arg)
+{
+	(void)arg;
+	if (ui_running(&u->ui)) {
+		ui_notice(&u->ui, "the agent is running: interrupt it (Esc) before rewinding");
+		return;
+	}
+	long at = rewind_target(u);
+	if (at < 0) {
+		ui_notice(&u->ui, "no message of yours to rewind to");
+		return;
+	}
+	pick_show(u, at);
+	layers_push(&u->layers, &rewind_layer);
 }
 
 static void forked(void *ctx, bool ok, const char *words, const char *fork_id)

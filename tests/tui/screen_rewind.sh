@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Rewind and fork (issue 25): Esc on an empty prompt with no run says Esc again rewinds; Esc
-# Esc navigates the server's HEAD to the event before the last question (its parent, never
-# to no event), the transcript shows that branch only, and the question comes back into the
-# input; /rewind with nothing of the user's before it says so without asking the server.
-# /fork forks the whole conversation (no item focused) and opens and shows the new one; a server
-# older than the fork route is said so with its version, never as an HTTP status, and one
-# before 1.31 is not asked to fork from an event (it would fork everything).
+# Esc marks the last question (Up/Down pick another, asking nothing) and Enter navigates the
+# server's HEAD to the event before it (its parent, never to no event), the transcript shows
+# that branch only, and the question comes back into the input; /rewind with nothing of the
+# user's before it says so without asking the server. /fork forks the whole conversation (no
+# item focused) and opens and shows the new one; a server older than the fork route is said
+# so with its version, never as an HTTP status, and one before 1.31 is not asked to fork
+# from an event (it would fork everything).
 . "$(dirname "$0")/lib.sh" "$@"
 
 start_fixture "$DATA/tui_rewind.scenario"
@@ -18,7 +19,18 @@ first_answer=$(sed -n 's/^1 \([^ ]*\).*/\1/p' "$WORK/durable")
 
 T send-keys -t main Escape
 wait_for "(Esc again: /rewind)" || fail "Esc on an empty prompt did not say that a second rewinds"
+hold 1.1 # past the second that makes the next Esc the second of two
 T send-keys -t main Escape Escape
+wait_for "rewind to before the marked message?" || fail "Esc Esc did not offer to rewind"
+# Up marks the first question, Down the second again; Enter goes.
+T send-keys -t main Up
+wait_for "nothing before it" 1 && fail "Up rewound at once"
+T send-keys -t main Down
+T send-keys -t main Down
+wait_for "your last message: nothing newer" || fail "Down past the last message did not say so"
+hold 0.3
+grep -q 'rest POST [^ ]*/navigate ' "$WORK/traffic" && fail "picking a message asked the server"
+T send-keys -t main Enter
 wait_traffic "rest POST [^ ]*/navigate 200 .*\"event_id\":\"$first_answer\"" ||
 	fail "Esc Esc did not navigate to the event before the last question"
 wait_for "rewound: your message is in the input" || fail "the rewind did not say what it did"
@@ -33,6 +45,8 @@ tail -3 <<<"$s" | grep -qF "Second question, to be edited." || fail "the questio
 T send-keys -t main C-u C-u
 T send-keys -t main M-Up M-Up
 T send-keys -t main -l "/rewind"
+T send-keys -t main Enter
+wait_for "rewind to before the marked message?" || fail "/rewind did not offer to rewind"
 T send-keys -t main Enter
 wait_for "nothing before it to go back to" || fail "/rewind before the first message did not say so"
 [ "$(grep -c 'rest POST [^ ]*/navigate ' "$WORK/traffic")" = 1 ] || fail "the refused rewind asked the server"
