@@ -4,7 +4,8 @@
 # server's HEAD to the event before it (its parent, never to no event), the transcript shows
 # that branch only, and the question comes back into the input; /rewind with nothing of the
 # user's before it says so without asking the server. /fork forks the whole conversation (no
-# item focused) and opens and shows the new one; a server older than the fork route is said
+# item focused) and opens and shows the new one, and with an item focused its branch up to the
+# event before it (the focused question in the new one's input); a server older than the fork route is said
 # so with its version, never as an HTTP status, and one before 1.31 is not asked to fork
 # from an event (it would fork everything).
 . "$(dirname "$0")/lib.sh" "$@"
@@ -59,6 +60,28 @@ wait_traffic 'rest POST [^ ]*/fork 201' || fail "/fork did not fork"
 grep 'rest POST [^ ]*/fork ' "$WORK/traffic" | grep -q from_event_id && fail "a whole fork sent from_event_id"
 # (the fixture serves no socket for a conversation it made: the new one says so, beside)
 wait_for "2/2 │" || fail "/fork did not open the new conversation beside this one"
+T send-keys -t main C-c C-c
+wait_exit || fail "Ctrl-C twice did not quit"
+no_sanitizer_report
+
+# Try again from here: the second question focused, the fork is its branch up to the event
+# before it (the first answer), and the question is in the new conversation's input.
+fresh_tmux
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+start_fixture "$DATA/tui_rewind.scenario"
+start_tether 100 24 "$CONV"
+wait_for "Second answer." || fail "the history did not show (fork from here)"
+first_answer=$(sed -n 's/^1 \([^ ]*\).*/\1/p' "$WORK/durable")
+T send-keys -t main M-Up M-Up
+T send-keys -t main -l "/fork"
+T send-keys -t main Enter
+wait_traffic "rest POST [^ ]*/fork 201 .*\"from_event_id\":\"$first_answer\"" ||
+	fail "/fork on the focused question did not fork from the event before it"
+wait_for "2/2 │" || fail "the fork from here was not opened"
+tail -3 <<<"$(screen)" | grep -qF "Second question, to be edited." ||
+	fail "the focused question is not in the new conversation's input"
 T send-keys -t main C-c C-c
 wait_exit || fail "Ctrl-C twice did not quit"
 no_sanitizer_report
