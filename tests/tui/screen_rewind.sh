@@ -4,10 +4,10 @@
 # server's HEAD to the event before it (its parent, never to no event), the transcript shows
 # that branch only, and the question comes back into the input; /rewind with nothing of the
 # user's before it says so without asking the server. /fork forks the whole conversation (no
-# item focused) and opens and shows the new one, and with an item focused its branch up to the
-# event before it (the focused question in the new one's input); a server older than the fork route is said
-# so with its version, never as an HTTP status, and one before 1.31 is not asked to fork
-# from an event (it would fork everything).
+# item focused) and opens and shows the new one, and with an item focused its branch up to
+# the event before it (the focused question in the new one's input); a server older than the
+# fork route is said so with its version, never as an HTTP status, and one before 1.31 is not
+# asked to fork from an event (it would fork everything).
 . "$(dirname "$0")/lib.sh" "$@"
 
 start_fixture "$DATA/tui_rewind.scenario"
