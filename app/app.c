@@ -237,6 +237,33 @@ static int run_rest_command(const struct options *o, rest_command_fn fn)
 	return rc;
 }
 
+/* tether new: the conversation made, then with --send or --until a headless run on it. */
+static int run_new(const struct options *o)
+{
+	struct mask_set *masks = mask_set_create();
+	char *api_key = NULL, *id = NULL;
+	bool follow = o->nsends || o->send_stdin || o->until_given;
+	int rc = EXIT_USAGE;
+	if (load_secrets(o, masks, &api_key) == 0)
+		rc = cmd_manage_run(o, log_line, api_key, masks, follow ? &id : NULL);
+	forget_secrets(masks, api_key);
+	if (rc == EXIT_OK && id) {
+		struct options copy = *o;
+		copy.command = CMD_CLIENT;
+		copy.headless = true;
+		copy.conversation_id = id;
+		rc = run_client(&copy);
+	}
+	free(id);
+	return rc;
+}
+
+static int manage_run(const struct options *o, loop_log_fn log, const char *api_key,
+		      const struct mask_set *masks)
+{
+	return cmd_manage_run(o, log, api_key, masks, NULL);
+}
+
 int app_run(const struct options *o)
 {
 	if (o->log_path) {
@@ -272,6 +299,20 @@ int app_run(const struct options *o)
 	case CMD_RESUME:
 	case CMD_INTERRUPT:
 		rc = run_rest_command(o, cmd_control_run);
+		break;
+	case CMD_NEW:
+		rc = run_new(o);
+		break;
+	case CMD_FORK:
+	case CMD_RENAME:
+	case CMD_RM:
+	case CMD_ASK:
+	case CMD_COMPACT:
+	case CMD_MODEL:
+	case CMD_GOAL:
+	case CMD_POLICY:
+	case CMD_SERVER_INFO:
+		rc = run_rest_command(o, manage_run);
 		break;
 	case CMD_WATCH:
 		block_loop_signals(); /* before the keyring's thread starts: the loop takes them */

@@ -1,5 +1,5 @@
 /* The one-shot commands of the command line: tether key set|rm, tether secret add|list|rm,
- * tether confirm|reject|pause|resume|interrupt. */
+ * tether confirm|reject|pause|resume|interrupt, and the managers of conversations. */
 #ifndef TETHER_COMMANDS_H
 #define TETHER_COMMANDS_H
 
@@ -30,5 +30,12 @@ int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_ke
  * returns the exit code. */
 int cmd_watch_run(const struct options *o, loop_log_fn log, const char *api_key,
 		  const struct mask_set *masks);
+
+/* tether new|fork|rename|rm|ask|compact|model|goal|policy|server-info: the server's
+ * version, then the command's calls; what the server did on stdout (text, ndjson or json),
+ * failures in words on stderr. new_id (tether new, may be NULL) gets the new conversation's
+ * id (caller frees). Returns the exit code. */
+int cmd_manage_run(const struct options *o, loop_log_fn log, const char *api_key,
+		   const struct mask_set *masks, char **new_id);
 
 #endif

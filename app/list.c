@@ -31,6 +31,10 @@ struct list_run {
 	bool collect;
 	struct conversation_info *items;
 	size_t count;
+	/* the table's header and --log: the server's version (/server_info), asked first */
+	bool want_version;
+	struct server_version version;
+	loop_log_fn log;
 };
 
 static void fetch_page(struct list_run *r, const char *page_id);
@@ -103,9 +107,21 @@ static void print_array(const struct conversation_info *items, size_t n)
 	buf_fini(&out);
 }
 
-/* In a terminal: a header row, aligned columns, and updated times relative to now. */
-static void print_table(const struct conversation_info *items, size_t n)
+/* In a terminal: the server and its version, a header row, aligned columns, and updated
+ * times relative to now. */
+static void print_table(const struct list_run *r, const struct conversation_info *items, size_t n)
 {
+	struct buf url, line, scratch;
+	buf_init(&url);
+	buf_init(&line);
+	buf_init(&scratch);
+	url_describe(r->o->server, &url);
+	buf_printf(&url, ", version %s", r->version.text[0] ? r->version.text : "unknown");
+	clean_text(r->masks, url.data, url.len, &scratch, &line);
+	printf("%s\n", buf_cstr(&line));
+	buf_fini(&scratch);
+	buf_fini(&line);
+	buf_fini(&url);
 	struct buf *cells = xcalloc(n * 4 + 4, sizeof *cells);
 	static const char *const head[4] = {"ID", "STATUS", "UPDATED", "TITLE"};
 	size_t width[4] = {0};
@@ -228,6 +244,22 @@ static void fetch_page(struct list_run *r, const char *page_id)
 	}
 }
 
+/* The version (or none: an answer without it, a server without the route) goes to --log,
+ * then the pages are asked. */
+static void version_done(void *ctx, struct rest_result *res)
+{
+	struct list_run *r = ctx;
+	if (res->outcome == REST_OK)
+		r->version = res->version;
+	if (r->log) {
+		char line[96];
+		snprintf(line, sizeof line, "server version: %s",
+			 r->version.text[0] ? r->version.text : "unknown (no /server_info answer)");
+		r->log(0, line);
+	}
+	fetch_page(r, NULL);
+}
+
 static int list_fetch_all(const struct options *o, loop_log_fn log, const char *api_key,
 			  const struct mask_set *masks, struct list_run *out)
 {
@@ -240,7 +272,11 @@ static int list_fetch_all(const struct options *o, loop_log_fn log, const char *
 	out->o = o;
 	out->api_key = api_key;
 	out->exit_code = EXIT_RUNTIME;
-	fetch_page(out, NULL);
+	out->log = o->log_path ? log : NULL;
+	struct rest_server srv = { .loop = loop, .url = o->server, .insecure = o->insecure };
+	if (!(out->want_version || out->log) ||
+	    rest_call(&srv, REST_SERVER_INFO, NULL, version_done, out) != 0)
+		fetch_page(out, NULL);
 	if (!out->done)
 		loop_run(loop);
 	loop_destroy(loop);
@@ -255,13 +291,13 @@ int list_run(const struct options *o, loop_log_fn log, const char *api_key,
 {
 	/* The table and the array need every page first; plain text and ndjson stream. */
 	bool table = o->format == FORMAT_TEXT && isatty(STDOUT_FILENO);
-	struct list_run r = {.collect = table || o->format == FORMAT_JSON};
+	struct list_run r = {.collect = table || o->format == FORMAT_JSON, .want_version = table};
 	/* A closed stdout is seen as EPIPE on the write. */
 	signal(SIGPIPE, SIG_IGN);
 	int rc = list_fetch_all(o, log, api_key, masks, &r);
 	if (rc == EXIT_OK && r.collect) {
 		if (table)
-			print_table(r.items, r.count);
+			print_table(&r, r.items, r.count);
 		else
 			print_array(r.items, r.count);
 		rc = command_flush_stdout();

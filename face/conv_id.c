@@ -8,6 +8,7 @@
 /* The words of `tether WORD …`, in the order --help lists them. */
 static const char *const commands[] = {
 	"list", "key", "secret", "confirm", "reject", "pause", "resume", "interrupt", "watch",
+	"new", "fork", "rename", "rm", "ask", "compact", "model", "goal", "policy", "server-info",
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

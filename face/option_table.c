@@ -58,6 +58,11 @@ const struct option_spec option_specs[] = {
 	{ "history-memory", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_memory_mb), 4, 65536, NULL },
 	{ "interval", 0, SPEC_SECONDS, SPEC_CLI, FIELD(watch_interval_s), 0, 0, NULL },
 	{ "max-open", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(max_open), 1, 64, NULL },
+	{ "title", 0, SPEC_STRING, SPEC_CLI, FIELD(title), 0, 0, NULL },
+	{ "profile", 0, SPEC_STRING, SPEC_CLI, FIELD(profile), 0, 0, NULL },
+	{ "from", 0, SPEC_STRING, SPEC_CLI, FIELD(from_event), 0, 0, NULL },
+	{ "workdir", 0, SPEC_STRING, SPEC_CLI, FIELD(workdir), 0, 0, NULL },
+	{ "yes", 0, SPEC_TRUE, SPEC_CLI, FIELD(yes), 0, 0, NULL },
 };
 
 bool option_takes_value(const struct option_spec *s)

@@ -3,6 +3,8 @@
 #include "clean.h"
 
 #include <getopt.h>
+#include <stddef.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,15 @@ static const char usage[] =
 	"       tether watch [--format text|ndjson] [--interval S] [--until never|idle]\n"
 	"                    [--on-confirm exit|wait]  a line per status change of any\n"
 	"                          conversation on the server (polled every S seconds, default 2)\n"
+	"       tether new [--profile NAME] [--title T] [--workdir DIR] [MESSAGE]  start one\n"
+	"       tether fork ID [--from EVENT_ID] [--title T]   a copy (up to an event)\n"
+	"       tether rename ID TITLE | rm ID [--yes]  rename, delete\n"
+	"       tether ask ID QUESTION                 ask aside (not part of the conversation)\n"
+	"       tether compact ID                      condense the history\n"
+	"       tether model ID [PROFILE]              list the LLM profiles, or switch\n"
+	"       tether goal ID OBJECTIVE|stop|resume   a goal the agent works to\n"
+	"       tether policy ID always|never|risky [LOW|MEDIUM|HIGH] | analyzer llm|pattern|none\n"
+	"       tether server-info                     the server's version\n"
 	"\n"
 	"A conversation ID is a UUID, hyphenated or as 32 hex digits (tether list shows them).\n"
 	"\n";
@@ -64,6 +75,9 @@ static const char usage_options[] =
 	"      --expect ID         tether confirm|reject: answer only if exactly these\n"
 	"                          tool_call_ids wait (repeatable); else exit 1\n"
 	"      --interval S        tether watch: seconds between polls (default 2, at least 0.1)\n"
+	"      --title T, --profile NAME, --workdir DIR  tether new (--title: fork too)\n"
+	"      --from EVENT_ID     tether fork: the fork ends at that event\n"
+	"      --yes               tether rm: no question (needed when stdin is no terminal)\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           the version\n"
@@ -191,6 +205,135 @@ static int parse_flags(int argc, char **argv, struct options *o, char **pos, siz
 	return 0;
 }
 
+/* The managers of issue 25: a word, an id unless new or server-info, then their words. */
+static const struct manager {
+	const char *word;
+	enum command cmd;
+	bool id;
+	size_t min, max;            /* words after the id */
+	const char *usage;
+} managers[] = {
+	{ "new", CMD_NEW, false, 0, 1, "tether new [--profile NAME] [--title T] [MESSAGE]" },
+	{ "fork", CMD_FORK, true, 0, 0, "tether fork ID [--from EVENT_ID] [--title T]" },
+	{ "rename", CMD_RENAME, true, 1, 1, "tether rename ID TITLE" },
+	{ "rm", CMD_RM, true, 0, 0, "tether rm ID [--yes]" },
+	{ "ask", CMD_ASK, true, 1, 1, "tether ask ID QUESTION" },
+	{ "compact", CMD_COMPACT, true, 0, 0, "tether compact ID" },
+	{ "model", CMD_MODEL, true, 0, 1, "tether model ID [PROFILE]" },
+	{ "goal", CMD_GOAL, true, 1, 1, "tether goal ID OBJECTIVE|stop|resume" },
+	{ "policy", CMD_POLICY, true, 1, 2,
+	  "tether policy ID always|never|risky [LOW|MEDIUM|HIGH] | analyzer llm|pattern|none" },
+	{ "server-info", CMD_SERVER_INFO, false, 0, 0, "tether server-info" },
+};
+
+static bool word_in(const char *w, const char *const *list)
+{
+	for (; w && *list; list++)
+		if (!strcasecmp(w, *list))
+			return true;
+	return false;
+}
+
+/* policy's words: a policy and maybe its level, or the analyzer and its kind. */
+static int check_policy(const struct options *o, struct buf *err)
+{
+	static const char *const policies[] = { "always", "never", "risky", NULL };
+	static const char *const levels[] = { "low", "medium", "high", NULL };
+	static const char *const analyzers[] = { "llm", "pattern", "none", NULL };
+	const char *a = o->words[0], *b = o->nwords > 1 ? o->words[1] : NULL;
+	if (!strcmp(a, "analyzer") && word_in(b, analyzers))
+		return 0;
+	if (!strcmp(a, "analyzer")) {
+		buf_puts(err, "tether policy ID analyzer takes llm, pattern or none");
+		return -1;
+	}
+	if (!word_in(a, policies)) {
+		buf_printf(err, "tether policy: '%.40s' is no policy (always, never, risky, or "
+			   "analyzer)", a);
+		return -1;
+	}
+	if (b && (strcasecmp(a, "risky") || !word_in(b, levels))) {
+		buf_puts(err, "tether policy ID risky takes a level: LOW, MEDIUM or HIGH");
+		return -1;
+	}
+	return 0;
+}
+
+/* 1: not a manager's word; else 0 or -1 as parse_command. */
+static int parse_manager(char **pos, size_t npos, struct options *o, struct buf *err)
+{
+	const struct manager *m = NULL;
+	for (size_t i = 0; i < sizeof managers / sizeof *managers && !m; i++)
+		if (!strcmp(pos[0], managers[i].word))
+			m = &managers[i];
+	if (!m)
+		return 1;
+	o->command = m->cmd;
+	size_t at = 1;
+	if (m->id) {
+		if (npos < 2) {
+			buf_printf(err, "usage: %s", m->usage);
+			return -1;
+		}
+		if (!conversation_id_valid(pos[1])) {
+			char where[32];
+			snprintf(where, sizeof where, "%s: ", m->word);
+			options_bad_id(where, pos[1], err);
+			return -1;
+		}
+		o->conversation_id = pos[1];
+		at = 2;
+	}
+	if (npos - at < m->min || npos - at > m->max) {
+		buf_printf(err, "usage: %s", m->usage);
+		return -1;
+	}
+	for (; at < npos; at++)
+		o->words[o->nwords++] = pos[at];
+	if (m->cmd == CMD_POLICY)
+		return check_policy(o, err);
+	if ((m->cmd == CMD_RENAME || m->cmd == CMD_ASK || m->cmd == CMD_GOAL) &&
+	    !o->words[0][strspn(o->words[0], " \t\n")]) {
+		buf_printf(err, "usage: %s (not blank)", m->usage);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each manager's own options go with it alone. */
+static int check_managers(const struct options *o, struct buf *err)
+{
+	static const struct { const char *name; size_t off; enum command a, b; } own[] = {
+		{ "--title", offsetof(struct options, title), CMD_NEW, CMD_FORK },
+		{ "--profile", offsetof(struct options, profile), CMD_NEW, CMD_NEW },
+		{ "--workdir", offsetof(struct options, workdir), CMD_NEW, CMD_NEW },
+		{ "--from", offsetof(struct options, from_event), CMD_FORK, CMD_FORK },
+	};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+		const char *v = *(const char *const *)((const char *)o + own[i].off);
+		if (v && o->command != own[i].a && o->command != own[i].b) {
+			buf_printf(err, "%s goes only with tether %s", own[i].name,
+				   own[i].a == CMD_NEW && own[i].b == CMD_FORK ? "new or tether fork"
+				   : own[i].a == CMD_NEW ? "new" : "fork");
+			return -1;
+		}
+	}
+	if (o->yes && o->command != CMD_RM) {
+		buf_puts(err, "--yes goes only with tether rm");
+		return -1;
+	}
+	bool follows = o->nsends || o->send_stdin || o->until_given;
+	if (follows && o->command >= CMD_FORK && o->command <= CMD_SERVER_INFO) {
+		buf_puts(err, "--send and --until follow a conversation: tether new takes them");
+		return -1;
+	}
+	if (follows && o->command == CMD_NEW && o->format == FORMAT_JSON) {
+		buf_puts(err, "tether new --send|--until writes text or ndjson");
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_command(char **pos, size_t npos, struct options *o, struct buf *err)
 {
 	if (npos == 0)
@@ -268,6 +411,9 @@ static int parse_command(char **pos, size_t npos, struct options *o, struct buf 
 			goto extra;
 		return 0;
 	}
+	int m = parse_manager(pos, npos, o, err);
+	if (m != 1)
+		return m;
 	o->command = CMD_CLIENT;
 	if (!conversation_id_valid(c)) {
 		options_bad_id("", c, err);
@@ -392,6 +538,9 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	}
 	if (rc == 0)
 		rc = check_watch(o, err);
+	o->until_given = o->until != UNTIL_UNSET;
+	if (rc == 0)
+		rc = check_managers(o, err);
 	if (o->until == UNTIL_UNSET)
 		o->until = o->command == CMD_WATCH ? UNTIL_NEVER : UNTIL_IDLE;
 	if (rc == 0 && o->no_history && o->after_seq != -1) {

@@ -24,6 +24,17 @@ enum command {
 	CMD_HELP,
 	CMD_VERSION,
 	CMD_WATCH,          /* tether watch: status changes of every conversation */
+	/* the conversation managers (issue 25), one REST call each (cmd_manage.c) */
+	CMD_NEW,            /* tether new [MESSAGE] */
+	CMD_FORK,           /* tether fork ID */
+	CMD_RENAME,         /* tether rename ID TITLE */
+	CMD_RM,             /* tether rm ID */
+	CMD_ASK,            /* tether ask ID QUESTION */
+	CMD_COMPACT,        /* tether compact ID */
+	CMD_MODEL,          /* tether model ID [PROFILE] */
+	CMD_GOAL,           /* tether goal ID OBJECTIVE|stop|resume */
+	CMD_POLICY,         /* tether policy ID always|never|risky [LEVEL] | analyzer KIND */
+	CMD_SERVER_INFO,    /* tether server-info */
 };
 
 enum output_format { FORMAT_TEXT, FORMAT_NDJSON, FORMAT_JSON /* tether list only */ };
@@ -80,6 +91,14 @@ struct options {
 	const char *more_ids[OPTIONS_MORE_IDS_MAX]; /* TUI: more conversations to open */
 	size_t nmore_ids;
 	int max_open;               /* TUI: conversations open at once, at most */
+	const char *words[2];       /* the words after a manager's id (its title, question …) */
+	size_t nwords;
+	const char *title;          /* tether new|fork --title */
+	const char *profile;        /* tether new --profile: an agent profile's name or id */
+	const char *from_event;     /* tether fork --from: the event the fork ends at */
+	const char *workdir;        /* tether new --workdir: a path on the server's machine */
+	bool yes;                   /* tether rm --yes: no question */
+	bool until_given;           /* --until was given (tether new: follow the run) */
 	char **config_strings_;     /* private: values copied from the config file */
 	size_t nconfig_strings_;
 };

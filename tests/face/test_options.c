@@ -186,7 +186,8 @@ static void test_commands(void **state)
 }
 
 #define COMMANDS "the commands are list, key, secret, confirm, reject, pause, resume, " \
-		 "interrupt, watch (tether --help)"
+		 "interrupt, watch, new, fork, rename, rm, ask, compact, model, goal, policy, " \
+		 "server-info (tether --help)"
 
 /* Ids are UUIDs, hyphenated or 32 hex digits; any other word is a usage error that says so,
  * and names the commands when it looks like one. */
@@ -599,6 +600,78 @@ static void test_watch(void **state)
 	buf_fini(&err);
 }
 
+/* The managers of issue 25: their words and ids, their own options with them alone, the
+ * policy's words checked; new follows a run only with --send or --until. */
+static void test_managers(void **state)
+{
+	(void)state;
+	struct options o;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(parse(&o, &err, "new", "--title", "T", "--profile", "p", "hello", NULL), 0);
+	assert_int_equal(o.command, CMD_NEW);
+	assert_null(o.conversation_id);
+	assert_int_equal(o.nwords, 1);
+	assert_string_equal(o.words[0], "hello");
+	assert_string_equal(o.title, "T");
+	assert_string_equal(o.profile, "p");
+	assert_false(o.until_given);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "new", "--until", "finished", NULL), 0);
+	assert_true(o.until_given);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "fork", ID, "--from", "e1", NULL), 0);
+	assert_int_equal(o.command, CMD_FORK);
+	assert_string_equal(o.conversation_id, ID);
+	assert_string_equal(o.from_event, "e1");
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "policy", ID, "risky", "Medium", NULL), 0);
+	assert_int_equal(o.nwords, 2);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "policy", ID, "analyzer", "none", NULL), 0);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "rm", ID, "--yes", "--format", "json", NULL), 0);
+	assert_true(o.yes);
+	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "server-info", NULL), 0);
+	assert_int_equal(o.command, CMD_SERVER_INFO);
+	options_fini(&o);
+
+	static const struct {
+		const char *args[6];
+		const char *err;
+	} bad[] = {
+		{ { "rename", ID }, "usage: tether rename ID TITLE" },
+		{ { "rename", ID, "  " }, "usage: tether rename ID TITLE (not blank)" },
+		{ { "ask", "n0-pe", "q" }, "ask: 'n0-pe' is not a conversation id: ids are UUIDs, "
+		  "hyphenated or as 32 hex digits (tether list shows them)" },
+		{ { "fork" }, "usage: tether fork ID [--from EVENT_ID] [--title T]" },
+		{ { "new", "a", "b" }, "usage: tether new [--profile NAME] [--title T] [MESSAGE]" },
+		{ { "policy", ID, "sometimes" }, "tether policy: 'sometimes' is no policy (always, "
+		  "never, risky, or analyzer)" },
+		{ { "policy", ID, "always", "high" }, "tether policy ID risky takes a level: LOW, "
+		  "MEDIUM or HIGH" },
+		{ { "policy", ID, "analyzer", "magic" }, "tether policy ID analyzer takes llm, "
+		  "pattern or none" },
+		{ { "rename", ID, "x", "--from", "e" }, "--from goes only with tether fork" },
+		{ { "fork", ID, "--profile", "p" }, "--profile goes only with tether new" },
+		{ { "list", "--title", "t" }, "--title goes only with tether new or tether fork" },
+		{ { "pause", ID, "--yes" }, "--yes goes only with tether rm" },
+		{ { "ask", ID, "q", "--send", "x" }, "--send and --until follow a conversation: "
+		  "tether new takes them" },
+		{ { "new", "--send", "x", "--format", "json" }, "tether new --send|--until writes "
+		  "text or ndjson" },
+		{ { "server-info", "x" }, "usage: tether server-info" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *const *a = bad[i].args;
+		assert_int_equal(parse(&o, &err, a[0], a[1], a[2], a[3], a[4], a[5], NULL), -1);
+		assert_string_equal(buf_cstr(&err), bad[i].err);
+		options_fini(&o);
+	}
+	buf_fini(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_config_timestamps),
 		cmocka_unit_test(test_watch),
 		cmocka_unit_test(test_several_ids),
+		cmocka_unit_test(test_managers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -488,6 +488,20 @@ static void test_fork_navigate_rename_delete(void **state)
 	assert_string_equal(R.detail, "Unknown event_id: nope");
 	/* no event: the empty tree, never sent */
 	assert_int_equal(call(REST_NAVIGATE, (struct rest_args){ .id = CONV }), -1);
+	/* nothing is renumbered: the next event is appended with the new HEAD as its parent,
+	 * and becomes HEAD (a state update after it hangs off it and does not) */
+	finish_call(call(REST_SEND_MESSAGE, (struct rest_args){ .id = CONV, .text = "again" }));
+	struct event_query newest = { .limit = 1, .order = EVENT_ORDER_NEWEST_FIRST,
+				      .source = "user" };
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = &newest }));
+	snprintf(body, sizeof body, "\"parent_id\":\"%s\"", ev);
+	assert_non_null(strstr(R.body, body));
+	char echo[64];
+	snprintf(echo, sizeof echo, "%s", R.first_event);
+	finish_call(call(REST_SEND_MESSAGE, (struct rest_args){ .id = CONV, .text = "and again" }));
+	finish_call(call(REST_SEARCH_EVENTS, (struct rest_args){ .id = CONV, .query = &newest }));
+	snprintf(body, sizeof body, "\"parent_id\":\"%s\"", echo);
+	assert_non_null(strstr(R.body, body));
 
 	finish_call(call(REST_RENAME, (struct rest_args){ .id = fork, .title = "A \"new\" name" }));
 	expect_body("PATCH", "{\"title\":\"A \\\"new\\\" name\"}");

@@ -1497,8 +1497,8 @@ def test_control_failures():
 def test_bad_id_usage():
     """A word in the id's place that is no UUID is a usage error at once (no connection
     attempt); a near-miss of a command names the commands."""
-    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch "
-            "(tether --help)")
+    cmds = ("the commands are list, key, secret, confirm, reject, pause, resume, interrupt, watch, "
+            "new, fork, rename, rm, ask, compact, model, goal, policy, server-info (tether --help)")
     cases = [
         (["lsit"], "tether: 'lsit' is neither a command nor a conversation id (did you mean "
                    "list?); " + cmds),
@@ -1548,7 +1548,8 @@ def test_list_json():
 
 
 def test_list_tty():
-    """tether list with stdout a terminal: a header row, aligned columns, relative times."""
+    """tether list with stdout a terminal: the server and its version (issue 25), a header
+    row, aligned columns, relative times."""
     s = Server("list_times.scenario")
     sock = ["tmux", "-L", "tether-listtty-%d" % os.getpid(), "-f", "/dev/null"]
     errf = os.path.join(TMP, "list-err")
@@ -1566,7 +1567,8 @@ def test_list_tty():
         subprocess.run(sock + ["kill-server"], capture_output=True)
         s.stop()
     row = "%-36s  %-8s  %-10s  %s"
-    want = [row % ("ID", "STATUS", "UPDATED", "TITLE"),
+    want = ["%s, version 1.43.1" % s.url,
+            row % ("ID", "STATUS", "UPDATED", "TITLE"),
             row % (CONV, "idle", "just now", "Just now"),
             row % ("11111111-2222-4333-8444-555555555555", "finished", "2 h ago", "Two hours"),
             row % ("22222222-2222-4333-8444-555555555555", "idle", "yesterday", "Yesterday"),

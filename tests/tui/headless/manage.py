@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the conversation managers (issue 25: tether new, fork, rename, rm, ask,
+compact, model, goal, policy, server-info) against the loopback fixture server: what each
+prints (text, ndjson, json), its exit code, and the requests the server saw, exactly.
+
+usage: manage.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
+"""
+import json, os, subprocess, sys, tempfile, time
+
+TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
+CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
+OTHER = "0d0d0d0d-0000-4000-8000-000000000000"
+ROUTE = "/api/conversations/" + CONV
+TMP = tempfile.mkdtemp(prefix="tether-manage-")
+ENV = dict(os.environ, LANG="C.UTF-8")
+ENV.pop("TETHER_SESSION_API_KEY", None)
+ENV["XDG_STATE_HOME"] = os.path.join(TMP, "state")
+
+
+class Server:
+    def __init__(self, scenario, *extra):
+        self.traffic = os.path.join(TMP, "traffic")
+        args = [FIXTURE, "--log", self.traffic, "--max-seconds", "60",
+                "--scenario", os.path.join(DATA, scenario)]
+        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        assert line.startswith("PORT "), "fixture did not start: %r" % line
+        self.url = "http://127.0.0.1:%d" % int(line.split()[1])
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+    def rest(self):
+        """The requests the server answered, without the version asked first by each."""
+        return [l for l in open(self.traffic).read().splitlines()
+                if l.startswith("rest ") and l != "rest GET /server_info 200"]
+
+
+def tether(s, *args, env=None):
+    p = subprocess.run([TETHER, "--server", s.url] + list(args), capture_output=True,
+                       timeout=30, stdin=subprocess.DEVNULL, env=env or ENV)
+    return p.returncode, p.stdout.decode(), p.stderr.decode().splitlines()
+
+
+def test_new_prints_id():
+    """tether new launches the active agent profile (the first list seeds default), in the
+    working directory, with the message; --title is a PATCH after it (upstream's start has no
+    title) and turns autotitle off. Text: the id alone; ndjson: one created line."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "new", "--title", "Fix the parser", "--workdir", "/srv/app", "hi")
+    rc2, out2, err2 = tether(s, "new", "--format", "ndjson")
+    s.stop()
+    made = "c0000000-0000-4000-8000-000000000001"
+    assert (rc, out, err) == (0, made + "\n", []), (rc, out, err)
+    assert rc2 == 0 and err2 == [], (rc2, err2)
+    assert json.loads(out2) == {"type": "created", "id": made[:-1] + "2", "title": None}, out2
+    profile = "a9000000-0000-4000-8000-000000000001"
+    assert s.rest() == [
+        "rest GET /api/agent-profiles 200",
+        'rest POST /api/conversations 201 {"agent_profile_id":"%s","workspace":{"working_dir":'
+        '"/srv/app"},"initial_message":{"role":"user","content":[{"type":"text","text":"hi"}],'
+        '"run":true},"autotitle":false}' % profile,
+        'rest PATCH /api/conversations/%s 200 {"title":"Fix the parser"}' % made,
+        "rest GET /api/agent-profiles 200",
+        'rest POST /api/conversations 201 {"agent_profile_id":"%s","workspace":{"working_dir":'
+        '"%s"},"autotitle":true}' % (profile, os.getcwd()),
+    ], s.rest()
+
+
+def test_new_profiles():
+    """--profile picks by name; an unknown one names those there (exit 4)."""
+    s = Server("control.scenario", "--agent-profile", "coder", "--agent-profile", "reviewer")
+    rc, out, err = tether(s, "new", "--profile", "reviewer")
+    rc2, out2, err2 = tether(s, "new", "--profile", "nobody")
+    s.stop()
+    assert rc == 0 and out.strip() == "c0000000-0000-4000-8000-000000000001", (rc, out, err)
+    assert '"agent_profile_id":"a9000000-0000-4000-8000-000000000002"' in s.rest()[1], s.rest()
+    assert (rc2, out2) == (4, ""), (rc2, out2, err2)
+    assert err2 == ["tether: new: the server has no agent profile nobody (it has: coder, "
+                    "reviewer)"], err2
+
+
+def test_new_then_runs():
+    """tether new --send … --until …: the id, then a headless run on the new conversation."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "new", "--send", "hello", "--until", "synced", "--format", "ndjson")
+    s.stop()
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert rc == 0 and lines[0]["type"] == "created", (rc, out, err)
+    assert lines[-1]["type"] == "result", lines
+
+
+def test_fork_rename_rm():
+    """fork (titled; from an unknown event), rename, rm --yes: each says what the server did;
+    rm without --yes and without a terminal refuses (exit 2) and sends nothing."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "fork", CONV, "--title", "Try 2", "--format", "json")
+    fork = json.loads(out)
+    assert rc == 0 and fork["type"] == "forked" and fork["forked_from"] == CONV, (rc, out, err)
+    assert fork["title"] == "Try 2", fork
+    rc, out, err = tether(s, "fork", CONV, "--from", "evt-missing")
+    assert rc == 1 and out == "", (rc, out, err)
+    assert err == ["tether: fork: the server at %s says: Unknown from_event_id: evt-missing"
+                   % s.url], err
+    rc, out, err = tether(s, "rename", fork["id"], "A better name")
+    assert (rc, out, err) == (0, "renamed: %s: A better name\n" % fork["id"], []), (rc, out, err)
+    rc, out, err = tether(s, "rm", fork["id"])
+    assert (rc, out) == (2, ""), (rc, out, err)
+    assert err == ["tether: rm: refusing to delete without --yes when stdin is not a terminal"]
+    rc, out, err = tether(s, "rm", fork["id"], "--yes")
+    assert (rc, out, err) == (0, "deleted: %s (A better name)\n" % fork["id"], []), (rc, out, err)
+    rc, out, err = tether(s, "rm", fork["id"], "--yes")
+    s.stop()
+    assert rc == 4 and err == ["tether: rm: conversation %s not found at %s; tether list shows "
+                               "the conversations there" % (fork["id"], s.url)], (rc, err)
+    made = "/api/conversations/" + fork["id"]
+    assert s.rest() == [
+        'rest POST %s/fork 201 {"reset_metrics":true,"title":"Try 2"}' % ROUTE,
+        'rest POST %s/fork 404 {"reset_metrics":true,"from_event_id":"evt-missing"}' % ROUTE,
+        'rest PATCH %s 200 {"title":"A better name"}' % made,
+        "rest GET %s 200" % made,
+        "rest DELETE %s 200" % made,
+        "rest GET %s 404" % made,
+    ], s.rest()
+
+
+def test_rename_unknown_is_4():
+    """Upstream answers PATCH of an unknown conversation 200 {"success":false}: not found."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "rename", OTHER, "x")
+    s.stop()
+    assert rc == 4 and out == "", (rc, out, err)
+    assert err == ["tether: rename: conversation %s not found at %s; tether list shows the "
+                   "conversations there" % (OTHER, s.url)], err
+
+
+def test_ask_aside():
+    """ask: the answer on stdout, no event written; an unknown conversation (upstream's bare
+    500) is found out by a GET: exit 4, never "HTTP 500"."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "ask", CONV, "what is left?", "--format", "ndjson")
+    rc2, out2, err2 = tether(s, "ask", OTHER, "hello?")
+    s.stop()
+    a = json.loads(out)
+    assert rc == 0 and a["type"] == "answer" and "what is left?" in a["answer"], (rc, out, err)
+    assert rc2 == 4 and not any("500" in l for l in err2), (rc2, err2)
+    assert s.rest() == [
+        'rest POST %s/ask_agent 200 {"question":"what is left?"}' % ROUTE,
+        'rest POST /api/conversations/%s/ask_agent 500 {"question":"hello?"}' % OTHER,
+        "rest GET /api/conversations/%s 404" % OTHER,
+    ], s.rest()
+
+
+def test_compact():
+    """compact: condense; a server without a condenser says so in its words (exit 1)."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "compact", CONV)
+    s.stop()
+    assert (rc, out, err) == (0, "compacted: %s (the server condensed its history)\n" % CONV,
+                              []), (rc, out, err)
+    s = Server("control.scenario", "--no-condenser")
+    rc, out, err = tether(s, "compact", CONV)
+    s.stop()
+    assert rc == 1 and err == [
+        "tether: compact: the server at %s failed the compact (HTTP 500): Cannot condense "
+        "conversation: No condenser configured. Configure a condenser that handles "
+        "condensation requests." % s.url], (rc, err)
+
+
+def test_model():
+    """model ID lists the LLM profiles (the server's default marked), json as one array;
+    model ID PROFILE switches; an unknown profile is said in the server's words."""
+    s = Server("control.scenario")
+    rc, out, err = tether(s, "model", CONV)
+    rc2, out2, err2 = tether(s, "model", CONV, "--format", "json")
+    rc3, out3, err3 = tether(s, "model", CONV, "fast")
+    rc4, out4, err4 = tether(s, "model", CONV, "slow")
+    s.stop()
+    assert (rc, err) == (0, []) and out == ("default\tanthropic/claude-sonnet-4-5\t(the server's "
+                                            "default)\nfast\topenai/gpt-5-mini\n"), out
+    profiles = json.loads(out2)
+    assert [p["name"] for p in profiles] == ["default", "fast"] and profiles[0]["default"], out2
+    assert (rc3, out3) == (0, "model: %s now uses the LLM profile fast\n" % CONV), (rc3, out3)
+    assert rc4 == 1 and err4 == ["tether: model: the server at %s says: Profile 'slow' not "
+                                 "found" % s.url], (rc4, err4)
+
+
+def test_goal():
+    """goal OBJECTIVE|stop|resume: 409 while a goal runs and 400 no_resumable_goal in the
+    server's words; stop is fine with no loop."""
+    s = Server("control.scenario")
+    results = [tether(s, "goal", CONV, w) for w in ("resume", "tests pass", "again", "stop",
+                                                      "stop", "resume")]
+    s.stop()
+    assert [r[0] for r in results] == [1, 0, 1, 0, 0, 0], results
+    assert results[0][2] == ["tether: goal: the server at %s refused the goal resume: "
+                             "no_resumable_goal" % s.url], results[0]
+    assert results[1][1] == "goal set: %s: tests pass\n" % CONV, results[1]
+    assert results[2][2] == ["tether: goal: the server at %s refused the goal: Conversation run "
+                             "or goal loop already running." % s.url], results[2]
+    assert s.rest() == [
+        "rest POST %s/goal/resume 400" % ROUTE,
+        'rest POST %s/goal 200 {"objective":"tests pass"}' % ROUTE,
+        'rest POST %s/goal 409 {"objective":"again"}' % ROUTE,
+        "rest POST %s/goal/stop 200" % ROUTE,
+        "rest POST %s/goal/stop 200" % ROUTE,
+        "rest POST %s/goal/resume 200" % ROUTE,
+    ], s.rest()
+
+
+def test_policy():
+    """policy always|never|risky [LEVEL] and the analyzer: the bodies upstream reads."""
+    s = Server("control.scenario")
+    outs = [tether(s, "policy", CONV, *w) for w in (["risky", "low"], ["never"],
+                                                    ["analyzer", "pattern"], ["analyzer", "none"])]
+    s.stop()
+    assert all(r[0] == 0 for r in outs), outs
+    assert outs[0][1] == ("policy: %s now asks at LOW risk and above (and unknown risk)\n"
+                          % CONV), outs[0]
+    assert s.rest() == [
+        'rest POST %s/confirmation_policy 200 {"policy":{"kind":"ConfirmRisky","threshold":'
+        '"LOW","confirm_unknown":true}}' % ROUTE,
+        'rest POST %s/confirmation_policy 200 {"policy":{"kind":"NeverConfirm"}}' % ROUTE,
+        'rest POST %s/security_analyzer 200 {"security_analyzer":{"kind":'
+        '"PatternSecurityAnalyzer"}}' % ROUTE,
+        'rest POST %s/security_analyzer 200 {"security_analyzer":null}' % ROUTE,
+    ], s.rest()
+
+
+def test_server_info():
+    """server-info: the version, in text and json."""
+    s = Server("control.scenario", "--server-version", "1.44.0rc1")
+    rc, out, err = tether(s, "server-info")
+    rc2, out2, _ = tether(s, "server-info", "--format", "json")
+    s.stop()
+    assert (rc, out, err) == (0, "%s: version 1.44.0rc1\n" % s.url, []), (rc, out, err)
+    assert json.loads(out2) == {"type": "server", "url": s.url, "version": "1.44.0rc1",
+                                "known": True}, out2
+
+
+def test_older_server_has_no():
+    """A server older than a route: "this server (version X) has no …", exit 1, the call
+    never sent; fork from an event is refused before 1.31 (the server would fork it all)."""
+    s = Server("control.scenario", "--server-version", "1.20.0")
+    cases = [(["new"], "has no agent profiles"), (["goal", CONV, "stop"], "has no goal stop"),
+             (["model", CONV], "has no LLM profiles"),
+             (["fork", CONV, "--from", "e1"], "has no fork from an event (it would copy the "
+              "whole conversation; 1.31 and later fork from an event)")]
+    results = [tether(s, *args) for args, _ in cases]
+    s.stop()
+    for (args, words), (rc, out, err) in zip(cases, results):
+        assert (rc, out) == (1, ""), (args, rc, out, err)
+        assert err == ["tether: %s: this server (version 1.20.0) %s" % (args[0], words)], err
+    assert s.rest() == [], s.rest()
+
+
+def test_bare_404_route_missing():
+    """A server whose version says nothing ("unknown") answers a route it lacks with a bare
+    404: the conversation's GET finds it, so the route is missing, said in words (exit 1);
+    for a conversation it does not have, the same 404 is exit 4."""
+    s = Server("control.scenario", "--server-version", "1.20.0", "--version-text", "unknown")
+    rc, out, err = tether(s, "goal", CONV, "stop")
+    rc2, out2, err2 = tether(s, "goal", OTHER, "stop")
+    s.stop()
+    assert (rc, out) == (1, ""), (rc, out, err)
+    assert err == ["tether: goal: this server (version unknown) has no goal stop"], err
+    assert rc2 == 4 and "conversation %s not found" % OTHER in err2[0], (rc2, err2)
+    assert s.rest() == [
+        "rest POST %s/goal/stop 404" % ROUTE, "rest GET %s 200" % ROUTE,
+        "rest POST /api/conversations/%s/goal/stop 404" % OTHER,
+        "rest GET /api/conversations/%s 404" % OTHER], s.rest()
+
+
+def test_version_in_log():
+    """The server's version goes to --log (tether list, the managers)."""
+    s = Server("control.scenario", "--server-version", "1.40.2")
+    logs = [os.path.join(TMP, "list.log"), os.path.join(TMP, "compact.log")]
+    rc, _, err = tether(s, "list", "--log", logs[0])
+    rc2, _, err2 = tether(s, "compact", CONV, "--log", logs[1])
+    s.stop()
+    assert (rc, rc2) == (0, 0), (err, err2)
+    for path in logs:
+        text = open(path).read()
+        assert "server version: 1.40.2\n" in text, (path, text)
+
+
+def test_rm_asks_on_a_terminal():
+    """rm on a terminal asks, naming the title; n deletes nothing (exit 1), y deletes."""
+    s = Server("control.scenario")
+    sock = ["tmux", "-L", "tether-rm-%d" % os.getpid(), "-f", "/dev/null"]
+
+    def screen():
+        return subprocess.run(sock + ["capture-pane", "-p"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(text, times=1):
+        deadline = time.time() + 20
+        while time.time() < deadline and screen().count(text) < times:
+            time.sleep(0.1)
+        assert screen().count(text) >= times, screen()
+
+    try:
+        tether(s, "rename", CONV, "Parser work")
+        subprocess.run(sock + ["new-session", "-d", "-x", "120", "-y", "10", "-e", "LANG=C.UTF-8",
+                               "%s rm --server %s %s; echo EXIT=$?; %s rm --server %s %s; "
+                               "echo EXIT=$?; sleep 30" % (TETHER, s.url, CONV, TETHER, s.url,
+                                                           CONV)], check=True, env=ENV)
+        question = "Delete the conversation Parser work (%s)? [y/N]" % CONV
+        wait_for(question)
+        subprocess.run(sock + ["send-keys", "n", "Enter"], check=True)
+        wait_for("EXIT=1")
+        wait_for(question, 2)  # keys typed before the question are flushed by it
+        subprocess.run(sock + ["send-keys", "y", "Enter"], check=True)
+        wait_for("EXIT=0")
+        text = screen()
+    finally:
+        subprocess.run(sock + ["kill-server"], capture_output=True)
+        s.stop()
+    assert "tether: rm: nothing was deleted" in text, text
+    assert "deleted: %s (Parser work)" % CONV in text, text
+    assert [l for l in s.rest() if " DELETE " in l] == ["rest DELETE %s 200" % ROUTE], s.rest()
+
+
+TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
+if NAME == "--list":
+    print("\n".join(TESTS))
+    sys.exit(0)
+try:
+    TESTS[NAME]()
+except AssertionError as e:
+    print("FAIL:", e)
+    sys.exit(1)
+print("ok", NAME)
