@@ -42,18 +42,28 @@ grep -qF "First answer." <<<"$s" || fail "the branch kept is not shown"
 	fail "the question is not in the input once (and only there)"
 tail -3 <<<"$s" | grep -qF "Second question, to be edited." || fail "the question is not in the input"
 
-# Focused on the first question, nothing comes before it: said, and the server not asked.
-T send-keys -t main C-u C-u
-T send-keys -t main M-Up M-Up
+# Sent again, edited: the new question is the first answer's child, shown on the branch; the
+# abandoned one stays off.
+T send-keys -t main End
+T send-keys -t main -l " Again."
+T send-keys -t main Enter
+wait_gone "> Second question" 5 || fail "the input still holds the question after sending it"
+wait_for "Second question, to be edited. Again." || fail "the question sent again is not shown"
+screen | grep -qF "Second answer." && fail "the abandoned branch came back with the new question"
+
+# The first question marked (Up, Up: nothing older), nothing comes before it: said, and the
+# server not asked again.
 T send-keys -t main -l "/rewind"
 T send-keys -t main Enter
 wait_for "rewind to before the marked message?" || fail "/rewind did not offer to rewind"
+T send-keys -t main Up Up
+wait_for "your first message: nothing older" || fail "Up past the first message did not say so"
 T send-keys -t main Enter
 wait_for "nothing before it to go back to" || fail "/rewind before the first message did not say so"
 [ "$(grep -c 'rest POST [^ ]*/navigate ' "$WORK/traffic")" = 1 ] || fail "the refused rewind asked the server"
 
 # /fork with no item focused: the whole conversation, shown.
-T send-keys -t main M-Down M-Down
+T send-keys -t main M-Down M-Down M-Down
 T send-keys -t main -l "/fork"
 T send-keys -t main Enter
 wait_traffic 'rest POST [^ ]*/fork 201' || fail "/fork did not fork"
