@@ -152,7 +152,9 @@ void transcript_branch_settle(struct transcript *t)
 		changed = true;
 	}
 	/* the ones hidden just now follow the kept ones */
-	memmove(t->hidden + keep, t->hidden + before, (t->nhidden - before) * sizeof *t->hidden);
+	if (t->nhidden > before)
+		memmove(t->hidden + keep, t->hidden + before,
+			(t->nhidden - before) * sizeof *t->hidden);
 	t->nhidden = keep + (t->nhidden - before);
 	t->lines_added = lines; /* shown again is not new output */
 	if (changed)
