@@ -523,9 +523,13 @@ static void apply_event(struct controller *c, const struct event *e, int64_t seq
 		struct sink_item it = {.event = e, .spec = &spec, .applied = r, .seq = seq};
 		CTL_SINKS(c, item, &it);
 		ctl_changed(c);
-	} else if (c->policy.page_history) {
+	} else {
 		/* Shown as nothing, but loaded: not a gap of history to fetch. */
-		transcript_note_seq(c->transcript, seq);
+		if (c->policy.page_history)
+			transcript_note_seq(c->transcript, seq);
+		/* and a place in the tree: an LLM log can be HEAD, the parent of what follows */
+		transcript_tree_note(c->transcript, spec.id, seq, spec.parent_id,
+				     spec.state_update);
 	}
 	buf_fini(&store);
 }
@@ -559,6 +563,9 @@ static void on_transient(struct controller *c, const struct frame *f)
 	if (f->event.kind == EVENT_STATE_UPDATE) {
 		set_execution_status(c, &f->event, live);
 		set_usage(c, &f->event);
+		/* The snapshot says where the server's HEAD is (a navigate sends nothing). */
+		transcript_set_head(c->transcript, f->event.leaf_event_id, f->event.head_is_empty,
+				    live ? HEAD_SNAPSHOT : HEAD_CONNECTED);
 	}
 	caught_up(c);
 	if (f->event.kind != EVENT_STATE_UPDATE)
@@ -976,6 +983,7 @@ void controller_destroy(struct controller *c)
 	outbox_destroy(c->outbox);
 	ctl_rest_detach(c);
 	ctl_op_detach(c);
+	ctl_branch_detach(c);
 	ctl_history_detach(c);
 	session_destroy(c->session);
 	for (size_t i = 0; i < c->nsinks; i++)

@@ -132,6 +132,20 @@ typedef void (*controller_op_fn)(void *ctx, const struct controller_op_result *r
  * controller_destroy). False, nothing sent, while the same operation is in flight. */
 bool controller_op(struct controller *c, enum controller_op op, const struct controller_op_args *a,
 		   controller_op_fn done, void *ctx);
+/* What a rewind or a fork did, for the face that asked: ok, and what the server did or why
+ * not, in words (clean); fork_id is the new conversation (a fork that worked), else NULL. */
+typedef void (*controller_told_fn)(void *ctx, bool ok, const char *words, const char *fork_id);
+/* Rewinds: the server's HEAD moves to event_id (navigate; nothing is deleted), the
+ * transcript shows that branch, then told (never after controller_destroy). The server's
+ * version is asked first: a server without the route is said so. False while one is in
+ * flight or event_id is NULL. */
+bool controller_navigate(struct controller *c, const char *event_id, controller_told_fn told,
+			 void *ctx);
+/* Forks the conversation into a new one (from_event_id: its branch up to that event; NULL:
+ * the whole of it), then told with the new id. Refused by version on a server before 1.31,
+ * which would fork everything. False while one is in flight. */
+bool controller_fork(struct controller *c, const char *from_event_id, controller_told_fn told,
+		     void *ctx);
 /* Reconnects now instead of waiting out the backoff; false when no reconnect is waiting. */
 bool controller_reconnect_now(struct controller *c);
 /* The user asked to quit (SIGINT in headless gives 130). Ends the run with exit_code. */

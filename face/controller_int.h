@@ -46,6 +46,7 @@ struct controller {
 	/* the server's LLM profiles as /model last listed them: names and models (clean) */
 	char **llm_names, **llm_models;
 	size_t nllm;
+	struct ctl_branch *branch_calls; /* rewinds and forks in flight (controller_branch.c) */
 	struct transcript *transcript;
 	bool warned_streams;            /* told once that streams over the bound are discarded */
 	struct buf delta_san, delta_out; /* scratch for the per-delta path */
@@ -145,6 +146,8 @@ void ctl_rest_detach(struct controller *c);
 void ctl_op_detach(struct controller *c);
 /* Frees what controller_op keeps (the model, the LLM profiles listed). */
 void ctl_op_fini(struct controller *c);
+/* Forgets the rewinds and forks in flight: their answers are dropped, nobody is told. */
+void ctl_branch_detach(struct controller *c);
 /* Whether the current status shows a run in progress (cli.md: not idle, finished, paused,
  * error or stuck). */
 bool ctl_run_in_progress(const struct controller *c);

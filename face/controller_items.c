@@ -73,6 +73,8 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 	spec->seq = seq;
 	spec->id = e->id;
 	spec->timestamp = plausible_timestamp(e->timestamp);
+	spec->parent_id = e->parent_id;
+	spec->state_update = e->kind == EVENT_STATE_UPDATE;
 	/* The risk as received (a confirmation reports it); the views label only what is worth
 	 * it. */
 	spec->risk = (int)e->risk;

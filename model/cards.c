@@ -51,14 +51,15 @@ void transcript_index_card(struct transcript *t, struct item *it)
 long transcript_find_card(const struct transcript *t, const char *tool_call_id)
 {
 	const struct item *it = tool_call_id ? strmap_get(&t->cards, tool_call_id) : NULL;
-	return it ? (long)transcript_index(t, it) : -1;
+	return it && !it->hidden ? (long)transcript_index(t, it) : -1;
 }
 
 void transcript_adopt_orphan(struct transcript *t, struct item *card)
 {
 	const char *call = card->card->tool_call_id;
 	struct item *res = call ? strmap_get(&t->orphans, call) : NULL;
-	if (!res || strmap_get(&t->cards, call) != card)
+	/* (a result on a branch not shown stays where it is, off screen) */
+	if (!res || res->hidden || strmap_get(&t->cards, call) != card)
 		return;
 	/* The standalone result goes away in place; the card shows it from its own position. */
 	strmap_del(&t->orphans, call);

@@ -66,6 +66,11 @@ struct item_spec {
 	/* A REST page's event that makes no item (a state update, a log event): placed, its
 	 * seq noted as loaded (transcript_place_page). */
 	bool quiet;
+	/* A durable's place in the tree (branch.c): the event before it on its branch as sent
+	 * (NULL: absent, the log's previous event; "__root__": a root), and whether it is a
+	 * state update (never HEAD). */
+	const char *parent_id;
+	bool state_update;
 };
 
 /* What applying an event or progress frame did. */
@@ -329,6 +334,44 @@ void transcript_note_seq(struct transcript *t, int64_t seq);
 size_t transcript_bytes(const struct transcript *t);
 /* How the transcript learns the bytes of a view cache (the view sets it; NULL: none). */
 void transcript_set_view_bytes(struct transcript *t, size_t (*bytes_fn)(const void *cache));
+
+/* ------------------------------------------------------ branches (branch.c)
+ *
+ * The server keeps every branch of a conversation in one log (issue 25): each durable names
+ * the event before it on its branch (parent_id), HEAD is the parent of the next event, and a
+ * navigate moves HEAD without a frame on the socket; a replay sends every branch. The
+ * transcript shows the branch from HEAD to its root: HEAD is the last durable appended that
+ * is not a state update, or where a snapshot or this client's navigate put it. Items off the
+ * branch leave display order (transcript_count, transcript_item, search, trim never see
+ * them; transcript_index_of, find_seq and find_id answer -1) but stay loaded: their ids
+ * deduplicate, their seqs are no gap, and they come back when HEAD moves to their branch.
+ * A walk that stops at history not loaded leaves what is older than where it stopped shown.
+ * Until an event names its parent or HEAD is given, the conversation is one line. */
+
+/* A durable that makes no item still has its place in the tree (transcript_add_event and
+ * pages note the others). */
+void transcript_tree_note(struct transcript *t, const char *id, int64_t seq,
+			  const char *parent_id, bool state_update);
+/* Where a HEAD comes from. */
+enum head_source {
+	HEAD_SNAPSHOT,          /* a snapshot, in the socket's order */
+	HEAD_CONNECTED,         /* the first snapshot of a new connection: newer than anything */
+	HEAD_NAVIGATED,         /* this client's navigate: not ordered with the socket */
+};
+/* HEAD as the server says it: leaf_id, or no event at all (head_empty); nothing when neither
+ * is given. After this client's navigate, an event that does not extend its HEAD was
+ * appended before the navigate and stays off the branch, and snapshots are ignored (one
+ * made before it may arrive after it), until an event extends HEAD or a new connection's
+ * snapshot comes. */
+void transcript_set_head(struct transcript *t, const char *leaf_id, bool head_empty,
+			 enum head_source from);
+/* The event id before id on its branch, NULL when id is a root (*root set) or when it is
+ * not loaded (*root false). */
+const char *transcript_parent_id(const struct transcript *t, const char *id, bool *root);
+/* The server's HEAD as the transcript knows it, NULL when none is known or HEAD is empty. */
+const char *transcript_head_id(const struct transcript *t);
+/* Items on branches not shown. */
+size_t transcript_hidden_count(const struct transcript *t);
 
 /* ---------------------------------------------------- for the view above */
 

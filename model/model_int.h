@@ -73,6 +73,7 @@ struct item {
 	bool expanded;                  /* the whole item shown: a card's output uncapped */
 	struct item_card *card;         /* NULL: no card facts */
 	struct item_stream *stream;     /* NULL: never a slot */
+	bool hidden;                    /* on a branch not shown: out of items[], in hidden[] */
 	void *view;                     /* the view's cache (transcript_view_cache) */
 };
 
@@ -94,6 +95,44 @@ void idmap_put(struct idmap *m, uint64_t key, struct item *it);
 void idmap_del(struct idmap *m, uint64_t key, const struct item *it);
 /* Copies every key into out (room for m->count); returns how many. */
 size_t idmap_keys(const struct idmap *m, uint64_t *out);
+
+/* One durable of the conversation's tree (branch.c). */
+struct tree_node {
+	char *id;
+	char *parent;                   /* parent_id as sent; NULL: the log's previous event */
+	int64_t seq;
+	bool state_update;              /* hangs off the branch, never HEAD */
+	uint64_t path;                  /* == tree.path_gen: on the active branch */
+};
+
+/* The tree of durables and the server's HEAD (branch.c). */
+struct tree {
+	struct strmap by_id;            /* event id → node */
+	struct tree_node **nodes;       /* by seq */
+	size_t count, cap;
+	int64_t max_seq;                /* the newest node's seq, -1 before any */
+	struct tree_node *head;         /* NULL: none, or head_id not loaded */
+	char *head_id;                  /* HEAD as named, while not loaded */
+	bool head_empty;                /* navigated to no event */
+	bool known;                     /* an event named its parent, or HEAD was given */
+	bool pinned;                    /* HEAD from this client's navigate: only an event
+					 * extending it moves it */
+	bool dirty;                     /* the branch shown is to be worked out again */
+	bool complete;                  /* the walk from HEAD reached a root */
+	int64_t stop_seq;               /* the oldest node the walk reached */
+	uint64_t path_gen;
+};
+
+/* Makes an empty tree. */
+void transcript_tree_init(struct tree *tr);
+/* Frees the tree's nodes. */
+void transcript_tree_fini(struct tree *tr);
+/* Places a durable in the tree; the branch shown is settled by the caller. */
+void transcript_tree_add(struct transcript *t, const char *id, int64_t seq,
+			 const char *parent_id, bool state_update);
+/* Works out the branch shown again when something changed it: items off it leave display
+ * order for hidden[], items on it come back (branch.c). Not while a page is placed. */
+void transcript_branch_settle(struct transcript *t);
 
 #define TRANSCRIPT_RETIRED_RING 256
 
@@ -122,6 +161,9 @@ struct transcript {
 	size_t (*view_bytes)(const void *); /* bytes of an item's view cache */
 	bool paging;                    /* adding a REST page: its cards are history, not pending */
 	struct idmap quiet_seqs;        /* seqs of durables shown as no item (transcript_note_seq) */
+	struct tree tree;               /* branches (branch.c) */
+	struct item **hidden;           /* items on branches not shown, indexed as the rest */
+	size_t nhidden, hidden_cap;
 };
 
 /* Marks item changed: its rows and the transcript's generation. */

@@ -154,6 +154,7 @@ static void place_walk(struct transcript *t, int64_t anchor_seq, bool before,
 		placed.seq = next;
 		if (s->quiet) {
 			transcript_note_seq(t, next);
+			transcript_tree_note(t, s->id, next, s->parent_id, s->state_update);
 		} else if (transcript_add_event(t, &placed) != APPLY_DUPLICATE) {
 			out->added++;
 		}
@@ -175,6 +176,7 @@ void transcript_place_page(struct transcript *t, int64_t anchor_seq, bool before
 	t->paging = true;
 	place_walk(t, anchor_seq, before, specs, order, n, out);
 	t->paging = false;
+	transcript_branch_settle(t);
 	free(order);
 }
 

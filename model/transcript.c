@@ -17,6 +17,7 @@ struct transcript *transcript_create(void)
 	strmap_init(&t->orphans);
 	strmap_init(&t->slots);
 	recent_ids_init(&t->retired, TRANSCRIPT_RETIRED_RING);
+	transcript_tree_init(&t->tree);
 	t->newest_seq = -1;
 	return t;
 }
@@ -49,6 +50,10 @@ void transcript_destroy(struct transcript *t)
 		return;
 	for (size_t i = 0; i < t->count; i++)
 		item_free(t, t->items[i]);
+	for (size_t i = 0; i < t->nhidden; i++)
+		item_free(t, t->hidden[i]);
+	free(t->hidden);
+	transcript_tree_fini(&t->tree);
 	idmap_fini(&t->by_uid);
 	idmap_fini(&t->by_seq);
 	idmap_fini(&t->quiet_seqs);
@@ -336,7 +341,10 @@ static enum apply_result add_event(struct transcript *t, const struct item_spec 
 
 enum apply_result transcript_add_event(struct transcript *t, const struct item_spec *spec)
 {
+	if (spec->seq >= 0)
+		transcript_tree_add(t, spec->id, spec->seq, spec->parent_id, spec->state_update);
 	enum apply_result r = add_event(t, spec);
+	transcript_branch_settle(t);
 	/* A durable that took no seq of its own (a card's re-emission, a result attached far
 	 * from its card, a copy of a loaded event) is still that seq of the log: not a gap. */
 	if (spec->seq >= 0)
@@ -433,13 +441,13 @@ uint64_t transcript_uid_at(const struct transcript *t, size_t idx)
 long transcript_index_of(const struct transcript *t, uint64_t uid)
 {
 	const struct item *it = idmap_get(&t->by_uid, uid);
-	return it ? (long)transcript_index(t, it) : -1;
+	return it && !it->hidden ? (long)transcript_index(t, it) : -1;
 }
 
 long transcript_find_seq(const struct transcript *t, int64_t seq)
 {
 	const struct item *it = seq >= 0 ? idmap_get(&t->by_seq, (uint64_t)seq) : NULL;
-	return it ? (long)transcript_index(t, it) : -1;
+	return it && !it->hidden ? (long)transcript_index(t, it) : -1;
 }
 
 long transcript_find_id(const struct transcript *t, const char *id)
@@ -449,7 +457,7 @@ long transcript_find_id(const struct transcript *t, const char *id)
 	const struct item *it = strmap_get(&t->by_id, id);
 	if (!it)
 		it = strmap_get(&t->slots, id);
-	return it ? (long)transcript_index(t, it) : -1;
+	return it && !it->hidden ? (long)transcript_index(t, it) : -1;
 }
 
 void **transcript_view_cache(struct transcript *t, size_t idx, uint64_t *version)

@@ -696,8 +696,12 @@ static void decode_state_update(struct frame_store *st, const cJSON *ev, struct 
 	if (strcmp(e->state_key, "execution_status") == 0) {
 		e->execution_status = ev_string(ev, "value");
 	} else if (strcmp(e->state_key, "full_state") == 0) {
-		e->execution_status = ev_string(ev_object(ev, "value"), "execution_status");
-		stats = ev_object(ev_object(ev, "value"), "stats");
+		const cJSON *value = ev_object(ev, "value");
+		e->execution_status = ev_string(value, "execution_status");
+		e->leaf_event_id = ev_string(value, "leaf_event_id");
+		e->head_is_empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(value,
+										  "head_is_empty"));
+		stats = ev_object(value, "stats");
 	} else if (strcmp(e->state_key, "stats") == 0) {
 		stats = ev_object(ev, "value");
 	}
@@ -912,6 +916,7 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 	e->kind_name = ev_string(ev, "kind");
 	e->id = ev_string(ev, "id");
 	e->timestamp = ev_string(ev, "timestamp");
+	e->parent_id = ev_string(ev, "parent_id");
 	e->source = name_lookup(source_names, COUNT(source_names), ev_string(ev, "source"),
 				SOURCE_UNKNOWN);
 	for (size_t i = 0; e->kind_name && i < COUNT(kind_rules); i++) {

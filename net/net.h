@@ -117,6 +117,8 @@ struct usage_stats {
 	struct usage_metrics *entries;
 	size_t count;
 };
+/* parent_id of an event that starts a new root (navigated to no event, then appended). */
+#define EVENT_ROOT_PARENT "__root__"
 
 /* The fields of one event (protocol.md §5) that a client renders. Every string is owned by
  * the frame it came in, NUL-terminated, and NULL when absent. Strings are as received:
@@ -126,6 +128,9 @@ struct event {
 	const char *kind_name;          /* event.kind as on the wire */
 	const char *id;
 	const char *timestamp;
+	/* The event before it on its branch (issue 25): NULL when absent (an event written
+	 * before the tree: the log's previous event), "__root__" (EVENT_ROOT_PARENT) for a root. */
+	const char *parent_id;
 	enum event_source source;
 	const char *role;               /* MessageEvent: llm_message.role */
 	/* The main text: MessageEvent text parts (joined with nothing between, an image as a
@@ -160,6 +165,10 @@ struct event {
 	/* key stats (the value), or full_state (its value.stats); NULL when absent or not of
 	 * upstream's shape. Owned by the frame. */
 	const struct usage_stats *stats;
+	/* full_state: the server's HEAD (value.leaf_event_id, NULL when absent) and whether it
+	 * was moved to no event at all (value.head_is_empty). */
+	const char *leaf_event_id;
+	bool head_is_empty;
 	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
 	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
 	const char *label;

@@ -375,13 +375,23 @@ enum { ESC_AFTER_CLOSE_US = 1000000 };
  * is, and not right after an Esc that closed a search, the overlay or the confirmation. */
 static void act_interrupt(struct tui *u, struct editor *e, const struct key_event *ev)
 {
-	(void)e, (void)ev;
+	(void)ev;
 	bool running = ui_running(&u->ui);
 	if (u->ui.esc_left_at && clock_now_us() - u->ui.esc_left_at < ESC_AFTER_CLOSE_US) {
 		u->ui.esc_left_at = 0;
 		if (running)
 			ui_notice(&u->ui, "Esc again interrupts the agent");
 		return;
+	}
+	if (!running && editor_empty(e)) {
+		/* Esc Esc on an empty prompt: back to before the last message (Claude Code's). */
+		int64_t now = clock_now_us();
+		if (u->esc_idle_at && now - u->esc_idle_at < ESC_AFTER_CLOSE_US) {
+			u->esc_idle_at = 0;
+			slash_cmd_rewind(u, "");
+			return;
+		}
+		u->esc_idle_at = now;
 	}
 	if (!running) {
 		struct controller_status st;
@@ -392,7 +402,8 @@ static void act_interrupt(struct tui *u, struct editor *e, const struct key_even
 			diag_status_words(&words, st.execution_status);
 		else
 			buf_puts(&words, "not known to be running yet");
-		ui_notice(&u->ui, "nothing to interrupt: the agent is %s", buf_cstr(&words));
+		ui_notice(&u->ui, "nothing to interrupt: the agent is %s%s", buf_cstr(&words),
+			  editor_empty(e) ? " (Esc again: /rewind)" : "");
 		buf_fini(&words);
 		return;
 	}

@@ -31,6 +31,11 @@ void slash_cmd_reconnect(struct tui *u, const char *arg);
 void slash_cmd_edit(struct tui *u, const char *arg);
 void slash_cmd_board(struct tui *u, const char *arg);
 void slash_cmd_help(struct tui *u, const char *arg);
+/* /rewind: back to before the focused (else the newest) message of the user's, which comes
+ * back into the input (slash_branch.c). */
+void slash_cmd_rewind(struct tui *u, const char *arg);
+/* /fork: a new conversation, the whole of this one or up to before the focused item. */
+void slash_cmd_fork(struct tui *u, const char *arg);
 /* The commands without a key (slash.c), a context of their own in the overlay. */
 extern const struct binding slash_bindings[];
 extern const size_t slash_bindings_count;

@@ -198,6 +198,8 @@ void conv_destroy(struct conv *v)
 	layout_fini(&v->confirm.layout);
 	free(v->history.page_us);
 	free(v->draft);
+	free(v->rewind_text);
+	free(v->fork_text);
 	free(v->id);
 	free(v);
 }

@@ -103,6 +103,9 @@ struct conv {
 	uint64_t focus_uid;
 	struct conv_history history; /* history_view.c */
 	bool reached;               /* the conversation synced once: worth coming back to */
+	/* a rewind or fork in flight: the message that goes into the draft once it is done
+	 * (slash_branch.c); NULL: none */
+	char *rewind_text, *fork_text;
 };
 
 struct tui {
@@ -141,6 +144,7 @@ struct tui {
 	char **far;                 /* ids the last complete list says wait for confirmation */
 	size_t nfar;
 	uint64_t frames;            /* frames begun so far */
+	int64_t esc_idle_at;        /* an Esc on an empty prompt with no run: a second rewinds */
 	/* background calls back ($TETHER_STATS): how many, and the most frames between a status
 	 * change and its bell (1: the first frame after it) */
 	uint64_t background_rings;

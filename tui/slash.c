@@ -278,6 +278,11 @@ const struct binding slash_bindings[] = {
 	COMMAND("open", "ID", cmd_open,
 		"open another conversation of this server beside this one and show it"),
 	COMMAND("close", "", cmd_close, "close this conversation (the others stay open)"),
+	COMMAND("rewind", "", slash_cmd_rewind,
+		"go back to before one of your messages (Up/Down pick, Enter) and edit it in the "
+		"input (Esc Esc on an empty prompt)"),
+	COMMAND("fork", "", slash_cmd_fork,
+		"a new conversation: all of this one, or up to before the focused item"),
 	COMMAND("quit", "", cmd_quit, "leave tether"),
 };
 const size_t slash_bindings_count = sizeof slash_bindings / sizeof *slash_bindings;

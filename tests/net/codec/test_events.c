@@ -495,6 +495,48 @@ static void test_state_update(void **state)
 	frame_fini(&f);
 }
 
+/* Issue 25: an event names the event before it on its branch; a full_state snapshot names
+ * the server's HEAD (upstream state.py leaf_event_id, head_is_empty). */
+static void test_tree_fields(void **state)
+{
+	(void)state;
+	struct frame f;
+	decode_event("{\"id\":\"e2\",\"parent_id\":\"e1\",\"source\":\"user\",\"llm_message\":"
+		     "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]},"
+		     "\"kind\":\"MessageEvent\"}", &f);
+	assert_string_equal(f.event.parent_id, "e1");
+	assert_null(f.event.leaf_event_id);
+	frame_fini(&f);
+
+	decode_event("{\"id\":\"e3\",\"parent_id\":\"__root__\",\"kind\":\"PauseEvent\"}", &f);
+	assert_string_equal(f.event.parent_id, EVENT_ROOT_PARENT);
+	frame_fini(&f);
+
+	/* Written before the tree (or null on a server before 1.31.2): absent. */
+	decode_event("{\"id\":\"e4\",\"parent_id\":null,\"kind\":\"PauseEvent\"}", &f);
+	assert_null(f.event.parent_id);
+	frame_fini(&f);
+
+	decode_event("{\"key\":\"full_state\",\"value\":{\"execution_status\":\"idle\","
+		     "\"leaf_event_id\":\"e2\",\"head_is_empty\":false},"
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_string_equal(f.event.leaf_event_id, "e2");
+	assert_false(f.event.head_is_empty);
+	frame_fini(&f);
+
+	decode_event("{\"key\":\"full_state\",\"value\":{\"execution_status\":\"idle\","
+		     "\"head_is_empty\":true},\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_null(f.event.leaf_event_id);
+	assert_true(f.event.head_is_empty);
+	frame_fini(&f);
+
+	/* Only a snapshot says where HEAD is. */
+	decode_event("{\"key\":\"stats\",\"value\":{\"leaf_event_id\":\"e2\"},"
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_null(f.event.leaf_event_id);
+	frame_fini(&f);
+}
+
 /* §5.9: the status decoded to a run_status, also from a full_state snapshot; the string stays
  * as received (headless prints it as sent). */
 static void test_run_status_typed(void **state)
@@ -723,6 +765,7 @@ int main(void)
 		cmocka_unit_test(test_condensation),
 		cmocka_unit_test(test_system_prompt),
 		cmocka_unit_test(test_unknown_kinds),
+		cmocka_unit_test(test_tree_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
