@@ -2040,7 +2040,9 @@ def test_watch_10000_conversations():
     asks = [l for l in s.traffic_lines() if l.startswith("rest GET /api/conversations/search")]
     assert all("sort_order=UPDATED_AT_DESC" in l for l in asks), asks[:3]
     polls = sum(1 for l in asks if "page_id=" not in l)
-    assert polls >= 4, asks
+    # At least one poll after the first walk (a sanitizer build under load walks the 103
+    # pages slowly, so the number of polls before the exit is not fixed).
+    assert polls >= 2, asks
     assert len(asks) <= 103 + 2 * (polls - 1), (polls, len(asks))
 
 
