@@ -681,8 +681,11 @@ static void paint_detail(struct board *b, int y, int cols)
 		struct buf raw;
 		buf_init(&raw);
 		conv_row_status_words(it->status, &raw);
-		buf_puts(&status, " · ");
-		conv_row_flat(buf_cstr(&raw), &status);
+		struct buf flat;   /* conv_row_flat replaces what its buffer held */
+		buf_init(&flat);
+		conv_row_flat(buf_cstr(&raw), &flat);
+		buf_printf(&status, " · %s", buf_cstr(&flat));
+		buf_fini(&flat);
 		buf_fini(&raw);
 	}
 	waits_for(it, false, &words);

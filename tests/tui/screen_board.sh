@@ -37,6 +37,13 @@ T send-keys -t main Escape
 wait_for "Broke the build" 5 || fail "Esc did not clear the filter"
 screen | grep -qF "Conversations on" || fail "the first Esc left the board"
 
+# The open one's detail line: its slot and its status apart.
+T send-keys -t main -l "home"
+wait_gone "Broke the build" 5 || fail "typing did not filter"
+wait_for "open as 1 · " 5 || fail "the slot and the status run together: $(screen | grep 'open as')"
+T send-keys -t main Escape
+wait_for "Broke the build" 5 || fail "Esc did not clear the filter"
+
 # A tiny terminal and back.
 T resize-window -t main -x 20 -y 3
 wait_until_stable
