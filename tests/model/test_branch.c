@@ -19,18 +19,6 @@
 #define RUNS 2000
 #define MAX_LOG 160
 
-struct rng {
-	uint64_t s;
-};
-
-static uint32_t rnd(struct rng *r, uint32_t n)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (uint32_t)(r->s % n);
-}
-
 enum ev_kind { EV_USER, EV_AGENT, EV_STATE, EV_LOG };
 
 struct ev {
@@ -182,7 +170,7 @@ static void check_shown(const struct sim *s, struct transcript *t, const char *w
 static int pick_target(struct sim *s)
 {
 	for (int tries = 0; tries < 8 && s->delivered > 0; tries++) {
-		int i = (int)rnd(&s->rng, (uint32_t)s->delivered);
+		int i = (int)rng_below(&s->rng, (uint32_t)s->delivered);
 		if (s->log[i].kind == EV_STATE)
 			continue;
 		bool child_on_way = false;
@@ -202,13 +190,13 @@ static void run_once(uint64_t seed)
 	struct sim s = { .rng = { seed * 2654435761u + 1 }, .head = -1, .pinned_at = -1 };
 	s.t = transcript_create();
 	char when[64];
-	int steps = 40 + (int)rnd(&s.rng, 100);
+	int steps = 40 + (int)rng_below(&s.rng, 100);
 	for (int step = 0; step < steps && s.n < MAX_LOG - 2; step++) {
-		uint32_t r = rnd(&s.rng, 100);
+		uint32_t r = rng_below(&s.rng, 100);
 		if (r < 35) {
 			if (getenv("TRACE"))
 				fprintf(stderr, "step %d: append e%d\n", step, s.n);
-			uint32_t k = rnd(&s.rng, 10);
+			uint32_t k = rng_below(&s.rng, 10);
 			append(&s, k < 3 ? EV_USER : k < 7 ? EV_AGENT : k < 9 ? EV_STATE : EV_LOG);
 		} else if (r < 70 && s.qhead < s.qtail) {
 			deliver(&s);
@@ -228,11 +216,11 @@ static void run_once(uint64_t seed)
 			if (getenv("TRACE"))
 				fprintf(stderr, "step %d: another client navigates\n", step);
 			/* another client navigates (now and then to no event at all) */
-			if (rnd(&s.rng, 6) == 0) {
+			if (rng_below(&s.rng, 6) == 0) {
 				s.head = -1;
 				s.head_empty = true;
 			} else {
-				int x = (int)rnd(&s.rng, (uint32_t)s.n);
+				int x = (int)rng_below(&s.rng, (uint32_t)s.n);
 				if (s.log[x].kind == EV_STATE)
 					continue;
 				s.head = x;
