@@ -18,6 +18,9 @@ struct manage_run {
 	char *profile_id;               /* new: the agent profile launched */
 	char **new_id;                  /* new: where the id goes for a run that follows */
 	loop_log_fn log;                /* --log */
+	/* what manage_done writes for the answer res of the call under way */
+	void (*answer)(struct manage_run *r, const struct rest_result *res,
+		       struct manage_answer *a);
 };
 
 /* manage_fail.c */
@@ -38,6 +41,8 @@ void manage_start(struct manage_run *r, enum rest_call call, rest_result_fn done
 void manage_answer_begin(struct manage_run *r, struct manage_answer *a, const char *type);
 /* Writes a and ends r with the flush of stdout. */
 void manage_reply(struct manage_run *r, struct manage_answer *a);
+/* A call's done callback (ctx: r): on REST_OK, r->answer's answer written, else the failure. */
+void manage_done(void *ctx, struct rest_result *res);
 
 /* Each group's first call after the version, for r's command. */
 /* manage_create.c: new, fork */

@@ -9,23 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static void edited(void *ctx, struct rest_result *res)
+static void edited(struct manage_run *r, const struct rest_result *res, struct manage_answer *a)
 {
-	struct manage_run *r = ctx;
 	const struct options *o = r->run.o;
-	struct manage_answer a;
-	if (!manage_ok(r, res))
-		return;
+	(void)res;
 	if (o->command == CMD_RENAME) {
-		manage_answer_begin(r, &a, "renamed");
-		manage_answer_field(&a, "id", o->conversation_id, "renamed: %s: ");
-		manage_answer_field(&a, "title", o->words[0], "%s");
+		manage_answer_begin(r, a, "renamed");
+		manage_answer_field(a, "id", o->conversation_id, "renamed: %s: ");
+		manage_answer_field(a, "title", o->words[0], "%s");
 	} else {
-		manage_answer_begin(r, &a, "deleted");
-		manage_answer_field(&a, "id", o->conversation_id, "deleted: %s");
-		manage_answer_field(&a, "title", r->title, " (%s)");
+		manage_answer_begin(r, a, "deleted");
+		manage_answer_field(a, "id", o->conversation_id, "deleted: %s");
+		manage_answer_field(a, "title", r->title, " (%s)");
 	}
-	manage_reply(r, &a);
 }
 
 /* "Delete the conversation TITLE (ID)? [y/N]" on the terminal: true for yes. */
@@ -64,15 +60,16 @@ static void rm_conversation_done(void *ctx, struct rest_result *res)
 		manage_finish(r, EXIT_RUNTIME);
 		return;
 	}
-	manage_start(r, REST_DELETE, edited);
+	manage_start(r, REST_DELETE, manage_done);
 }
 
 void manage_edit(struct manage_run *r)
 {
 	const struct options *o = r->run.o;
+	r->answer = edited;
 	if (o->command == CMD_RENAME) {
 		r->args.title = o->words[0];
-		manage_start(r, REST_RENAME, edited);
+		manage_start(r, REST_RENAME, manage_done);
 	} else if (!o->yes && !isatty(STDIN_FILENO)) {
 		manage_say(r, "refusing to delete without --yes when stdin is not a terminal");
 		manage_finish(r, EXIT_USAGE);

@@ -168,3 +168,13 @@ void manage_reply(struct manage_run *r, struct manage_answer *a)
 	manage_answer_put(a);
 	manage_finish(r, command_flush_stdout());
 }
+
+void manage_done(void *ctx, struct rest_result *res)
+{
+	struct manage_run *r = ctx;
+	struct manage_answer a;
+	if (!manage_ok(r, res))
+		return;
+	r->answer(r, res, &a);
+	manage_reply(r, &a);
+}

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-static void goal_answer(struct manage_run *r, struct manage_answer *a)
+static void goal_answer(struct manage_run *r, const struct rest_result *res,
+			struct manage_answer *a)
 {
+	(void)res;
 	const struct options *o = r->run.o;
 	const char *w = o->words[0];
 	bool stop = !strcmp(w, "stop"), resume = !strcmp(w, "resume");
@@ -21,9 +23,11 @@ static void goal_answer(struct manage_run *r, struct manage_answer *a)
 	manage_answer_field(a, "objective", stop || resume ? NULL : w, "%s");
 }
 
-static void policy_answer(struct manage_run *r, struct manage_answer *a)
+static void policy_answer(struct manage_run *r, const struct rest_result *res,
+			  struct manage_answer *a)
 {
 	static const char *const levels[] = { "HIGH", "MEDIUM", "LOW" };
+	(void)res;
 	const struct options *o = r->run.o;
 	manage_answer_begin(r, a, "policy");
 	manage_answer_field(a, "id", o->conversation_id, "policy: %s ");
@@ -42,24 +46,14 @@ static void policy_answer(struct manage_run *r, struct manage_answer *a)
 	manage_answer_field(a, "level", level, "%s risk and above (and unknown risk)");
 }
 
-static void set(void *ctx, struct rest_result *res)
+static void model_answer(struct manage_run *r, const struct rest_result *res,
+			 struct manage_answer *a)
 {
-	struct manage_run *r = ctx;
 	const struct options *o = r->run.o;
-	struct manage_answer a;
-	if (!manage_ok(r, res))
-		return;
-	if (o->command == CMD_MODEL) {
-		manage_answer_begin(r, &a, "model");
-		manage_answer_field(&a, "id", o->conversation_id,
-				    "model: %s now uses the LLM profile ");
-		manage_answer_field(&a, "profile", o->words[0], "%s");
-	} else if (o->command == CMD_GOAL) {
-		goal_answer(r, &a);
-	} else {
-		policy_answer(r, &a);
-	}
-	manage_reply(r, &a);
+	(void)res;
+	manage_answer_begin(r, a, "model");
+	manage_answer_field(a, "id", o->conversation_id, "model: %s now uses the LLM profile ");
+	manage_answer_field(a, "profile", o->words[0], "%s");
 }
 
 /* model ID: the LLM profiles, the server's default and the conversation's model. */
@@ -117,7 +111,8 @@ static void model(struct manage_run *r)
 	const struct options *o = r->run.o;
 	if (o->nwords) {
 		r->args.profile = o->words[0];
-		manage_start(r, REST_SWITCH_PROFILE, set);
+		r->answer = model_answer;
+		manage_start(r, REST_SWITCH_PROFILE, manage_done);
 	} else if (!rest_call_available(REST_LIST_LLM_PROFILES, NULL, &r->version)) {
 		manage_lacks(r, REST_LIST_LLM_PROFILES);
 	} else {
@@ -128,24 +123,26 @@ static void model(struct manage_run *r)
 static void goal(struct manage_run *r)
 {
 	const char *w = r->run.o->words[0];
+	r->answer = goal_answer;
 	if (!strcmp(w, "stop")) {
-		manage_start(r, REST_GOAL_STOP, set);
+		manage_start(r, REST_GOAL_STOP, manage_done);
 	} else if (!strcmp(w, "resume")) {
-		manage_start(r, REST_GOAL_RESUME, set);
+		manage_start(r, REST_GOAL_RESUME, manage_done);
 	} else {
 		r->args.text = w;
-		manage_start(r, REST_GOAL_START, set);
+		manage_start(r, REST_GOAL_START, manage_done);
 	}
 }
 
 static void policy(struct manage_run *r)
 {
 	const char *const *w = r->run.o->words;
+	r->answer = policy_answer;
 	if (!strcmp(w[0], "analyzer")) {
 		r->args.analyzer = !strcasecmp(w[1], "llm") ? SECURITY_ANALYZER_LLM
 				   : !strcasecmp(w[1], "pattern") ? SECURITY_ANALYZER_PATTERN
 				   : SECURITY_ANALYZER_NONE;
-		manage_start(r, REST_SET_SECURITY_ANALYZER, set);
+		manage_start(r, REST_SET_SECURITY_ANALYZER, manage_done);
 		return;
 	}
 	r->args.policy = !strcasecmp(w[0], "always") ? CONFIRMATION_POLICY_ALWAYS
@@ -155,7 +152,7 @@ static void policy(struct manage_run *r)
 		r->args.threshold = !strcasecmp(w[1], "low") ? RISK_THRESHOLD_LOW
 				    : !strcasecmp(w[1], "medium") ? RISK_THRESHOLD_MEDIUM
 				    : RISK_THRESHOLD_HIGH;
-	manage_start(r, REST_SET_CONFIRMATION_POLICY, set);
+	manage_start(r, REST_SET_CONFIRMATION_POLICY, manage_done);
 }
 
 void manage_settings(struct manage_run *r)
