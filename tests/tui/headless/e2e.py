@@ -6,6 +6,7 @@ Each test starts its own fixture server on port 0 and runs the real tether binar
 """
 import json, os, re, signal, subprocess, sys, tempfile, time
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import harness  # noqa: E402 (tests/harness.py)
 from harness import TETHER, DATA, TMP  # noqa: E402

@@ -7,6 +7,7 @@ usage: manage.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
 """
 import json, os, subprocess, sys, time
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import harness  # noqa: E402 (tests/harness.py)
 from harness import TETHER, TMP  # noqa: E402
