@@ -260,6 +260,43 @@ static void test_server_info(void **state)
 	assert_string_equal(v.text, "");
 }
 
+/* A body that is not the answer says what is wrong with it: not an object, a member missing
+ * or of another type (null only where the answer allows it). */
+static void test_bad_body_words(void **state)
+{
+	static const struct {
+		enum rest_call call;
+		const char *body, *words;
+	} cases[] = {
+		{ REST_SERVER_INFO, "[1]", "server info: not a JSON object" },
+		{ REST_SERVER_INFO, "{\"title\":\"x\"}", "server info: missing \"version\"" },
+		{ REST_SERVER_INFO, "{\"version\":null}", "server info: \"version\" must be a string" },
+		{ REST_RENAME, "{\"success\":\"yes\"}", "answer: \"success\" must be a boolean" },
+		{ REST_LIST_LLM_PROFILES, "{\"profiles\":{}}",
+		  "LLM profiles: \"profiles\" must be an array" },
+		{ REST_LIST_AGENT_PROFILES, "{\"profiles\":[],\"active_agent_profile_id\":3}",
+		  "agent profiles: \"active_agent_profile_id\" must be a string" },
+		{ REST_SEARCH_EVENTS, "{\"items\":[],\"next_page_id\":7}",
+		  "event page: \"next_page_id\" must be a string" },
+		{ REST_SEARCH_CONVERSATIONS, "{\"items\":null}",
+		  "conversation list: \"items\" must be an array" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct rest_result r;
+		decode(cases[i].call, 200, cases[i].body, &r);
+		assert_int_equal(r.outcome, REST_BAD_BODY);
+		assert_string_equal(r.err.message, cases[i].words);
+		rest_result_fini(&r);
+	}
+	/* null where it is allowed: no active profile, the last page */
+	struct rest_result r;
+	decode_ok(REST_LIST_LLM_PROFILES, 200, "{\"profiles\":[],\"active_profile\":null}", &r);
+	rest_result_fini(&r);
+	decode_ok(REST_SEARCH_EVENTS, 200, "{\"items\":[],\"next_page_id\":null}", &r);
+	rest_result_fini(&r);
+}
+
 /* Which calls a server of a version has (upstream's first releases), fork from an event
  * only from 1.31 (older servers ignore from_event_id and fork everything). */
 static void test_available(void **state)
@@ -363,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_manage_statuses),
 		cmocka_unit_test(test_error_detail),
 		cmocka_unit_test(test_server_info),
+		cmocka_unit_test(test_bad_body_words),
 		cmocka_unit_test(test_available),
 		cmocka_unit_test(test_manage_answers),
 	};
