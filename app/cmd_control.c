@@ -14,13 +14,7 @@
 #define PENDING_SCAN 100
 
 struct control_run {
-	struct loop *loop;
-	const struct options *o;
-	struct rest_server srv;
-	const struct mask_set *masks;
-	const char *name;               /* the command word, for messages */
-	int exit_code;
-	bool done;
+	struct command_run run;
 	struct event_page page;         /* confirm, reject: the newest events */
 	const struct event *pending[PENDING_SCAN]; /* the actions waiting, oldest first (in page) */
 	size_t npending;
@@ -33,9 +27,7 @@ static const char *const names[] = {
 
 static void finish(struct control_run *r, int code)
 {
-	r->exit_code = code;
-	r->done = true;
-	loop_quit(r->loop);
+	command_finish(&r->run, code);
 }
 
 /* One line naming the command, the server and the conversation, and the cause in words:
@@ -48,11 +40,11 @@ static void fail(struct control_run *r, const struct rest_result *res)
 	buf_init(&line);
 	buf_init(&cause);
 	buf_init(&scratch);
-	url_describe(r->o->server, &url);
+	url_describe(r->run.o->server, &url);
 	struct diag_about about = {
 		.server = buf_cstr(&url),
-		.conversation_id = r->o->conversation_id,
-		.has_key = r->srv.api_key != NULL,
+		.conversation_id = r->run.o->conversation_id,
+		.has_key = r->run.srv.api_key != NULL,
 	};
 	int code = EXIT_RUNTIME;
 	if (res->outcome == REST_NOT_FOUND) {
@@ -60,7 +52,7 @@ static void fail(struct control_run *r, const struct rest_result *res)
 		code = EXIT_NOT_FOUND;
 	} else if (res->outcome == REST_NO_ANSWER || res->outcome == REST_AUTH) {
 		if (resp->error)
-			clean_text(r->masks, resp->error, strlen(resp->error), &scratch, &cause);
+			clean_text(r->run.masks, resp->error, strlen(resp->error), &scratch, &cause);
 		diag_rest_failure(&line, &about, resp, buf_cstr(&cause));
 		if (res->outcome == REST_AUTH)
 			code = EXIT_AUTH;
@@ -81,7 +73,7 @@ static void fail(struct control_run *r, const struct rest_result *res)
 			buf_printf(&line, ": %s", buf_cstr(&body));
 		buf_fini(&body);
 	}
-	clean_eprintf(r->masks, "%s: %s", r->name, buf_cstr(&line));
+	clean_eprintf(r->run.masks, "%s: %s", r->run.name, buf_cstr(&line));
 	buf_fini(&scratch);
 	buf_fini(&cause);
 	buf_fini(&line);
@@ -94,17 +86,17 @@ static void control_done(void *ctx, struct rest_result *res)
 	struct control_run *r = ctx;
 	bool ok = res->outcome == REST_OK;
 	/* 409: a run is already under way, which is what resume asks for. */
-	if (r->o->command == CMD_RESUME && res->outcome == REST_CONFLICT)
+	if (r->run.o->command == CMD_RESUME && res->outcome == REST_CONFLICT)
 		ok = true;
 	if (!ok) {
 		fail(r, res);
 		return;
 	}
-	if (!r->o->quiet) {
-		const char *id = r->o->conversation_id;
-		if (r->o->command == CMD_PAUSE)
+	if (!r->run.o->quiet) {
+		const char *id = r->run.o->conversation_id;
+		if (r->run.o->command == CMD_PAUSE)
 			printf("paused: %s (the run stops after the current step)\n", id);
-		else if (r->o->command == CMD_INTERRUPT)
+		else if (r->run.o->command == CMD_INTERRUPT)
 			printf("interrupted: %s (the run stopped)\n", id);
 		else if (res->outcome == REST_CONFLICT)
 			printf("resumed: %s (a run was already under way)\n", id);
@@ -119,9 +111,10 @@ static void start(struct control_run *r, int rc)
 	if (rc != 0) {
 		struct buf url;
 		buf_init(&url);
-		url_describe(r->o->server, &url);
-		clean_eprintf(r->masks, "%s: cannot start the request to %s about conversation %s",
-			      r->name, buf_cstr(&url), r->o->conversation_id);
+		url_describe(r->run.o->server, &url);
+		clean_eprintf(r->run.masks,
+			      "%s: cannot start the request to %s about conversation %s",
+			      r->run.name, buf_cstr(&url), r->run.o->conversation_id);
 		buf_fini(&url);
 		finish(r, EXIT_RUNTIME);
 	}
@@ -137,13 +130,13 @@ static const char *const risk_names[] = {
  * tool_call_id, then every argument whole on lines indented by two spaces; all of it clean. */
 static void say_answered(struct control_run *r)
 {
-	bool accept = r->o->command == CMD_CONFIRM;
+	bool accept = r->run.o->command == CMD_CONFIRM;
 	const char *verb = accept ? "accepted" : "rejected";
-	if (r->o->quiet)
+	if (r->run.o->quiet)
 		return;
 	if (!r->npending)
 		printf("%s: the actions waiting in %s (none among its last %d events)\n", verb,
-		       r->o->conversation_id, PENDING_SCAN);
+		       r->run.o->conversation_id, PENDING_SCAN);
 	struct buf line, scratch;
 	buf_init(&line);
 	buf_init(&scratch);
@@ -152,17 +145,19 @@ static void say_answered(struct control_run *r)
 		const char *risk = risk_names[e->risk];
 		buf_printf(&line, "%s: ", verb);
 		const char *tool = e->tool_name ? e->tool_name : "tool";
-		clean_text(r->masks, tool, strlen(tool), &scratch, &line);
+		clean_text(r->run.masks, tool, strlen(tool), &scratch, &line);
 		if (risk)
 			buf_printf(&line, " [%s]", risk);
 		if (e->tool_call_id) {
 			buf_putc(&line, ' ');
-			clean_text(r->masks, e->tool_call_id, strlen(e->tool_call_id), &scratch, &line);
+			clean_text(r->run.masks, e->tool_call_id, strlen(e->tool_call_id), &scratch,
+				   &line);
 		}
 		struct buf whole;
 		buf_init(&whole);
 		if (e->action_detail)
-			clean_text(r->masks, e->action_detail, strlen(e->action_detail), &scratch, &whole);
+			clean_text(r->run.masks, e->action_detail, strlen(e->action_detail), &scratch,
+				   &whole);
 		for (const char *p = buf_cstr(&whole); *p;) {
 			size_t n = strcspn(p, "\n");
 			buf_puts(&line, "\n  ");
@@ -207,9 +202,9 @@ static bool expected(struct control_run *r)
 			ids[n++] = r->pending[i]->tool_call_id;
 	bool same = n == r->npending;
 	for (size_t i = 0; same && i < n; i++)
-		same = in_list(ids[i], r->o->expects, r->o->nexpects);
-	for (size_t i = 0; same && i < r->o->nexpects; i++)
-		same = in_list(r->o->expects[i], ids, n);
+		same = in_list(ids[i], r->run.o->expects, r->run.o->nexpects);
+	for (size_t i = 0; same && i < r->run.o->nexpects; i++)
+		same = in_list(r->run.o->expects[i], ids, n);
 	if (same)
 		return true;
 	struct buf waiting, wanted;
@@ -220,10 +215,11 @@ static bool expected(struct control_run *r)
 		buf_printf(&waiting, "%s%s (%s)", i ? ", " : "", e->tool_call_id ? e->tool_call_id : "no id",
 			   e->tool_name ? e->tool_name : "tool");
 	}
-	for (size_t i = 0; i < r->o->nexpects; i++)
-		buf_printf(&wanted, "%s%s", i ? ", " : "", r->o->expects[i]);
-	clean_eprintf(r->masks, "%s: the actions waiting in %s are not the ones expected; nothing was "
-		      "answered (waiting: %s; --expect: %s)", r->name, r->o->conversation_id,
+	for (size_t i = 0; i < r->run.o->nexpects; i++)
+		buf_printf(&wanted, "%s%s", i ? ", " : "", r->run.o->expects[i]);
+	clean_eprintf(r->run.masks, "%s: the actions waiting in %s are not the ones expected; "
+		      "nothing was answered (waiting: %s; --expect: %s)", r->run.name,
+		      r->run.o->conversation_id,
 		      waiting.len ? buf_cstr(&waiting) : "none found", buf_cstr(&wanted));
 	buf_fini(&waiting);
 	buf_fini(&wanted);
@@ -261,9 +257,9 @@ static void unexpected(struct control_run *r, const char *why)
 {
 	struct buf url;
 	buf_init(&url);
-	url_describe(r->o->server, &url);
-	clean_eprintf(r->masks, "%s: unexpected answer from %s about conversation %s: %s", r->name,
-		      buf_cstr(&url), r->o->conversation_id, why);
+	url_describe(r->run.o->server, &url);
+	clean_eprintf(r->run.masks, "%s: unexpected answer from %s about conversation %s: %s",
+		      r->run.name, buf_cstr(&url), r->run.o->conversation_id, why);
 	buf_fini(&url);
 	finish(r, EXIT_RUNTIME);
 }
@@ -280,7 +276,7 @@ static void clean_usage(struct control_run *r, struct usage_stats *u)
 			if (!*s[k])
 				continue;
 			buf_clear(&out);
-			clean_text(r->masks, *s[k], strlen(*s[k]), &scratch, &out);
+			clean_text(r->run.masks, *s[k], strlen(*s[k]), &scratch, &out);
 			free(*s[k]);
 			*s[k] = xstrdup(buf_cstr(&out));
 		}
@@ -289,32 +285,42 @@ static void clean_usage(struct control_run *r, struct usage_stats *u)
 	buf_fini(&out);
 }
 
+/* The one conversation res answers with, or NULL when r has failed and said why. */
+static struct conversation_info *one_conversation(struct control_run *r, struct rest_result *res)
+{
+	bool bad = res->outcome == REST_BAD_BODY;
+	if (!bad && res->outcome != REST_OK) {
+		fail(r, res);
+		return NULL;
+	}
+	if (bad || res->conversations.count != 1) {
+		unexpected(r, bad ? res->err.message : "not one conversation");
+		return NULL;
+	}
+	return &res->conversations.items[0];
+}
+
 /* tether usage: ConversationInfo.stats (upstream's ConversationInfo.metrics is always null). */
 static void usage_done(void *ctx, struct rest_result *res)
 {
 	struct control_run *r = ctx;
-	bool bad = res->outcome == REST_BAD_BODY;
-	if (!bad && res->outcome != REST_OK) {
-		fail(r, res);
+	struct conversation_info *ci = one_conversation(r, res);
+	if (!ci)
 		return;
-	}
-	if (bad || res->conversations.count != 1) {
-		unexpected(r, bad ? res->err.message : "not one conversation");
-		return;
-	}
-	struct conversation_info *ci = &res->conversations.items[0];
 	clean_usage(r, &ci->stats);
 	struct buf b;
 	buf_init(&b);
-	if (r->o->format == FORMAT_TEXT) {
+	if (r->run.o->format == FORMAT_TEXT) {
 		if (!ci->has_stats)
 			buf_puts(&b, "no usage reported: the server's answer has no stats for this "
 				      "conversation\n");
 		else
 			usage_put_report(&b, &ci->stats);
 	} else {
-		buf_puts(&b, r->o->format == FORMAT_NDJSON ? "{\"type\":\"usage\",\"id\":" : "{\"id\":");
-		json_append_string(&b, r->o->conversation_id, strlen(r->o->conversation_id));
+		const char *id = r->run.o->conversation_id;
+		buf_puts(&b, r->run.o->format == FORMAT_NDJSON ? "{\"type\":\"usage\",\"id\":"
+							      : "{\"id\":");
+		json_append_string(&b, id, strlen(id));
 		buf_printf(&b, ",\"reported\":%s,", ci->has_stats ? "true" : "false");
 		usage_put_json(&b, &ci->stats);
 		buf_puts(&b, "}\n");
@@ -339,14 +345,14 @@ static void events_done(void *ctx, struct rest_result *res)
 	r->page = res->events;
 	memset(&res->events, 0, sizeof res->events);
 	find_pending(r);
-	if (r->o->nexpects && !expected(r)) {
+	if (r->run.o->nexpects && !expected(r)) {
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
-	bool accept = r->o->command == CMD_CONFIRM;
-	struct rest_args a = {.id = r->o->conversation_id, .accept = accept,
-			      .reason = accept ? NULL : r->o->reason};
-	start(r, rest_call(&r->srv, REST_RESPOND_TO_CONFIRMATION, &a, answer_done, r));
+	bool accept = r->run.o->command == CMD_CONFIRM;
+	struct rest_args a = {.id = r->run.o->conversation_id, .accept = accept,
+			      .reason = accept ? NULL : r->run.o->reason};
+	start(r, rest_call(&r->run.srv, REST_RESPOND_TO_CONFIRMATION, &a, answer_done, r));
 }
 
 /* confirm and reject answer only what is pending: the conversation's status says whether
@@ -354,25 +360,18 @@ static void events_done(void *ctx, struct rest_result *res)
 static void status_done(void *ctx, struct rest_result *res)
 {
 	struct control_run *r = ctx;
-	bool bad = res->outcome == REST_BAD_BODY;
-	if (!bad && res->outcome != REST_OK) {
-		fail(r, res);
+	struct conversation_info *ci = one_conversation(r, res);
+	if (!ci)
 		return;
-	}
-	if (bad || res->conversations.count != 1) {
-		unexpected(r, bad ? res->err.message : "not one conversation");
-		return;
-	}
-	bool waiting = res->conversations.items[0].run_status == RUN_STATUS_WAITING_FOR_CONFIRMATION;
-	if (!waiting) {
-		clean_eprintf(r->masks, "nothing is waiting for confirmation in %s",
-			      r->o->conversation_id);
+	if (ci->run_status != RUN_STATUS_WAITING_FOR_CONFIRMATION) {
+		clean_eprintf(r->run.masks, "nothing is waiting for confirmation in %s",
+			      r->run.o->conversation_id);
 		finish(r, EXIT_RUNTIME);
 		return;
 	}
 	struct event_query q = { .limit = PENDING_SCAN, .order = EVENT_ORDER_NEWEST_FIRST };
-	struct rest_args a = {.id = r->o->conversation_id, .query = &q};
-	start(r, rest_call(&r->srv, REST_SEARCH_EVENTS, &a, events_done, r));
+	struct rest_args a = {.id = r->run.o->conversation_id, .query = &q};
+	start(r, rest_call(&r->run.srv, REST_SEARCH_EVENTS, &a, events_done, r));
 }
 
 int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_key,
@@ -382,33 +381,30 @@ int cmd_control_run(const struct options *o, loop_log_fn log, const char *api_ke
 	struct loop *loop = command_loop(o, log, masks, &exit_code);
 	if (!loop)
 		return exit_code;
-	struct control_run r = {
-		.loop = loop, .o = o, .masks = masks, .name = names[o->command],
-		.exit_code = EXIT_RUNTIME,
-		.srv = {.loop = loop, .url = o->server, .api_key = api_key, .insecure = o->insecure},
-	};
+	struct control_run r = { 0 };
+	command_run_init(&r.run, loop, o, api_key, masks, names[o->command]);
 	struct rest_args a = {.id = o->conversation_id};
 	switch (o->command) {
 	case CMD_CONFIRM:
 	case CMD_REJECT:
-		start(&r, rest_call(&r.srv, REST_GET_CONVERSATION, &a, status_done, &r));
+		start(&r, rest_call(&r.run.srv, REST_GET_CONVERSATION, &a, status_done, &r));
 		break;
 	case CMD_PAUSE:
-		start(&r, rest_call(&r.srv, REST_PAUSE, &a, control_done, &r));
+		start(&r, rest_call(&r.run.srv, REST_PAUSE, &a, control_done, &r));
 		break;
 	case CMD_RESUME:
-		start(&r, rest_call(&r.srv, REST_RUN, &a, control_done, &r));
+		start(&r, rest_call(&r.run.srv, REST_RUN, &a, control_done, &r));
 		break;
 	case CMD_USAGE:
-		start(&r, rest_call(&r.srv, REST_GET_CONVERSATION, &a, usage_done, &r));
+		start(&r, rest_call(&r.run.srv, REST_GET_CONVERSATION, &a, usage_done, &r));
 		break;
 	default:
-		start(&r, rest_call(&r.srv, REST_INTERRUPT, &a, control_done, &r));
+		start(&r, rest_call(&r.run.srv, REST_INTERRUPT, &a, control_done, &r));
 		break;
 	}
-	if (!r.done)
+	if (!r.run.done)
 		loop_run(loop);
 	loop_destroy(loop);
 	event_page_fini(&r.page);
-	return r.exit_code;
+	return r.run.exit_code;
 }

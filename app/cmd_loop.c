@@ -26,6 +26,22 @@ struct loop *command_loop(const struct options *o, loop_log_fn log, const struct
 	return loop;
 }
 
+void command_run_init(struct command_run *run, struct loop *loop, const struct options *o,
+		      const char *api_key, const struct mask_set *masks, const char *name)
+{
+	*run = (struct command_run){
+		.loop = loop, .o = o, .masks = masks, .name = name, .exit_code = EXIT_RUNTIME,
+		.srv = {.loop = loop, .url = o->server, .api_key = api_key, .insecure = o->insecure},
+	};
+}
+
+void command_finish(struct command_run *run, int code)
+{
+	run->exit_code = code;
+	run->done = true;
+	loop_quit(run->loop);
+}
+
 int command_flush_stdout(void)
 {
 	errno = 0;

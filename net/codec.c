@@ -1292,25 +1292,19 @@ int conversation_list_decode(const char *json, size_t len, struct conversation_i
 	*count = 0;
 	if (next_page_id)
 		*next_page_id = NULL;
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, "conversation list", err);
+	const cJSON *list;
 	if (!root)
 		return -1;
-	int rc = -1;
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "items");
-	if (!cJSON_IsObject(root)) {
-		codec_fail(err, CODEC_NOT_OBJECT, "conversation list: not a JSON object");
-	} else if (list && !cJSON_IsArray(list)) {
-		codec_fail(err, CODEC_WRONG_TYPE, "conversation list: \"items\" must be an array");
-	} else if (!list && !ev_string(root, "id")) {
+	int rc = codec_member(root, "conversation list", "items", cJSON_Array, false, &list, err);
+	if (rc == 0 && !list && !ev_string(root, "id")) {
 		codec_fail(err, CODEC_MISSING_FIELD, "conversation: missing \"id\"");
-	} else if (!list) {
+		rc = -1;
+	} else if (rc == 0 && !list) {
 		*items = xcalloc(1, sizeof **items);
 		conversation_info_fill(*items, root);
 		*count = 1;
-		rc = 0;
-	} else {
+	} else if (rc == 0) {
 		/* Items without an id cannot be opened: they are left out. */
 		*items = xcalloc((size_t)cJSON_GetArraySize(list), sizeof **items);
 		const cJSON *item;
@@ -1323,7 +1317,6 @@ int conversation_list_decode(const char *json, size_t len, struct conversation_i
 		}
 		if (next_page_id)
 			*next_page_id = xstrdup(ev_string(root, "next_page_id"));
-		rc = 0;
 	}
 	cJSON_Delete(root);
 	return rc;

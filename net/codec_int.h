@@ -33,6 +33,17 @@ static inline const cJSON *array_or_null(const cJSON *v)
 	return cJSON_IsArray(v) ? v : NULL;
 }
 
+/* codec_shape.c */
+/* Parses json[0..len) as one JSON object, what naming it in messages: the tree (cJSON_Delete
+ * it), or NULL with *err (cleared first) filled. */
+cJSON *codec_parse_object(const char *json, size_t len, const char *what,
+			  struct codec_error *err);
+/* Sets *out to obj's member name when its cJSON type is one of types (or-ed cJSON_String, …;
+ * cJSON_NULL where null is allowed), or to NULL when it is absent and not required. Returns
+ * 0, or -1 with *err naming what and the member (missing, or of another type). */
+int codec_member(const cJSON *obj, const char *what, const char *name, int types,
+		 bool required, const cJSON **out, struct codec_error *err);
+
 /* codec_usage.c */
 /* Decodes a stats value (an object with usage_to_metrics) into *out. Returns 0, or -1 (out
  * empty) when v is not of that shape. */

@@ -31,21 +31,11 @@ int server_info_decode(const char *json, size_t len, struct server_version *out,
 		       struct codec_error *err)
 {
 	memset(out, 0, sizeof *out);
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, "server info", err);
+	const cJSON *v;
 	if (!root)
 		return -1;
-	int rc = -1;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "version");
-	if (!cJSON_IsObject(root))
-		codec_fail(err, CODEC_NOT_OBJECT, "server info: not a JSON object");
-	else if (!v)
-		codec_fail(err, CODEC_MISSING_FIELD, "server info: missing \"version\"");
-	else if (!cJSON_IsString(v))
-		codec_fail(err, CODEC_WRONG_TYPE, "server info: \"version\" must be a string");
-	else
-		rc = 0;
+	int rc = codec_member(root, "server info", "version", cJSON_String, true, &v, err);
 	if (rc == 0)
 		server_version_parse(v->valuestring, out);
 	cJSON_Delete(root);
@@ -88,24 +78,13 @@ int profile_list_decode(const char *json, size_t len, bool agents, struct profil
 	const char *what = agents ? "agent profiles" : "LLM profiles";
 	const char *active_key = agents ? "active_agent_profile_id" : "active_profile";
 	memset(out, 0, sizeof *out);
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, what, err);
+	const cJSON *list, *active;
 	if (!root)
 		return -1;
-	int rc = -1;
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "profiles");
-	const cJSON *active = cJSON_GetObjectItemCaseSensitive(root, active_key);
-	if (!cJSON_IsObject(root))
-		codec_fail(err, CODEC_NOT_OBJECT, "%s: not a JSON object", what);
-	else if (!list)
-		codec_fail(err, CODEC_MISSING_FIELD, "%s: missing \"profiles\"", what);
-	else if (!cJSON_IsArray(list))
-		codec_fail(err, CODEC_WRONG_TYPE, "%s: \"profiles\" must be an array", what);
-	else if (active && !cJSON_IsNull(active) && !cJSON_IsString(active))
-		codec_fail(err, CODEC_WRONG_TYPE, "%s: \"%s\" must be a string", what, active_key);
-	else
-		rc = 0;
+	int rc = codec_member(root, what, "profiles", cJSON_Array, true, &list, err) ||
+		 codec_member(root, what, active_key, cJSON_String | cJSON_NULL, false, &active,
+			      err) ? -1 : 0;
 	if (rc == 0) {
 		if (agents)
 			agent_fill(out, list);
@@ -138,19 +117,11 @@ void profile_list_fini(struct profile_list *p)
 int success_decode(const char *json, size_t len, bool *success, struct codec_error *err)
 {
 	*success = false;
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, "answer", err);
+	const cJSON *v;
 	if (!root)
 		return -1;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "success");
-	int rc = -1;
-	if (!cJSON_IsObject(root))
-		codec_fail(err, CODEC_NOT_OBJECT, "answer: not a JSON object");
-	else if (!cJSON_IsBool(v))
-		codec_fail(err, CODEC_MISSING_FIELD, "answer: missing \"success\"");
-	else
-		rc = 0;
+	int rc = codec_member(root, "answer", "success", cJSON_True | cJSON_False, true, &v, err);
 	*success = rc == 0 && cJSON_IsTrue(v);
 	cJSON_Delete(root);
 	return rc;
@@ -159,21 +130,11 @@ int success_decode(const char *json, size_t len, bool *success, struct codec_err
 int ask_answer_decode(const char *json, size_t len, char **answer, struct codec_error *err)
 {
 	*answer = NULL;
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, "answer", err);
+	const cJSON *v;
 	if (!root)
 		return -1;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "response");
-	int rc = -1;
-	if (!cJSON_IsObject(root))
-		codec_fail(err, CODEC_NOT_OBJECT, "answer: not a JSON object");
-	else if (!v)
-		codec_fail(err, CODEC_MISSING_FIELD, "answer: missing \"response\"");
-	else if (!cJSON_IsString(v))
-		codec_fail(err, CODEC_WRONG_TYPE, "answer: \"response\" must be a string");
-	else
-		rc = 0;
+	int rc = codec_member(root, "answer", "response", cJSON_String, true, &v, err);
 	if (rc == 0)
 		*answer = xstrdup(v->valuestring);
 	cJSON_Delete(root);

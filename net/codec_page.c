@@ -27,22 +27,13 @@ int event_page_decode(const char *json, size_t len, struct event_page *out,
 		      struct codec_error *err)
 {
 	memset(out, 0, sizeof *out);
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, "event page", err);
+	const cJSON *items, *next;
 	if (!root)
 		return -1;
-	const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "items");
-	const cJSON *next = cJSON_GetObjectItemCaseSensitive(root, "next_page_id");
-	if (!cJSON_IsObject(root)) {
-		codec_fail(err, CODEC_NOT_OBJECT, "event page: not a JSON object");
-	} else if (!items) {
-		codec_fail(err, CODEC_MISSING_FIELD, "event page: missing \"items\"");
-	} else if (!cJSON_IsArray(items)) {
-		codec_fail(err, CODEC_WRONG_TYPE, "event page: \"items\" must be an array");
-	} else if (next && !cJSON_IsNull(next) && !cJSON_IsString(next)) {
-		codec_fail(err, CODEC_WRONG_TYPE, "event page: \"next_page_id\" must be a string");
-	} else {
+	if (!codec_member(root, "event page", "items", cJSON_Array, true, &items, err) &&
+	    !codec_member(root, "event page", "next_page_id", cJSON_String | cJSON_NULL, false,
+			  &next, err)) {
 		struct page_store *ps = xcalloc(1, sizeof *ps);
 		size_t n = (size_t)cJSON_GetArraySize(items);
 		ps->root = root;

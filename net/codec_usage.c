@@ -88,15 +88,12 @@ int usage_stats_decode(const char *json, size_t len, struct usage_stats *out,
 		       struct codec_error *err)
 {
 	memset(out, 0, sizeof *out);
-	if (err)
-		memset(err, 0, sizeof *err);
-	cJSON *root = codec_parse(json, len, err);
+	cJSON *root = codec_parse_object(json, len, "stats", err);
 	if (!root)
 		return -1;
 	int rc = codec_usage_decode(root, out);
 	if (rc < 0)
-		codec_fail(err, cJSON_IsObject(root) ? CODEC_MISSING_FIELD : CODEC_NOT_OBJECT,
-			   "stats: no \"usage_to_metrics\" object");
+		codec_fail(err, CODEC_MISSING_FIELD, "stats: no \"usage_to_metrics\" object");
 	cJSON_Delete(root);
 	return rc;
 }

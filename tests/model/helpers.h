@@ -14,6 +14,20 @@
 
 #include "model.h"
 
+/* The property tests' random numbers: xorshift64 from a seed that is not 0. */
+struct rng {
+	uint64_t s;
+};
+
+/* The next number below n. */
+static inline uint32_t rng_below(struct rng *r, uint32_t n)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return (uint32_t)(r->s % n);
+}
+
 /* An event of kind with seq (-1: transient), id and text. */
 static inline struct item_spec spec_of(enum item_kind kind, int64_t seq, const char *id,
 				       const char *text)

@@ -19,16 +19,13 @@
 #define RUNS 2000
 #define MAX_LOG 160
 
-struct rng {
-	uint64_t s;
-};
-
-static uint32_t rnd(struct rng *r, uint32_t n)
+/* Adds an event of kind with seq, id and text whose parent is parent (NULL: none). */
+static enum apply_result add_child(struct transcript *t, enum item_kind kind, int64_t seq,
+				   const char *id, const char *text, const char *parent)
 {
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (uint32_t)(r->s % n);
+	struct item_spec s = spec_of(kind, seq, id, text);
+	s.parent_id = parent;
+	return transcript_add_event(t, &s);
 }
 
 enum ev_kind { EV_USER, EV_AGENT, EV_STATE, EV_LOG };
@@ -75,10 +72,7 @@ static void feed(struct transcript *t, const struct ev *e, int64_t seq)
 		transcript_tree_note(t, e->id, seq, parent, e->kind == EV_STATE);
 		return;
 	}
-	struct item_spec s = spec_of(e->kind == EV_USER ? ITEM_USER : ITEM_AGENT, seq, e->id,
-				     e->id);
-	s.parent_id = parent;
-	transcript_add_event(t, &s);
+	add_child(t, e->kind == EV_USER ? ITEM_USER : ITEM_AGENT, seq, e->id, e->id, parent);
 }
 
 static void append(struct sim *s, enum ev_kind kind)
@@ -182,7 +176,7 @@ static void check_shown(const struct sim *s, struct transcript *t, const char *w
 static int pick_target(struct sim *s)
 {
 	for (int tries = 0; tries < 8 && s->delivered > 0; tries++) {
-		int i = (int)rnd(&s->rng, (uint32_t)s->delivered);
+		int i = (int)rng_below(&s->rng, (uint32_t)s->delivered);
 		if (s->log[i].kind == EV_STATE)
 			continue;
 		bool child_on_way = false;
@@ -202,13 +196,13 @@ static void run_once(uint64_t seed)
 	struct sim s = { .rng = { seed * 2654435761u + 1 }, .head = -1, .pinned_at = -1 };
 	s.t = transcript_create();
 	char when[64];
-	int steps = 40 + (int)rnd(&s.rng, 100);
+	int steps = 40 + (int)rng_below(&s.rng, 100);
 	for (int step = 0; step < steps && s.n < MAX_LOG - 2; step++) {
-		uint32_t r = rnd(&s.rng, 100);
+		uint32_t r = rng_below(&s.rng, 100);
 		if (r < 35) {
 			if (getenv("TRACE"))
 				fprintf(stderr, "step %d: append e%d\n", step, s.n);
-			uint32_t k = rnd(&s.rng, 10);
+			uint32_t k = rng_below(&s.rng, 10);
 			append(&s, k < 3 ? EV_USER : k < 7 ? EV_AGENT : k < 9 ? EV_STATE : EV_LOG);
 		} else if (r < 70 && s.qhead < s.qtail) {
 			deliver(&s);
@@ -228,11 +222,11 @@ static void run_once(uint64_t seed)
 			if (getenv("TRACE"))
 				fprintf(stderr, "step %d: another client navigates\n", step);
 			/* another client navigates (now and then to no event at all) */
-			if (rnd(&s.rng, 6) == 0) {
+			if (rng_below(&s.rng, 6) == 0) {
 				s.head = -1;
 				s.head_empty = true;
 			} else {
-				int x = (int)rnd(&s.rng, (uint32_t)s.n);
+				int x = (int)rng_below(&s.rng, (uint32_t)s.n);
 				if (s.log[x].kind == EV_STATE)
 					continue;
 				s.head = x;
@@ -284,29 +278,20 @@ static void test_sibling_branch(void **state)
 {
 	(void)state;
 	struct transcript *t = transcript_create();
-	struct item_spec s = spec_of(ITEM_USER, 0, "root", "hello");
-	transcript_add_event(t, &s);
-	s = spec_of(ITEM_AGENT, 1, "a1", "one");
-	s.parent_id = "root";
-	transcript_add_event(t, &s);
-	s = spec_of(ITEM_USER, 2, "a2", "two");
-	s.parent_id = "a1";
-	transcript_add_event(t, &s);
+	add(t, ITEM_USER, 0, "root", "hello");
+	add_child(t, ITEM_AGENT, 1, "a1", "one", "root");
+	add_child(t, ITEM_USER, 2, "a2", "two", "a1");
 	assert_int_equal(transcript_count(t), 3);
 	transcript_set_head(t, "root", false, HEAD_NAVIGATED);
 	assert_int_equal(transcript_count(t), 1);
 	assert_int_equal(transcript_find_id(t, "a1"), -1);
 	assert_string_equal(transcript_head_id(t), "root");
-	s = spec_of(ITEM_USER, 3, "b1", "two again");
-	s.parent_id = "root";
-	transcript_add_event(t, &s);
+	add_child(t, ITEM_USER, 3, "b1", "two again", "root");
 	assert_int_equal(transcript_count(t), 2);
 	assert_int_equal(find_id(t, "b1"), 1);
 	assert_int_equal(transcript_hidden_count(t), 2);
 	/* a replayed copy of a held item is a duplicate, not a second one */
-	s = spec_of(ITEM_AGENT, 1, "a1", "one");
-	s.parent_id = "root";
-	assert_int_equal(transcript_add_event(t, &s), APPLY_DUPLICATE);
+	assert_int_equal(add_child(t, ITEM_AGENT, 1, "a1", "one", "root"), APPLY_DUPLICATE);
 	bool root;
 	assert_string_equal(transcript_parent_id(t, "b1", &root), "root");
 	assert_null(transcript_parent_id(t, "root", &root));
@@ -364,9 +349,7 @@ static void test_no_tree(void **state)
 	assert_int_equal(transcript_count(t), 3);
 	assert_int_equal(transcript_hidden_count(t), 0);
 	/* later events of an upgraded server name their parents; the old ones are one line */
-	struct item_spec s = spec_of(ITEM_AGENT, 4, "g4", "d");
-	s.parent_id = "u3";
-	transcript_add_event(t, &s);
+	add_child(t, ITEM_AGENT, 4, "g4", "d", "u3");
 	assert_int_equal(transcript_count(t), 4);
 	transcript_set_head(t, "g2", false, HEAD_NAVIGATED);
 	assert_int_equal(transcript_count(t), 2);
@@ -391,9 +374,7 @@ static void test_page_continues_walk(void **state)
 	};
 	struct transcript *t = transcript_create();
 	for (int i = 5; i < 8; i++) {
-		struct item_spec s = spec_of(log[i].kind, i, log[i].id, log[i].id);
-		s.parent_id = log[i].parent;
-		transcript_add_event(t, &s);
+		add_child(t, log[i].kind, i, log[i].id, log[i].id, log[i].parent);
 	}
 	assert_int_equal(transcript_count(t), 3);
 	/* older, newest first, as the TUI asks a page above the oldest loaded */

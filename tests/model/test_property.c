@@ -18,18 +18,6 @@
 #define MAX_LOG 128
 #define MAX_PENDING 256
 
-struct rng {
-	uint64_t s;
-};
-
-static uint32_t rnd(struct rng *r, uint32_t n)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return (uint32_t)(r->s % n);
-}
-
 struct logged {
 	char id[24];
 	char text[40];
@@ -129,13 +117,14 @@ static void send_started(struct sim *s, struct stream *st)
 
 static void send_delta(struct sim *s, struct stream *st)
 {
-	if (rnd(&s->rng, 8) == 0)
+	if (rng_below(&s->rng, 8) == 0)
 		st->order++; /* a lost frame: an order gap */
 	char text[48];
 	snprintf(text, sizeof text, "%s.%d.%lld%s", st->id, st->attempt, (long long)st->order,
-		 rnd(&s->rng, 4) ? " " : "\n");
+		 rng_below(&s->rng, 4) ? " " : "\n");
+	bool reasoning = rng_below(&s->rng, 5) == 0;
 	enum apply_result r = transcript_stream_delta(s->t, st->id, st->attempt, st->order++,
-						      rnd(&s->rng, 5) == 0, text, strlen(text));
+						      reasoning, text, strlen(text));
 	if (r == APPLY_OPENED)
 		note_opened(s, st, false, 0);
 }
@@ -144,16 +133,16 @@ static void end_stream(struct sim *s, struct stream *st)
 {
 	st->live = false;
 	st->ended = true;
-	if (rnd(&s->rng, 3)) {
+	if (rng_below(&s->rng, 3)) {
 		char text[40];
 		snprintf(text, sizeof text, "final %s", st->id);
 		st->retiring_durable = true;
-		st->durable_seq = append_log(s, rnd(&s->rng, 4) ? ITEM_AGENT : ITEM_TOOL, st->id,
-					     text);
+		enum item_kind kind = rng_below(&s->rng, 4) ? ITEM_AGENT : ITEM_TOOL;
+		st->durable_seq = append_log(s, kind, st->id, text);
 		queue_durable(s, st->durable_seq);
 	} else {
 		/* the abort may name an attempt never announced */
-		transcript_stream_abort(s->t, st->id, st->attempt + (int)rnd(&s->rng, 2),
+		transcript_stream_abort(s->t, st->id, st->attempt + (int)rng_below(&s->rng, 2),
 					"cancelled");
 		st->end_delivered = true;
 	}
@@ -161,21 +150,21 @@ static void end_stream(struct sim *s, struct stream *st)
 
 static void step(struct sim *s)
 {
-	struct stream *st = &s->streams[rnd(&s->rng, (uint32_t)s->nstreams)];
-	switch (rnd(&s->rng, 13)) {
+	struct stream *st = &s->streams[rng_below(&s->rng, (uint32_t)s->nstreams)];
+	switch (rng_below(&s->rng, 13)) {
 	case 0: /* start a stream (item_started may be missing) */
 		if (st->live || st->ended)
 			break;
 		st->live = true;
 		st->attempt = 1;
 		st->order = 0;
-		if (rnd(&s->rng, 5))
+		if (rng_below(&s->rng, 5))
 			send_started(s, st);
 		break;
 	case 1: case 2: case 3:
 		if (st->live)
 			send_delta(s, st);
-		else if (st->ended && rnd(&s->rng, 3) == 0)
+		else if (st->ended && rng_below(&s->rng, 3) == 0)
 			send_delta(s, st); /* a zombie */
 		break;
 	case 4: /* a retry: announced, or only visible in the deltas' attempt */
@@ -183,7 +172,7 @@ static void step(struct sim *s)
 			break;
 		st->attempt++;
 		st->order = 0;
-		if (rnd(&s->rng, 2))
+		if (rng_below(&s->rng, 2))
 			send_started(s, st);
 		break;
 	case 5:
@@ -196,17 +185,17 @@ static void step(struct sim *s)
 		char id[24];
 		snprintf(id, sizeof id, "u%d", s->nlog);
 		int seq = append_log(s, ITEM_USER, id, "user words");
-		if (rnd(&s->rng, 4) == 0)
+		if (rng_below(&s->rng, 4) == 0)
 			add(s->t, ITEM_USER, -1, id, "user words"); /* transient first */
 		queue_durable(s, seq);
 		break;
 	}
 	case 7: /* a duplicate of something already sent (REST history, replay) */
 		if (s->nlog)
-			queue_durable(s, (int)rnd(&s->rng, (uint32_t)s->nlog));
+			queue_durable(s, (int)rng_below(&s->rng, (uint32_t)s->nlog));
 		break;
 	case 8:
-		if (rnd(&s->rng, 4) == 0)
+		if (rng_below(&s->rng, 4) == 0)
 			transcript_discard_streams(s->t);
 		break;
 	case 9:
@@ -224,7 +213,7 @@ static void step(struct sim *s)
 		}
 		break;
 	default: /* durables catch up */
-		flush(s, (int)rnd(&s->rng, 4));
+		flush(s, (int)rng_below(&s->rng, 4));
 		break;
 	}
 }
@@ -337,12 +326,12 @@ static void run_one(uint64_t seed)
 	struct sim *s = xcalloc(1, sizeof *s);
 	s->rng.s = seed * 0x9E3779B97F4A7C15ull + 1;
 	s->t = transcript_create();
-	s->nstreams = 2 + (int)rnd(&s->rng, 2);
+	s->nstreams = 2 + (int)rng_below(&s->rng, 2);
 	for (int i = 0; i < s->nstreams; i++)
 		snprintf(s->streams[i].id, sizeof s->streams[i].id, "item-%d", i);
-	if (rnd(&s->rng, 2))
+	if (rng_below(&s->rng, 2))
 		queue_durable(s, append_log(s, ITEM_USER, "u-first", "hello"));
-	int steps = 20 + (int)rnd(&s->rng, 80);
+	int steps = 20 + (int)rng_below(&s->rng, 80);
 	for (int i = 0; i < steps; i++) {
 		step(s);
 		check_no_zombie(s);
@@ -359,7 +348,7 @@ static void run_one(uint64_t seed)
 		}
 		if (st->live)
 			end_stream(s, st);
-		if (rnd(&s->rng, 2))
+		if (rng_below(&s->rng, 2))
 			send_delta(s, st); /* trailing zombie before the durable lands */
 	}
 	flush(s, MAX_PENDING);

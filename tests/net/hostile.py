@@ -4,36 +4,24 @@ server's front (tests/fixture/README.md "Hostile front") and its fault scenarios
 
 usage: hostile.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
 """
-import json, os, signal, subprocess, sys, tempfile, time
+import json, os, signal, subprocess, sys, time
 
-TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import harness  # noqa: E402 (tests/harness.py)
+from harness import TETHER, TMP  # noqa: E402
+
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
-TMP = tempfile.mkdtemp(prefix="tether-hostile-")
 ENV = dict(os.environ, LANG="C.UTF-8", HOME=TMP, XDG_CONFIG_HOME=TMP)
 ENV.pop("TETHER_SESSION_API_KEY", None)
 ENV.pop("DBUS_SESSION_BUS_ADDRESS", None)
 
 
-class Server:
+class Server(harness.Server):
+    """The fixture with scenario and each of sets as --set."""
+
     def __init__(self, scenario, *sets):
-        self.traffic = os.path.join(TMP, "traffic")
-        self.durable = os.path.join(TMP, "durable")
-        args = [FIXTURE, "--log", self.traffic, "--durable-log", self.durable,
-                "--max-seconds", "60", "--scenario", os.path.join(DATA, scenario)]
-        for s in sets:
-            args += ["--set", s]
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        assert line.startswith("PORT "), "fixture did not start: %r" % line
-        self.port = int(line.split()[1])
-        self.url = "http://127.0.0.1:%d" % self.port
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(10)
-
-    def traffic_lines(self):
-        return open(self.traffic).read().splitlines()
+        super().__init__(scenario, *[a for s in sets for a in ("--set", s)])
 
 
 def start(server, *args, conv=CONV):
@@ -619,13 +607,4 @@ def test_quit_on_silent_socket_is_bounded():
     assert took < 3, took
 
 
-TESTS = {k[5:]: v for k, v in list(globals().items()) if k.startswith("test_")}
-if NAME == "--list":
-    print("\n".join(TESTS))
-    sys.exit(0)
-try:
-    TESTS[NAME]()
-except AssertionError as e:
-    print("FAIL:", e)
-    sys.exit(1)
-print("ok", NAME)
+harness.main(globals())

@@ -4,22 +4,24 @@
 # never as an HTTP status.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# sends COMMAND PATTERN SAID: COMMAND typed and entered sends a request the traffic log shows
+# as PATTERN, and then the screen says SAID (what the server did).
+sends() {
+	T send-keys -t main -l "$1"
+	T send-keys -t main Enter
+	wait_traffic "$2" || fail "$1 did not send what it should: $2"
+	wait_for "$3" || fail "$1 did not say what the server did: $3"
+}
+
 start_fixture "$DATA/tui_chat.scenario"
 start_tether 100 24 "$CONV"
 wait_for "Ready for your messages." || fail "the history did not show"
 
-T send-keys -t main -l "/policy risky medium"
-T send-keys -t main Enter
-wait_traffic 'rest POST [^ ]*/confirmation_policy 200 .*"kind":"ConfirmRisky","threshold":"MEDIUM"' ||
-	fail "/policy risky medium did not send ConfirmRisky from MEDIUM"
-wait_for "the server now asks before actions of medium risk or higher and of unknown risk" ||
-	fail "/policy risky medium did not say what the server did"
-
-T send-keys -t main -l "/policy always"
-T send-keys -t main Enter
-wait_traffic 'rest POST [^ ]*/confirmation_policy 200 .*"kind":"AlwaysConfirm"' ||
-	fail "/policy always did not send AlwaysConfirm"
-wait_for "the server now asks before every action" || fail "/policy always said nothing"
+sends "/policy risky medium" \
+	'rest POST [^ ]*/confirmation_policy 200 .*"kind":"ConfirmRisky","threshold":"MEDIUM"' \
+	"the server now asks before actions of medium risk or higher and of unknown risk"
+sends "/policy always" 'rest POST [^ ]*/confirmation_policy 200 .*"kind":"AlwaysConfirm"' \
+	"the server now asks before every action"
 
 T send-keys -t main -l "/policy sometimes"
 T send-keys -t main Enter
@@ -29,15 +31,10 @@ wait_for "/policy takes always, never, or risky [low|medium|high]" ||
 	fail "a /policy it refused went to the server"
 
 # /analyzer: who rates the risks /policy risky compares.
-T send-keys -t main -l "/analyzer llm"
-T send-keys -t main Enter
-wait_traffic 'rest POST [^ ]*/security_analyzer 200 \{"security_analyzer":\{"kind":"LLMSecurityAnalyzer"\}\}' ||
-	fail "/analyzer llm did not set the LLM analyzer"
-wait_for "the server now has the LLM rate each action's risk" || fail "/analyzer llm said nothing"
-T send-keys -t main -l "/analyzer none"
-T send-keys -t main Enter
-wait_traffic 'rest POST [^ ]*/security_analyzer 200 \{"security_analyzer":null\}' ||
-	fail "/analyzer none did not remove the analyzer"
-wait_for "the server no longer rates the actions' risk" || fail "/analyzer none said nothing"
+sends "/analyzer llm" \
+	'rest POST [^ ]*/security_analyzer 200 \{"security_analyzer":\{"kind":"LLMSecurityAnalyzer"\}\}' \
+	"the server now has the LLM rate each action's risk"
+sends "/analyzer none" 'rest POST [^ ]*/security_analyzer 200 \{"security_analyzer":null\}' \
+	"the server no longer rates the actions' risk"
 no_sanitizer_report
 echo ok

@@ -10,9 +10,37 @@
 # asked to fork from an event (it would fork everything).
 . "$(dirname "$0")/lib.sh" "$@"
 
-start_fixture "$DATA/tui_rewind.scenario"
-start_tether 100 24 "$CONV"
-wait_for "Second answer." || fail "the history did not show"
+# begin [FIXTURE ARG...]: a new fixture server with the rewind scenario (and the arguments) and
+# tether on its conversation, the history shown.
+begin() {
+	start_fixture "$DATA/tui_rewind.scenario" "$@"
+	start_tether 100 24 "$CONV"
+	wait_for "Second answer." || fail "the history did not show ($*)"
+}
+
+# reopen [FIXTURE ARG...]: begin again, after the tmux server and the fixture have ended.
+reopen() {
+	fresh_tmux
+	kill "$SRV" 2>/dev/null
+	wait "$SRV" 2>/dev/null
+	SRV=
+	begin "$@"
+}
+
+# enter TEXT: TEXT typed into the input, then Enter.
+enter() {
+	T send-keys -t main -l "$1"
+	T send-keys -t main Enter
+}
+
+# quit: Ctrl-C twice ends tether, and nothing was reported by a sanitizer.
+quit() {
+	T send-keys -t main C-c C-c
+	wait_exit || fail "Ctrl-C twice did not quit"
+	no_sanitizer_report
+}
+
+begin
 
 # The id of "First answer." (seq 1): where the rewind goes (the second question's parent).
 first_answer=$(sed -n 's/^1 \([^ ]*\).*/\1/p' "$WORK/durable")
@@ -53,8 +81,7 @@ screen | grep -qF "Second answer." && fail "the abandoned branch came back with 
 
 # The first question marked (Up, Up: nothing older), nothing comes before it: said, and the
 # server not asked again.
-T send-keys -t main -l "/rewind"
-T send-keys -t main Enter
+enter "/rewind"
 wait_for "rewind to before the marked message?" || fail "/rewind did not offer to rewind"
 T send-keys -t main Up Up
 wait_for "your first message: nothing older" || fail "Up past the first message did not say so"
@@ -64,69 +91,39 @@ wait_for "nothing before it to go back to" || fail "/rewind before the first mes
 
 # /fork with no item focused: the whole conversation, shown.
 T send-keys -t main M-Down M-Down M-Down
-T send-keys -t main -l "/fork"
-T send-keys -t main Enter
+enter "/fork"
 wait_traffic 'rest POST [^ ]*/fork 201' || fail "/fork did not fork"
 grep 'rest POST [^ ]*/fork ' "$WORK/traffic" | grep -q from_event_id && fail "a whole fork sent from_event_id"
 # (the fixture serves no socket for a conversation it made: the new one says so, beside)
 wait_for "2/2 │" || fail "/fork did not open the new conversation beside this one"
-T send-keys -t main C-c C-c
-wait_exit || fail "Ctrl-C twice did not quit"
-no_sanitizer_report
+quit
 
 # Try again from here: the second question focused, the fork is its branch up to the event
 # before it (the first answer), and the question is in the new conversation's input.
-fresh_tmux
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
-start_fixture "$DATA/tui_rewind.scenario"
-start_tether 100 24 "$CONV"
-wait_for "Second answer." || fail "the history did not show (fork from here)"
+reopen
 first_answer=$(sed -n 's/^1 \([^ ]*\).*/\1/p' "$WORK/durable")
 T send-keys -t main M-Up M-Up
-T send-keys -t main -l "/fork"
-T send-keys -t main Enter
+enter "/fork"
 wait_traffic "rest POST [^ ]*/fork 201 .*\"from_event_id\":\"$first_answer\"" ||
 	fail "/fork on the focused question did not fork from the event before it"
 wait_for "2/2 │" || fail "the fork from here was not opened"
 tail -3 <<<"$(screen)" | grep -qF "Second question, to be edited." ||
 	fail "the focused question is not in the new conversation's input"
-T send-keys -t main C-c C-c
-wait_exit || fail "Ctrl-C twice did not quit"
-no_sanitizer_report
+quit
 
 # A server before the fork route: said with its version.
-fresh_tmux
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
-start_fixture "$DATA/tui_rewind.scenario" --server-version 1.17.0
-start_tether 100 24 "$CONV"
-wait_for "Second answer." || fail "the history did not show (older server)"
-T send-keys -t main -l "/fork"
-T send-keys -t main Enter
+reopen --server-version 1.17.0
+enter "/fork"
 wait_for "this server (version 1.17.0) has no fork" || fail "the older server's missing fork was not said"
 grep -q 'rest POST [^ ]*/fork ' "$WORK/traffic" && fail "tether asked an older server for a fork it has not"
-T send-keys -t main C-c C-c
-wait_exit || fail "Ctrl-C twice did not quit"
-no_sanitizer_report
+quit
 
 # A server with fork but before from_event_id (1.30.0) would fork everything: refused.
-fresh_tmux
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
-start_fixture "$DATA/tui_rewind.scenario" --server-version 1.30.0
-start_tether 100 24 "$CONV"
-wait_for "Second answer." || fail "the history did not show (1.30.0)"
+reopen --server-version 1.30.0
 T send-keys -t main M-Up
-T send-keys -t main -l "/fork"
-T send-keys -t main Enter
+enter "/fork"
 wait_for "this server (version 1.30.0) cannot fork from an event" ||
 	fail "a fork from an event on a server before 1.31 was not refused"
 grep -q 'rest POST [^ ]*/fork ' "$WORK/traffic" && fail "tether asked 1.30.0 to fork from an event"
-T send-keys -t main C-c C-c
-wait_exit || fail "Ctrl-C twice did not quit"
-no_sanitizer_report
+quit
 echo ok

@@ -6,37 +6,22 @@ Each test starts its own fixture server on port 0 and runs the real tether binar
 """
 import json, os, re, signal, subprocess, sys, tempfile, time
 
-TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import harness  # noqa: E402 (tests/harness.py)
+from harness import TETHER, DATA, TMP  # noqa: E402
+
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
 # "At once": 1 s in the product build (meson scales it for sanitizer builds).
 AT_ONCE = 1.0 * float(os.environ.get("TETHER_TIME_SCALE", "1"))
-TMP = tempfile.mkdtemp(prefix="tether-e2e-")
 ENV = dict(os.environ, LANG="C.UTF-8")
 ENV.pop("TETHER_SESSION_API_KEY", None)
 ENV["XDG_STATE_HOME"] = os.path.join(TMP, "state")  # the TUI's input history stays here
 
 
-class Server:
-    def __init__(self, scenario, *extra):
-        self.traffic = os.path.join(TMP, "traffic")
-        self.durable = os.path.join(TMP, "durable")
-        args = [FIXTURE, "--log", self.traffic, "--durable-log", self.durable, "--max-seconds", "60"]
-        if scenario:
-            args += ["--scenario", os.path.join(DATA, scenario)]
-        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        assert line.startswith("PORT "), "fixture did not start: %r" % line
-        self.url = "http://127.0.0.1:%d" % int(line.split()[1])
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(10)
-
+class Server(harness.Server):
     def log(self):
         return [l.split()[:2] for l in open(self.durable) if l.strip() and "unreadable" not in l]
-
-    def traffic_lines(self):
-        return open(self.traffic).read().splitlines()
 
 
 def run(server, *args, stdin=None, timeout=60, env=None, conv=CONV):
@@ -2434,13 +2419,4 @@ def test_usage_command():
     assert (rc, err) == (2, ["tether: usage: tether usage CONVERSATION_ID"]), (rc, err)
 
 
-TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
-if NAME == "--list":
-    print("\n".join(TESTS))
-    sys.exit(0)
-try:
-    TESTS[NAME]()
-except AssertionError as e:
-    print("FAIL:", e)
-    sys.exit(1)
-print("ok", NAME)
+harness.main(globals())

@@ -5,35 +5,25 @@ prints (text, ndjson, json), its exit code, and the requests the server saw, exa
 
 usage: manage.py TETHER FIXTURE_SERVER DATA_DIR TEST_NAME
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, subprocess, sys, time
 
-TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import harness  # noqa: E402 (tests/harness.py)
+from harness import TETHER, TMP  # noqa: E402
+
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
 OTHER = "0d0d0d0d-0000-4000-8000-000000000000"
 ROUTE = "/api/conversations/" + CONV
-TMP = tempfile.mkdtemp(prefix="tether-manage-")
 ENV = dict(os.environ, LANG="C.UTF-8")
 ENV.pop("TETHER_SESSION_API_KEY", None)
 ENV["XDG_STATE_HOME"] = os.path.join(TMP, "state")
 
 
-class Server:
-    def __init__(self, scenario, *extra):
-        self.traffic = os.path.join(TMP, "traffic")
-        args = [FIXTURE, "--log", self.traffic, "--max-seconds", "60",
-                "--scenario", os.path.join(DATA, scenario)]
-        self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        assert line.startswith("PORT "), "fixture did not start: %r" % line
-        self.url = "http://127.0.0.1:%d" % int(line.split()[1])
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(10)
-
+class Server(harness.Server):
     def rest(self):
         """The requests the server answered, without the version asked first by each."""
-        return [l for l in open(self.traffic).read().splitlines()
+        return [l for l in self.traffic_lines()
                 if l.startswith("rest ") and l != "rest GET /server_info 200"]
 
 
@@ -326,13 +316,4 @@ def test_rm_asks_on_a_terminal():
     assert [l for l in s.rest() if " DELETE " in l] == ["rest DELETE %s 200" % ROUTE], s.rest()
 
 
-TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
-if NAME == "--list":
-    print("\n".join(TESTS))
-    sys.exit(0)
-try:
-    TESTS[NAME]()
-except AssertionError as e:
-    print("FAIL:", e)
-    sys.exit(1)
-print("ok", NAME)
+harness.main(globals())
