@@ -151,10 +151,13 @@ bool manage_ok(struct manage_run *r, const struct rest_result *res)
 {
 	if (res->outcome == REST_OK)
 		return true;
+	/* a known version tells a missing route from a missing conversation; else ask the GET */
+	struct rest_result judged = *res;
+	bool decided = rest_result_by_version(&judged, &r->args, &r->version);
 	struct rest_args a = { .id = r->args.id };
-	if (!may_lack(res) || !a.id ||
+	if (decided || !may_lack(&judged) || !a.id ||
 	    rest_call(&r->run.srv, REST_GET_CONVERSATION, &a, probe_done, r) != 0)
-		manage_fail(r, res);
+		manage_fail(r, &judged);
 	return false;
 }
 

@@ -442,6 +442,16 @@ bool rest_call_available(enum rest_call call, const struct rest_args *a,
 	return !(call == REST_FORK && a && a->event_id && version_before(v, fork_from_since));
 }
 
+bool rest_result_by_version(struct rest_result *r, const struct rest_args *a,
+			    const struct server_version *v)
+{
+	bool missing = r->outcome == REST_UNSUPPORTED || r->outcome == REST_NOT_FOUND;
+	if (!v || !v->known || !missing || !r->raw || r->raw->status != 404)
+		return false;
+	r->outcome = rest_call_available(r->call, a, v) ? REST_NOT_FOUND : REST_UNSUPPORTED;
+	return true;
+}
+
 void rest_result_decode(enum rest_call call, const struct rest_response *raw,
 			struct rest_result *out)
 {

@@ -694,6 +694,11 @@ const char *rest_call_name(enum rest_call call);
  * true for an unknown version. */
 bool rest_call_available(enum rest_call call, const struct rest_args *a,
 			 const struct server_version *v);
+/* Re-reads r's 404 with the server's version v: the route is one v has, so the conversation
+ * (or what the detail names) is missing; or v is older than the route, so the route is.
+ * Returns whether v decided (false: an unknown version or not a 404; r unchanged). */
+bool rest_result_by_version(struct rest_result *r, const struct rest_args *a,
+			    const struct server_version *v);
 /* Reads a version string ("1.43.1", "1.44.0rc1", "unknown") into *out. */
 void server_version_parse(const char *text, struct server_version *out);
 

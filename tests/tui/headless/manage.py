@@ -266,6 +266,23 @@ def test_bare_404_route_missing():
         "rest GET /api/conversations/%s 404" % OTHER], s.rest()
 
 
+def test_known_route_404_is_the_conversation():
+    """A route the server's version has (confirmation_policy is in every release) answering a
+    bare 404 means the conversation is gone, not the route: exit 4 in words, no GET asked."""
+    s = Server("control.scenario")
+    rc, _, err = tether(s, "rm", "--yes", CONV)
+    rc2, out2, err2 = tether(s, "policy", CONV, "always")
+    rc3, _, err3 = tether(s, "goal", CONV, "stop")
+    s.stop()
+    assert rc == 0, (rc, err)
+    assert (rc2, out2) == (4, ""), (rc2, out2, err2)
+    assert "conversation %s not found" % CONV in err2[0] and "has no" not in err2[0], err2
+    assert rc3 == 4 and "has no" not in err3[0], (rc3, err3)
+    assert s.rest()[-2:] == [
+        'rest POST %s/confirmation_policy 404 {"policy":{"kind":"AlwaysConfirm"}}' % ROUTE,
+        "rest POST %s/goal/stop 404" % ROUTE], s.rest()
+
+
 def test_version_in_log():
     """The server's version goes to --log (tether list, the managers)."""
     s = Server("control.scenario", "--server-version", "1.40.2")
