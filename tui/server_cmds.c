@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* The server's answer: what it did, or why not, as a notice. */
@@ -33,7 +34,7 @@ static void start(struct tui *u, enum controller_op op, const struct controller_
 static bool word_is(const char **s, const char *w)
 {
 	size_t n = strcspn(*s, " \t\n");
-	if (n != strlen(w) || strncmp(*s, w, n) != 0)
+	if (n != strlen(w) || strncasecmp(*s, w, n) != 0)
 		return false;
 	*s += n;
 	*s += strspn(*s, " \t\n");

@@ -22,12 +22,16 @@ sends "/policy risky medium" \
 	"the server now asks before actions of medium risk or higher and of unknown risk"
 sends "/policy always" 'rest POST [^ ]*/confirmation_policy 200 .*"kind":"AlwaysConfirm"' \
 	"the server now asks before every action"
+# the level as the one-shot and upstream write it (HIGH) is taken too
+sends "/policy Risky HIGH" \
+	'rest POST [^ ]*/confirmation_policy 200 .*"kind":"ConfirmRisky","threshold":"HIGH"' \
+	"the server now asks before actions of high risk"
 
 T send-keys -t main -l "/policy sometimes"
 T send-keys -t main Enter
 wait_for "/policy takes always, never, or risky [low|medium|high]" ||
 	fail "a word /policy does not take was not said"
-[ "$(grep -c 'rest POST [^ ]*/confirmation_policy ' "$WORK/traffic")" = 2 ] ||
+[ "$(grep -c 'rest POST [^ ]*/confirmation_policy ' "$WORK/traffic")" = 3 ] ||
 	fail "a /policy it refused went to the server"
 
 # /analyzer: who rates the risks /policy risky compares.
