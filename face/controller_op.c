@@ -148,38 +148,13 @@ static void profile_args(const struct controller_op_args *in, struct rest_args *
 	out->profile = in->text;
 }
 
-/* The model of the LLM profile named name as last listed, NULL when not listed. */
-static const char *listed_model(const struct controller *c, const char *name)
-{
-	for (size_t i = 0; name && i < c->nllm; i++)
-		if (!strcmp(c->llm_names[i], name))
-			return c->llm_models[i];
-	return NULL;
-}
-
+/* The status line's model comes with the server's state update of the agent (controller.c
+ * set_agent), not from a list that may be stale (upstream-25-26 2.11). */
 static void model_said(struct controller *c, const struct op_call *call,
 		       const struct rest_result *r, struct buf *out)
 {
-	(void)r;
-	const char *model = listed_model(c, call->text);
-	free(c->model);
-	c->model = ctl_cleaned(c, model ? model : call->text);
-	ctl_changed(c);
+	(void)c, (void)r;
 	buf_printf(out, "the conversation now runs on the LLM profile “%s”", call->text);
-	if (model)
-		buf_printf(out, " (%s)", model);
-}
-
-static void models_forget(struct controller *c)
-{
-	for (size_t i = 0; i < c->nllm; i++) {
-		free(c->llm_names[i]);
-		free(c->llm_models[i]);
-	}
-	free(c->llm_names);
-	free(c->llm_models);
-	c->llm_names = c->llm_models = NULL;
-	c->nllm = 0;
 }
 
 static void models_said(struct controller *c, const struct op_call *call,
@@ -187,9 +162,6 @@ static void models_said(struct controller *c, const struct op_call *call,
 {
 	(void)call;
 	const struct profile_list *l = &r->profiles;
-	models_forget(c);
-	c->llm_names = xcalloc(l->count + 1, sizeof *c->llm_names);
-	c->llm_models = xcalloc(l->count + 1, sizeof *c->llm_models);
 	if (!l->count) {
 		buf_puts(out, "the server has no LLM profiles");
 		return;
@@ -197,12 +169,13 @@ static void models_said(struct controller *c, const struct op_call *call,
 	buf_puts(out, "LLM profiles:");
 	for (size_t i = 0; i < l->count; i++) {
 		const struct llm_profile *p = &l->llms[i];
-		c->llm_names[i] = ctl_cleaned(c, p->name ? p->name : "");
-		c->llm_models[i] = ctl_cleaned(c, p->model ? p->model : "");
-		c->nllm++;
-		buf_printf(out, "%s %s", i ? "," : "", c->llm_names[i]);
-		if (*c->llm_models[i])
-			buf_printf(out, " (%s)", c->llm_models[i]);
+		buf_puts(out, i ? ", " : " ");
+		controller_clean(c, p->name ? p->name : "", p->name ? strlen(p->name) : 0, out);
+		if (p->model && *p->model) {
+			buf_puts(out, " (");
+			controller_clean(c, p->model, strlen(p->model), out);
+			buf_puts(out, ")");
+		}
 		if (l->active && p->name && !strcmp(l->active, p->name))
 			buf_puts(out, " [the server's default]");
 	}
@@ -211,7 +184,6 @@ static void models_said(struct controller *c, const struct op_call *call,
 
 void ctl_op_fini(struct controller *c)
 {
-	models_forget(c);
 	free(c->model);
 	c->model = NULL;
 }

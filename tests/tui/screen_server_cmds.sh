@@ -51,14 +51,15 @@ wait_for "could not switch the model: the server says “Profile 'nosuch' not fo
 	fail "an unknown profile was not said in the server's words"
 screen | grep -qF "HTTP" && fail "a failure was said as an HTTP status"
 screen | tail -2 | grep -qF "fixture/scripted" || fail "the status line does not name the model"
+# switched before any list: the model comes with the server's state update of the agent
+run "/model fast"
+wait_traffic 'rest POST [^ ]*/switch_profile 200 \{"profile_name":"fast"\}' || fail "/model fast did not switch"
+wait_for "the conversation now runs on the LLM profile “fast”" || fail "/model fast said nothing"
+status_names() { screen | tail -2 | grep -qF "$1"; }
+wait_until 10 status_names "openai/gpt-5-mini" || fail "the status line did not take the new model from the agent's update"
 run "/model"
 wait_for "LLM profiles: default (anthropic/claude-sonnet-4-5) [the server's default], fast (openai/gpt-5-mini)" ||
 	fail "/model did not list the LLM profiles"
-run "/model fast"
-wait_traffic 'rest POST [^ ]*/switch_profile 200 \{"profile_name":"fast"\}' || fail "/model fast did not switch"
-wait_for "the conversation now runs on the LLM profile “fast” (openai/gpt-5-mini)" ||
-	fail "/model fast said nothing"
-screen | tail -2 | grep -qF "openai/gpt-5-mini" || fail "the status line did not take the new model"
 
 run "/delete"
 wait_for "delete “Renamed from the prompt” from the server for good? y deletes" ||
