@@ -32,7 +32,9 @@ static void policy_args(const struct controller_op_args *in, struct rest_args *o
 static void policy_said(struct controller *c, const struct op_call *call,
 			const struct rest_result *r, struct buf *out)
 {
-	(void)c, (void)r;
+	(void)r;
+	c->policy_known = true;
+	c->confirmation = call->args.policy;
 	switch (call->args.policy) {
 	case CONFIRMATION_POLICY_ALWAYS:
 		buf_puts(out, "the server now asks before every action");

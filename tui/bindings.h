@@ -44,8 +44,9 @@ extern const struct binding server_cmd_bindings[];
 extern const size_t server_cmd_bindings_count;
 /* /delete: asks, naming the title, before the conversation on screen is deleted. */
 void slash_cmd_delete(struct tui *u, const char *arg);
-/* The question /delete asks (y deletes, any other key keeps it). */
-extern const struct layer delete_layer;
+/* The question /delete asks (y deletes, any other key keeps it), and /goal under a policy
+ * that confirms (y sets the goal). */
+extern const struct layer question_layer;
 /* /new's choice of an agent profile when the server has several. */
 extern const struct layer profile_layer;
 /* /new's calls in flight go on into nothing (the TUI is ending). */

@@ -124,8 +124,12 @@ struct tui {
 	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
-	struct editor answer;       /* a yes-or-no question's (server_cmds.c: /delete) */
-	struct conv *deleting;      /* /delete asked about it (server_cmds.c's layer) */
+	struct editor answer;       /* a yes-or-no question's (server_cmds.c: /delete, /goal) */
+	/* the operation a y starts on the conversation asked about (server_cmds.c's question):
+	 * /delete, or a goal under a policy that confirms; its text (owned) */
+	struct conv *asking;
+	enum controller_op asked_op;
+	char *asked_text;
 	struct new_conv *new_conv;  /* /new under way (server_cmds.c), NULL when none */
 	struct painter paint;
 	struct layers layers;       /* what is open over the conversation (layer.c) */

@@ -121,53 +121,82 @@ static void deleted(void *ctx, const struct controller_op_result *r)
 	free(words);
 }
 
-static void delete_close(struct tui *u)
+/* ------------------------------------------------------------------ y or n */
+
+static void question_close(struct tui *u)
 {
-	layers_pop(&u->layers, &delete_layer);
-	u->deleting = NULL;
+	layers_pop(&u->layers, &question_layer);
+	u->asking = NULL;
+	free(u->asked_text);
+	u->asked_text = NULL;
 	ui_schedule_frame(&u->ui);
 }
 
-static enum layer_key delete_key(struct tui *u, const struct key_event *ev)
+/* Asks y or n before op on the conversation on screen (text: its objective, or NULL). */
+static void question_open(struct tui *u, enum controller_op op, const char *text)
 {
-	struct conv *v = u->deleting;
-	delete_close(u);
-	if (ev->kind != KEYS_CHAR || ev->mods || (ev->cp != 'y' && ev->cp != 'Y')) {
-		ui_notice(&u->ui, "kept: nothing was deleted");
-		return LAYER_KEY_TAKEN;
-	}
-	struct controller_op_args a = { .text = conv_name(v) };
-	start(u, CONTROLLER_OP_DELETE, &a, deleted, "deleting…", "already deleting…");
+	u->asking = u->cur;
+	u->asked_op = op;
+	u->asked_text = text ? xstrdup(text) : NULL;
+	layers_push(&u->layers, &question_layer);
+	ui_schedule_frame(&u->ui);
+}
+
+static void start_goal(struct tui *u, enum controller_op op, const char *objective);
+
+static enum layer_key question_key(struct tui *u, const struct key_event *ev)
+{
+	struct conv *v = u->asking;
+	enum controller_op op = u->asked_op;
+	char *text = u->asked_text;
+	u->asked_text = NULL;
+	question_close(u);
+	bool yes = ev->kind == KEYS_CHAR && !ev->mods && (ev->cp == 'y' || ev->cp == 'Y');
+	if (!yes)
+		ui_notice(&u->ui, "%s", op == CONTROLLER_OP_DELETE ? "kept: nothing was deleted"
+			  : "no goal: nothing was sent to the server");
+	else if (op == CONTROLLER_OP_DELETE)
+		start(u, op, &(struct controller_op_args){ .text = conv_name(v) }, deleted,
+		      "deleting…", "already deleting…");
+	else
+		start_goal(u, op, text);
+	free(text);
 	return LAYER_KEY_TAKEN;
 }
 
-static struct editor *delete_editor(struct tui *u)
+static struct editor *question_editor(struct tui *u)
 {
 	editor_clear(&u->answer);
 	return &u->answer;
 }
 
-static const char *delete_prefix(struct tui *u, char *buf, size_t size)
+/* A goal loop judges a run that stopped to wait for confirmation, and runs the conversation
+ * again, which runs the waiting actions (upstream-25-26 2.12): the question says so. */
+static const char *question_prefix(struct tui *u, char *buf, size_t size)
 {
-	snprintf(buf, size, "delete “%s” from the server for good? y deletes, any other key keeps "
-		 "it ", u->deleting ? conv_name(u->deleting) : "");
+	const char *name = u->asking ? conv_name(u->asking) : "";
+	if (u->asked_op == CONTROLLER_OP_DELETE)
+		snprintf(buf, size, "delete “%s” from the server for good? y deletes, any other "
+			 "key keeps it ", name);
+	else
+		snprintf(buf, size, "a goal runs the actions your policy would ask about without "
+			 "asking: %s the goal? y does, any other key does not ",
+			 u->asked_op == CONTROLLER_OP_GOAL_RESUME ? "resume" : "set");
 	return buf;
 }
 
-const struct layer delete_layer = {
-	.name = "delete",
-	.key = delete_key,
-	.editor = delete_editor,
-	.prefix = delete_prefix,
-	.close = delete_close,
+const struct layer question_layer = {
+	.name = "question",
+	.key = question_key,
+	.editor = question_editor,
+	.prefix = question_prefix,
+	.close = question_close,
 };
 
 void slash_cmd_delete(struct tui *u, const char *arg)
 {
 	(void)arg;
-	u->deleting = u->cur;
-	layers_push(&u->layers, &delete_layer);
-	ui_schedule_frame(&u->ui);
+	question_open(u, CONTROLLER_OP_DELETE, NULL);
 }
 
 /* ------------------------------------------------------------------ /new */
@@ -374,7 +403,7 @@ static const char *profile_prefix(struct tui *u, char *buf, size_t size)
 const struct layer profile_layer = {
 	.name = "profile",
 	.key = profile_key,
-	.editor = delete_editor,
+	.editor = question_editor,
 	.prefix = profile_prefix,
 	.close = profile_close,
 };
@@ -403,6 +432,8 @@ static void cmd_new(struct tui *u, const char *arg)
 
 void server_cmds_fini(struct tui *u)
 {
+	free(u->asked_text);
+	u->asked_text = NULL;
 	if (u->new_conv)
 		u->new_conv->u = NULL;
 	u->new_conv = NULL;
@@ -452,6 +483,16 @@ static void cmd_compact(struct tui *u, const char *arg)
 	      "already compacting…");
 }
 
+static void start_goal(struct tui *u, enum controller_op op, const char *objective)
+{
+	if (op == CONTROLLER_OP_GOAL_RESUME)
+		start(u, op, NULL, op_done, "resuming the goal…", "already resuming the goal…");
+	else
+		start(u, op, &(struct controller_op_args){ .text = objective }, op_done,
+		      "setting the goal…", "a goal is already on its way to the server");
+}
+
+/* A goal (set or resumed) under a policy that confirms is asked about first. */
 static void cmd_goal(struct tui *u, const char *arg)
 {
 	const char *s = arg;
@@ -459,15 +500,19 @@ static void cmd_goal(struct tui *u, const char *arg)
 		ui_notice(&u->ui, "/goal takes an objective, or stop, or resume");
 		return;
 	}
-	if (word_is(&s, "stop") && !*s)
+	if (word_is(&s, "stop") && !*s) {
 		start(u, CONTROLLER_OP_GOAL_STOP, NULL, op_done, "stopping the goal…",
 		      "already stopping the goal…");
-	else if ((s = arg, word_is(&s, "resume")) && !*s)
-		start(u, CONTROLLER_OP_GOAL_RESUME, NULL, op_done, "resuming the goal…",
-		      "already resuming the goal…");
+		return;
+	}
+	enum controller_op op = (s = arg, word_is(&s, "resume")) && !*s ? CONTROLLER_OP_GOAL_RESUME
+									 : CONTROLLER_OP_GOAL;
+	struct controller_status st;
+	controller_status(u->cur->ctl, &st);
+	if (st.policy_known && st.confirmation != CONFIRMATION_POLICY_NEVER)
+		question_open(u, op, arg);
 	else
-		start(u, CONTROLLER_OP_GOAL, &(struct controller_op_args){ .text = arg }, op_done,
-		      "setting the goal…", "a goal is already on its way to the server");
+		start_goal(u, op, arg);
 }
 
 static void cmd_model(struct tui *u, const char *arg)
@@ -500,7 +545,8 @@ const struct binding server_cmd_bindings[] = {
 		"condense the history the agent sees (the transcript keeps everything)"),
 	COMMAND("goal", "OBJECTIVE|stop|resume", cmd_goal,
 		"let the agent work toward OBJECTIVE round after round until a judge finds it "
-		"done; stop or resume that loop"),
+		"done (asked first under a policy that confirms: the loop runs what it would ask "
+		"about); stop or resume that loop"),
 	COMMAND("model", "[PROFILE]", cmd_model,
 		"list the server's LLM profiles, or run the conversation on PROFILE (the status "
 		"line names the model)"),

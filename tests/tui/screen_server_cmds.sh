@@ -45,6 +45,26 @@ wait_for "goal resumed: the agent works toward it again" || fail "/goal resume s
 run "/goal stop"
 wait_for "goal stopped" || fail "the resumed goal did not stop"
 
+# under a policy that confirms, a goal is asked about first (its loop runs what waits)
+run "/policy always"
+wait_for "the server now asks before every action" || fail "/policy always said nothing"
+run "/goal refactor the lexer"
+wait_for "a goal runs the actions your policy would ask about without asking: set the goal? y does" ||
+	fail "/goal under a confirming policy did not ask first"
+T send-keys -t main n
+wait_for "no goal: nothing was sent to the server" || fail "n did not keep the goal back"
+grep -q 'refactor the lexer' "$WORK/traffic" && fail "the goal was sent after n"
+run "/goal refactor the lexer"
+wait_for "set the goal? y does" || fail "/goal did not ask again"
+T send-keys -t main y
+wait_traffic 'rest POST [^ ]*/goal 200 \{"objective":"refactor the lexer"' || fail "y did not set the goal"
+wait_for "goal set: the agent works toward “refactor the lexer”" || fail "the goal set after y said nothing"
+run "/goal stop"
+stops() { [ "$(grep -c 'rest POST [^ ]*/goal/stop 200' "$WORK/traffic")" -ge 3 ]; }
+wait_until 10 stops || fail "the goal set after y did not stop"
+run "/policy never"
+wait_for "the server now runs every action without asking" || fail "/policy never said nothing"
+
 run "/model nosuch"
 wait_traffic 'rest POST [^ ]*/switch_profile 404' || fail "/model sent no switch"
 wait_for "could not switch the model: the server says “Profile 'nosuch' not found”" ||
