@@ -47,6 +47,10 @@ void slash_cmd_delete(struct tui *u, const char *arg);
 /* The question /delete asks (y deletes, any other key keeps it), and /goal under a policy
  * that confirms (y sets the goal). */
 extern const struct layer question_layer;
+/* /new [--title "TITLE"] [MESSAGE]: starts a conversation and opens it (slash_new.c). */
+void slash_cmd_new(struct tui *u, const char *arg);
+/* /new's calls in flight go on into nothing (the TUI is ending). */
+void slash_new_fini(struct tui *u);
 /* /new's choice of an agent profile when the server has several. */
 extern const struct layer profile_layer;
 /* /new's calls in flight go on into nothing (the TUI is ending). */

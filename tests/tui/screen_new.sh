@@ -28,5 +28,22 @@ grep -q 'rest POST /api/conversations 201 {"agent_profile_id":"a9000000-0000-400
 wait_for "2/2" || fail "the new conversation is not open beside the first"
 screen | tail -2 | grep -qF "c0000000-0000-4000-8000-000000000001" ||
 	fail "the new conversation is not the one shown"
+
+# --title: a title the server takes by a rename once the conversation started (upstream's
+# start has none), the server's own title not asked for; a title without its end quote is
+# said, nothing started
+run '/new --title "Parser review'
+wait_for "/new --title takes a title: a word, or words in double quotes" ||
+	fail "a title without its end quote was not said"
+run '/new --title "Parser review" look at the lexer'
+wait_for "agent profile? 1 default (active)" || fail "/new --title did not offer the profiles"
+T send-keys -t main 1
+wait_traffic 'rest POST /api/conversations 201 \{"agent_profile_id":"a9000000-0000-4000-8000-000000000001",.*"text":"look at the lexer"\}\],"run":true\},"autotitle":false\}' ||
+	fail "the conversation was not started with the message alone, without the server's title"
+wait_traffic 'rest PATCH /api/conversations/c0000000-0000-4000-8000-000000000002 200 \{"title":"Parser review"\}' ||
+	fail "the new conversation was not renamed to the title given"
+wait_for "renamed: the conversation is now “Parser review”" || fail "the rename was not said"
+wait_for "3/3" || fail "the titled conversation is not open beside the others"
+screen | tail -2 | grep -qF "Parser review" || fail "the status line does not name the title given"
 no_sanitizer_report
 echo ok
