@@ -23,12 +23,6 @@ static const char *risk_words(enum risk_threshold r)
 	return r == RISK_THRESHOLD_LOW ? "low" : r == RISK_THRESHOLD_MEDIUM ? "medium" : "high";
 }
 
-static void policy_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->policy = in->policy;
-	out->threshold = in->threshold;
-}
-
 static void policy_said(struct controller *c, const struct op_call *call,
 			const struct rest_result *r, struct buf *out)
 {
@@ -50,31 +44,18 @@ static void policy_said(struct controller *c, const struct op_call *call,
 	}
 }
 
-static void analyzer_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->analyzer = in->analyzer;
-}
-
 static void analyzer_said(struct controller *c, const struct op_call *call,
 			  const struct rest_result *r, struct buf *out)
 {
+	static const char *const words[] = {
+		[SECURITY_ANALYZER_NONE] = "the server no longer rates the actions' risk (no "
+					   "security analyzer)",
+		[SECURITY_ANALYZER_LLM] = "the server now has the LLM rate each action's risk",
+		[SECURITY_ANALYZER_PATTERN] = "the server now rates each action's risk by known "
+					      "patterns",
+	};
 	(void)c, (void)r;
-	switch (call->args.analyzer) {
-	case SECURITY_ANALYZER_NONE:
-		buf_puts(out, "the server no longer rates the actions' risk (no security analyzer)");
-		break;
-	case SECURITY_ANALYZER_LLM:
-		buf_puts(out, "the server now has the LLM rate each action's risk");
-		break;
-	case SECURITY_ANALYZER_PATTERN:
-		buf_puts(out, "the server now rates each action's risk by known patterns");
-		break;
-	}
-}
-
-static void title_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->title = in->text;
+	buf_puts(out, words[call->args.analyzer]);
 }
 
 /* The server keeps the title stripped of blanks at its ends: so does the status line. */
@@ -101,11 +82,6 @@ static void delete_said(struct controller *c, const struct op_call *call,
 {
 	(void)c, (void)r;
 	buf_printf(out, "the server deleted “%s”", call->text ? call->text : "");
-}
-
-static void text_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->text = in->text;
 }
 
 static void ask_said(struct controller *c, const struct op_call *call,
@@ -143,11 +119,6 @@ static void goal_resume_said(struct controller *c, const struct op_call *call,
 {
 	(void)c, (void)call, (void)r;
 	buf_puts(out, "goal resumed: the agent works toward it again");
-}
-
-static void profile_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->profile = in->text;
 }
 
 /* The status line's model comes with the server's state update of the agent (controller.c
@@ -196,36 +167,34 @@ static const struct op_row {
 	const char *conflict;   /* what a 409 means; NULL: "the conversation is busy" */
 	const char *refused;    /* what a 400 means; NULL: the server's own words */
 	enum rest_call rest;
-	void (*args)(const struct controller_op_args *in, struct rest_args *out);
 	void (*said)(struct controller *c, const struct op_call *call,
 		     const struct rest_result *r, struct buf *out);
 } ops[CONTROLLER_OP_COUNT] = {
 	[CONTROLLER_OP_POLICY] = { "confirmation policy", "change the confirmation policy", NULL,
-				   NULL, REST_SET_CONFIRMATION_POLICY, policy_args, policy_said },
+				   NULL, REST_SET_CONFIRMATION_POLICY, policy_said },
 	[CONTROLLER_OP_RENAME] = { "renaming", "rename the conversation", NULL, NULL, REST_RENAME,
-				   title_args, rename_said },
+				   rename_said },
 	[CONTROLLER_OP_DELETE] = { "deleting", "delete the conversation", NULL, NULL, REST_DELETE,
-				   NULL, delete_said },
+				   delete_said },
 	[CONTROLLER_OP_ASK] = { "asking aside", "ask the agent aside", NULL, NULL, REST_ASK_AGENT,
-				text_args, ask_said },
+				ask_said },
 	[CONTROLLER_OP_COMPACT] = { "compacting (condense)", "compact the conversation",
-				    "the agent is busy", NULL, REST_CONDENSE, NULL,
-				    condense_said },
+				    "the agent is busy", NULL, REST_CONDENSE, condense_said },
 	[CONTROLLER_OP_GOAL] = { "goals", "set the goal",
 				 "a run or a goal is already going (/goal stop, or wait)", NULL,
-				 REST_GOAL_START, text_args, goal_said },
-	[CONTROLLER_OP_GOAL_STOP] = { "goals", "stop the goal", NULL, NULL, REST_GOAL_STOP, NULL,
+				 REST_GOAL_START, goal_said },
+	[CONTROLLER_OP_GOAL_STOP] = { "goals", "stop the goal", NULL, NULL, REST_GOAL_STOP,
 				      goal_stop_said },
 	[CONTROLLER_OP_GOAL_RESUME] = { "goals", "resume the goal",
 					"a run or a goal is already going",
 					"there is no goal to resume (none was set, or it ended)",
-					REST_GOAL_RESUME, NULL, goal_resume_said },
+					REST_GOAL_RESUME, goal_resume_said },
 	[CONTROLLER_OP_MODEL] = { "LLM profile switching", "switch the model", NULL, NULL,
-				  REST_SWITCH_PROFILE, profile_args, model_said },
+				  REST_SWITCH_PROFILE, model_said },
 	[CONTROLLER_OP_ANALYZER] = { "security analyzer", "set the security analyzer", NULL, NULL,
-				     REST_SET_SECURITY_ANALYZER, analyzer_args, analyzer_said },
+				     REST_SET_SECURITY_ANALYZER, analyzer_said },
 	[CONTROLLER_OP_MODELS] = { "LLM profiles", "list the LLM profiles", NULL, NULL,
-				   REST_LIST_LLM_PROFILES, NULL, models_said },
+				   REST_LIST_LLM_PROFILES, models_said },
 };
 
 /* The server's own words about a refusal or a failure (cleaned), after ": "; nothing when
@@ -420,9 +389,12 @@ bool controller_op(struct controller *c, enum controller_op op, const struct con
 	c->op_calls = call;
 
 	struct rest_server srv = op_server(c);
-	struct rest_args ra = { .id = c->o->conversation_id };
-	if (ops[op].args)
-		ops[op].args(&call->args, &ra);
+	/* each call's body reads only its own fields */
+	struct rest_args ra = {
+		.id = c->o->conversation_id, .policy = call->args.policy,
+		.threshold = call->args.threshold, .analyzer = call->args.analyzer,
+		.title = call->text, .text = call->text, .profile = call->text,
+	};
 	if (rest_call(&srv, ops[op].rest, &ra, op_answered, call) != 0) {
 		struct rest_response raw = { .status = 0, .error = "could not start the request" };
 		struct rest_result r;

@@ -73,10 +73,7 @@ static void version_ask(struct tui *u)
 	struct board_view *b = u->board;
 	if (b->version[0] || b->version_ask)
 		return;
-	struct rest_server srv = {
-		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
-		.insecure = u->o->insecure,
-	};
+	struct rest_server srv = tui_rest_server(u);
 	struct version_ask *ask = xcalloc(1, sizeof *ask);
 	ask->b = b;
 	ask->ui = &u->ui;
@@ -392,10 +389,7 @@ static void deleted(void *ctx, struct rest_result *r)
 
 static void delete_conversation(struct tui *u, const char *id, const char *title)
 {
-	struct rest_server srv = {
-		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
-		.insecure = u->o->insecure,
-	};
+	struct rest_server srv = tui_rest_server(u);
 	struct delete_ask *d = xcalloc(1, sizeof *d);
 	d->u = u;
 	d->id = xstrdup(id);

@@ -204,6 +204,14 @@ void conv_destroy(struct conv *v)
 	free(v);
 }
 
+struct rest_server tui_rest_server(const struct tui *u)
+{
+	return (struct rest_server){
+		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
+		.insecure = u->o->insecure,
+	};
+}
+
 bool tui_close(struct tui *u, struct conv *v)
 {
 	if (u->nconvs < 2)

@@ -191,6 +191,8 @@ void conv_strip(struct tui *u, bool brief, struct buf *out);
 void conv_note_far(struct tui *u, const struct conversation_info *items, size_t n);
 /* Conversations not open here that the last list says wait for confirmation. */
 size_t conv_far_waiting(struct tui *u);
+/* Where the TUI's REST calls go: its server, key and TLS choice. */
+struct rest_server tui_rest_server(const struct tui *u);
 /* Closes v (its view and its socket; another shown if v was); false when v is the only one
  * open, which stays. */
 bool tui_close(struct tui *u, struct conv *v);

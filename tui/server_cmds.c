@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The server's answer: what it did, or why not, as a notice. */
-static void op_done(void *ctx, const struct controller_op_result *r)
+void server_cmd_said(void *ctx, const struct controller_op_result *r)
 {
 	struct conv *v = ctx;
 	if (v == v->u->cur)
@@ -39,50 +38,55 @@ static bool word_is(const char **s, const char *w)
 	return true;
 }
 
+/* The index of the word at *s among words (n of them), *s moved past it; -1: none of them. */
+static int word_pick(const char **s, const char *const *words, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (word_is(s, words[i]))
+			return i;
+	return -1;
+}
+
 static void cmd_policy(struct tui *u, const char *arg)
 {
-	struct controller_op_args a = { .threshold = RISK_THRESHOLD_HIGH };
+	static const char *const policies[] = {
+		[CONFIRMATION_POLICY_NEVER] = "never", [CONFIRMATION_POLICY_RISKY] = "risky",
+		[CONFIRMATION_POLICY_ALWAYS] = "always",
+	};
+	static const char *const levels[] = {
+		[RISK_THRESHOLD_HIGH] = "high", [RISK_THRESHOLD_MEDIUM] = "medium",
+		[RISK_THRESHOLD_LOW] = "low",
+	};
 	const char *s = arg;
-	if (word_is(&s, "always"))
-		a.policy = CONFIRMATION_POLICY_ALWAYS;
-	else if (word_is(&s, "never"))
-		a.policy = CONFIRMATION_POLICY_NEVER;
-	else if (word_is(&s, "risky")) {
-		a.policy = CONFIRMATION_POLICY_RISKY;
-		if (word_is(&s, "low"))
-			a.threshold = RISK_THRESHOLD_LOW;
-		else if (word_is(&s, "medium"))
-			a.threshold = RISK_THRESHOLD_MEDIUM;
-		else
-			word_is(&s, "high");
-	} else
-		s = "?";
-	if (*s) {
+	int policy = word_pick(&s, policies, 3);
+	int level = policy == CONFIRMATION_POLICY_RISKY ? word_pick(&s, levels, 3) : -1;
+	if (policy < 0 || *s) {
 		ui_notice(&u->ui, "/policy takes always, never, or risky [low|medium|high]");
 		return;
 	}
-	start(u, CONTROLLER_OP_POLICY, &a, op_done,
+	struct controller_op_args a = {
+		.policy = (enum confirmation_policy)policy,
+		.threshold = level < 0 ? RISK_THRESHOLD_HIGH : (enum risk_threshold)level,
+	};
+	start(u, CONTROLLER_OP_POLICY, &a, server_cmd_said,
 	      "asking the server to change the confirmation policy…",
 	      "a policy change is already on its way to the server");
 }
 
 static void cmd_analyzer(struct tui *u, const char *arg)
 {
-	struct controller_op_args a = { 0 };
+	static const char *const analyzers[] = {
+		[SECURITY_ANALYZER_NONE] = "none", [SECURITY_ANALYZER_LLM] = "llm",
+		[SECURITY_ANALYZER_PATTERN] = "pattern",
+	};
 	const char *s = arg;
-	if (word_is(&s, "llm"))
-		a.analyzer = SECURITY_ANALYZER_LLM;
-	else if (word_is(&s, "pattern"))
-		a.analyzer = SECURITY_ANALYZER_PATTERN;
-	else if (word_is(&s, "none"))
-		a.analyzer = SECURITY_ANALYZER_NONE;
-	else
-		s = "?";
-	if (*s) {
+	int analyzer = word_pick(&s, analyzers, 3);
+	if (analyzer < 0 || *s) {
 		ui_notice(&u->ui, "/analyzer takes llm, pattern or none");
 		return;
 	}
-	start(u, CONTROLLER_OP_ANALYZER, &a, op_done,
+	struct controller_op_args a = { .analyzer = (enum security_analyzer)analyzer };
+	start(u, CONTROLLER_OP_ANALYZER, &a, server_cmd_said,
 	      "asking the server to change the security analyzer…",
 	      "a security analyzer change is already on its way");
 }
@@ -94,7 +98,7 @@ static void cmd_rename(struct tui *u, const char *arg)
 		return;
 	}
 	struct controller_op_args a = { .text = arg };
-	start(u, CONTROLLER_OP_RENAME, &a, op_done, "renaming…", "a rename is already on its way");
+	start(u, CONTROLLER_OP_RENAME, &a, server_cmd_said, "renaming…", "a rename is already on its way");
 }
 
 /* ------------------------------------------------------------------ /delete */
@@ -105,7 +109,7 @@ static void deleted(void *ctx, const struct controller_op_result *r)
 	struct conv *v = ctx;
 	struct tui *u = v->u;
 	if (!r->ok) {
-		op_done(ctx, r);
+		server_cmd_said(ctx, r);
 		return;
 	}
 	char *words = xstrdup(r->words);
@@ -163,7 +167,7 @@ static enum layer_key question_key(struct tui *u, const struct key_event *ev)
 	return LAYER_KEY_TAKEN;
 }
 
-static struct editor *question_editor(struct tui *u)
+struct editor *answer_editor(struct tui *u)
 {
 	editor_clear(&u->answer);
 	return &u->answer;
@@ -187,7 +191,7 @@ static const char *question_prefix(struct tui *u, char *buf, size_t size)
 const struct layer question_layer = {
 	.name = "question",
 	.key = question_key,
-	.editor = question_editor,
+	.editor = answer_editor,
 	.prefix = question_prefix,
 	.close = question_close,
 };
@@ -212,7 +216,7 @@ static void answered(void *ctx, const struct controller_op_result *r)
 {
 	struct conv *v = ctx;
 	if (!r->ok) {
-		op_done(ctx, r);
+		server_cmd_said(ctx, r);
 		return;
 	}
 	struct buf text;
@@ -244,7 +248,7 @@ static void cmd_ask(struct tui *u, const char *arg)
 static void cmd_compact(struct tui *u, const char *arg)
 {
 	(void)arg;
-	start(u, CONTROLLER_OP_COMPACT, NULL, op_done,
+	start(u, CONTROLLER_OP_COMPACT, NULL, server_cmd_said,
 	      "asking the server to condense the history (one LLM call)…",
 	      "already compacting…");
 }
@@ -252,9 +256,9 @@ static void cmd_compact(struct tui *u, const char *arg)
 static void start_goal(struct tui *u, enum controller_op op, const char *objective)
 {
 	if (op == CONTROLLER_OP_GOAL_RESUME)
-		start(u, op, NULL, op_done, "resuming the goal…", "already resuming the goal…");
+		start(u, op, NULL, server_cmd_said, "resuming the goal…", "already resuming the goal…");
 	else
-		start(u, op, &(struct controller_op_args){ .text = objective }, op_done,
+		start(u, op, &(struct controller_op_args){ .text = objective }, server_cmd_said,
 		      "setting the goal…", "a goal is already on its way to the server");
 }
 
@@ -267,7 +271,7 @@ static void cmd_goal(struct tui *u, const char *arg)
 		return;
 	}
 	if (word_is(&s, "stop") && !*s) {
-		start(u, CONTROLLER_OP_GOAL_STOP, NULL, op_done, "stopping the goal…",
+		start(u, CONTROLLER_OP_GOAL_STOP, NULL, server_cmd_said, "stopping the goal…",
 		      "already stopping the goal…");
 		return;
 	}
@@ -284,12 +288,12 @@ static void cmd_goal(struct tui *u, const char *arg)
 static void cmd_model(struct tui *u, const char *arg)
 {
 	if (!*arg) {
-		start(u, CONTROLLER_OP_MODELS, NULL, op_done, "asking the server for its LLM profiles…",
+		start(u, CONTROLLER_OP_MODELS, NULL, server_cmd_said, "asking the server for its LLM profiles…",
 		      "already asking for the LLM profiles…");
 		return;
 	}
 	struct controller_op_args a = { .text = arg };
-	start(u, CONTROLLER_OP_MODEL, &a, op_done, "switching the model…",
+	start(u, CONTROLLER_OP_MODEL, &a, server_cmd_said, "switching the model…",
 	      "a model switch is already on its way");
 }
 

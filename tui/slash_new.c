@@ -86,13 +86,6 @@ static void new_failure(struct tui *u, const char *what, const struct rest_resul
 	}
 }
 
-/* The title given, as the server took it (or why not). */
-static void renamed(void *ctx, const struct controller_op_result *r)
-{
-	struct conv *v = ctx;
-	ui_notice(&v->u->ui, "%s", r->words);
-}
-
 static void started(void *ctx, struct rest_result *r)
 {
 	struct new_conv *nc = ctx;
@@ -111,7 +104,7 @@ static void started(void *ctx, struct rest_result *r)
 			buf_printf(&words, "a new conversation, %s", conv_name(v));
 			if (nc->title && controller_op(v->ctl, CONTROLLER_OP_RENAME,
 						       &(struct controller_op_args){ .text = nc->title },
-						       renamed, v))
+						       server_cmd_said, v))
 				buf_puts(&words, "; naming it…");
 		}
 		new_end(nc, words.len ? buf_cstr(&words) : NULL);
@@ -133,10 +126,7 @@ static void new_start(struct new_conv *nc, size_t k)
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof cwd))
 		snprintf(cwd, sizeof cwd, "/");
-	struct rest_server srv = {
-		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
-		.insecure = u->o->insecure,
-	};
+	struct rest_server srv = tui_rest_server(u);
 	struct rest_args a = {
 		.profile = nc->ids[k], .working_dir = cwd, .text = nc->message,
 		.autotitle = !nc->title,
@@ -208,12 +198,6 @@ static enum layer_key profile_key(struct tui *u, const struct key_event *ev)
 	return LAYER_KEY_TAKEN;
 }
 
-static struct editor *profile_editor(struct tui *u)
-{
-	editor_clear(&u->answer);
-	return &u->answer;
-}
-
 static const char *profile_prefix(struct tui *u, char *buf, size_t size)
 {
 	struct new_conv *nc = u->new_conv;
@@ -231,7 +215,7 @@ static const char *profile_prefix(struct tui *u, char *buf, size_t size)
 const struct layer profile_layer = {
 	.name = "profile",
 	.key = profile_key,
-	.editor = profile_editor,
+	.editor = answer_editor,
 	.prefix = profile_prefix,
 	.close = profile_close,
 };
@@ -279,10 +263,7 @@ void slash_cmd_new(struct tui *u, const char *arg)
 	nc->u = u;
 	nc->message = *arg ? xstrdup(arg) : NULL;
 	nc->title = title;
-	struct rest_server srv = {
-		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
-		.insecure = u->o->insecure,
-	};
+	struct rest_server srv = tui_rest_server(u);
 	if (rest_call(&srv, REST_LIST_AGENT_PROFILES, NULL, profiles_listed, nc) != 0) {
 		new_free(nc);
 		ui_notice(&u->ui, "could not ask the server for its agent profiles");
