@@ -23,11 +23,17 @@ wait_traffic 'rest POST /api/conversations 201 \{"agent_profile_id":"[^"]*","wor
 # the second profile listed (the fixture's ids count from …0001)
 grep -q 'rest POST /api/conversations 201 {"agent_profile_id":"a9000000-0000-4000-8000-000000000002"' \
 	"$WORK/traffic" || fail "2 did not start the conversation with the second profile"
-# open beside the first and shown: the strip says 2/2 and the status line names its id (the
-# fixture serves no socket for the conversations it makes)
+# open beside the first and shown: the strip says 2/2 and the status line names its id; it is
+# connected, its own history (its first message) shown, not the first conversation's
 wait_for "2/2" || fail "the new conversation is not open beside the first"
 screen | tail -2 | grep -qF "c0000000-0000-4000-8000-000000000001" ||
 	fail "the new conversation is not the one shown"
+status_live() { screen | tail -2 | grep -qF " live · "; }
+wait_until 10 status_live || fail "the new conversation is not connected"
+wait_for "review the parser" || fail "the new conversation's first message is not shown"
+screen | grep -qF "Ready for your messages." && fail "the new conversation shows the first one's history"
+grep -q '^conn [0-9]* .*id=c0000000-0000-4000-8000-000000000001$' "$WORK/traffic" ||
+	fail "no socket was opened for the new conversation"
 
 # --title: a title the server takes by a rename once the conversation started (upstream's
 # start has none), the server's own title not asked for; a title without its end quote is
