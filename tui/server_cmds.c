@@ -1,7 +1,7 @@
 /* server_cmds: the commands that ask the server to act on the conversation on screen —
  * /policy, /rename, /delete (after a question naming the title), /ask (the answer a side
- * note of this client, never part of the conversation), /compact, /goal, /model; each says
- * what the server did once it answered. */
+ * note of this client, never part of the conversation), /compact, /goal (asked about first
+ * under a policy that confirms), /model; each says what the server did once it answered. */
 #include "bindings.h"
 #include "board_view.h"
 
@@ -98,7 +98,8 @@ static void cmd_rename(struct tui *u, const char *arg)
 		return;
 	}
 	struct controller_op_args a = { .text = arg };
-	start(u, CONTROLLER_OP_RENAME, &a, server_cmd_said, "renaming…", "a rename is already on its way");
+	start(u, CONTROLLER_OP_RENAME, &a, server_cmd_said, "renaming…",
+	      "a rename is already on its way");
 }
 
 /* ------------------------------------------------------------------ /delete */
