@@ -114,14 +114,10 @@ static void deleted(void *ctx, const struct controller_op_result *r)
 		return;
 	}
 	char *words = xstrdup(r->words);
-	if (u->nconvs > 1) {
-		if (u->cur != v)
-			tui_switch(u, v);
-		tui_close_current(u);
+	if (tui_close(u, v))
 		ui_notice(&u->ui, "%s", words);
-	} else {
+	else
 		ui_notice(&u->ui, "%s (Ctrl-G: the board; /quit leaves)", words);
-	}
 	free(words);
 }
 
