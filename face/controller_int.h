@@ -119,6 +119,8 @@ void ctl_finish(struct controller *c, int exit_code);
 void ctl_add_error_item(struct controller *c, const char *code, const char *detail);
 /* A new string: text sanitized and masked (NULL for NULL). */
 char *ctl_cleaned(struct controller *c, const char *text);
+/* Where the controller's REST calls go: its server, key and TLS choice. */
+struct rest_server ctl_server(const struct controller *c);
 /* True when text[0..n) is only blanks (spaces, tabs, line breaks): never sent. */
 bool ctl_blank(const char *text, size_t n);
 /* True when status s is v. */

@@ -336,14 +336,6 @@ static void version_answered(void *ctx, struct rest_result *r)
 	report_missing(c, call, call->unsupported);
 }
 
-static struct rest_server op_server(const struct controller *c)
-{
-	return (struct rest_server){
-		.loop = c->loop, .url = c->o->server, .api_key = c->api_key,
-		.insecure = c->o->insecure,
-	};
-}
-
 static void op_answered(void *ctx, struct rest_result *r)
 {
 	struct op_call *call = ctx;
@@ -356,7 +348,7 @@ static void op_answered(void *ctx, struct rest_result *r)
 	bool bare = !r->detail || !strcmp(r->detail, "Not Found");
 	if (r->outcome == REST_UNSUPPORTED || (r->outcome == REST_NOT_FOUND && bare)) {
 		call->unsupported = r->outcome == REST_UNSUPPORTED;
-		struct rest_server srv = op_server(c);
+		struct rest_server srv = ctl_server(c);
 		if (!c->server_version.text[0] &&
 		    rest_call(&srv, REST_SERVER_INFO, NULL, version_answered, call) == 0)
 			return;
@@ -388,7 +380,7 @@ bool controller_op(struct controller *c, enum controller_op op, const struct con
 	call->next = c->op_calls;
 	c->op_calls = call;
 
-	struct rest_server srv = op_server(c);
+	struct rest_server srv = ctl_server(c);
 	/* each call's body reads only its own fields */
 	struct rest_args ra = {
 		.id = c->o->conversation_id, .policy = call->args.policy,
