@@ -406,6 +406,21 @@ static void set_execution_status(struct controller *c, const struct event *e, bo
 	check_until(c, e->run_status, live);
 }
 
+/* The agent's model and the confirmation policy as the server's state says them (a switch of
+ * profile publishes the new agent; a snapshot holds both). */
+static void set_agent(struct controller *c, const struct event *e)
+{
+	if (e->agent_model) {
+		free(c->model);
+		c->model = ctl_cleaned(c, e->agent_model);
+		ctl_changed(c);
+	}
+	if (e->has_policy) {
+		c->policy_known = true;
+		c->confirmation = e->policy;
+	}
+}
+
 /* Stats are snapshots (per usage id, the totals so far): the latest replaces what was. Stats
  * without a usage id (a snapshot before any LLM call) are no usage. */
 static void set_usage(struct controller *c, const struct event *e)
@@ -549,6 +564,7 @@ static void on_durable(struct controller *c, const struct frame *f)
 	if (f->event.kind == EVENT_STATE_UPDATE) {
 		set_execution_status(c, &f->event, live);
 		set_usage(c, &f->event);
+		set_agent(c, &f->event);
 	}
 	ctl_echo_seen(c, &f->event, live);
 	catchup_rearm(c);
@@ -563,6 +579,7 @@ static void on_transient(struct controller *c, const struct frame *f)
 	if (f->event.kind == EVENT_STATE_UPDATE) {
 		set_execution_status(c, &f->event, live);
 		set_usage(c, &f->event);
+		set_agent(c, &f->event);
 		/* The snapshot says where the server's HEAD is (a navigate sends nothing). */
 		transcript_set_head(c->transcript, f->event.leaf_event_id, f->event.head_is_empty,
 				    live ? HEAD_SNAPSHOT : HEAD_CONNECTED);
@@ -1027,6 +1044,8 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->conversation_id = c->shown_conversation_id;
 	st->title = c->title;
 	st->model = c->model;
+	st->policy_known = c->policy_known;
+	st->confirmation = c->confirmation;
 	st->connection = c->connection;
 	st->attempt = c->attempt;
 	st->retry_at_us = c->retry_at_us;

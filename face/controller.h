@@ -22,6 +22,8 @@ struct controller_status {
 	const char *conversation_id;
 	const char *title;              /* NULL until known */
 	const char *model;              /* the agent's LLM model, NULL until known */
+	bool policy_known;              /* the server said its confirmation policy */
+	enum confirmation_policy confirmation; /* that policy */
 	enum session_state connection;
 	int attempt;
 	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */

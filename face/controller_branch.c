@@ -130,10 +130,7 @@ static void branch_done(void *ctx, struct rest_result *r);
 static void branch_send(struct ctl_branch *b, enum rest_call call, struct rest_args a)
 {
 	struct controller *c = b->c;
-	struct rest_server srv = {
-		.loop = c->loop, .url = c->o->server, .api_key = c->api_key,
-		.insecure = c->o->insecure,
-	};
+	struct rest_server srv = ctl_server(c);
 	a.id = c->o->conversation_id;
 	if (rest_call(&srv, call, &a, branch_done, b) != 0) {
 		struct rest_response raw = { .status = 0, .error = "could not start the request" };

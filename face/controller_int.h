@@ -43,9 +43,8 @@ struct controller {
 	struct op_call *op_calls;       /* controller_op: the user's operations in flight */
 	struct server_version server_version; /* from /server_info once a route was missing */
 	char *model;                    /* the agent's LLM model as shown (clean), NULL: unknown */
-	/* the server's LLM profiles as /model last listed them: names and models (clean) */
-	char **llm_names, **llm_models;
-	size_t nllm;
+	bool policy_known;              /* the server said the confirmation policy */
+	enum confirmation_policy confirmation; /* what it said */
 	struct ctl_branch *branch_calls; /* rewinds and forks in flight (controller_branch.c) */
 	struct transcript *transcript;
 	bool warned_streams;            /* told once that streams over the bound are discarded */
@@ -120,6 +119,8 @@ void ctl_finish(struct controller *c, int exit_code);
 void ctl_add_error_item(struct controller *c, const char *code, const char *detail);
 /* A new string: text sanitized and masked (NULL for NULL). */
 char *ctl_cleaned(struct controller *c, const char *text);
+/* Where the controller's REST calls go: its server, key and TLS choice. */
+struct rest_server ctl_server(const struct controller *c);
 /* True when text[0..n) is only blanks (spaces, tabs, line breaks): never sent. */
 bool ctl_blank(const char *text, size_t n);
 /* True when status s is v. */
@@ -144,7 +145,7 @@ struct diag_about ctl_about(const struct controller *c);
 void ctl_rest_detach(struct controller *c);
 /* The same for controller_op's operations: their done never runs. */
 void ctl_op_detach(struct controller *c);
-/* Frees what controller_op keeps (the model, the LLM profiles listed). */
+/* Frees what controller_op keeps (the model). */
 void ctl_op_fini(struct controller *c);
 /* Forgets the rewinds and forks in flight: their answers are dropped, nobody is told. */
 void ctl_branch_detach(struct controller *c);

@@ -23,16 +23,12 @@ static const char *risk_words(enum risk_threshold r)
 	return r == RISK_THRESHOLD_LOW ? "low" : r == RISK_THRESHOLD_MEDIUM ? "medium" : "high";
 }
 
-static void policy_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->policy = in->policy;
-	out->threshold = in->threshold;
-}
-
 static void policy_said(struct controller *c, const struct op_call *call,
 			const struct rest_result *r, struct buf *out)
 {
-	(void)c, (void)r;
+	(void)r;
+	c->policy_known = true;
+	c->confirmation = call->args.policy;
 	switch (call->args.policy) {
 	case CONFIRMATION_POLICY_ALWAYS:
 		buf_puts(out, "the server now asks before every action");
@@ -48,31 +44,18 @@ static void policy_said(struct controller *c, const struct op_call *call,
 	}
 }
 
-static void analyzer_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->analyzer = in->analyzer;
-}
-
 static void analyzer_said(struct controller *c, const struct op_call *call,
 			  const struct rest_result *r, struct buf *out)
 {
+	static const char *const words[] = {
+		[SECURITY_ANALYZER_NONE] = "the server no longer rates the actions' risk (no "
+					   "security analyzer)",
+		[SECURITY_ANALYZER_LLM] = "the server now has the LLM rate each action's risk",
+		[SECURITY_ANALYZER_PATTERN] = "the server now rates each action's risk by known "
+					      "patterns",
+	};
 	(void)c, (void)r;
-	switch (call->args.analyzer) {
-	case SECURITY_ANALYZER_NONE:
-		buf_puts(out, "the server no longer rates the actions' risk (no security analyzer)");
-		break;
-	case SECURITY_ANALYZER_LLM:
-		buf_puts(out, "the server now has the LLM rate each action's risk");
-		break;
-	case SECURITY_ANALYZER_PATTERN:
-		buf_puts(out, "the server now rates each action's risk by known patterns");
-		break;
-	}
-}
-
-static void title_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->title = in->text;
+	buf_puts(out, words[call->args.analyzer]);
 }
 
 /* The server keeps the title stripped of blanks at its ends: so does the status line. */
@@ -99,11 +82,6 @@ static void delete_said(struct controller *c, const struct op_call *call,
 {
 	(void)c, (void)r;
 	buf_printf(out, "the server deleted “%s”", call->text ? call->text : "");
-}
-
-static void text_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->text = in->text;
 }
 
 static void ask_said(struct controller *c, const struct op_call *call,
@@ -143,43 +121,13 @@ static void goal_resume_said(struct controller *c, const struct op_call *call,
 	buf_puts(out, "goal resumed: the agent works toward it again");
 }
 
-static void profile_args(const struct controller_op_args *in, struct rest_args *out)
-{
-	out->profile = in->text;
-}
-
-/* The model of the LLM profile named name as last listed, NULL when not listed. */
-static const char *listed_model(const struct controller *c, const char *name)
-{
-	for (size_t i = 0; name && i < c->nllm; i++)
-		if (!strcmp(c->llm_names[i], name))
-			return c->llm_models[i];
-	return NULL;
-}
-
+/* The status line's model comes with the server's state update of the agent (controller.c
+ * set_agent), not from a list that may be stale (upstream-25-26 2.11). */
 static void model_said(struct controller *c, const struct op_call *call,
 		       const struct rest_result *r, struct buf *out)
 {
-	(void)r;
-	const char *model = listed_model(c, call->text);
-	free(c->model);
-	c->model = ctl_cleaned(c, model ? model : call->text);
-	ctl_changed(c);
+	(void)c, (void)r;
 	buf_printf(out, "the conversation now runs on the LLM profile “%s”", call->text);
-	if (model)
-		buf_printf(out, " (%s)", model);
-}
-
-static void models_forget(struct controller *c)
-{
-	for (size_t i = 0; i < c->nllm; i++) {
-		free(c->llm_names[i]);
-		free(c->llm_models[i]);
-	}
-	free(c->llm_names);
-	free(c->llm_models);
-	c->llm_names = c->llm_models = NULL;
-	c->nllm = 0;
 }
 
 static void models_said(struct controller *c, const struct op_call *call,
@@ -187,9 +135,6 @@ static void models_said(struct controller *c, const struct op_call *call,
 {
 	(void)call;
 	const struct profile_list *l = &r->profiles;
-	models_forget(c);
-	c->llm_names = xcalloc(l->count + 1, sizeof *c->llm_names);
-	c->llm_models = xcalloc(l->count + 1, sizeof *c->llm_models);
 	if (!l->count) {
 		buf_puts(out, "the server has no LLM profiles");
 		return;
@@ -197,12 +142,13 @@ static void models_said(struct controller *c, const struct op_call *call,
 	buf_puts(out, "LLM profiles:");
 	for (size_t i = 0; i < l->count; i++) {
 		const struct llm_profile *p = &l->llms[i];
-		c->llm_names[i] = ctl_cleaned(c, p->name ? p->name : "");
-		c->llm_models[i] = ctl_cleaned(c, p->model ? p->model : "");
-		c->nllm++;
-		buf_printf(out, "%s %s", i ? "," : "", c->llm_names[i]);
-		if (*c->llm_models[i])
-			buf_printf(out, " (%s)", c->llm_models[i]);
+		buf_puts(out, i ? ", " : " ");
+		controller_clean(c, p->name ? p->name : "", p->name ? strlen(p->name) : 0, out);
+		if (p->model && *p->model) {
+			buf_puts(out, " (");
+			controller_clean(c, p->model, strlen(p->model), out);
+			buf_puts(out, ")");
+		}
 		if (l->active && p->name && !strcmp(l->active, p->name))
 			buf_puts(out, " [the server's default]");
 	}
@@ -211,7 +157,6 @@ static void models_said(struct controller *c, const struct op_call *call,
 
 void ctl_op_fini(struct controller *c)
 {
-	models_forget(c);
 	free(c->model);
 	c->model = NULL;
 }
@@ -222,36 +167,34 @@ static const struct op_row {
 	const char *conflict;   /* what a 409 means; NULL: "the conversation is busy" */
 	const char *refused;    /* what a 400 means; NULL: the server's own words */
 	enum rest_call rest;
-	void (*args)(const struct controller_op_args *in, struct rest_args *out);
 	void (*said)(struct controller *c, const struct op_call *call,
 		     const struct rest_result *r, struct buf *out);
 } ops[CONTROLLER_OP_COUNT] = {
 	[CONTROLLER_OP_POLICY] = { "confirmation policy", "change the confirmation policy", NULL,
-				   NULL, REST_SET_CONFIRMATION_POLICY, policy_args, policy_said },
+				   NULL, REST_SET_CONFIRMATION_POLICY, policy_said },
 	[CONTROLLER_OP_RENAME] = { "renaming", "rename the conversation", NULL, NULL, REST_RENAME,
-				   title_args, rename_said },
+				   rename_said },
 	[CONTROLLER_OP_DELETE] = { "deleting", "delete the conversation", NULL, NULL, REST_DELETE,
-				   NULL, delete_said },
+				   delete_said },
 	[CONTROLLER_OP_ASK] = { "asking aside", "ask the agent aside", NULL, NULL, REST_ASK_AGENT,
-				text_args, ask_said },
+				ask_said },
 	[CONTROLLER_OP_COMPACT] = { "compacting (condense)", "compact the conversation",
-				    "the agent is busy", NULL, REST_CONDENSE, NULL,
-				    condense_said },
+				    "the agent is busy", NULL, REST_CONDENSE, condense_said },
 	[CONTROLLER_OP_GOAL] = { "goals", "set the goal",
 				 "a run or a goal is already going (/goal stop, or wait)", NULL,
-				 REST_GOAL_START, text_args, goal_said },
-	[CONTROLLER_OP_GOAL_STOP] = { "goals", "stop the goal", NULL, NULL, REST_GOAL_STOP, NULL,
+				 REST_GOAL_START, goal_said },
+	[CONTROLLER_OP_GOAL_STOP] = { "goals", "stop the goal", NULL, NULL, REST_GOAL_STOP,
 				      goal_stop_said },
 	[CONTROLLER_OP_GOAL_RESUME] = { "goals", "resume the goal",
 					"a run or a goal is already going",
 					"there is no goal to resume (none was set, or it ended)",
-					REST_GOAL_RESUME, NULL, goal_resume_said },
+					REST_GOAL_RESUME, goal_resume_said },
 	[CONTROLLER_OP_MODEL] = { "LLM profile switching", "switch the model", NULL, NULL,
-				  REST_SWITCH_PROFILE, profile_args, model_said },
+				  REST_SWITCH_PROFILE, model_said },
 	[CONTROLLER_OP_ANALYZER] = { "security analyzer", "set the security analyzer", NULL, NULL,
-				     REST_SET_SECURITY_ANALYZER, analyzer_args, analyzer_said },
+				     REST_SET_SECURITY_ANALYZER, analyzer_said },
 	[CONTROLLER_OP_MODELS] = { "LLM profiles", "list the LLM profiles", NULL, NULL,
-				   REST_LIST_LLM_PROFILES, NULL, models_said },
+				   REST_LIST_LLM_PROFILES, models_said },
 };
 
 /* The server's own words about a refusal or a failure (cleaned), after ": "; nothing when
@@ -393,14 +336,6 @@ static void version_answered(void *ctx, struct rest_result *r)
 	report_missing(c, call, call->unsupported);
 }
 
-static struct rest_server op_server(const struct controller *c)
-{
-	return (struct rest_server){
-		.loop = c->loop, .url = c->o->server, .api_key = c->api_key,
-		.insecure = c->o->insecure,
-	};
-}
-
 static void op_answered(void *ctx, struct rest_result *r)
 {
 	struct op_call *call = ctx;
@@ -413,7 +348,7 @@ static void op_answered(void *ctx, struct rest_result *r)
 	bool bare = !r->detail || !strcmp(r->detail, "Not Found");
 	if (r->outcome == REST_UNSUPPORTED || (r->outcome == REST_NOT_FOUND && bare)) {
 		call->unsupported = r->outcome == REST_UNSUPPORTED;
-		struct rest_server srv = op_server(c);
+		struct rest_server srv = ctl_server(c);
 		if (!c->server_version.text[0] &&
 		    rest_call(&srv, REST_SERVER_INFO, NULL, version_answered, call) == 0)
 			return;
@@ -445,10 +380,13 @@ bool controller_op(struct controller *c, enum controller_op op, const struct con
 	call->next = c->op_calls;
 	c->op_calls = call;
 
-	struct rest_server srv = op_server(c);
-	struct rest_args ra = { .id = c->o->conversation_id };
-	if (ops[op].args)
-		ops[op].args(&call->args, &ra);
+	struct rest_server srv = ctl_server(c);
+	/* each call's body reads only its own fields */
+	struct rest_args ra = {
+		.id = c->o->conversation_id, .policy = call->args.policy,
+		.threshold = call->args.threshold, .analyzer = call->args.analyzer,
+		.title = call->text, .text = call->text, .profile = call->text,
+	};
 	if (rest_call(&srv, ops[op].rest, &ra, op_answered, call) != 0) {
 		struct rest_response raw = { .status = 0, .error = "could not start the request" };
 		struct rest_result r;

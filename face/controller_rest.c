@@ -191,13 +191,18 @@ static struct ctl_call *call_begin(struct controller *c, enum ctl_call_kind kind
 	return call_new(c, kind);
 }
 
-/* Sends the call's REST call with a: one that did not start fails like one unanswered. */
-static bool call_start(struct controller *c, struct ctl_call *call, struct rest_args a)
+struct rest_server ctl_server(const struct controller *c)
 {
-	struct rest_server srv = {
+	return (struct rest_server){
 		.loop = c->loop, .url = c->o->server, .api_key = c->api_key,
 		.insecure = c->o->insecure,
 	};
+}
+
+/* Sends the call's REST call with a: one that did not start fails like one unanswered. */
+static bool call_start(struct controller *c, struct ctl_call *call, struct rest_args a)
+{
+	struct rest_server srv = ctl_server(c);
 	enum rest_call rest = calls[call->kind].rest;
 	a.id = c->o->conversation_id;
 	if (rest_call(&srv, rest, &a, rest_done, call) != 0) {

@@ -77,9 +77,7 @@ bool history_busy(const struct controller *c)
 static int history_send(struct history_call *h, enum rest_call call, const struct event_query *q)
 {
 	const struct controller *c = h->c;
-	struct rest_server srv = {
-		.loop = c->loop, .url = c->o->server, .api_key = c->api_key, .insecure = c->o->insecure,
-	};
+	struct rest_server srv = ctl_server(c);
 	struct rest_args a = {.id = c->o->conversation_id, .query = q};
 	return rest_call(&srv, call, &a, history_done, h);
 }

@@ -687,6 +687,24 @@ static void decode_conversation_error(struct frame_store *st, const cJSON *ev, s
 	e->text = ev_string(ev, "detail");
 }
 
+/* A confirmation policy's kind (openhands/sdk/security/confirmation_policy.py). */
+static void decode_policy(const cJSON *policy, struct event *e)
+{
+	const char *kind = ev_string(policy, "kind");
+	if (!kind)
+		return;
+	e->has_policy = true;
+	e->policy = !strcmp(kind, "NeverConfirm") ? CONFIRMATION_POLICY_NEVER
+		    : !strcmp(kind, "AlwaysConfirm") ? CONFIRMATION_POLICY_ALWAYS
+		    : CONFIRMATION_POLICY_RISKY;
+}
+
+/* The model of an agent as state.py serializes it: agent.llm.model. */
+static const char *agent_model(const cJSON *agent)
+{
+	return ev_string(ev_object(agent, "llm"), "model");
+}
+
 static void decode_state_update(struct frame_store *st, const cJSON *ev, struct event *e)
 {
 	e->state_key = ev_string(ev, "key");
@@ -702,8 +720,14 @@ static void decode_state_update(struct frame_store *st, const cJSON *ev, struct 
 		e->head_is_empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(value,
 										  "head_is_empty"));
 		stats = ev_object(value, "stats");
+		e->agent_model = agent_model(ev_object(value, "agent"));
+		decode_policy(ev_object(value, "confirmation_policy"), e);
 	} else if (strcmp(e->state_key, "stats") == 0) {
 		stats = ev_object(ev, "value");
+	} else if (strcmp(e->state_key, "agent") == 0) {
+		e->agent_model = agent_model(ev_object(ev, "value"));
+	} else if (strcmp(e->state_key, "confirmation_policy") == 0) {
+		decode_policy(ev_object(ev, "value"), e);
 	}
 	e->run_status = run_status_of(e->execution_status);
 	if (stats && codec_usage_decode(stats, &st->stats) == 0)
@@ -1281,8 +1305,7 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->updated_at = xstrdup(updated ? updated : ev_string(obj, "created_at"));
 	ci->has_stats = codec_usage_decode(ev_object(obj, "stats"), &ci->stats) == 0;
 	ci->leaf_event_id = xstrdup(ev_string(obj, "leaf_event_id"));
-	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(obj, "agent");
-	ci->model = xstrdup(ev_string(cJSON_GetObjectItemCaseSensitive(agent, "llm"), "model"));
+	ci->model = xstrdup(agent_model(ev_object(obj, "agent")));
 }
 
 int conversation_list_decode(const char *json, size_t len, struct conversation_info **items,

@@ -120,6 +120,13 @@ struct usage_stats {
 /* parent_id of an event that starts a new root (navigated to no event, then appended). */
 #define EVENT_ROOT_PARENT "__root__"
 
+/* The confirmation policies tether sets. */
+enum confirmation_policy {
+	CONFIRMATION_POLICY_NEVER,      /* NeverConfirm */
+	CONFIRMATION_POLICY_RISKY,      /* ConfirmRisky: HIGH and UNKNOWN risk ask */
+	CONFIRMATION_POLICY_ALWAYS,     /* AlwaysConfirm */
+};
+
 /* The fields of one event (protocol.md §5) that a client renders. Every string is owned by
  * the frame it came in, NUL-terminated, and NULL when absent. Strings are as received:
  * neither sanitized nor masked. */
@@ -169,6 +176,14 @@ struct event {
 	 * was moved to no event at all (value.head_is_empty). */
 	const char *leaf_event_id;
 	bool head_is_empty;
+	/* key agent (after a profile or LLM switch: value.llm.model) or full_state
+	 * (value.agent.llm.model): the agent's model; NULL when absent. */
+	const char *agent_model;
+	/* key confirmation_policy (value.kind) or full_state (value.confirmation_policy.kind):
+	 * has_policy when the update names one; a kind tether does not know confirms some
+	 * actions, as every policy but NeverConfirm does, and reads as RISKY. */
+	bool has_policy;
+	enum confirmation_policy policy;
 	/* A readable name for the kind: an unknown kind's name in words ("FooBarEvent" → "foo
 	 * bar"), or what a hook ran and how it ended. NULL for kinds shown by their own rule. */
 	const char *label;
@@ -481,13 +496,6 @@ struct rest_server {
 	const char *url;
 	const char *api_key;
 	bool insecure;
-};
-
-/* The confirmation policies tether sets. */
-enum confirmation_policy {
-	CONFIRMATION_POLICY_NEVER,      /* NeverConfirm */
-	CONFIRMATION_POLICY_RISKY,      /* ConfirmRisky: HIGH and UNKNOWN risk ask */
-	CONFIRMATION_POLICY_ALWAYS,     /* AlwaysConfirm */
 };
 
 /* The risk at or above which ConfirmRisky asks (upstream's SecurityRisk, without UNKNOWN). */

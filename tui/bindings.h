@@ -42,10 +42,20 @@ extern const size_t slash_bindings_count;
 /* The commands that ask the server to act on the conversation (server_cmds.c). */
 extern const struct binding server_cmd_bindings[];
 extern const size_t server_cmd_bindings_count;
+/* The server's answer to an operation on the conversation ctx: what it did, or why not, as
+ * a notice (named when not the one on screen). */
+void server_cmd_said(void *ctx, const struct controller_op_result *r);
+/* The empty editor of a question answered by one key (/delete's, /new's profile). */
+struct editor *answer_editor(struct tui *u);
 /* /delete: asks, naming the title, before the conversation on screen is deleted. */
 void slash_cmd_delete(struct tui *u, const char *arg);
-/* The question /delete asks (y deletes, any other key keeps it). */
-extern const struct layer delete_layer;
+/* The question /delete asks (y deletes, any other key keeps it), and /goal under a policy
+ * that confirms (y sets the goal). */
+extern const struct layer question_layer;
+/* /new [--title "TITLE"] [MESSAGE]: starts a conversation and opens it (slash_new.c). */
+void slash_cmd_new(struct tui *u, const char *arg);
+/* /new's calls in flight go on into nothing (the TUI is ending). */
+void slash_new_fini(struct tui *u);
 /* /new's choice of an agent profile when the server has several. */
 extern const struct layer profile_layer;
 /* /new's calls in flight go on into nothing (the TUI is ending). */

@@ -41,7 +41,7 @@ struct board_view {
 /* The board's Delete, answered y: one DELETE; its answer said, the list asked again. */
 struct delete_ask {
 	struct tui *u;          /* NULL once the board is gone */
-	char *title;
+	char *id, *title;
 	struct delete_ask *next;
 };
 
@@ -73,10 +73,7 @@ static void version_ask(struct tui *u)
 	struct board_view *b = u->board;
 	if (b->version[0] || b->version_ask)
 		return;
-	struct rest_server srv = {
-		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
-		.insecure = u->o->insecure,
-	};
+	struct rest_server srv = tui_rest_server(u);
 	struct version_ask *ask = xcalloc(1, sizeof *ask);
 	ask->b = b;
 	ask->ui = &u->ui;
@@ -339,7 +336,25 @@ static void answer_when_ready(struct tui *u)
 	free(id);
 }
 
-/* A key while the board is on top; the conversation keys get those it does not take. */
+/* The server deleted d's conversation: open here, it is closed (its socket would only go
+ * quiet, upstream-25-26 2.8), unless it is the only one open, which stays for /quit. */
+static void deleted_here(struct tui *u, const struct delete_ask *d)
+{
+	struct conv *v = conv_find(u, d->id);
+	bool on_board = layers_top(&u->layers) == &board_layer;
+	if (v && tui_close(u, v)) {
+		/* closing the one on screen shows another, which closes what was open over it */
+		if (on_board && layers_top(&u->layers) != &board_layer)
+			board_view_open(u);
+		ui_notice(&u->ui, "the server deleted “%s”: closed here", d->title);
+	}
+	else if (v)
+		ui_notice(&u->ui, "the server deleted “%s”, the only conversation open here (Enter "
+			  "on a row opens another; /quit leaves)", d->title);
+	else
+		ui_notice(&u->ui, "the server deleted “%s”", d->title);
+}
+
 static void deleted(void *ctx, struct rest_result *r)
 {
 	struct delete_ask *d = ctx;
@@ -351,7 +366,7 @@ static void deleted(void *ctx, struct rest_result *r)
 				break;
 			}
 		if (r->outcome == REST_OK)
-			ui_notice(&u->ui, "the server deleted “%s”", d->title);
+			deleted_here(u, d);
 		else if (r->outcome == REST_NOT_FOUND)
 			ui_notice(&u->ui, "could not delete “%s”: the server no longer has it", d->title);
 		else if (r->outcome == REST_AUTH)
@@ -367,21 +382,21 @@ static void deleted(void *ctx, struct rest_result *r)
 			directory_poll_now(u->board->dir);
 		ui_schedule_frame(&u->ui);
 	}
+	free(d->id);
 	free(d->title);
 	free(d);
 }
 
 static void delete_conversation(struct tui *u, const char *id, const char *title)
 {
-	struct rest_server srv = {
-		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
-		.insecure = u->o->insecure,
-	};
+	struct rest_server srv = tui_rest_server(u);
 	struct delete_ask *d = xcalloc(1, sizeof *d);
 	d->u = u;
+	d->id = xstrdup(id);
 	d->title = xstrdup(title ? title : id);
 	if (rest_call(&srv, REST_DELETE, &(struct rest_args){ .id = id }, deleted, d) != 0) {
 		ui_notice(&u->ui, "could not delete “%s”: the request could not be made", d->title);
+		free(d->id);
 		free(d->title);
 		free(d);
 		return;
@@ -391,6 +406,7 @@ static void delete_conversation(struct tui *u, const char *id, const char *title
 	ui_notice(&u->ui, "deleting “%s”…", d->title);
 }
 
+/* A key while the board is on top; the conversation keys get those it does not take. */
 static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 {
 	struct board_action a = { BOARD_NONE, NULL, NULL };

@@ -204,22 +204,35 @@ void conv_destroy(struct conv *v)
 	free(v);
 }
 
-void tui_close_current(struct tui *u)
+struct rest_server tui_rest_server(const struct tui *u)
 {
-	if (u->nconvs < 2) {
-		ui_notice(&u->ui, "the only conversation open: /quit ends tether");
-		return;
-	}
-	struct conv *v = u->cur;
+	return (struct rest_server){
+		.loop = u->loop, .url = u->o->server, .api_key = u->api_key,
+		.insecure = u->o->insecure,
+	};
+}
+
+bool tui_close(struct tui *u, struct conv *v)
+{
+	if (u->nconvs < 2)
+		return false;
 	size_t i = conv_slot(v) - 1;
-	struct conv *next = u->convs[i + 1 < u->nconvs ? i + 1 : i - 1];
-	tui_switch(u, next);
+	if (v == u->cur)
+		tui_switch(u, u->convs[i + 1 < u->nconvs ? i + 1 : i - 1]);
 	memmove(&u->convs[i], &u->convs[i + 1], (u->nconvs - i - 1) * sizeof *u->convs);
 	u->nconvs--;
-	char name[64];
-	snprintf(name, sizeof name, "%s", conv_name(v));
 	conv_destroy(v);
-	ui_notice(&u->ui, "closed %s", name);
+	return true;
+}
+
+void tui_close_current(struct tui *u)
+{
+	char name[64];
+	snprintf(name, sizeof name, "%s", conv_name(u->cur));
+	if (tui_close(u, u->cur))
+		ui_notice(&u->ui, "closed %s", name);
+	else
+		ui_notice(&u->ui, "the only conversation open: /quit ends tether");
 }
 
 void conv_strip(struct tui *u, bool brief, struct buf *out)

@@ -124,8 +124,12 @@ struct tui {
 	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
 	struct editor input, query, reason;
-	struct editor answer;       /* a yes-or-no question's (server_cmds.c: /delete) */
-	struct conv *deleting;      /* /delete asked about it (server_cmds.c's layer) */
+	struct editor answer;       /* a yes-or-no question's (server_cmds.c: /delete, /goal) */
+	/* the operation a y starts on the conversation asked about (server_cmds.c's question):
+	 * /delete, or a goal under a policy that confirms; its text (owned) */
+	struct conv *asking;
+	enum controller_op asked_op;
+	char *asked_text;
 	struct new_conv *new_conv;  /* /new under way (server_cmds.c), NULL when none */
 	struct painter paint;
 	struct layers layers;       /* what is open over the conversation (layer.c) */
@@ -187,6 +191,11 @@ void conv_strip(struct tui *u, bool brief, struct buf *out);
 void conv_note_far(struct tui *u, const struct conversation_info *items, size_t n);
 /* Conversations not open here that the last list says wait for confirmation. */
 size_t conv_far_waiting(struct tui *u);
+/* Where the TUI's REST calls go: its server, key and TLS choice. */
+struct rest_server tui_rest_server(const struct tui *u);
+/* Closes v (its view and its socket; another shown if v was); false when v is the only one
+ * open, which stays. */
+bool tui_close(struct tui *u, struct conv *v);
 /* Closes the conversation on screen and shows another (/close). */
 void tui_close_current(struct tui *u);
 

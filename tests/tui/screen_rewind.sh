@@ -94,7 +94,6 @@ T send-keys -t main M-Down M-Down M-Down
 enter "/fork"
 wait_traffic 'rest POST [^ ]*/fork 201' || fail "/fork did not fork"
 grep 'rest POST [^ ]*/fork ' "$WORK/traffic" | grep -q from_event_id && fail "a whole fork sent from_event_id"
-# (the fixture serves no socket for a conversation it made: the new one says so, beside)
 wait_for "2/2 │" || fail "/fork did not open the new conversation beside this one"
 quit
 
@@ -107,6 +106,10 @@ enter "/fork"
 wait_traffic "rest POST [^ ]*/fork 201 .*\"from_event_id\":\"$first_answer\"" ||
 	fail "/fork on the focused question did not fork from the event before it"
 wait_for "2/2 │" || fail "the fork from here was not opened"
+# connected, its history the branch copied up to the first answer
+wait_for " live · " || fail "the fork is not connected"
+screen | grep -qF "First answer." && ! screen | grep -qF "Second answer." ||
+	fail "the fork does not show its own history (up to the first answer)"
 tail -3 <<<"$(screen)" | grep -qF "Second question, to be edited." ||
 	fail "the focused question is not in the new conversation's input"
 quit

@@ -45,20 +45,41 @@ wait_for "goal resumed: the agent works toward it again" || fail "/goal resume s
 run "/goal stop"
 wait_for "goal stopped" || fail "the resumed goal did not stop"
 
+# under a policy that confirms, a goal is asked about first (its loop runs what waits)
+run "/policy always"
+wait_for "the server now asks before every action" || fail "/policy always said nothing"
+run "/goal refactor the lexer"
+wait_for "a goal runs the actions your policy would ask about without asking: set the goal? y does" ||
+	fail "/goal under a confirming policy did not ask first"
+T send-keys -t main n
+wait_for "no goal: nothing was sent to the server" || fail "n did not keep the goal back"
+grep -q 'refactor the lexer' "$WORK/traffic" && fail "the goal was sent after n"
+run "/goal refactor the lexer"
+wait_for "set the goal? y does" || fail "/goal did not ask again"
+T send-keys -t main y
+wait_traffic 'rest POST [^ ]*/goal 200 \{"objective":"refactor the lexer"' || fail "y did not set the goal"
+wait_for "goal set: the agent works toward “refactor the lexer”" || fail "the goal set after y said nothing"
+run "/goal stop"
+stops() { [ "$(grep -c 'rest POST [^ ]*/goal/stop 200' "$WORK/traffic")" -ge 3 ]; }
+wait_until 10 stops || fail "the goal set after y did not stop"
+run "/policy never"
+wait_for "the server now runs every action without asking" || fail "/policy never said nothing"
+
 run "/model nosuch"
 wait_traffic 'rest POST [^ ]*/switch_profile 404' || fail "/model sent no switch"
 wait_for "could not switch the model: the server says “Profile 'nosuch' not found”" ||
 	fail "an unknown profile was not said in the server's words"
 screen | grep -qF "HTTP" && fail "a failure was said as an HTTP status"
 screen | tail -2 | grep -qF "fixture/scripted" || fail "the status line does not name the model"
+# switched before any list: the model comes with the server's state update of the agent
+run "/model fast"
+wait_traffic 'rest POST [^ ]*/switch_profile 200 \{"profile_name":"fast"\}' || fail "/model fast did not switch"
+wait_for "the conversation now runs on the LLM profile “fast”" || fail "/model fast said nothing"
+status_names() { screen | tail -2 | grep -qF "$1"; }
+wait_until 10 status_names "openai/gpt-5-mini" || fail "the status line did not take the new model from the agent's update"
 run "/model"
 wait_for "LLM profiles: default (anthropic/claude-sonnet-4-5) [the server's default], fast (openai/gpt-5-mini)" ||
 	fail "/model did not list the LLM profiles"
-run "/model fast"
-wait_traffic 'rest POST [^ ]*/switch_profile 200 \{"profile_name":"fast"\}' || fail "/model fast did not switch"
-wait_for "the conversation now runs on the LLM profile “fast” (openai/gpt-5-mini)" ||
-	fail "/model fast said nothing"
-screen | tail -2 | grep -qF "openai/gpt-5-mini" || fail "the status line did not take the new model"
 
 run "/delete"
 wait_for "delete “Renamed from the prompt” from the server for good? y deletes" ||

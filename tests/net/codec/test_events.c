@@ -537,6 +537,73 @@ static void test_tree_fields(void **state)
 	frame_fini(&f);
 }
 
+/* Issue 25: after switch_profile upstream's state publishes the new agent (local_conversation.py
+ * switch_llm assigns state.agent: a durable update of key "agent", the agent as
+ * model_dump(mode="json")); a snapshot holds the agent and the confirmation policy too. */
+static void test_agent_and_policy_updates(void **state)
+{
+	(void)state;
+	struct frame f;
+	decode_event("{\"id\":\"5a1e…\",\"timestamp\":\"2026-09-20T14:09:00.000100\","
+		     "\"source\":\"environment\",\"key\":\"agent\",\"value\":{\"kind\":\"Agent\","
+		     "\"llm\":{\"model\":\"openai/gpt-5-mini\",\"api_key\":\"**********\","
+		     "\"usage_id\":\"profile:fast\",\"stream\":false},\"tools\":[{\"name\":"
+		     "\"terminal\"}],\"condenser\":null},\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_string_equal(f.event.state_key, "agent");
+	assert_string_equal(f.event.agent_model, "openai/gpt-5-mini");
+	assert_false(f.event.has_policy);
+	assert_null(f.event.execution_status);
+	frame_fini(&f);
+
+	/* An agent without an LLM model, or not an object: no model. */
+	decode_event("{\"key\":\"agent\",\"value\":{\"llm\":{\"model\":7}},"
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_null(f.event.agent_model);
+	frame_fini(&f);
+	decode_event("{\"key\":\"agent\",\"value\":\"openai/gpt-5-mini\","
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_null(f.event.agent_model);
+	frame_fini(&f);
+
+	/* Only the agent's own key or a snapshot names the model. */
+	decode_event("{\"key\":\"stats\",\"value\":{\"llm\":{\"model\":\"x\"}},"
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_null(f.event.agent_model);
+	frame_fini(&f);
+
+	decode_event("{\"key\":\"full_state\",\"value\":{\"execution_status\":\"idle\","
+		     "\"agent\":{\"kind\":\"Agent\",\"llm\":{\"model\":\"anthropic/claude-sonnet-4-5\"}},"
+		     "\"confirmation_policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"HIGH\","
+		     "\"confirm_unknown\":true}},\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_string_equal(f.event.agent_model, "anthropic/claude-sonnet-4-5");
+	assert_true(f.event.has_policy);
+	assert_int_equal(f.event.policy, CONFIRMATION_POLICY_RISKY);
+	frame_fini(&f);
+
+	static const struct {
+		const char *kind;
+		enum confirmation_policy policy;
+	} kinds[] = {
+		{ "NeverConfirm", CONFIRMATION_POLICY_NEVER },
+		{ "AlwaysConfirm", CONFIRMATION_POLICY_ALWAYS },
+		{ "ConfirmRisky", CONFIRMATION_POLICY_RISKY },
+		{ "SomeFuturePolicy", CONFIRMATION_POLICY_RISKY },
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		char ev[200];
+		snprintf(ev, sizeof ev, "{\"key\":\"confirmation_policy\",\"value\":{\"kind\":"
+			 "\"%s\"},\"kind\":\"ConversationStateUpdateEvent\"}", kinds[i].kind);
+		decode_event(ev, &f);
+		assert_true(f.event.has_policy);
+		assert_int_equal(f.event.policy, kinds[i].policy);
+		frame_fini(&f);
+	}
+	decode_event("{\"key\":\"confirmation_policy\",\"value\":{\"kind\":null},"
+		     "\"kind\":\"ConversationStateUpdateEvent\"}", &f);
+	assert_false(f.event.has_policy);
+	frame_fini(&f);
+}
+
 /* §5.9: the status decoded to a run_status, also from a full_state snapshot; the string stays
  * as received (headless prints it as sent). */
 static void test_run_status_typed(void **state)
@@ -766,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_system_prompt),
 		cmocka_unit_test(test_unknown_kinds),
 		cmocka_unit_test(test_tree_fields),
+		cmocka_unit_test(test_agent_and_policy_updates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
