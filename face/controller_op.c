@@ -316,8 +316,8 @@ static void report_missing(struct controller *c, struct op_call *call, bool unsu
 {
 	struct rest_response raw = { .status = 404 };
 	struct rest_result r = { .call = ops[call->op].rest, .raw = &raw };
-	r.outcome = unsupported || !rest_call_available(r.call, NULL, &c->server_version)
-			    ? REST_UNSUPPORTED : REST_NOT_FOUND;
+	r.outcome = unsupported ? REST_UNSUPPORTED : REST_NOT_FOUND;
+	rest_result_by_version(&r, NULL, &c->server_version);  /* a known version decides */
 	op_report(c, call, &r);
 }
 

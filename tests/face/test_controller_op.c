@@ -271,6 +271,27 @@ static void bare_404_of_a_new_server_is_the_conversation(void **state)
 	bed_close(&b);
 }
 
+/* A route in every release (the confirmation policy) answering 404 on a server of known
+ * version: the conversation is gone, whatever the route's table guesses for a 404. */
+static void bare_404_of_an_old_route_is_the_conversation(void **state)
+{
+	(void)state;
+	static const struct canned answers[] = {
+		{ 404, "{\"detail\":\"Not Found\"}" },
+		{ 200, "{\"version\":\"1.43.1\"}" },
+	};
+	struct bed b;
+	char *req;
+	run_op(&b, CONTROLLER_OP_POLICY,
+	       &(struct controller_op_args){ .policy = CONFIRMATION_POLICY_ALWAYS }, answers, 2,
+	       &req);
+	assert_false(b.ok);
+	assert_string_equal(b.words, "could not change the confirmation policy: the server no "
+				     "longer has this conversation");
+	free(req);
+	bed_close(&b);
+}
+
 /* A 404 with other words names what is missing in the server's words. */
 static void other_404_in_the_servers_words(void **state)
 {
@@ -369,6 +390,7 @@ int main(void)
 		cmocka_unit_test(renamed_and_kept),
 		cmocka_unit_test(missing_route_named_with_the_version),
 		cmocka_unit_test(bare_404_of_a_new_server_is_the_conversation),
+		cmocka_unit_test(bare_404_of_an_old_route_is_the_conversation),
 		cmocka_unit_test(other_404_in_the_servers_words),
 		cmocka_unit_test(conflict_and_invalid_in_words),
 		cmocka_unit_test(wrong_shape_said_unreadable),
