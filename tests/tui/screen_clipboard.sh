@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Issue 27 point 3: /copy under tmux. tmux's default set-clipboard (external) drops OSC 52
+# from programs: tether says so and writes the copy file. With set -g set-clipboard on, the
+# OSC 52 sequence reaches tmux, whose buffer then holds the text: the focused item, or the
+# last N items, as shown — a secret masked, never the secret itself.
+. "$(dirname "$0")/lib.sh" "$@"
+
+secret=tok-Zq9VX7wKpL3mN8rT
+printf '%s\n' "$secret" >"$WORK/mask"
+start_fixture "$DATA/tui_secret.scenario" --set "secret=$secret"
+start_tether 100 30 --mask-file "$WORK/mask" "$CONV"
+wait_for "Secret test done." || fail "the conversation did not finish"
+buffer_is() { [ "$(T show-buffer 2>/dev/null)" = "$1" ]; }
+copy() {
+	T send-keys -t main -l "/copy$1"
+	T send-keys -t main Enter
+}
+
+# --- refused by tmux: the reason named, the file written -------------------------------------
+[ "$(T show-options -gv set-clipboard)" = external ] || fail "tmux's default set-clipboard is not external here"
+copy ""
+wait_for "tmux takes no clipboard from" 5 || fail "/copy did not say why not the clipboard"
+screen | tr -d '\n' | grep -qF "programs (set-clipboard external): set -g set-clipboard on" ||
+	fail "/copy did not name tmux's setting"
+[ "$(cat "$WORK/run/tether-copy.txt")" = "Secret test done." ] || fail "the copy file has '$(cat "$WORK/run/tether-copy.txt")'"
+grep -aqF $'\e]52;' "$WORK/bytes" && fail "OSC 52 was sent although tmux drops it"
+
+# --- set-clipboard on: through OSC 52 into tmux's buffer ----------------------------------------
+T set -g set-clipboard on
+T send-keys -t main M-Up M-Up
+wait_for "copy <secret-hidden> end" 5 || fail "no item to focus"
+copy ""
+wait_for "to the clipboard (OSC 52)" 5 || fail "/copy did not use OSC 52 with set-clipboard on"
+wait_until 5 buffer_is "durable copy <secret-hidden> end" ||
+	fail "tmux's buffer has '$(T show-buffer 2>&1)', not the focused item"
+copy " 2"
+want=$'agent:\nthe token is <secret-hidden> and more text after it\n\nagent:\ndurable copy <secret-hidden> end'
+wait_until 5 buffer_is "$want" ||
+	fail "/copy 2 put '$(T show-buffer 2>&1)' in tmux's buffer"
+copy " 0"
+wait_for "/copy N takes a number of items from 1 to 1000" 5 || fail "/copy 0 was not refused in words"
+T list-buffers -F '#{buffer_sample}' | grep -qF "$secret" && fail "a secret reached tmux's buffers"
+grep -aqF -e "$secret" "$WORK/bytes" && fail "the secret was written to the terminal"
+grep -aqF "$(printf '%s' "$secret" | base64)" "$WORK/bytes" && fail "the secret was sent through OSC 52"
+no_sanitizer_report
+echo ok
