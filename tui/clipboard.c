@@ -2,14 +2,12 @@
 #include "clipboard.h"
 #include "terminal.h"
 
-#include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <term.h>
 #include <unistd.h>
 
 static void base64(const unsigned char *s, size_t n, struct buf *out)
@@ -103,8 +101,9 @@ static enum route choose_route(enum osc52_mode mode, int said, struct buf *why)
 			   "set -g set-clipboard on", clip[0] ? clip : "not known");
 		return ROUTE_FILE;
 	}
-	const char *ms = tigetstr("Ms");
-	if (said == 1 || (ms && ms != (char *)-1))
+	/* Only the terminal's answer: terminfo's Ms comes with TERM=xterm-256color, which many
+	 * terminals without OSC 52 (VTE's) claim, and the copy would be lost without a word. */
+	if (said == 1)
 		return ROUTE_OSC52;
 	buf_printf(why, "the terminal %s it takes OSC 52 (osc52 = on sends it anyway)",
 		   said == 0 ? "did not say" : "has not said yet");

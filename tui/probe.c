@@ -34,6 +34,20 @@ static bool starts(const char *s, size_t n, const char *head)
 	return n >= h && memcmp(s, head, h) == 0;
 }
 
+/* Whether DA1's parameters (s[0..n), "62;22;52") name 52: the terminal takes OSC 52. */
+static bool da1_clipboard(const char *s, size_t n)
+{
+	for (size_t at = 0; at < n;) {
+		size_t end = at;
+		while (end < n && s[end] != ';')
+			end++;
+		if (end - at == 2 && s[at] == '5' && s[at + 1] == '2')
+			return true;
+		at = end + 1;
+	}
+	return false;
+}
+
 bool probe_reply(struct probe *p, const char *s, size_t n)
 {
 	enum theme_kind t;
@@ -51,7 +65,9 @@ bool probe_reply(struct probe *p, const char *s, size_t n)
 		p->clipboard = p->clipboard == 1 ? 1 : 0;
 	else if (starts(s, n, "[?") && s[n - 1] == 'c') {
 		p->answered = true;
-		if (p->clipboard < 0 && p->asked_clipboard)
+		if (da1_clipboard(s + 2, n - 3))
+			p->clipboard = 1;
+		else if (p->clipboard < 0 && p->asked_clipboard)
 			p->clipboard = 0;
 	}
 	return false;

@@ -10,6 +10,8 @@ printf '%s\n' "$secret" >"$WORK/mask"
 start_fixture "$DATA/tui_secret.scenario" --set "secret=$secret"
 start_tether 100 30 --mask-file "$WORK/mask" "$CONV"
 wait_for "Secret test done." || fail "the conversation did not finish"
+# says TEXT: the screen shows TEXT, also wrapped over lines.
+says() { screen | tr '\n' ' ' | grep -qF -- "$1"; }
 buffer_is() { [ "$(T show-buffer 2>/dev/null)" = "$1" ]; }
 copy() {
 	T send-keys -t main -l "/copy$1"
@@ -19,9 +21,8 @@ copy() {
 # --- refused by tmux: the reason named, the file written -------------------------------------
 [ "$(T show-options -gv set-clipboard)" = external ] || fail "tmux's default set-clipboard is not external here"
 copy ""
-wait_for "tmux takes no clipboard from" 5 || fail "/copy did not say why not the clipboard"
-screen | tr -d '\n' | grep -qF "programs (set-clipboard external): set -g set-clipboard on" ||
-	fail "/copy did not name tmux's setting"
+wait_until 5 says "tmux takes no clipboard from programs (set-clipboard external): set -g set-clipboard on" ||
+	fail "/copy did not say why not the clipboard, naming tmux's setting"
 [ "$(cat "$WORK/run/tether-copy.txt")" = "Secret test done." ] || fail "the copy file has '$(cat "$WORK/run/tether-copy.txt")'"
 grep -aqF $'\e]52;' "$WORK/bytes" && fail "OSC 52 was sent although tmux drops it"
 
@@ -42,5 +43,32 @@ wait_for "/copy N takes a number of items from 1 to 1000" 5 || fail "/copy 0 was
 T list-buffers -F '#{buffer_sample}' | grep -qF "$secret" && fail "a secret reached tmux's buffers"
 grep -aqF -e "$secret" "$WORK/bytes" && fail "the secret was written to the terminal"
 grep -aqF "$(printf '%s' "$secret" | base64)" "$WORK/bytes" && fail "the secret was sent through OSC 52"
+T send-keys -t main C-c C-c
+wait_exit 10 || fail "tether did not quit"
+T kill-server
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+
+# --- not under tmux: the terminal's own answer decides ---------------------------------------
+# (tether run without $TMUX; tmux still answers DA1 but not XTGETTCAP, as a terminal that
+# does not know OSC 52 would; the answer "Ms" is then written to the pane as the terminal's.)
+printf '#!/bin/sh\nunset TMUX\nexec %q "$@"\n' "$TETHER" >"$WORK/tether-no-tmux"
+chmod +x "$WORK/tether-no-tmux"
+TETHER="$WORK/tether-no-tmux"
+: >"$WORK/bytes"
+start_fixture "$DATA/tui_secret.scenario" --set "secret=$secret"
+start_tether 100 30 --mask-file "$WORK/mask" "$CONV"
+wait_for "Secret test done." || fail "the conversation did not finish (no tmux)"
+wait_until 5 grep -qaF $'\eP+q4d73\e\\\e[c' "$WORK/bytes" || fail "the terminal was not asked for Ms"
+copy ""
+wait_until 5 says "the terminal did not say it takes OSC 52 (osc52 = on sends it anyway)" ||
+	fail "/copy did not say the terminal is silent"
+grep -aqF $'\e]52;' "$WORK/bytes" && fail "OSC 52 was sent to a terminal that did not say it takes it"
+T send-keys -t main -H $(printf '%s' $'\eP1+r4d73=5c455d35323b25703125733b25703225735c303037\e\\' | od -An -tx1)
+copy ""
+wait_for "to the clipboard (OSC 52)" 5 || fail "/copy did not use OSC 52 once the terminal said Ms"
+wait_until 5 grep -aqF $'\e]52;c;'"$(printf 'Secret test done.' | base64)"$'\a' "$WORK/bytes" ||
+	fail "no OSC 52 sequence with the message in what tether wrote"
 no_sanitizer_report
 echo ok

@@ -139,6 +139,16 @@ static void test_probe_answers(void **state)
 	p.asked_clipboard = true;
 	probe_reply(&p, "P0+r4d73", 8);
 	assert_int_equal(p.clipboard, 0);
+
+	/* DA1's 52: clipboard access (xterm, foot, contour); 520 is not 52. */
+	probe_init(&p);
+	p.asked_clipboard = true;
+	probe_reply(&p, "[?62;22;52c", 11);
+	assert_int_equal(p.clipboard, 1);
+	probe_init(&p);
+	p.asked_clipboard = true;
+	probe_reply(&p, "[?62;520;4c", 11);
+	assert_int_equal(p.clipboard, 0);
 }
 
 int main(void)
