@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 27 point 4: with mouse = on, tether turns the terminal's mouse reporting on (and off
-# again at exit); the wheel scrolls the transcript and the pager, a click on a card's row
-# focuses it. Reports are SGR sequences written to the pane as input (tmux's send-keys -M
+# again at exit); the wheel scrolls the transcript, the pager and the board, a click on a
+# card's row focuses it. Reports are SGR sequences written to the pane as input (tmux's send-keys -M
 # needs a real mouse). Off by default: no reporting asked for.
 . "$(dirname "$0")/lib.sh" "$@"
 
@@ -77,5 +77,30 @@ after=$(screen | sed -n 2p)
 wheel_up
 wait_until 5 bash -c '[ "$(tmux -L "$0" capture-pane -p -t main | sed -n 2p)" = "$1" ]' "$SOCKET" "$first" ||
 	fail "the wheel up did not scroll the pager back (was '$after')"
+T send-keys -t main q C-c C-c
+wait_exit 10 || fail "tether did not quit"
+T kill-server
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+
+# --- the wheel on the board: a row a notch ------------------------------------------------------
+# selected TEXT: the board's row with TEXT is the selected one (reverse video).
+selected() {
+	T capture-pane -e -p -t main | grep -F -- "$1" | grep -qE $'\e\\[([0-9]+;)*7[;m]'
+}
+export TZ=Asia/Tokyo
+start_fixture "$DATA/board_list.scenario"
+start_tether 100 20 "$CONV"
+wait_for "Home base is ready." 15 || fail "the conversation is not on screen"
+T send-keys -t main C-g
+wait_for "Broke the build" 10 || fail "the board did not get the server's list"
+selected "Asks to deploy" || fail "the first row is not selected on opening"
+selected "Broke the build" && fail "two rows selected: this checks the selection"
+wheel_down
+wait_until 5 selected "Broke the build" || fail "the wheel did not move the board's selection down a row"
+selected "Asks to deploy" && fail "the wheel moved more than the selection"
+wheel_up
+wait_until 5 selected "Asks to deploy" || fail "the wheel did not move the board's selection back up"
 no_sanitizer_report
 echo ok
