@@ -221,21 +221,24 @@ static bool string_introducer(unsigned char c)
  * without its terminator; too long a one is skipped to its end. */
 static struct decoded string(struct keys *k, const unsigned char *s, size_t n)
 {
-	for (size_t i = 2; i < n; i++) {
-		if (s[i] == 0x07 || (s[i] == ESC && i + 1 < n && s[i + 1] == '\\')) {
-			struct decoded d = key(i + (s[i] == ESC ? 2 : 1), KEYS_REPLY, 0, 0);
-			d.ev.text = (const char *)s + 1;
-			d.ev.len = i - 1;
-			return d;
-		}
-		if (s[i] == ESC && i + 1 < n)   /* ESC and anything else: the string broke off */
-			return nothing(i);
+	/* Only the first KEYS_STRING_MAX bytes decide, however the bytes came in reads. */
+	size_t lim = n < KEYS_STRING_MAX ? n : KEYS_STRING_MAX;
+	for (size_t i = 2; i < lim; i++) {
+		if (s[i] != 0x07 && s[i] != ESC)
+			continue;
+		if (s[i] == ESC && i + 1 == n)
+			return nothing(0);
+		if (s[i] == ESC && s[i + 1] != '\\')
+			return nothing(i);      /* broken off: the ESC starts something new */
+		struct decoded d = key(i + (s[i] == ESC ? 2 : 1), KEYS_REPLY, 0, 0);
+		d.ev.text = (const char *)s + 1;
+		d.ev.len = i - 1;
+		return d;
 	}
 	if (n < KEYS_STRING_MAX)
 		return nothing(0);
 	k->skipping_string = true;
-	k->string_esc = s[n - 1] == ESC;
-	return nothing(n);
+	return nothing(KEYS_STRING_MAX);
 }
 
 /* ESC [ parameters intermediates final. p points after the bracket; the result counts the
@@ -451,16 +454,19 @@ static void decode(struct keys *k, const char *s, size_t n, keys_fn on, void *ct
 			return;
 		}
 		if (k->skipping_string) {
-			/* Up to BEL or ESC \ (an ESC before anything else ends it too). */
-			bool was_esc = k->string_esc;
-			k->string_esc = u[i] == ESC;
-			if (u[i] == 0x07 || (was_esc && u[i] == '\\'))
-				k->skipping_string = false;
-			else if (was_esc) {
-				k->skipping_string = false;
-				continue;   /* decoded again: the ESC before it starts something new */
+			/* Up to BEL or ESC \; an ESC before anything else ends it and is read again. */
+			if (u[i] != ESC) {
+				k->skipping_string = u[i] != 0x07;
+				i++;
+				continue;
 			}
-			i++;
+			if (i + 1 == n) {
+				buf_append(&k->carry, s + i, 1);
+				return;
+			}
+			k->skipping_string = false;
+			if (u[i + 1] == '\\')
+				i += 2;
 			continue;
 		}
 		if (k->skipping) {
@@ -505,7 +511,8 @@ int64_t keys_wait_us(const struct keys *k)
 	if (k->pasting)
 		return k->paste_end != SIZE_MAX ? KEYS_PASTE_SETTLE_US : KEYS_PASTE_ABANDON_US;
 	const unsigned char *c = (const unsigned char *)k->carry.data;
-	if (k->carry.len > 2 && c[0] == ESC && string_introducer(c[1]))
+	if (k->carry.len && (k->skipping_string || (k->carry.len > 2 && c[0] == ESC &&
+						       string_introducer(c[1]))))
 		return KEYS_STRING_WAIT_US;
 	return k->carry.len ? KEYS_ESC_DELAY_US : -1;
 }
@@ -514,6 +521,11 @@ void keys_expire(struct keys *k, keys_fn on, void *ctx)
 {
 	if (k->pasting) {
 		paste_finish(k, on, ctx);
+		return;
+	}
+	if (k->skipping_string) {   /* a long string that never ended: dropped, ESC and all */
+		k->skipping_string = false;
+		buf_clear(&k->carry);
 		return;
 	}
 	const unsigned char *c = (const unsigned char *)k->carry.data;

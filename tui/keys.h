@@ -93,7 +93,6 @@ struct keys {
 	struct buf carry;           /* the start of a key that the next bytes complete */
 	bool skipping;              /* inside an overlong escape sequence, until its final byte */
 	bool skipping_string;       /* inside an overlong OSC/DCS string, until BEL or ST */
-	bool string_esc;            /* skipping_string and the last byte was Esc (ST's start) */
 	bool pasting;
 	struct buf paste;           /* the paste so far, raw, end markers included */
 	size_t paste_end;           /* offset of its last end marker; SIZE_MAX when none */
