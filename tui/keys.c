@@ -211,10 +211,11 @@ static struct decoded mouse(size_t used, unsigned long b, unsigned long x, unsig
 	return d;
 }
 
-/* OSC, DCS, APC, PM and SOS strings start with ESC and one of these. */
+/* The answers asked for start with ESC and one of these (OSC, DCS), then a digit ("]11;",
+ * "P1+r"); Alt-] or Alt-P with anything else is still a key. */
 static bool string_introducer(unsigned char c)
 {
-	return c == ']' || c == 'P' || c == '_' || c == '^' || c == 'X';
+	return c == ']' || c == 'P';
 }
 
 /* ESC introducer … BEL or ESC \: the terminal's answer to a query, handed over whole
@@ -351,7 +352,9 @@ static struct decoded escape(struct keys *k, const unsigned char *s, size_t n)
 		return csi(k, s + 2, n - 2);
 	if (s[1] == 'O')
 		return ss3(s + 2, n - 2);
-	if (string_introducer(s[1]))
+	if (string_introducer(s[1]) && n == 2)
+		return nothing(0);
+	if (string_introducer(s[1]) && s[2] >= '0' && s[2] <= '9')
 		return string(k, s, n);
 	if (s[1] == ESC) {
 		if (n == 2)

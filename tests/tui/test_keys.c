@@ -529,6 +529,17 @@ static void test_terminal_replies(void **state)
 	assert_key(&g, 0, KEYS_CHAR, KEYS_MOD_ALT);
 	assert_int_equal(g.ev[0].cp, ']');
 	got_free(&g);
+	/* Alt-P and Alt-] typed before more text stay keys: an answer starts with a digit. */
+	feed(&k, &g, "\033Pab\033]c");
+	assert_int_equal(g.n, 5);
+	assert_key(&g, 0, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_int_equal(g.ev[0].cp, 'P');
+	assert_int_equal(g.ev[1].cp, 'a');
+	assert_int_equal(g.ev[2].cp, 'b');
+	assert_key(&g, 3, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_int_equal(g.ev[3].cp, ']');
+	assert_int_equal(g.ev[4].cp, 'c');
+	got_free(&g);
 	keys_fini(&k);
 }
 
