@@ -2,7 +2,8 @@
 # Issue 27 point 5: theme = auto asks the terminal for its background (OSC 11) and DA1 after
 # it, without waiting: the answer comes whenever it comes, as input, and a light background
 # repaints the screen in the light colours (a dark one back). The answer is never typed; a
-# malformed one changes nothing. theme = dark asks nothing and keeps its colours.
+# malformed one changes nothing. COLORFGBG gives the colours to start with. theme = dark asks
+# nothing and keeps its colours.
 . "$(dirname "$0")/lib.sh" "$@"
 
 # reply BYTES: the terminal's answer, written to the pane as input.
@@ -36,6 +37,24 @@ T kill-server
 kill "$SRV" 2>/dev/null
 wait "$SRV" 2>/dev/null
 SRV=
+
+# COLORFGBG saying a light background (rxvt's convention, bg 15): light from the start.
+printf '#!/bin/sh\nCOLORFGBG="0;15" exec %q "$@"\n' "$TETHER" >"$WORK/tether-light"
+chmod +x "$WORK/tether-light"
+TETHER_PLAIN=$TETHER
+TETHER="$WORK/tether-light"
+start_fixture "$DATA/tui_markdown.scenario"
+start_tether 100 40 "$CONV"
+wait_for "Markdown test done." || fail "the conversation did not show (COLORFGBG)"
+colour 24 || fail "COLORFGBG=0;15 did not start with the light colours"
+no_colour 44 || fail "dark colours with COLORFGBG=0;15"
+T send-keys -t main C-c C-c
+wait_exit 10 || fail "tether did not quit"
+T kill-server
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+TETHER=$TETHER_PLAIN
 
 mkdir -p "$WORK/config/tether"
 echo "theme = dark" >"$WORK/config/tether/config"
