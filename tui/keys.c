@@ -514,8 +514,8 @@ int64_t keys_wait_us(const struct keys *k)
 	if (k->pasting)
 		return k->paste_end != SIZE_MAX ? KEYS_PASTE_SETTLE_US : KEYS_PASTE_ABANDON_US;
 	const unsigned char *c = (const unsigned char *)k->carry.data;
-	if (k->carry.len && (k->skipping_string || (k->carry.len > 2 && c[0] == ESC &&
-						       string_introducer(c[1]))))
+	/* A string being skipped ends at the wait too: one that never ends keeps no key. */
+	if (k->skipping_string || (k->carry.len > 2 && c[0] == ESC && string_introducer(c[1])))
 		return KEYS_STRING_WAIT_US;
 	return k->carry.len ? KEYS_ESC_DELAY_US : -1;
 }

@@ -522,6 +522,20 @@ static void test_terminal_replies(void **state)
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.ev[0].cp, 'e');
 	got_free(&g);
+	/* One that never ends gives the keys back at the wait. */
+	big = malloc(KEYS_STRING_MAX + 64);
+	memcpy(big, "\033]52;c;", 7);
+	memset(big + 7, 'A', KEYS_STRING_MAX + 20);
+	big[KEYS_STRING_MAX + 27] = '\0';
+	feed(&k, &g, big);
+	free(big);
+	assert_int_equal(keys_wait_us(&k), KEYS_STRING_WAIT_US);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(keys_wait_us(&k), -1);
+	feed(&k, &g, "f");
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.ev[0].cp, 'f');
+	got_free(&g);
 	feed_all(&k, &g, "\033]11;rgb:12", strlen("\033]11;rgb:12"));
 	assert_int_equal(g.n, 0);
 	feed_all(&k, &g, "\033]", 2);
