@@ -50,6 +50,25 @@ kill "$SRV" 2>/dev/null
 wait "$SRV" 2>/dev/null
 SRV=
 
+# --- a card: its tool and command, then its whole output ------------------------------------------
+start_fixture "$DATA/tui_cards.scenario"
+start_tether 100 40 "$CONV"
+wait_for "One test fails: test_case_095." || fail "the cards did not show"
+T set -g set-clipboard on
+T send-keys -t main M-Up M-Up M-Up
+wait_for "… 2 more lines · Tab expands · Ctrl-O opens" 5 || fail "Alt-Up did not focus the traceback card"
+copy ""
+wait_until 5 eval '[ "$(T show-buffer 2>/dev/null | head -1)" = "terminal: python -m report tests/fixtures/empty.csv" ]' ||
+	fail "the card's copy starts with '$(T show-buffer 2>&1 | head -1)'"
+T show-buffer | tail -1 | grep -qF "ZeroDivisionError: division by zero" ||
+	fail "the card's copy does not end with its output's last line: $(T show-buffer | tail -1)"
+T send-keys -t main C-c C-c
+wait_exit 10 || fail "tether did not quit"
+T kill-server
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+
 # --- not under tmux: the terminal's own answer decides ---------------------------------------
 # (tether run without $TMUX; tmux still answers DA1 but not XTGETTCAP, as a terminal that
 # does not know OSC 52 would; the answer "Ms" is then written to the pane as the terminal's.)
