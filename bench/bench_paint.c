@@ -148,7 +148,7 @@ static void bed_open(struct bed *b, size_t items, const struct mask_set *masks)
 	editor_init(&b->u.input);
 	editor_init(&b->u.query);
 	editor_init(&b->u.reason);
-	paint_init(&b->u.paint);
+	paint_init(&b->u.paint, THEME_DARK);
 	viewport_init(&b->c.vp, COLS, LINES - 2);
 	stream_open(b);
 }

@@ -15,6 +15,7 @@ static const char *const formats[] = { "text", "ndjson", "json", NULL };
 static const char *const untils[] = { "idle", "finished", "never", "synced", NULL };
 static const char *const on_confirms[] = { "exit", "wait", "accept", "reject", NULL };
 static const char *const notifies[] = { "off", "osc9", "osc777", NULL };
+static const char *const themes[] = { "auto", "dark", "light", NULL };
 
 /* Choice values are enum indexes: the lists follow enum output_format and enum until_mode. */
 _Static_assert(FORMAT_TEXT == 0 && FORMAT_NDJSON == 1 && FORMAT_JSON == 2, "formats[] follows the enum");
@@ -23,6 +24,9 @@ _Static_assert(UNTIL_IDLE == 0 && UNTIL_FINISHED == 1 && UNTIL_NEVER == 2 && UNT
 _Static_assert(ON_CONFIRM_EXIT == 0 && ON_CONFIRM_WAIT == 1 && ON_CONFIRM_ACCEPT == 2 &&
 	       ON_CONFIRM_REJECT == 3, "on_confirms[] follows the enum");
 _Static_assert(NOTIFY_OFF == 0 && NOTIFY_OSC9 == 1 && NOTIFY_OSC777 == 2, "notifies[] follows the enum");
+_Static_assert(OSC52_OFF == false && OSC52_ON == true, "osc52 = on/off stores the enum");
+_Static_assert(THEME_CHOICE_AUTO == 0 && THEME_CHOICE_DARK == 1 && THEME_CHOICE_LIGHT == 2,
+	       "themes[] follows the enum");
 
 const struct option_spec option_specs[] = {
 	{ "help", 'h', SPEC_COMMAND, SPEC_CLI, 0, 0, CMD_HELP, 0, NULL },
@@ -54,6 +58,8 @@ const struct option_spec option_specs[] = {
 	{ "notify", 0, SPEC_CHOICE, SPEC_CONFIG, FIELD(notify), 0, 0, notifies },
 	{ "input-history", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(history), 0, 0, NULL },
 	{ "timestamps", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(timestamps), 0, 0, NULL },
+	{ "theme", 0, SPEC_CHOICE, SPEC_CONFIG, FIELD(theme), 0, 0, themes },
+	{ "mouse", 0, SPEC_ONOFF, SPEC_CONFIG, FIELD(mouse), 0, 0, NULL },
 	{ "history-window", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_window), 0, 1000000, NULL },
 	{ "history-memory", 0, SPEC_INT, SPEC_CLI | SPEC_CONFIG, FIELD(history_memory_mb), 4, 65536, NULL },
 	{ "interval", 0, SPEC_SECONDS, SPEC_CLI, FIELD(watch_interval_s), 0, 0, NULL },
@@ -225,7 +231,10 @@ int option_set(const struct option_spec *s, const char *value, bool copy, const 
 			buf_printf(err, "%s takes on or off, not '%.40s'", shown, value);
 			return -1;
 		}
-		*(bool *)field = b;
+		if (s->size == sizeof(bool))
+			*(bool *)field = b;
+		else
+			store_int(field, s->size, b);   /* an enum whose off and on are 0 and 1 */
 		return 0;
 	case SPEC_CHOICE:
 		for (size_t i = 0; s->choices[i]; i++) {

@@ -88,8 +88,8 @@ static const char usage_options[] =
 	"The session API key comes from env TETHER_SESSION_API_KEY, else the keyring.\n"
 	"Defaults come from $XDG_CONFIG_HOME/tether/config as `key = value` lines, checked as the\n"
 	"flags are (keys: server, render_hz, ping_interval, stall_timeout, osc52, color,\n"
-	"stream_stall, bell, bell_after, notify, input_history, timestamps, history_window,\n"
-	"history_memory; - or _ alike); env TETHER_SERVER,\n"
+	"theme, mouse, stream_stall, bell, bell_after, notify, input_history, timestamps,\n"
+	"history_window, history_memory; - or _ alike); env TETHER_SERVER,\n"
 	"TETHER_OSC52 and NO_COLOR override it; flags override both.\n"
 	"Exit codes: 0 ok, 1 error, 2 usage, 3 auth failed, 4 not found, 5 gave up,\n"
 	"6 conversation ended in error/stuck, 7 waits for confirmation, 130 interrupted,\n"
@@ -498,6 +498,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 	o->stall_timeout_s = 60;
 	o->max_retries = -1;
 	o->render_hz = 30;
+	o->osc52 = OSC52_AUTO;
 	o->color = true;
 	o->stream_stall_s = 10;
 	o->bell = true;
@@ -511,7 +512,7 @@ int options_parse(int argc, char **argv, struct options *o, struct buf *err)
 		o->server = env_server;
 	const char *env_osc52 = getenv("TETHER_OSC52");
 	if (env_osc52 && *env_osc52)
-		o->osc52 = !strcmp(env_osc52, "1");
+		o->osc52 = !strcmp(env_osc52, "1") ? OSC52_ON : OSC52_OFF;
 	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
 		o->color = false;
 

@@ -46,6 +46,11 @@ enum on_confirm { ON_CONFIRM_EXIT, ON_CONFIRM_WAIT, ON_CONFIRM_ACCEPT, ON_CONFIR
 
 /* notify =: a desktop notification through the terminal's escape sequence, or none. */
 enum notify_mode { NOTIFY_OFF, NOTIFY_OSC9, NOTIFY_OSC777 };
+/* osc52 =: /copy through the terminal's clipboard; not set, where the terminal says it
+ * takes it. */
+enum osc52_mode { OSC52_OFF, OSC52_ON, OSC52_AUTO };
+/* theme =: colours for a dark or a light background; auto asks the terminal. */
+enum theme_choice { THEME_CHOICE_AUTO, THEME_CHOICE_DARK, THEME_CHOICE_LIGHT };
 
 enum { OPTIONS_MORE_IDS_MAX = 63 };
 
@@ -77,7 +82,9 @@ struct options {
 	const char *log_path;
 	bool insecure;
 	/* From the config file (or env): */
-	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
+	enum osc52_mode osc52;      /* /copy writes the clipboard through OSC 52 */
+	enum theme_choice theme;    /* the colours' background */
+	bool mouse;                 /* the wheel scrolls, a click focuses (mouse reporting on) */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */
 	double stream_stall_s;      /* no delta for this long marks a streaming item stalled */
 	bool bell;                  /* ring when a confirmation is asked and a long run ends */

@@ -29,6 +29,15 @@ static void collect(void *ctx, const struct key_event *ev)
 	struct events *e = ctx;
 	uint32_t head[3] = { (uint32_t)ev->kind, ev->mods, ev->cp };
 	buf_append(&e->log, head, sizeof head);
+	if (ev->kind == KEYS_REPLY) {
+		uint64_t len = ev->len;
+		buf_append(&e->log, &len, sizeof len);
+		buf_append(&e->log, ev->text, ev->len);
+	}
+	if (ev->kind == KEYS_MOUSE) {
+		int32_t cell[3] = { ev->x, ev->y, ev->release };
+		buf_append(&e->log, cell, sizeof cell);
+	}
 	if (ev->kind == KEYS_PASTE) {
 		uint64_t len = ev->len;
 		buf_append(&e->log, &len, sizeof len);
@@ -77,14 +86,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct events whole, pieces;
 	setup(&k, &whole);
 	keys_feed(&k, in, n, collect, &whole);
-	check(k.carry.len <= KEYS_SEQ_MAX + 1);
+	check(k.carry.len <= KEYS_STRING_MAX);
 	finish(&k, &whole);
 	keys_fini(&k);
 
 	setup(&k, &pieces);
 	for (size_t at = 0; at < n; at += chunk) {
 		keys_feed(&k, in + at, n - at < chunk ? n - at : chunk, collect, &pieces);
-		check(k.carry.len <= KEYS_SEQ_MAX + 1);
+		check(k.carry.len <= KEYS_STRING_MAX);
 	}
 	finish(&k, &pieces);
 	check(pieces.log.len == whole.log.len &&

@@ -18,6 +18,8 @@ void bindings_handle(struct tui *u, const struct key_event *ev);
 bool slash_run(struct tui *u, const char *line);
 /* Copies the last agent message (code: its last code block) to the clipboard or a file. */
 void slash_copy(struct tui *u, bool code);
+/* /copy ARG: the focused item (else the last agent message), N items, code or action. */
+void slash_cmd_copy(struct tui *u, const char *arg);
 /* Shows each item's time in its header (local HH:MM today, the date before) or not. */
 void slash_timestamps(struct tui *u, bool on);
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,16 +27,87 @@ static void base64(const unsigned char *s, size_t n, struct buf *out)
 	}
 }
 
-static int copy_osc52(const char *s, size_t n)
+void clipboard_clean(const char *s, size_t n, struct buf *out)
+{
+	for (size_t at = 0; at < n;) {
+		uint32_t cp;
+		size_t len = utf8_next(s + at, n - at, &cp);
+		if (!len)
+			break;
+		bool control = (cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F ||
+			       (cp >= 0x80 && cp < 0xA0) || cp == UTF8_INVALID;
+		if (!control)
+			buf_append(out, s + at, len);
+		at += len;
+	}
+}
+
+void clipboard_osc52_bytes(bool passthrough, const char *s, size_t n, struct buf *out)
 {
 	struct buf seq;
 	buf_init(&seq);
 	buf_puts(&seq, "\033]52;c;");
 	base64((const unsigned char *)s, n, &seq);
 	buf_puts(&seq, "\a");
-	int rc = terminal_write_raw(seq.data, seq.len);
+	if (!passthrough) {
+		buf_append(out, seq.data, seq.len);
+	} else {
+		/* tmux's passthrough: DCS tmux; the sequence with each ESC doubled, ST. */
+		buf_puts(out, "\033Ptmux;");
+		for (size_t i = 0; i < seq.len; i++) {
+			if (seq.data[i] == '\033')
+				buf_putc(out, '\033');
+			buf_putc(out, seq.data[i]);
+		}
+		buf_puts(out, "\033\\");
+	}
 	buf_fini(&seq);
-	return rc;
+}
+
+/* One global option of the tmux server tether runs under ("" when it does not say). */
+static void tmux_option(const char *name, char *value, size_t size)
+{
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "tmux show-options -gv %s </dev/null 2>/dev/null", name);
+	value[0] = '\0';
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return;
+	if (!fgets(value, (int)size, f))
+		value[0] = '\0';
+	value[strcspn(value, "\n")] = '\0';
+	pclose(f);
+}
+
+enum route { ROUTE_FILE, ROUTE_OSC52, ROUTE_PASSTHROUGH };
+
+/* Where the copy goes, and when it is the file in auto mode, why, in words. */
+static enum route choose_route(enum osc52_mode mode, int said, struct buf *why)
+{
+	const char *tmux = getenv("TMUX");
+	if (mode == OSC52_OFF)
+		return ROUTE_FILE;
+	if (mode == OSC52_ON)
+		return ROUTE_OSC52;
+	if (tmux && *tmux) {
+		char clip[32], pass[32];
+		tmux_option("set-clipboard", clip, sizeof clip);
+		if (!strcmp(clip, "on"))
+			return ROUTE_OSC52;
+		tmux_option("allow-passthrough", pass, sizeof pass);
+		if (!strcmp(pass, "on") || !strcmp(pass, "all"))
+			return ROUTE_PASSTHROUGH;
+		buf_printf(why, "tmux takes no clipboard from programs (set-clipboard %s): "
+			   "set -g set-clipboard on", clip[0] ? clip : "not known");
+		return ROUTE_FILE;
+	}
+	/* Only the terminal's answer: terminfo's Ms comes with TERM=xterm-256color, which many
+	 * terminals without OSC 52 (VTE's) claim, and the copy would be lost without a word. */
+	if (said == 1)
+		return ROUTE_OSC52;
+	buf_printf(why, "the terminal %s it takes OSC 52 (osc52 = on sends it anyway)",
+		   said == 0 ? "did not say" : "has not said yet");
+	return ROUTE_FILE;
 }
 
 /* Writes the text to $XDG_RUNTIME_DIR/tether-copy.txt, else a per-user file in /tmp, never
@@ -70,21 +142,32 @@ static int copy_file(const char *s, size_t n, struct buf *path)
 	return rc;
 }
 
-void clipboard_copy(struct ui *ui, bool osc52, const char *s, size_t n)
+void clipboard_copy(struct ui *ui, enum osc52_mode mode, int said, const char *s, size_t n)
 {
-	if (osc52) {
-		if (copy_osc52(s, n) == 0)
-			ui_notice(ui, "copied %zu byte%s to the clipboard (OSC 52)", n, n == 1 ? "" : "s");
+	struct buf text, why, path;
+	buf_init(&text);
+	buf_init(&why);
+	buf_init(&path);
+	clipboard_clean(s, n, &text);
+	n = text.len;
+	enum route r = choose_route(mode, said, &why);
+	if (r != ROUTE_FILE) {
+		struct buf seq;
+		buf_init(&seq);
+		clipboard_osc52_bytes(r == ROUTE_PASSTHROUGH, text.data ? text.data : "", n, &seq);
+		if (terminal_write_raw(seq.data, seq.len) == 0)
+			ui_notice(ui, "copied %zu byte%s to the clipboard (OSC 52%s)", n, n == 1 ? "" : "s",
+				  r == ROUTE_PASSTHROUGH ? " through tmux's passthrough" : "");
 		else
 			ui_notice(ui, "copy failed: the terminal could not be written");
-		return;
-	}
-	struct buf path;
-	buf_init(&path);
-	if (copy_file(s, n, &path) == 0)
-		ui_notice(ui, "copied %zu byte%s to %s (TETHER_OSC52=1 or osc52 = on uses the clipboard)",
-			   n, n == 1 ? "" : "s", buf_cstr(&path));
-	else
+		buf_fini(&seq);
+	} else if (copy_file(text.data ? text.data : "", n, &path) == 0) {
+		ui_notice(ui, "copied %zu byte%s to %s%s%s", n, n == 1 ? "" : "s", buf_cstr(&path),
+			  why.len ? ": " : "", buf_cstr(&why));
+	} else {
 		ui_notice(ui, "copy failed: %s: %s", buf_cstr(&path), strerror(errno));
+	}
+	buf_fini(&text);
+	buf_fini(&why);
 	buf_fini(&path);
 }

@@ -14,6 +14,7 @@
 #include "ui.h"
 #include "keymap.h"
 #include "layer.h"
+#include "probe.h"
 
 /* Pages timed for $TETHER_STATS. */
 enum { HISTORY_TIMES = 4096 };
@@ -123,6 +124,7 @@ struct tui {
 	struct loop_timer *search_timer; /* the pause in typing a query before the server is asked */
 	char *input_block;              /* one read() of the terminal */
 	struct keys keys;
+	struct probe probe;         /* what the terminal answered (probe.c) */
 	struct editor input, query, reason;
 	struct editor answer;       /* a yes-or-no question's (server_cmds.c: /delete, /goal) */
 	/* the operation a y starts on the conversation asked about (server_cmds.c's question):

@@ -5,28 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const short pair_colors[PAIR_COUNT] = {
-	[PAIR_USER] = COLOR_CYAN,   [PAIR_AGENT] = COLOR_MAGENTA, [PAIR_PENDING] = COLOR_YELLOW,
-	[PAIR_DONE] = COLOR_GREEN,  [PAIR_ERROR] = COLOR_RED,     [PAIR_CODE] = COLOR_GREEN,
-	[PAIR_NOTICE] = COLOR_BLUE, [PAIR_MARKER] = COLOR_YELLOW,
-};
-
 static const struct look reverse = { A_REVERSE, 0, A_REVERSE };
 static const struct look underline = { A_UNDERLINE, 0, A_UNDERLINE };
 
 static bool colors;
+static enum theme_kind shown = THEME_DARK;
 
 /* Tab is the key that expands a card (bindings.c). */
 static const struct render_words words = { .expand_hint = "Tab to expand" };
 
-void draw_init(void)
+void draw_init(enum theme_kind theme)
 {
 	render_set_words(&words);
 	colors = terminal_colors();
+	shown = theme;
 	if (!colors)
 		return;
 	for (short i = 1; i < PAIR_COUNT; i++)
-		init_pair(i, pair_colors[i], -1);
+		init_pair(i, theme_color((enum draw_pair)i, theme, COLORS), -1);
+}
+
+bool draw_set_theme(enum theme_kind theme)
+{
+	if (theme == shown)
+		return false;
+	draw_init(theme);
+	return colors;
 }
 
 void draw_combine(struct look *acc, const struct look *l)

@@ -5,6 +5,7 @@
 #define TETHER_DRAW_H
 
 #include "render.h"
+#include "theme.h"
 
 #include <curses.h>
 
@@ -19,18 +20,6 @@ struct painter {
 	int input_width;
 };
 
-enum draw_pair {
-	PAIR_USER = 1,
-	PAIR_AGENT,
-	PAIR_PENDING,
-	PAIR_DONE,
-	PAIR_ERROR,
-	PAIR_CODE,
-	PAIR_NOTICE,
-	PAIR_MARKER,
-	PAIR_COUNT,
-};
-
 /* How one kind of text looks, in colour (attr, pair) and without (mono). */
 struct look {
 	attr_t attr;
@@ -38,9 +27,12 @@ struct look {
 	attr_t mono;
 };
 
-/* Decides between colour and monochrome (after the terminal opened), sets up the pairs and
- * gives the view the words of our keys. */
-void draw_init(void);
+/* Decides between colour and monochrome (after the terminal opened), sets up the pairs in
+ * theme's colours and gives the view the words of our keys. */
+void draw_init(enum theme_kind theme);
+/* Sets the pairs up again in theme's colours (the background became known); true when that
+ * changed them, and then the whole screen must be drawn again. */
+bool draw_set_theme(enum theme_kind theme);
 /* Adds l's attributes to acc; l's colour wins when it has one. */
 void draw_combine(struct look *acc, const struct look *l);
 /* FNV-1a steps for line fingerprints. */

@@ -11,6 +11,8 @@
 #include "board_view.h"
 #include "paint.h"
 #include "bindings.h"
+#include "mouse.h"
+#include "probe.h"
 #include "status.h"
 #include "terminal.h"
 #include "latency.h"
@@ -149,11 +151,48 @@ static void on_frame(void *arg)
 		loop_timer_schedule(u->ui.frame_timer, next);
 }
 
+/* The terminal's answer to a query at start: a background of the other lightness than the
+ * colours assumed repaints the whole screen in the theme that fits it. */
+static void on_reply(struct tui *u, const struct key_event *ev)
+{
+	if (probe_reply(&u->probe, ev->text, ev->len) && u->o->theme == THEME_CHOICE_AUTO &&
+	    draw_set_theme((enum theme_kind)u->probe.background))
+		ui_invalidate(&u->ui);
+}
+
 static void on_key(void *arg, const struct key_event *ev)
 {
 	struct tui *u = arg;
-	if (!u->ui.quitting)
+	if (u->ui.quitting)
+		return;
+	if (ev->kind == KEYS_REPLY)
+		on_reply(u, ev);
+	else if (ev->kind == KEYS_MOUSE)
+		mouse_handle(u, ev);
+	else
 		bindings_handle(u, ev);
+}
+
+/* The colours at start: the theme set, else what COLORFGBG says, else dark (until the
+ * terminal's answer to OSC 11 says otherwise). */
+static enum theme_kind first_theme(const struct options *o)
+{
+	enum theme_kind t = THEME_DARK;
+	if (o->theme == THEME_CHOICE_LIGHT)
+		return THEME_LIGHT;
+	if (o->theme == THEME_CHOICE_AUTO)
+		(void)theme_from_colorfgbg(getenv("COLORFGBG"), &t);
+	return t;
+}
+
+/* Asked once the screen is ours; the answers come as keys. Under tmux the clipboard is
+ * tmux's to say (clipboard.c asks it), not the terminal's. */
+static void ask_terminal(struct tui *u)
+{
+	const char *tmux = getenv("TMUX");
+	probe_init(&u->probe);
+	probe_ask(&u->probe, u->o->theme == THEME_CHOICE_AUTO && terminal_colors(),
+		  u->o->osc52 == OSC52_AUTO && !(tmux && *tmux));
 }
 
 static void on_input_hangup(void *arg)
@@ -324,7 +363,9 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	}
 	buf_fini(&err);
 	keys_learn_terminal(&u->keys);
-	paint_init(&u->paint);
+	paint_init(&u->paint, first_theme(o));
+	terminal_set_mouse(o->mouse);
+	ask_terminal(u);
 	slash_timestamps(u, o->timestamps);
 	u->ui.loop = loop;
 	u->ui.input_pause = input_pause;

@@ -196,15 +196,64 @@ static bool tilde_key(unsigned long p, enum keys_kind *kind)
 	}
 }
 
+/* A mouse report: xterm's button code (modifiers in bits 2–4), the cell from 1. */
+static struct decoded mouse(size_t used, unsigned long b, unsigned long x, unsigned long y,
+			    bool release)
+{
+	if (x < 1 || y < 1 || b > 255)
+		return nothing(used);
+	unsigned mods = (b & 4 ? KEYS_MOD_SHIFT : 0) | (b & 8 ? KEYS_MOD_ALT : 0) |
+			(b & 16 ? KEYS_MOD_CTRL : 0);
+	struct decoded d = key(used, KEYS_MOUSE, mods, (uint32_t)(b & ~28ul));
+	d.ev.x = (int)x - 1;
+	d.ev.y = (int)y - 1;
+	d.ev.release = release;
+	return d;
+}
+
+/* The answers asked for start with ESC and one of these (OSC, DCS), then a digit ("]11;",
+ * "P1+r"); Alt-] or Alt-P with anything else is still a key. */
+static bool string_introducer(unsigned char c)
+{
+	return c == ']' || c == 'P';
+}
+
+/* ESC introducer … BEL or ESC \: the terminal's answer to a query, handed over whole
+ * without its terminator; too long a one is skipped to its end. */
+static struct decoded string(struct keys *k, const unsigned char *s, size_t n)
+{
+	/* Only the first KEYS_STRING_MAX bytes decide, however the bytes came in reads. */
+	size_t lim = n < KEYS_STRING_MAX ? n : KEYS_STRING_MAX;
+	for (size_t i = 2; i < lim; i++) {
+		if (s[i] != 0x07 && s[i] != ESC)
+			continue;
+		if (s[i] == ESC && i + 1 == n)
+			return nothing(0);
+		if (s[i] == ESC && s[i + 1] != '\\')
+			return nothing(i);      /* broken off: the ESC starts something new */
+		struct decoded d = key(i + (s[i] == ESC ? 2 : 1), KEYS_REPLY, 0, 0);
+		d.ev.text = (const char *)s + 1;
+		d.ev.len = i - 1;
+		return d;
+	}
+	if (n < KEYS_STRING_MAX)
+		return nothing(0);
+	k->skipping_string = true;
+	return nothing(KEYS_STRING_MAX);
+}
+
 /* ESC [ parameters intermediates final. p points after the bracket; the result counts the
  * two bytes before it. */
 static struct decoded csi(struct keys *k, const unsigned char *p, size_t n)
 {
 	size_t i = 0;
-	unsigned long param[2] = { 0, 0 };
+	unsigned long param[3] = { 0, 0, 0 };
 	size_t np = 0;
+	if (n >= 1 && p[0] == 'M')      /* X10 mouse: CSI M and three bytes */
+		return n < 4 ? nothing(0) : mouse(6, (unsigned long)p[1] - 32, (unsigned long)p[2] - 32,
+						   (unsigned long)p[3] - 32, false);
 	while (i < n && p[i] >= 0x20 && p[i] <= 0x3F) {
-		if (p[i] >= '0' && p[i] <= '9' && np < 2 && param[np] < 100000)
+		if (p[i] >= '0' && p[i] <= '9' && np < 3 && param[np] < 100000)
 			param[np] = param[np] * 10 + (unsigned long)(p[i] - '0');
 		else if (p[i] == ';')
 			np++;
@@ -224,6 +273,14 @@ static struct decoded csi(struct keys *k, const unsigned char *p, size_t n)
 	size_t used = i + 3;
 	if (i + 2 >= KEYS_SEQ_MAX)      /* as long as one skipped unfinished: skipped too */
 		return nothing(used);
+	if (p[0] == '<' && (final == 'M' || final == 'm') && np == 2)
+		return mouse(used, param[0], param[1], param[2], final == 'm');
+	if (p[0] == '?' && final == 'c') {      /* DA1: the terminal's attributes */
+		struct decoded d = key(used, KEYS_REPLY, 0, 0);
+		d.ev.text = (const char *)p - 1;
+		d.ev.len = i + 2;
+		return d;
+	}
 	enum keys_kind kind;
 	unsigned mods = modifiers(param[1]);
 	if (final == '[' && i == 0) {   /* the Linux console's F1–F5: ESC [ [ A */
@@ -295,6 +352,10 @@ static struct decoded escape(struct keys *k, const unsigned char *s, size_t n)
 		return csi(k, s + 2, n - 2);
 	if (s[1] == 'O')
 		return ss3(s + 2, n - 2);
+	if (string_introducer(s[1]) && n == 2)
+		return nothing(0);
+	if (string_introducer(s[1]) && s[2] >= '0' && s[2] <= '9')
+		return string(k, s, n);
 	if (s[1] == ESC) {
 		if (n == 2)
 			return nothing(0);
@@ -395,6 +456,22 @@ static void decode(struct keys *k, const char *s, size_t n, keys_fn on, void *ct
 			paste_take(k, s + i, n - i);
 			return;
 		}
+		if (k->skipping_string) {
+			/* Up to BEL or ESC \; an ESC before anything else ends it and is read again. */
+			if (u[i] != ESC) {
+				k->skipping_string = u[i] != 0x07;
+				i++;
+				continue;
+			}
+			if (i + 1 == n) {
+				buf_append(&k->carry, s + i, 1);
+				return;
+			}
+			k->skipping_string = false;
+			if (u[i + 1] == '\\')
+				i += 2;
+			continue;
+		}
 		if (k->skipping) {
 			/* Up to the final byte; any other byte ends it unread, as in csi(). */
 			if (u[i] >= 0x20 && u[i] <= 0x3F) {
@@ -436,6 +513,10 @@ int64_t keys_wait_us(const struct keys *k)
 {
 	if (k->pasting)
 		return k->paste_end != SIZE_MAX ? KEYS_PASTE_SETTLE_US : KEYS_PASTE_ABANDON_US;
+	const unsigned char *c = (const unsigned char *)k->carry.data;
+	/* A string being skipped ends at the wait too: one that never ends keeps no key. */
+	if (k->skipping_string || (k->carry.len > 2 && c[0] == ESC && string_introducer(c[1])))
+		return KEYS_STRING_WAIT_US;
 	return k->carry.len ? KEYS_ESC_DELAY_US : -1;
 }
 
@@ -445,19 +526,24 @@ void keys_expire(struct keys *k, keys_fn on, void *ctx)
 		paste_finish(k, on, ctx);
 		return;
 	}
+	if (k->skipping_string) {   /* a long string that never ended: dropped, ESC and all */
+		k->skipping_string = false;
+		buf_clear(&k->carry);
+		return;
+	}
 	const unsigned char *c = (const unsigned char *)k->carry.data;
 	size_t n = k->carry.len, at = 0;
 	struct key_event ev = { .kind = KEYS_ESC };
 	/* Esc Esc is two; Esc [ and Esc O alone are Alt-[ and Alt-O; any other unfinished
 	 * sequence or character is dropped. */
 	while (at < n && c[at] == ESC) {
-		if (at + 2 == n && (c[at + 1] == '[' || c[at + 1] == 'O')) {
+		if (at + 2 == n && (c[at + 1] == '[' || c[at + 1] == 'O' || string_introducer(c[at + 1]))) {
 			struct key_event alt = { .kind = KEYS_CHAR, .mods = KEYS_MOD_ALT, .cp = c[at + 1] };
 			on(ctx, &alt);
 			break;
 		}
 		if (at + 1 < n && c[at + 1] != ESC) {
-			if (c[at + 1] != '[' && c[at + 1] != 'O')
+			if (c[at + 1] != '[' && c[at + 1] != 'O' && !string_introducer(c[at + 1]))
 				on(ctx, &ev);
 			break;
 		}
@@ -465,46 +551,4 @@ void keys_expire(struct keys *k, keys_fn on, void *ctx)
 		at++;
 	}
 	buf_clear(&k->carry);
-}
-
-/* ------------------------------------------------------------------ names */
-
-static const char *const kind_names[KEYS_KIND_COUNT] = {
-	[KEYS_ENTER] = "Enter", [KEYS_NEWLINE] = "Ctrl-J/Alt-Enter", [KEYS_TAB] = "Tab",
-	[KEYS_BACKTAB] = "Shift-Tab", [KEYS_BACKSPACE] = "Backspace", [KEYS_DELETE] = "Delete",
-	[KEYS_LEFT] = "Left", [KEYS_RIGHT] = "Right", [KEYS_UP] = "Up", [KEYS_DOWN] = "Down",
-	[KEYS_HOME] = "Home", [KEYS_END] = "End", [KEYS_PGUP] = "PgUp", [KEYS_PGDN] = "PgDn",
-	[KEYS_ESC] = "Esc", [KEYS_PASTE] = "a paste", [KEYS_F1] = "F1", [KEYS_F5] = "F5",
-};
-
-void keys_describe(enum keys_kind kind, unsigned mods, uint32_t cp, struct buf *out)
-{
-	if (mods & KEYS_MOD_CTRL)
-		buf_puts(out, "Ctrl-");
-	if (mods & KEYS_MOD_ALT)
-		buf_puts(out, "Alt-");
-	if (mods & KEYS_MOD_SHIFT)
-		buf_puts(out, "Shift-");
-	switch (kind) {
-	case KEYS_CTRL:
-		buf_puts(out, "Ctrl-");
-		buf_putc(out, (char)(cp >= 'a' && cp <= 'z' ? cp - 'a' + 'A' : '?'));
-		return;
-	case KEYS_CHAR:
-		if (cp == ' ')
-			buf_puts(out, "Space");
-		else if (cp == KEYS_CP_DIGITS)
-			buf_puts(out, "1…9");
-		else if (cp == KEYS_CP_TEXT)
-			buf_puts(out, "typing");
-		else
-			buf_put_utf8(out, cp);
-		return;
-	default:
-		if ((size_t)kind < sizeof kind_names / sizeof *kind_names && kind_names[kind])
-			buf_puts(out, kind_names[kind]);
-		else
-			buf_puts(out, "?");
-		return;
-	}
 }

@@ -29,6 +29,8 @@ enum keys_kind {
 	KEYS_PASTE,         /* text/len: the whole bracketed paste, CR and CRLF turned into LF */
 	KEYS_F5,
 	KEYS_F1,
+	KEYS_MOUSE,         /* a button or the wheel (SGR or X10 report): button, x, y, release */
+	KEYS_REPLY,         /* text/len: a terminal's answer to a query (OSC, DCS, DA), never keys */
 	KEYS_NONE,          /* not a key: a table row that has a command only */
 	KEYS_KIND_COUNT,   /* not a key: how many kinds there are */
 };
@@ -44,8 +46,20 @@ struct key_event {
 	enum keys_kind kind;
 	unsigned mods;
 	uint32_t cp;
-	const char *text;   /* KEYS_PASTE: valid during the call that hands the event over */
+	const char *text;   /* KEYS_PASTE, KEYS_REPLY: valid during the call that hands it over */
 	size_t len;
+	int x, y;           /* KEYS_MOUSE: the cell, from 0 */
+	bool release;       /* KEYS_MOUSE: a button let go */
+};
+
+/* KEYS_MOUSE's button: xterm's code without its modifier bits (Shift 4, Alt 8, Ctrl 16). */
+enum keys_button {
+	KEYS_BUTTON_LEFT = 0,
+	KEYS_BUTTON_MIDDLE = 1,
+	KEYS_BUTTON_RIGHT = 2,
+	KEYS_BUTTON_MOTION = 32,    /* added while a button is held and the pointer moves */
+	KEYS_WHEEL_UP = 64,
+	KEYS_WHEEL_DOWN = 65,
 };
 
 /* A sequence the terminal sends for a key, and what it means. */
@@ -59,6 +73,10 @@ struct keys_seq {
 enum {
 	KEYS_MAX_SEQS = 96,
 	KEYS_SEQ_MAX = 32,                  /* longer escape sequences are skipped, unread */
+	KEYS_STRING_MAX = 4096,             /* longer OSC/DCS strings are skipped, unread */
+	/* An answer of the terminal (OSC, DCS) started but not finished waits this long for
+	 * the rest, which a slow link may send in a later read. */
+	KEYS_STRING_WAIT_US = 300000,
 	KEYS_ESC_DELAY_US = 25000,          /* Esc then a byte within this is Alt+key */
 	/* A paste ends at its last end marker once the terminal has sent nothing for this
 	 * long: an end marker inside the pasted text is followed at once by more of it. */
@@ -74,6 +92,7 @@ typedef void (*keys_fn)(void *ctx, const struct key_event *ev);
 struct keys {
 	struct buf carry;           /* the start of a key that the next bytes complete */
 	bool skipping;              /* inside an overlong escape sequence, until its final byte */
+	bool skipping_string;       /* inside an overlong OSC/DCS string, until BEL or ST */
 	bool pasting;
 	struct buf paste;           /* the paste so far, raw, end markers included */
 	size_t paste_end;           /* offset of its last end marker; SIZE_MAX when none */

@@ -142,7 +142,7 @@ static void copy_actions(struct tui *u)
 	struct buf text;
 	buf_init(&text);
 	modal_text(u, &text);
-	clipboard_copy(&u->ui, u->o->osc52, text.data ? text.data : "", text.len);
+	clipboard_copy(&u->ui, u->o->osc52, u->probe.clipboard, text.data ? text.data : "", text.len);
 	buf_fini(&text);
 }
 

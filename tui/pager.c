@@ -273,7 +273,7 @@ static void copy(struct tui *u, bool command)
 		ui_notice(&u->ui, command ? "this item has no command to copy" : "no output to copy yet");
 		return;
 	}
-	clipboard_copy(&u->ui, u->o->osc52, b->data, b->len);
+	clipboard_copy(&u->ui, u->o->osc52, u->probe.clipboard, b->data, b->len);
 }
 
 static void typing_key(struct tui *u, const struct key_event *ev)

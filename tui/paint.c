@@ -71,10 +71,10 @@ static const struct look strip_look = { A_REVERSE | A_BOLD, 0, A_REVERSE | A_BOL
 /* The focused item's header: a bar, in colour and without. */
 static const struct look focus_look = { A_REVERSE, 0, A_REVERSE };
 
-void paint_init(struct painter *p)
+void paint_init(struct painter *p, enum theme_kind theme)
 {
 	memset(p, 0, sizeof *p);
-	draw_init();
+	draw_init(theme);
 }
 
 void paint_fini(struct painter *p)

@@ -5,7 +5,7 @@
 #include "conv.h"
 
 /* Sets up colours after the terminal opened. */
-void paint_init(struct painter *p);
+void paint_init(struct painter *p, enum theme_kind theme);
 /* Frees the painter's storage. */
 void paint_fini(struct painter *p);
 /* Paints one frame: transcript, markers, prompts, status and input; one doupdate. */

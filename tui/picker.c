@@ -404,7 +404,7 @@ int picker_choose(const char *server, const struct conversation_info *items, siz
 		return 0;
 	if (terminal_open(color, err) != 0)
 		return -1;
-	draw_init();
+	draw_init(THEME_DARK);     /* the picker draws in no colour of a role */
 	curs_set(0);
 	struct keys k;
 	keys_init(&k);

@@ -1,4 +1,4 @@
-/* slash: the slash commands of the input line, and /copy. */
+/* slash: the slash commands of the input line (/copy in slash_copy.c). */
 #include "conv.h"
 #include "modal.h"
 #include "board_view.h"
@@ -121,32 +121,6 @@ static void cmd_reject(struct tui *u, const char *arg)
 	ui_notice_until_status(&u->ui, "rejected; waiting for the agent");
 }
 
-/* The actions waiting for confirmation, else the last action, whole. */
-static void copy_action(struct tui *u)
-{
-	size_t idx;
-	long found = transcript_pending_tools(u->cur->t, &idx, 1) ? (long)idx : -1;
-	for (size_t i = transcript_count(u->cur->t); found < 0 && i-- > 0;) {
-		struct item_info info;
-		transcript_item(u->cur->t, i, &info);
-		if (info.kind == ITEM_TOOL)
-			found = (long)i;
-	}
-	struct item_info info;
-	if (found < 0 || (transcript_item(u->cur->t, (size_t)found, &info), !info.full_action)) {
-		ui_notice(&u->ui, "no action to copy");
-		return;
-	}
-	clipboard_copy(&u->ui, u->o->osc52, info.full_action, strlen(info.full_action));
-}
-
-static void cmd_copy(struct tui *u, const char *arg)
-{
-	if (strncmp(arg, "action", 6) == 0)
-		copy_action(u);
-	else
-		slash_copy(u, strncmp(arg, "code", 4) == 0);
-}
 
 /* An item's time as a header shows it: HH:MM today, the date too before today. */
 static bool clock_label(const char *iso, char *out, size_t size)
@@ -269,9 +243,9 @@ const struct binding slash_bindings[] = {
 	COMMAND("pause", "", cmd_pause, "pause the agent"),
 	COMMAND("resume", "", cmd_resume, "let a paused agent go on"),
 	COMMAND("reject", "[reason]", cmd_reject, "reject the actions waiting for confirmation"),
-	COMMAND("copy", "[code|action]", cmd_copy,
-		"copy the last agent message (code: its last code block; action: the waiting "
-		"action, whole)"),
+	COMMAND("copy", "[N|code|action]", slash_cmd_copy,
+		"copy the focused item, else the last agent message (N: the last N items up to "
+		"the focused one; code: the last code block; action: the waiting action, whole)"),
 	COMMAND("time", "[on|off]", cmd_time, "show or hide each item's time (config: timestamps)"),
 	COMMAND("usage", "", cmd_usage, "tokens, cost and context in use, per model"),
 	COMMAND("clear", "", cmd_clear, "empty the input (as Ctrl-U twice does)"),
@@ -362,68 +336,4 @@ bool slash_complete(struct tui *u)
 	}
 	buf_fini(&list);
 	return true;
-}
-
-/* ------------------------------------------------------------------ /copy */
-
-/* The last fenced code block of a markdown text (an unclosed one counts); false if none. */
-static bool last_code_block(const char *s, size_t n, const char **out, size_t *len)
-{
-	bool in = false, found = false;
-	const char *start = NULL;
-	for (size_t at = 0; at < n;) {
-		const char *nl = memchr(s + at, '\n', n - at);
-		size_t end = nl ? (size_t)(nl - s) : n;
-		size_t i = at;
-		while (i < end && i - at < 3 && s[i] == ' ')
-			i++;
-		bool fence = end - i >= 3 && (strncmp(s + i, "```", 3) == 0 || strncmp(s + i, "~~~", 3) == 0);
-		if (fence && !in) {
-			in = true;
-			start = nl ? nl + 1 : s + n;
-		} else if (fence && in) {
-			in = false;
-			found = true;
-			*out = start;
-			*len = (size_t)(s + at - start);
-		}
-		at = nl ? end + 1 : n;
-	}
-	if (in) {
-		*out = start;
-		*len = (size_t)(s + n - start);
-		found = true;
-	}
-	if (found && *len && (*out)[*len - 1] == '\n')
-		(*len)--;
-	return found;
-}
-
-static bool find_copy_text(struct tui *u, bool code, const char **s, size_t *n)
-{
-	for (size_t i = transcript_count(u->cur->t); i-- > 0;) {
-		struct item_info info;
-		transcript_item(u->cur->t, i, &info);
-		if (info.kind != ITEM_AGENT || !info.text_len)
-			continue;
-		if (!code) {
-			*s = info.text;
-			*n = info.text_len;
-			return true;
-		}
-		if (last_code_block(info.text, info.text_len, s, n))
-			return true;
-	}
-	return false;
-}
-
-void slash_copy(struct tui *u, bool code)
-{
-	const char *s;
-	size_t n;
-	if (!find_copy_text(u, code, &s, &n)) {
-		ui_notice(&u->ui, code ? "no code block to copy" : "no agent message to copy");
-		return;
-	}
-	clipboard_copy(&u->ui, u->o->osc52, s, n);
 }

@@ -22,6 +22,7 @@ static struct {
 	bool have_saved;
 	volatile sig_atomic_t active;
 	bool colors;
+	bool mouse;                 /* mouse reporting asked for (terminal_set_mouse) */
 	bool atexit_set;
 	char paste_on[32];
 	bool suspended;             /* given back for a suspend: the title was popped */
@@ -293,6 +294,7 @@ void terminal_close(void)
 	term.screen = NULL;
 	term.title_len = 0;
 	term.suspended = false;
+	term.mouse = false;
 	if (term.tty)
 		fclose(term.tty);
 	term.tty = NULL;
@@ -317,12 +319,30 @@ void terminal_suspend(void)
 	term.suspended = true;
 }
 
+static const char mouse_on[] = "\033[?1000h\033[?1006h", mouse_off[] = "\033[?1006l\033[?1000l";
+
+void terminal_set_mouse(bool on)
+{
+	if (!term.active || on == term.mouse)
+		return;
+	term.mouse = on;
+	if (on) {
+		restore_append(mouse_off);
+		(void)fd_write_all(term.out_fd, mouse_on, strlen(mouse_on));
+	} else {
+		prepare_sequences();
+		(void)fd_write_all(term.out_fd, mouse_off, strlen(mouse_off));
+	}
+}
+
 void terminal_resume(void)
 {
 	if (!term.active)
 		return;
 	reset_prog_mode();
 	(void)fd_write_all(term.out_fd, term.paste_on, strlen(term.paste_on));
+	if (term.mouse)
+		(void)fd_write_all(term.out_fd, mouse_on, strlen(mouse_on));
 	/* Pushed once per pop: a SIGCONT without our suspend (a stop from outside) pushes
 	 * nothing, but the title is set again in case the shell changed it meanwhile. */
 	if (term.suspended)

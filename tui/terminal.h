@@ -22,6 +22,9 @@ bool terminal_colors(void);
 /* Leaves curses mode for a suspend (Ctrl-Z); terminal_resume re-enters it. */
 void terminal_suspend(void);
 void terminal_resume(void);
+/* Turns the terminal's mouse reporting (buttons and wheel, SGR form) on or off; off again on
+ * every way out and on suspend. */
+void terminal_set_mouse(bool on);
 /* Takes the terminal's current size from the kernel (after SIGWINCH). */
 void terminal_resize(void);
 /* Writes bytes straight to the terminal, between frames (OSC 52). Returns 0 or -1. */

@@ -344,7 +344,7 @@ static void test_config_file(void **state)
 	assert_int_equal(parse(&o, &err, ID, NULL), 0);
 	assert_string_equal(o.server, "http://config:1");
 	assert_int_equal(o.render_hz, 12);
-	assert_true(o.osc52);
+	assert_int_equal(o.osc52, OSC52_ON);
 	assert_false(o.color);
 	assert_true(o.stream_stall_s == 2.5);
 	options_fini(&o);

@@ -132,6 +132,14 @@ rest_error) # a control the server refuses: one item in words
 	wait_gone "pausing the agent" 5 || fail "'pausing the agent…' stayed"
 	golden rest_error -e
 	;;
+light) # theme = light: the cards' colours (user, agent, done, error, code) for a light background
+	mkdir -p "$WORK/config/tether"
+	echo "theme = light" >"$WORK/config/tether/config"
+	start_fixture "$DATA/tui_cards.scenario"
+	start_tether 100 40 "$CONV"
+	wait_for_text "One test fails: test_case_095."
+	golden light -e
+	;;
 *) fail "no golden case '$CASE'" ;;
 esac
 keys C-c C-c

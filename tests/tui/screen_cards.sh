@@ -27,10 +27,11 @@ wait_for "… 2 more lines · Tab expands · Ctrl-O opens" 5 || fail "Alt-Up did
 # The focused card's header is a reverse-video bar (no colour needed: NO_COLOR is tested
 # in screen_card_looks.sh); the other card's header is not.
 focus_line=$(T capture-pane -e -p -t main | grep -F "python -m report tests/fixtures/empty.csv")
-grep -qF $'\e[' <<<"$focus_line" && grep -qE $'\e\\[[0-9;]*7[;m]' <<<"$focus_line" ||
+# (7 as a parameter of its own: 38;5;167 is a colour, not reverse video)
+grep -qF $'\e[' <<<"$focus_line" && grep -qE $'\e\\[([0-9]+;)*7[;m]' <<<"$focus_line" ||
 	fail "the focused card is not marked: $(cat -v <<<"$focus_line")"
 other_line=$(T capture-pane -e -p -t main | grep -F "pytest -v")
-grep -qE $'\e\\[[0-9;]*7[;m]' <<<"$other_line" && fail "the unfocused card is marked too"
+grep -qE $'\e\\[([0-9]+;)*7[;m]' <<<"$other_line" && fail "the unfocused card is marked too"
 has "… 2 more lines · Tab expands · Ctrl-O opens" || fail "the focused card does not offer Tab and Ctrl-O"
 has "… 115 more lines · Alt-↑/↓ selects" || fail "the card no longer focused still offers Tab and Ctrl-O"
 T send-keys -t main Tab

@@ -30,13 +30,12 @@ screen | grep -qF "Ready for your messages." && fail "the overlay does not cover
 # A key and its command share a line; the commands without a key follow the typing keys.
 T send-keys -t main PgDn
 wait_for "/resume" || fail "PgDn did not reach the commands"
-for want in "Esc  /interrupt" "Ctrl-X  /edit [text]" "Ctrl-O  /confirm" "/copy [code|action]" \
-	"/quit"; do
+for want in "Esc  /interrupt" "Ctrl-X  /edit [text]" "Ctrl-O  /confirm" "/copy [N|code|action]"; do
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
 T send-keys -t main PgDn
 wait_for "Asking the server (this conversation)" || fail "PgDn did not reach the server's commands"
-for want in "/rename TITLE" "/ask QUESTION" "/goal OBJECTIVE|stop|resume"; do
+for want in "/quit" "/rename TITLE" "/ask QUESTION" "/goal OBJECTIVE|stop|resume"; do
 	screen | grep -qF -- "$want" || fail "the overlay does not show '$want'"
 done
 # seek TEXT: PgDn until the overlay shows TEXT (the list is longer than a few pages).

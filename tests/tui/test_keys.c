@@ -26,7 +26,7 @@ static void collect(void *ctx, const struct key_event *ev)
 	assert_true(g->n < MAX_EVENTS);
 	g->ev[g->n] = *ev;
 	g->text[g->n] = NULL;
-	if (ev->kind == KEYS_PASTE) {
+	if (ev->kind == KEYS_PASTE || ev->kind == KEYS_REPLY) {
 		g->text[g->n] = malloc(ev->len + 1);
 		memcpy(g->text[g->n], ev->text, ev->len);
 		g->text[g->n][ev->len] = '\0';
@@ -443,6 +443,120 @@ static void test_f1(void **state)
 	keys_fini(&k);
 }
 
+/* The mouse: SGR reports (wheel, a click and its release, modifiers) and the old X10 form,
+ * each one event that is never typing. */
+static void test_mouse_reports(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033[<64;10;5M\033[<65;1;1M\033[<0;3;4M\033[<0;3;4m\033[<4;2;2Mx");
+	assert_int_equal(g.n, 6);
+	assert_key(&g, 0, KEYS_MOUSE, 0);
+	assert_int_equal(g.ev[0].cp, KEYS_WHEEL_UP);
+	assert_int_equal(g.ev[0].x, 9);
+	assert_int_equal(g.ev[0].y, 4);
+	assert_int_equal(g.ev[1].cp, KEYS_WHEEL_DOWN);
+	assert_int_equal(g.ev[2].cp, KEYS_BUTTON_LEFT);
+	assert_false(g.ev[2].release);
+	assert_true(g.ev[3].release);
+	assert_key(&g, 4, KEYS_MOUSE, KEYS_MOD_SHIFT);
+	assert_int_equal(g.ev[4].cp, KEYS_BUTTON_LEFT);
+	assert_int_equal(g.ev[5].cp, 'x');
+	got_free(&g);
+	/* X10: CSI M then button+32, column+33, row+33 as bytes, split across reads. */
+	feed(&k, &g, "\033[M");
+	feed(&k, &g, "a*%y");
+	assert_int_equal(g.n, 2);
+	assert_key(&g, 0, KEYS_MOUSE, 0);
+	assert_int_equal(g.ev[0].cp, KEYS_WHEEL_DOWN);
+	assert_int_equal(g.ev[0].x, 9);
+	assert_int_equal(g.ev[0].y, 4);
+	assert_int_equal(g.ev[1].cp, 'y');
+	got_free(&g);
+	keys_fini(&k);
+}
+
+/* The terminal's answers (OSC 11, XTGETTCAP, DA1) are replies, whole, even split across
+ * reads; never typed. */
+static void test_terminal_replies(void **state)
+{
+	(void)state;
+	struct keys k;
+	struct got g = { 0 };
+	keys_init(&k);
+	feed(&k, &g, "\033]11;rgb:ffff/ffff/ffff\033\\a\033]11;rgb:0000/0000/0000\ab");
+	feed(&k, &g, "\033P1+r4d73=5c453b\033\\\033[?62;22;52cc");
+	assert_int_equal(g.n, 7);
+	assert_key(&g, 0, KEYS_REPLY, 0);
+	assert_string_equal(g.ev[0].text, "]11;rgb:ffff/ffff/ffff");
+	assert_int_equal(g.ev[1].cp, 'a');
+	assert_string_equal(g.ev[2].text, "]11;rgb:0000/0000/0000");
+	assert_int_equal(g.ev[3].cp, 'b');
+	assert_key(&g, 4, KEYS_REPLY, 0);
+	assert_string_equal(g.ev[4].text, "P1+r4d73=5c453b");
+	assert_key(&g, 5, KEYS_REPLY, 0);
+	assert_string_equal(g.ev[5].text, "[?62;22;52c");
+	assert_int_equal(g.ev[6].cp, 'c');
+	got_free(&g);
+	feed(&k, &g, "c\033]11;rgb:1");
+	assert_int_equal(g.n, 1);
+	assert_int_equal(keys_wait_us(&k), KEYS_STRING_WAIT_US);
+	feed(&k, &g, "111/2222/3333\033");
+	feed(&k, &g, "\\d");
+	assert_int_equal(g.n, 3);
+	assert_string_equal(g.ev[1].text, "]11;rgb:1111/2222/3333");
+	assert_int_equal(g.ev[2].cp, 'd');
+	got_free(&g);
+	/* Too long a string is skipped to its end; an unfinished one is dropped after the
+	 * wait; Alt-] alone stays Alt-]. */
+	char *big = malloc(KEYS_STRING_MAX + 64);
+	memcpy(big, "\033]52;c;", 7);
+	memset(big + 7, 'A', KEYS_STRING_MAX + 20);
+	big[KEYS_STRING_MAX + 27] = '\0';
+	feed(&k, &g, big);
+	free(big);
+	assert_int_equal(g.n, 0);
+	feed(&k, &g, "AAAA\033\\e");
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.ev[0].cp, 'e');
+	got_free(&g);
+	/* One that never ends gives the keys back at the wait. */
+	big = malloc(KEYS_STRING_MAX + 64);
+	memcpy(big, "\033]52;c;", 7);
+	memset(big + 7, 'A', KEYS_STRING_MAX + 20);
+	big[KEYS_STRING_MAX + 27] = '\0';
+	feed(&k, &g, big);
+	free(big);
+	assert_int_equal(keys_wait_us(&k), KEYS_STRING_WAIT_US);
+	keys_expire(&k, collect, &g);
+	assert_int_equal(keys_wait_us(&k), -1);
+	feed(&k, &g, "f");
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.ev[0].cp, 'f');
+	got_free(&g);
+	feed_all(&k, &g, "\033]11;rgb:12", strlen("\033]11;rgb:12"));
+	assert_int_equal(g.n, 0);
+	feed_all(&k, &g, "\033]", 2);
+	assert_int_equal(g.n, 1);
+	assert_key(&g, 0, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_int_equal(g.ev[0].cp, ']');
+	got_free(&g);
+	/* Alt-P and Alt-] typed before more text stay keys: an answer starts with a digit. */
+	feed(&k, &g, "\033Pab\033]c");
+	assert_int_equal(g.n, 5);
+	assert_key(&g, 0, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_int_equal(g.ev[0].cp, 'P');
+	assert_int_equal(g.ev[1].cp, 'a');
+	assert_int_equal(g.ev[2].cp, 'b');
+	assert_key(&g, 3, KEYS_CHAR, KEYS_MOD_ALT);
+	assert_int_equal(g.ev[3].cp, ']');
+	assert_int_equal(g.ev[4].cp, 'c');
+	got_free(&g);
+	keys_fini(&k);
+}
+
 /* The names the keys overlay shows. */
 static void test_describe(void **state)
 {
@@ -492,6 +606,8 @@ int main(void)
 		cmocka_unit_test(test_paste_without_end),
 		cmocka_unit_test(test_huge_paste_in_blocks),
 		cmocka_unit_test(test_f1),
+		cmocka_unit_test(test_mouse_reports),
+		cmocka_unit_test(test_terminal_replies),
 		cmocka_unit_test(test_describe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
