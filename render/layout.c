@@ -24,6 +24,10 @@
 #define FENCE_LEN_SHIFT 2
 #define FENCE_INDENT_SHIFT 10
 #define FENCE_FIELD 0xFF
+#define FENCE_LANG_SHIFT 18
+#define FENCE_LANG_FIELD 0xF
+#define FENCE_HL_SHIFT 22
+#define FENCE_HL_FIELD 0x7
 
 #define CODE_INDENT 2
 #define QUOTE_MAX 4
@@ -135,6 +139,7 @@ struct block {
 struct walk {
 	struct layout *l;
 	const char *src;
+	size_t len;
 	struct line_buf lb;
 	struct buf joined;          /* a paragraph's text, soft breaks as spaces */
 	struct link_list links;
@@ -178,7 +183,8 @@ static bool lay_fence_open(struct walk *w, const char *s, size_t n)
 		b++;
 	w->md = FENCE_OPEN | (s[i] == '~' ? FENCE_TILDE : 0) |
 		(int)(k < FENCE_FIELD ? k : FENCE_FIELD) << FENCE_LEN_SHIFT |
-		(int)(i < FENCE_FIELD ? i : FENCE_FIELD) << FENCE_INDENT_SHIFT;
+		(int)(i < FENCE_FIELD ? i : FENCE_FIELD) << FENCE_INDENT_SHIFT |
+		(int)code_lang_named(s + a, b - a) << FENCE_LANG_SHIFT;
 	struct layout *l = w->l;
 	struct line_buf *lb = &w->lb;
 	struct row_shape sh = { 0 };
@@ -198,10 +204,14 @@ static bool lay_fence_open(struct walk *w, const char *s, size_t n)
 	return true;
 }
 
-/* A line inside a fence: the closing fence (dropped), or code. */
-static void lay_code(struct layout *l, struct line_buf *lb, const char *s, size_t n, bool growing,
-		     int *md)
+/* A line inside a fence: the closing fence (dropped), or code, highlighted in the fence's
+ * language. */
+static void lay_code(struct walk *w, size_t off, size_t n, bool growing)
 {
+	struct layout *l = w->l;
+	struct line_buf *lb = &w->lb;
+	const char *s = w->src + off;
+	int *md = &w->md;
 	char fc = (*md & FENCE_TILDE) ? '~' : '`';
 	size_t need = (size_t)(*md >> FENCE_LEN_SHIFT) & FENCE_FIELD;
 	size_t indent = (size_t)(*md >> FENCE_INDENT_SHIFT) & FENCE_FIELD;
@@ -219,7 +229,13 @@ static void lay_code(struct layout *l, struct line_buf *lb, const char *s, size_
 		j++;
 	struct row_shape sh = { 0 };
 	shape_code(&sh, STYLE_CODEBLOCK);
-	line_buf_put(lb, s + j, n - j, STYLE_CODEBLOCK);
+	enum code_lang lang = (enum code_lang)((*md >> FENCE_LANG_SHIFT) & FENCE_LANG_FIELD);
+	unsigned hl = (unsigned)(*md >> FENCE_HL_SHIFT) & FENCE_HL_FIELD;
+	if (lang == LANG_DIFF)
+		highlight_diff_line(lb, w->src, w->len, off + j, n - j, STYLE_CODEBLOCK);
+	else
+		highlight_line(lb, lang, &hl, s + j, n - j, STYLE_CODEBLOCK);
+	*md = (*md & ~(FENCE_HL_FIELD << FENCE_HL_SHIFT)) | (int)(hl & FENCE_HL_FIELD) << FENCE_HL_SHIFT;
 	wrap_line(l, lb, &sh);
 }
 
@@ -616,7 +632,7 @@ static void lay_line(struct walk *w, size_t off, size_t n, bool growing)
 		return;
 	}
 	if (w->md) {
-		lay_code(l, &w->lb, s, n, growing, &w->md);
+		lay_code(w, off, n, growing);
 		return;
 	}
 	if (w->b.kind == BLOCK_TABLE) {
@@ -658,7 +674,7 @@ void layout_update(struct layout *l, const char *src, size_t len, int width, uns
 	l->nspans = l->settled_spans;
 	l->nrows = l->settled_rows;
 	struct walk w = {
-		.l = l, .src = src, .md = l->settled_md_state,
+		.l = l, .src = src, .len = len, .md = l->settled_md_state,
 		.links = { .next = l->settled_links },
 		.reflow = (flags & LAYOUT_REFLOW) && (flags & LAYOUT_MARKDOWN),
 		.streaming = flags & LAYOUT_STREAMING,

@@ -76,6 +76,16 @@ void line_buf_put(struct line_buf *lb, const char *s, size_t n, uint16_t style);
  * growing: the text may still grow, so unmatched markers are hidden, not shown. */
 void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base, bool growing);
 
+/* Appends code line s[0..n) to lb in style base with its tokens (enum token in the style's
+ * token bits); *state carries what the line leaves open (a block comment, a long string) to
+ * the next line of the block, 0 at its start. */
+void highlight_line(struct line_buf *lb, enum code_lang lang, unsigned *state, const char *s,
+		    size_t n, uint16_t base);
+/* Appends the diff line src[off..off+n) to lb: file header, hunk, removed or added, with the
+ * words that changed against its paired line (found in src[0..len)) set apart. */
+void highlight_diff_line(struct line_buf *lb, const char *src, size_t len, size_t off, size_t n,
+			 uint16_t base);
+
 /* Appends the rows of one line to l at l->width. */
 void wrap_line(struct layout *l, const struct line_buf *lb, const struct row_shape *shape);
 /* Starts a row composed piece by piece (a table row), indent columns blank. */
