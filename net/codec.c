@@ -644,6 +644,15 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"), mcp ? "\n" : "");
 	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "is_error"));
 	decode_exit(obs, e);
+	/* An edit's result is the change it made, as upstream's visualize shows it: the diff of
+	 * the file before and after (its words only say that the file was edited). */
+	const char *cmd = ev_string(obs, "command"), *path = ev_string(obs, "path");
+	const char *after = ev_string(obs, "new_content"), *before = ev_string(obs, "old_content");
+	if (!e->is_error && path && after && cmd && strcmp(cmd, "view") != 0) {
+		char *diff = codec_edit_result(path, before ? before : "", after);
+		if (diff)
+			e->text = store_own(st, diff);
+	}
 	/* A tool this client does not know that says nothing in content: what came back, in words. */
 	if (!e->text && e->observation_kind && !known_observation(e->observation_kind)) {
 		static const char *const skip[] = { "content", "is_error", "kind", NULL };

@@ -22,16 +22,22 @@ static bool nonempty(const char *s)
 	return s && *s;
 }
 
-/* A fence that does not occur in the text, so the block cannot end early. */
-static void put_code_block(struct buf *b, const char *text)
+/* A fence that does not occur in the text (NUL-terminated, n bytes), so the block cannot end
+ * early; info names the language ("" none). */
+static void put_fenced(struct buf *b, const char *info, const char *text, size_t n)
 {
-	const char *fence = !strstr(text, "```") ? "```" : !strstr(text, "~~~") ? "~~~" : "````";
-	size_t n = strlen(text);
+	bool tick = !strstr(text, "```"), tilde = !strstr(text, "~~~");
+	const char *fence = tick ? "```" : tilde ? "~~~" : "````";
 	while (n && text[n - 1] == '\n')
 		n--;
-	buf_printf(b, "%s\n", fence);
+	buf_printf(b, "%s%s\n", fence, info);
 	buf_append(b, text, n);
 	buf_printf(b, "\n%s\n", fence);
+}
+
+static void put_code_block(struct buf *b, const char *text)
+{
+	put_fenced(b, "", text, strlen(text));
 }
 
 /* A number as a person writes it: integers without a fraction. The range is checked before
@@ -222,9 +228,45 @@ static void args_terminal(struct buf *b, const cJSON *a, size_t one_line_max)
 	}
 }
 
+/* An edit as a unified diff in a diff block: a creation all added, an insertion after its
+ * line, a replacement of old_str by new_str (where in the file is not known before the
+ * result). False when the texts are beyond what is compared: then said so in words. */
+static bool put_edit_diff(struct buf *b, const char *path, const char *old, const char *new,
+			  size_t old_first, size_t new_first, size_t context)
+{
+	struct buf d;
+	buf_init(&d);
+	struct diff_unified_opts o = { .old_path = old_first == 1 && !*old ? "/dev/null" : path,
+				       .new_path = path, .context = context, .old_first = old_first,
+				       .new_first = new_first };
+	bool ok = diff_unified(&d, old, strlen(old), new, strlen(new), &o);
+	if (ok)
+		put_fenced(b, "diff", d.data ? d.data : "", d.len);
+	else
+		buf_printf(b, "(an edit of %.1f MB: too large to show as a diff)\n",
+			   (double)(strlen(old) + strlen(new)) / (1024.0 * 1024.0));
+	buf_fini(&d);
+	return ok;
+}
+
+char *codec_edit_result(const char *path, const char *before, const char *after)
+{
+	if (strcmp(before, after) == 0)
+		return NULL;
+	struct buf b;
+	buf_init(&b);
+	if (!put_edit_diff(&b, path, before, after, 1, 1, 2)) {
+		buf_fini(&b);
+		return NULL;
+	}
+	while (b.len && b.data[b.len - 1] == '\n')
+		b.data[--b.len] = '\0';
+	return buf_steal(&b);
+}
+
 static void args_file_editor(struct buf *b, const cJSON *a)
 {
-	const char *cmd = str_of(a, "command");
+	const char *cmd = str_of(a, "command"), *path = str_of(a, "path");
 	const char *file_text = str_of(a, "file_text"), *old_str = str_of(a, "old_str");
 	const char *new_str = str_of(a, "new_str");
 	const cJSON *line = cJSON_GetObjectItemCaseSensitive(a, "insert_line");
@@ -236,9 +278,21 @@ static void args_file_editor(struct buf *b, const cJSON *a)
 		put_number(b, cJSON_GetArrayItem(range, 1)->valuedouble);
 		buf_putc(b, '\n');
 	}
+	if (!path)
+		path = "(no path)";
 	if (cmd && strcmp(cmd, "create") == 0 && file_text) {
-		put_code_block(b, file_text);
+		if (!put_edit_diff(b, path, "", file_text, 1, 1, 3))
+			put_code_block(b, file_text);
 		return;
+	}
+	bool at_line = cJSON_IsNumber(line) && line->valuedouble >= 0 && line->valuedouble < 1e9;
+	if (new_str && !old_str && at_line) {
+		size_t after = (size_t)line->valuedouble;
+		if (put_edit_diff(b, path, "", new_str, after + 1, after + 1, 3))
+			return;
+	} else if (old_str) {
+		if (put_edit_diff(b, path, old_str, new_str ? new_str : "", 0, 0, 3))
+			return;
 	}
 	if (old_str) {
 		buf_puts(b, "replace:\n");

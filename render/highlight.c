@@ -91,6 +91,16 @@ enum code_lang code_lang_named(const char *s, size_t n)
 	return LANG_NONE;
 }
 
+bool text_opens_diff(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == '`' || s[i] == '~'))
+		i++;
+	const char *nl = memchr(s, '\n', n);
+	size_t end = nl ? (size_t)(nl - s) : n;
+	return i >= 3 && i <= end && code_lang_named(s + i, end - i) == LANG_DIFF;
+}
+
 enum code_lang code_lang_of_path(const char *path, size_t n)
 {
 	size_t dot = n;

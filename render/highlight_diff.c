@@ -4,6 +4,7 @@
  * around the line, so each line is still laid out alone. */
 #include "layout_int.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Lines looked at around a line for its pair, tokens compared within one, and edits allowed
@@ -41,53 +42,65 @@ static bool marked(struct text_line l, char c)
 				       l.s[3] == ' ');
 }
 
-/* The line paired with s[0..n) at off: for a "-" line, the "+" line as far into the run
- * after its "-" run; for a "+" line, the "-" line as far into the run before. */
+/* Lines of the run of lines marked c from l on (l included), at most PAIR_SCAN_LINES; *nth
+ * gets the run's line want (0 first). */
+static size_t run_forward(const char *src, size_t len, struct text_line l, char c,
+			  struct text_line *nth, size_t want)
+{
+	size_t k = 0;
+	while (k < PAIR_SCAN_LINES && marked(l, c)) {
+		if (k == want)
+			*nth = l;
+		k++;
+		if (!line_after(src, len, (size_t)(l.s - src), l.n, &l))
+			break;
+	}
+	return k;
+}
+
+/* The line paired with s[0..n) at off, when a run of "-" lines is followed by a run of as
+ * many "+" lines (as git's diff-highlight, a replacement line for line): the line as far
+ * into the other run. */
 static bool find_pair(const char *src, size_t len, size_t off, size_t n, struct text_line *out)
 {
-	char mark = src[off], other = mark == '-' ? '+' : '-';
-	struct text_line cur = { src + off, n };
+	char mark = src[off];
+	struct text_line first = { src + off, n }, unused;
 	size_t place = 0;
-	size_t at = off;
-	while (at > 0 && place < PAIR_SCAN_LINES) {
-		struct text_line prev = line_before(src, at);
+	while (first.s > src && place < PAIR_SCAN_LINES) {
+		struct text_line prev = line_before(src, (size_t)(first.s - src));
 		if (!marked(prev, mark))
 			break;
 		place++;
-		at = (size_t)(prev.s - src);
+		first = prev;
 	}
-	if (mark == '-') {
-		struct text_line l = cur;
-		size_t o = off;
-		for (int k = 0; k < PAIR_SCAN_LINES && marked(l, '-'); k++) {
-			if (!line_after(src, len, o, l.n, &l))
-				return false;
-			o = (size_t)(l.s - src);
+	struct text_line dels = first, adds;
+	if (mark == '+') {
+		/* the "-" run right before this "+" run */
+		if (first.s == src)
+			return false;
+		dels = line_before(src, (size_t)(first.s - src));
+		size_t k = 0;
+		while (k < PAIR_SCAN_LINES && marked(dels, '-') && dels.s > src) {
+			struct text_line prev = line_before(src, (size_t)(dels.s - src));
+			if (!marked(prev, '-'))
+				break;
+			dels = prev;
+			k++;
 		}
-		for (size_t k = 0; k < place && marked(l, '+'); k++) {
-			if (!line_after(src, len, o, l.n, &l))
-				return false;
-			o = (size_t)(l.s - src);
-		}
-		*out = l;
-		return marked(l, '+');
+		if (!marked(dels, '-'))
+			return false;
 	}
-	/* a "+" line: back over the "+" lines before it, then the "-" run */
-	if (at == 0)
-		return false;
-	struct text_line l = line_before(src, at);
-	size_t run = 0;
-	struct text_line runv[PAIR_SCAN_LINES];
-	while (marked(l, other) && run < PAIR_SCAN_LINES) {
-		runv[run++] = l;
-		if (l.s == src)
-			break;
-		l = line_before(src, (size_t)(l.s - src));
-	}
-	if (place >= run || (run == PAIR_SCAN_LINES && marked(l, other)))
-		return false;
-	*out = runv[run - 1 - place];
-	return true;
+	size_t ndel = run_forward(src, len, dels, '-', mark == '+' ? out : &unused,
+				  mark == '+' ? place : SIZE_MAX);
+	/* the first line after the "-" run starts the "+" run */
+	struct text_line l = dels;
+	for (size_t k = 0; k < ndel; k++)
+		if (!line_after(src, len, (size_t)(l.s - src), l.n, &l))
+			return false;
+	adds = l;
+	size_t nadd = run_forward(src, len, adds, '+', mark == '-' ? out : &unused,
+				  mark == '-' ? place : SIZE_MAX);
+	return ndel == nadd && place < ndel && ndel < PAIR_SCAN_LINES;
 }
 
 struct words {

@@ -626,6 +626,12 @@ static void lay_line(struct walk *w, size_t off, size_t n, bool growing)
 	const char *s = w->src + off;
 	line_buf_clear(&w->lb);
 	if (!(l->flags & LAYOUT_MARKDOWN)) {
+		if ((l->flags & LAYOUT_FENCES) && w->md) {
+			lay_code(w, off, n, growing);
+			return;
+		}
+		if ((l->flags & LAYOUT_FENCES) && lay_fence_open(w, s, n))
+			return;
 		struct row_shape sh = { 0 };
 		line_buf_put(&w->lb, s, n, STYLE_PLAIN);
 		wrap_line(l, &w->lb, &sh);

@@ -77,6 +77,8 @@ enum code_lang {
 };
 /* The language a fence's info word ("python", "sh", "ts") names, LANG_NONE if none known. */
 enum code_lang code_lang_named(const char *s, size_t n);
+/* Whether s[0..n) starts with a fenced block of a diff (an edit's arguments). */
+bool text_opens_diff(const char *s, size_t n);
 /* The language of a file by its name's extension ("x.py", "Makefile" is none). */
 enum code_lang code_lang_of_path(const char *path, size_t n);
 
@@ -101,6 +103,8 @@ enum layout_flags {
 				     * that may yet open or close are hidden, not shown raw */
 	LAYOUT_REFLOW = 1 << 2,     /* with markdown: a paragraph's soft line breaks are spaces,
 				     * so prose reflows to the width */
+	LAYOUT_FENCES = 1 << 3,     /* without markdown: fenced code blocks still are (text
+				     * shown as it is, but for highlighted code and diffs) */
 };
 
 /* The wrapped rows of one text at one width. Markers of markdown never reach text. */

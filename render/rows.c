@@ -437,6 +437,10 @@ static void build_detail(struct item_rows *r, const struct item_info *it, int wi
 	r->detail_more_row = 0;
 	if (it->kind != ITEM_TOOL || !it->detail_len)
 		return;
+	/* An edit's result is its diff again, with line numbers: it takes the arguments' place. */
+	if (it->result_len && text_opens_diff(it->result_text, it->result_len) &&
+	    text_opens_diff(it->detail, it->detail_len))
+		return;
 	layout_refresh(&r->detail, it->detail, it->detail_len, it->detail_epoch, width,
 		       LAYOUT_MARKDOWN, STYLE_DIM);
 	size_t total = r->detail.l.nrows;
@@ -496,13 +500,16 @@ static void build_result(struct item_rows *r, const struct item_info *it, int wi
 	if (!own)
 		add_output_rule(r, it, width);
 	r->result_first = r->nrows;
-	layout_refresh(&r->result, src, len, epoch, width, 0, STYLE_DIM);
+	/* an edit's diff shows as a diff; any other output as it came */
+	unsigned flags = text_opens_diff(src, len) ? LAYOUT_FENCES : 0;
+	layout_refresh(&r->result, src, len, epoch, width, flags, STYLE_DIM);
 	size_t total = r->result.l.nrows;
-	r->result_count = capped(it, total, RESULT_MAX_ROWS);
+	size_t max = flags ? DETAIL_MAX_ROWS : RESULT_MAX_ROWS;
+	r->result_count = capped(it, total, max);
 	r->nrows += r->result_count;
-	if (total > RESULT_MAX_ROWS) {
+	if (total > max) {
 		deco_begin(r, DECO_MORE);
-		add_more(r, src, len, width, 0, it->expanded, r->result_count);
+		add_more(r, src, len, width, flags, it->expanded, r->result_count);
 		deco_end(r, DECO_MORE, width);
 		r->more_row = r->nrows++;
 	}

@@ -28,6 +28,14 @@ enum draw_pair {
 	PAIR_CODE,
 	PAIR_NOTICE,
 	PAIR_MARKER,
+	/* highlighted code and diffs (render's enum token) */
+	PAIR_KEYWORD,
+	PAIR_STRING,
+	PAIR_COMMENT,
+	PAIR_NUMERAL,
+	PAIR_DIFF_HUNK,
+	PAIR_DIFF_DEL,
+	PAIR_DIFF_ADD,
 	PAIR_COUNT,
 };
 
@@ -41,6 +49,9 @@ struct look {
 /* Decides between colour and monochrome (after the terminal opened), sets up the pairs and
  * gives the view the words of our keys. */
 void draw_init(void);
+/* base with the looks of a span's style added: its markdown, then its token of highlighted
+ * code, which wins over the code block's colour and the dimming of a card's arguments. */
+struct look draw_span_look(struct look base, uint16_t style);
 /* Adds l's attributes to acc; l's colour wins when it has one. */
 void draw_combine(struct look *acc, const struct look *l);
 /* FNV-1a steps for line fingerprints. */
@@ -62,7 +73,7 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
 		     const char *needle, size_t m, bool current);
 
-enum { DRAW_LINE_SEGMENTS = 12 };
+enum { DRAW_LINE_SEGMENTS = 40 };
 
 struct draw_segment {
 	const char *s;

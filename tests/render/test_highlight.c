@@ -90,19 +90,39 @@ static void test_language_names(void **state)
 static void test_diff_block(void **state)
 {
 	(void)state;
-	EXPECT_LAYOUT("```diff\n--- a.py\n+++ a.py\n@@ -1,2 +1,2 @@\n keep\n-x = old(1)\n"
-		      "+x = new(1)\n+added line\n```", 40, MD,
+	EXPECT_LAYOUT("```diff\n--- a.py\n+++ a.py\n@@ -1,3 +1,3 @@\n keep\n-x = old(1)\n-y = 2\n"
+		      "+x = new(1)\n+y = 3\n```", 40, MD,
 		      "  {D:── diff ──────────────────────────────}\n"
 		      "  {K=f:--- a.py}\n"
 		      "  {K=f:+++ a.py}\n"
-		      "  {K=h:@@ -1,2 +1,2 @@}\n"
+		      "  {K=h:@@ -1,3 +1,3 @@}\n"
 		      "  {K: keep}\n"
 		      "  {K=-:-x = }{K=_:old}{K=-:(1)}\n"
+		      "  {K=-:-y = }{K=_:2}\n"
 		      "  {K=+:+x = }{K=^:new}{K=+:(1)}\n"
-		      "  {K=+:+added line}");
+		      "  {K=+:+y = }{K=^:3}");
+	/* runs of different lengths are not a line-for-line replacement: no words set apart */
+	EXPECT_LAYOUT("```diff\n-x = old(1)\n+x = new(1)\n+added\n```", 40, MD,
+		      "  {D:── diff ──────────────────────────────}\n"
+		      "  {K=-:-x = old(1)}\n"
+		      "  {K=+:+x = new(1)}\n"
+		      "  {K=+:+added}");
 	/* lines sharing too little are whole lines, not word edits */
 	EXPECT_LAYOUT("```diff\n-abc def\n+xyz uvw\n```", 20, MD,
 		      "  {D:── diff ──────────}\n  {K=-:-abc def}\n  {K=+:+xyz uvw}");
+}
+
+/* Plain text with fences: the fenced block is code, everything else shows as it is. */
+static void test_plain_with_fences(void **state)
+{
+	(void)state;
+	EXPECT_LAYOUT("**a**\n```diff\n-a\n+b\n```", 20, LAYOUT_FENCES,
+		      "**a**\n  {D:── diff ──────────}\n  {K=-:-a}\n  {K=+:+b}");
+	EXPECT_LAYOUT("**a**\n```diff\n-a\n```", 20, 0, "**a**\n```diff\n-a\n```");
+	assert_true(text_opens_diff("```diff\n-a", 10));
+	assert_true(text_opens_diff("~~~~patch\n", 10));
+	assert_false(text_opens_diff("```python\n", 10));
+	assert_false(text_opens_diff("diff\n", 5));
 }
 
 /* ------------------------------------------------------------------ diffs */
@@ -252,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_data_languages),
 		cmocka_unit_test(test_language_names),
 		cmocka_unit_test(test_diff_block),
+		cmocka_unit_test(test_plain_with_fences),
 		cmocka_unit_test(test_unified),
 		cmocka_unit_test(test_unified_cap),
 		cmocka_unit_test(test_unified_bounded),

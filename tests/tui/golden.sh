@@ -132,6 +132,59 @@ rest_error) # a control the server refuses: one item in words
 	wait_gone "pausing the agent" 5 || fail "'pausing the agent…' stayed"
 	golden rest_error -e
 	;;
+diff_card | diff_card_80) # file edits as diffs: the edit's with line numbers, the creation collapsed
+	start_fixture "$DATA/tui_diff.scenario"
+	cols=100
+	[ "$CASE" = diff_card ] || cols=80
+	start_tether "$cols" 50 "$CONV"
+	wait_for_text "Diff test done."
+	keys PPage
+	wait_for_text "Fix the crash on an empty file."
+	golden "$CASE" -e
+	;;
+diff_nocolor) # NO_COLOR: the diff keeps its -/+ marks, the changed words underlined
+	printf '#!/bin/sh\nNO_COLOR=1 exec %q "$@"\n' "$TETHER" >"$WORK/tether_nocolor"
+	chmod +x "$WORK/tether_nocolor"
+	TETHER=$WORK/tether_nocolor
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 50 "$CONV"
+	wait_for_text "Diff test done."
+	keys PPage
+	wait_for_text "Fix the crash on an empty file."
+	golden diff_nocolor -e
+	;;
+diff_expanded) # the creation's diff focused and expanded in place
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 50 "$CONV"
+	wait_for_text "Diff test done."
+	keys M-Up M-Up
+	wait_for_text "more lines · Tab expands · Ctrl-O opens"
+	keys Tab
+	wait_for_text "lines · Tab folds · Ctrl-O opens"
+	golden diff_expanded -e
+	;;
+diff_pager) # Ctrl-O on the edit: the pager in the same colours
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 40 "$CONV"
+	wait_for_text "Diff test done."
+	keys M-Up M-Up M-Up
+	keys C-o
+	wait_for_text "── command ──"
+	wait_for_text "Guard the empty case."
+	golden diff_pager -e
+	;;
+diff_confirm) # an edit waiting for confirmation: the modal shows its diff
+	start_fixture "$DATA/tui_diff_confirm.scenario"
+	start_tether 80 30 "$CONV"
+	wait_for_text "Confirm 1 action"
+	golden diff_confirm -e
+	;;
+code_highlight) # an answer with a Python and a shell block, highlighted
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 24 "$CONV"
+	wait_for_text "Diff test done."
+	golden code_highlight -e
+	;;
 *) fail "no golden case '$CASE'" ;;
 esac
 keys C-c C-c
