@@ -91,6 +91,23 @@ enum code_lang code_lang_named(const char *s, size_t n)
 	return LANG_NONE;
 }
 
+enum code_lang text_view_lang(const char *s, size_t n)
+{
+	static const char head[] = "Here's the result of running `cat -n` on ";
+	size_t h = sizeof head - 1;
+	if (n <= h || memcmp(s, head, h) != 0)
+		return LANG_NONE;
+	const char *nl = memchr(s + h, '\n', n - h);
+	size_t end = nl ? (size_t)(nl - s) : n;
+	if (end <= h || s[end - 1] != ':')
+		return LANG_NONE;
+	end--;
+	size_t start = end; /* "a snippet of PATH": the last word */
+	while (start > h && s[start - 1] != ' ')
+		start--;
+	return code_lang_of_path(s + start, end - start);
+}
+
 bool text_opens_diff(const char *s, size_t n)
 {
 	size_t i = 0;

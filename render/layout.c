@@ -620,13 +620,36 @@ static bool table_takes(struct walk *w, size_t off, size_t n, bool growing)
 	return true;
 }
 
+/* "     7\tcode" in a file view of a known language: the number dim, the code highlighted,
+ * what a line leaves open kept in the walk's state for the next. */
+static bool lay_numbered_code(struct walk *w, const char *s, size_t n)
+{
+	enum code_lang lang = (enum code_lang)((w->l->flags >> LAYOUT_LANG_SHIFT) & FENCE_LANG_FIELD);
+	if (lang == LANG_NONE)
+		return false;
+	size_t i = skip_blanks(s, 0, n), d = i;
+	while (d < n && s[d] >= '0' && s[d] <= '9')
+		d++;
+	if (d == i || d == n || s[d] != '\t')
+		return false;
+	unsigned hl = (unsigned)(w->md >> FENCE_HL_SHIFT) & FENCE_HL_FIELD;
+	struct row_shape sh = { 0 };
+	line_buf_put(&w->lb, s, d + 1, STYLE_DIM);
+	highlight_line(&w->lb, lang, &hl, s + d + 1, n - d - 1, STYLE_PLAIN);
+	w->md = (int)(hl & FENCE_HL_FIELD) << FENCE_HL_SHIFT;
+	wrap_line(w->l, &w->lb, &sh);
+	return true;
+}
+
 static void lay_line(struct walk *w, size_t off, size_t n, bool growing)
 {
 	struct layout *l = w->l;
 	const char *s = w->src + off;
 	line_buf_clear(&w->lb);
 	if (!(l->flags & LAYOUT_MARKDOWN)) {
-		if ((l->flags & LAYOUT_FENCES) && w->md) {
+		if (lay_numbered_code(w, s, n))
+			return;
+		if ((l->flags & LAYOUT_FENCES) && (w->md & FENCE_OPEN)) {
 			lay_code(w, off, n, growing);
 			return;
 		}

@@ -77,6 +77,9 @@ enum code_lang {
 };
 /* The language a fence's info word ("python", "sh", "ts") names, LANG_NONE if none known. */
 enum code_lang code_lang_named(const char *s, size_t n);
+/* The language of a file view's text (upstream's "Here's the result of running `cat -n` on
+ * PATH:" and numbered lines) by PATH's extension; LANG_NONE for any other text. */
+enum code_lang text_view_lang(const char *s, size_t n);
 /* Whether s[0..n) starts with a fenced block of a diff (an edit's arguments). */
 bool text_opens_diff(const char *s, size_t n);
 /* The language of a file by its name's extension ("x.py", "Makefile" is none). */
@@ -106,6 +109,10 @@ enum layout_flags {
 	LAYOUT_FENCES = 1 << 3,     /* without markdown: fenced code blocks still are (text
 				     * shown as it is, but for highlighted code and diffs) */
 };
+/* Without markdown: lines numbered as `cat -n` prints them ("     7\tcode") are code in
+ * language lang (enum code_lang), their numbers dim. */
+#define LAYOUT_LANG_SHIFT 8
+#define LAYOUT_LANG(lang) ((unsigned)(lang) << LAYOUT_LANG_SHIFT)
 
 /* The wrapped rows of one text at one width. Markers of markdown never reach text. */
 struct layout {

@@ -501,10 +501,11 @@ static void build_result(struct item_rows *r, const struct item_info *it, int wi
 		add_output_rule(r, it, width);
 	r->result_first = r->nrows;
 	/* an edit's diff shows as a diff; any other output as it came */
-	unsigned flags = text_opens_diff(src, len) ? LAYOUT_FENCES : 0;
+	unsigned flags = text_opens_diff(src, len) ? LAYOUT_FENCES
+						   : LAYOUT_LANG(text_view_lang(src, len));
 	layout_refresh(&r->result, src, len, epoch, width, flags, STYLE_DIM);
 	size_t total = r->result.l.nrows;
-	size_t max = flags ? DETAIL_MAX_ROWS : RESULT_MAX_ROWS;
+	size_t max = flags & LAYOUT_FENCES ? DETAIL_MAX_ROWS : RESULT_MAX_ROWS;
 	r->result_count = capped(it, total, max);
 	r->nrows += r->result_count;
 	if (total > max) {

@@ -125,6 +125,26 @@ static void test_plain_with_fences(void **state)
 	assert_false(text_opens_diff("diff\n", 5));
 }
 
+/* A file view (upstream's `cat -n` output) of a known language: numbers dim, code highlighted,
+ * a docstring carried over lines; the heading and unnumbered lines as they are. */
+static void test_file_view(void **state)
+{
+	(void)state;
+	static const char view[] = "Here's the result of running `cat -n` on /w/a.py:\n"
+				   "     1\tdef f():\n     2\t    \"\"\"doc\n     3\t    end\"\"\" # x\n";
+	assert_int_equal(text_view_lang(view, strlen(view)), LANG_PYTHON);
+	assert_int_equal(text_view_lang("Here's the result of running `cat -n` on a snippet of "
+					"/w/m.go:\n", 62), LANG_GO);
+	assert_int_equal(text_view_lang("Here's the result of running `cat -n` on /w/Makefile:\n",
+					53), LANG_NONE);
+	assert_int_equal(text_view_lang("total 4\n", 8), LANG_NONE);
+	EXPECT_LAYOUT(view, 80, LAYOUT_LANG(LANG_PYTHON),
+		      "Here's the result of running `cat -n` on /w/a.py:\n"
+		      "{D:     1  }{=w:def} f():\n"
+		      "{D:     2  }    {=s:\"\"\"doc}\n"
+		      "{D:     3  }{=s:    end\"\"\"} {=c:# x}");
+}
+
 /* ------------------------------------------------------------------ diffs */
 
 static char *unified(const char *a, const char *b, size_t context, size_t old_first,
@@ -273,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_language_names),
 		cmocka_unit_test(test_diff_block),
 		cmocka_unit_test(test_plain_with_fences),
+		cmocka_unit_test(test_file_view),
 		cmocka_unit_test(test_unified),
 		cmocka_unit_test(test_unified_cap),
 		cmocka_unit_test(test_unified_bounded),
