@@ -249,13 +249,14 @@ static bool put_edit_diff(struct buf *b, const char *path, const char *old, cons
 	return ok;
 }
 
-char *codec_edit_result(const char *path, const char *before, const char *after)
+char *codec_edit_result(const char *path, const char *before, const char *after, bool whole)
 {
 	if (strcmp(before, after) == 0)
 		return NULL;
 	struct buf b;
 	buf_init(&b);
-	if (!put_edit_diff(&b, path, before, after, 1, 1, 2)) {
+	size_t first = whole ? 1 : 0;
+	if (!put_edit_diff(&b, path, before, after, first, first, whole ? 2 : 3)) {
 		buf_fini(&b);
 		return NULL;
 	}
@@ -371,6 +372,8 @@ char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t 
 		args_terminal(&b, action, one_line_max);
 	else if (strcmp(k, "FileEditorAction") == 0 || strcmp(k, "StrReplaceEditorAction") == 0)
 		args_file_editor(&b, action);
+	else if (strcmp(k, "ApplyPatchAction") == 0 && str_of(action, "patch"))
+		put_fenced(&b, "diff", str_of(action, "patch"), strlen(str_of(action, "patch")));
 	else if (strcmp(k, "TaskTrackerAction") == 0)
 		args_task_tracker(&b, action);
 	else if (strcmp(k, "ThinkAction") == 0)

@@ -54,9 +54,10 @@ char *rest_encode_user_message(const char *text);
  * message, search and browser fields, MCP data, any other tool's fields. Caller frees. */
 char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t one_line_max);
 /* A file edit's result as a unified diff in a diff block, from the file's content before and
- * after (line numbers, two lines of context, as upstream shows it); NULL when nothing
- * changed or the texts are beyond what is compared. */
-char *codec_edit_result(const char *path, const char *before, const char *after);
+ * after (whole: line numbers, two lines of context, as upstream shows it; else a snippet of
+ * it, no line numbers); NULL when nothing changed or the texts are beyond what is
+ * compared. */
+char *codec_edit_result(const char *path, const char *before, const char *after, bool whole);
 /* obj's members (except NULLs and skip, a NULL-ended list) as "key: value" lines, nested keys
  * dotted; a non-object as one "value:" line. NULL when nothing is left. Caller frees. */
 char *codec_kv_lines(const cJSON *obj, const char *const *skip);

@@ -164,6 +164,18 @@ static void test_file_editor_arguments(void **state)
 	frame_fini(&f);
 }
 
+/* apply_patch's patch shows as it is, in a diff block. */
+static void test_apply_patch_arguments(void **state)
+{
+	(void)state;
+	struct frame f;
+	action("apply_patch", "{\"patch\":\"*** Begin Patch\\n*** Update File: a.py\\n@@\\n-x = 1\\n+x = 2\\n"
+	       "*** End Patch\",\"kind\":\"ApplyPatchAction\"}", "", &f);
+	assert_string_equal(f.event.arguments, "```diff\n*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n"
+			    "+x = 2\n*** End Patch\n```");
+	frame_fini(&f);
+}
+
 /* An edit's result is the diff of the file before and after, with line numbers and two lines
  * of context, as upstream's visualize shows it; an error or a view keeps its words. */
 static void test_file_editor_result_diff(void **state)
@@ -385,7 +397,17 @@ static void test_acp_tool_call(void **state)
 	       "{\"type\":\"diff\",\"path\":\"b.py\",\"oldText\":\"a\",\"newText\":\"b\"}],"
 	       "\"kind\":\"ACPToolCallEvent\"}", &f);
 	assert_true(f.event.is_error);
-	assert_string_equal(f.event.text, "no such file\nedited b.py");
+	/* an edit's diff block is a unified diff, before any text */
+	assert_string_equal(f.event.text, "```diff\n--- b.py\n+++ b.py\n@@ -?,1 +?,1 @@\n-a\n+b\n```\n"
+			    "no such file");
+	frame_fini(&f);
+	/* a file written whole (old_text null, upstream's snake case): all added; no new text:
+	 * the path in words */
+	decode("{\"id\":\"c3\",\"tool_call_id\":\"acp_3\",\"title\":\"Write\",\"status\":\"completed\","
+	       "\"content\":[{\"type\":\"diff\",\"path\":\"n.py\",\"old_text\":null,\"new_text\":\"x = 1\\n\"},"
+	       "{\"type\":\"diff\",\"path\":\"m.py\"}],\"kind\":\"ACPToolCallEvent\"}", &f);
+	assert_string_equal(f.event.text, "```diff\n--- /dev/null\n+++ n.py\n@@ -0,0 +1 @@\n+x = 1\n```\n"
+			    "edited m.py");
 	frame_fini(&f);
 	/* A tool_kind from a hostile agent is a summary like any other: one line, cut at 200
 	 * (fuzz_codec found it whole). */
@@ -490,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_file_editor_arguments),
 		cmocka_unit_test(test_file_editor_huge_edit),
 		cmocka_unit_test(test_file_editor_result_diff),
+		cmocka_unit_test(test_apply_patch_arguments),
 		cmocka_unit_test(test_other_standard_tools),
 		cmocka_unit_test(test_unknown_tool),
 		cmocka_unit_test(test_action_without_action),
