@@ -139,7 +139,6 @@ struct block {
 struct walk {
 	struct layout *l;
 	const char *src;
-	size_t len;
 	struct line_buf lb;
 	struct buf joined;          /* a paragraph's text, soft breaks as spaces */
 	struct link_list links;
@@ -232,7 +231,7 @@ static void lay_code(struct walk *w, size_t off, size_t n, bool growing)
 	enum code_lang lang = (enum code_lang)((*md >> FENCE_LANG_SHIFT) & FENCE_LANG_FIELD);
 	unsigned hl = (unsigned)(*md >> FENCE_HL_SHIFT) & FENCE_HL_FIELD;
 	if (lang == LANG_DIFF)
-		highlight_diff_line(lb, w->src, w->len, off + j, n - j, STYLE_CODEBLOCK);
+		highlight_diff_line(lb, w->src, off + j, n - j, STYLE_CODEBLOCK);
 	else
 		highlight_line(lb, lang, &hl, s + j, n - j, STYLE_CODEBLOCK);
 	*md = (*md & ~(FENCE_HL_FIELD << FENCE_HL_SHIFT)) | (int)(hl & FENCE_HL_FIELD) << FENCE_HL_SHIFT;
@@ -703,7 +702,7 @@ void layout_update(struct layout *l, const char *src, size_t len, int width, uns
 	l->nspans = l->settled_spans;
 	l->nrows = l->settled_rows;
 	struct walk w = {
-		.l = l, .src = src, .len = len, .md = l->settled_md_state,
+		.l = l, .src = src, .md = l->settled_md_state,
 		.links = { .next = l->settled_links },
 		.reflow = (flags & LAYOUT_REFLOW) && (flags & LAYOUT_MARKDOWN),
 		.streaming = flags & LAYOUT_STREAMING,

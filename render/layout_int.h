@@ -81,10 +81,9 @@ void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base
  * the next line of the block, 0 at its start. */
 void highlight_line(struct line_buf *lb, enum code_lang lang, unsigned *state, const char *s,
 		    size_t n, uint16_t base);
-/* Appends the diff line src[off..off+n) to lb: file header, hunk, removed or added, with the
- * words that changed against its paired line (found in src[0..len)) set apart. */
-void highlight_diff_line(struct line_buf *lb, const char *src, size_t len, size_t off, size_t n,
-			 uint16_t base);
+/* Appends the diff line src[off..off+n) to lb: file header, hunk, removed or added; in an
+ * added line, the words changed from its removed pair (found in src before it) set apart. */
+void highlight_diff_line(struct line_buf *lb, const char *src, size_t off, size_t n, uint16_t base);
 
 /* Appends the rows of one line to l at l->width. */
 void wrap_line(struct layout *l, const struct line_buf *lb, const struct row_shape *shape);

@@ -91,25 +91,22 @@ static void test_diff_block(void **state)
 {
 	(void)state;
 	EXPECT_LAYOUT("```diff\n--- a.py\n+++ a.py\n@@ -1,3 +1,3 @@\n keep\n-x = old(1)\n-y = 2\n"
-		      "+x = new(1)\n+y = 3\n```", 40, MD,
+		      "+x = new(1)\n+y = 3\n+added line\n```", 40, MD,
 		      "  {D:── diff ──────────────────────────────}\n"
 		      "  {K=f:--- a.py}\n"
 		      "  {K=f:+++ a.py}\n"
 		      "  {K=h:@@ -1,3 +1,3 @@}\n"
 		      "  {K: keep}\n"
-		      "  {K=-:-x = }{K=_:old}{K=-:(1)}\n"
-		      "  {K=-:-y = }{K=_:2}\n"
-		      "  {K=+:+x = }{K=^:new}{K=+:(1)}\n"
-		      "  {K=+:+y = }{K=^:3}");
-	/* runs of different lengths are not a line-for-line replacement: no words set apart */
-	EXPECT_LAYOUT("```diff\n-x = old(1)\n+x = new(1)\n+added\n```", 40, MD,
-		      "  {D:── diff ──────────────────────────────}\n"
 		      "  {K=-:-x = old(1)}\n"
-		      "  {K=+:+x = new(1)}\n"
-		      "  {K=+:+added}");
-	/* lines sharing too little are whole lines, not word edits */
-	EXPECT_LAYOUT("```diff\n-abc def\n+xyz uvw\n```", 20, MD,
-		      "  {D:── diff ──────────}\n  {K=-:-abc def}\n  {K=+:+xyz uvw}");
+		      "  {K=-:-y = 2}\n"
+		      "  {K=+:+x = }{K=^:new}{K=+:(1)}\n"
+		      "  {K=+:+y = }{K=^:3}\n"
+		      "  {K=+:+added line}");
+	/* an added line that keeps less than half of its removed pair is a new line */
+	EXPECT_LAYOUT("```diff\n-    return total\n+    if not rows:\n```", 40, MD,
+		      "  {D:── diff ──────────────────────────────}\n"
+		      "  {K=-:-    return total}\n"
+		      "  {K=+:+    if not rows:}");
 }
 
 /* Plain text with fences: the fenced block is code, everything else shows as it is. */
