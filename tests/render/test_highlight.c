@@ -74,6 +74,35 @@ static void test_data_languages(void **state)
 	EXPECT_LAYOUT("```cobol\nif 1\n```", 20, MD, "  {D:── cobol ─────────}\n  {K:if 1}");
 }
 
+/* A growing block is laid out a line at a time: every finished line of it is settled (never
+ * laid out again), also inside a string that is still open, and the result equals a fresh
+ * layout's. */
+static void test_streaming_block_settles(void **state)
+{
+	(void)state;
+	static const char src[] = "```python\nx = 1\ns = \"\"\"open\nstill open\ny = 2";
+	size_t len = strlen(src), last = (size_t)(strrchr(src, '\n') - src) + 1;
+	struct layout inc, fresh;
+	layout_init(&inc);
+	layout_init(&fresh);
+	for (size_t n = 1; n <= len; n++)
+		layout_update(&inc, src, n, 40, MD | LAYOUT_STREAMING);
+	assert_int_equal(inc.settled_src, last);
+	layout_update(&fresh, src, len, 40, MD | LAYOUT_STREAMING);
+	assert_true(layouts_equal(&inc, &fresh));
+	struct buf dump;
+	buf_init(&dump);
+	layout_dump(&inc, &dump);
+	assert_string_equal(dump.data, "  {D:── python ────────────────────────────}\n"
+			    "  {K:x = }{K=n:1}\n"
+			    "  {K:s = }{K=s:\"\"\"open}\n"
+			    "  {K=s:still open}\n"
+			    "  {K=s:y = 2}");
+	buf_fini(&dump);
+	layout_fini(&inc);
+	layout_fini(&fresh);
+}
+
 static void test_language_names(void **state)
 {
 	(void)state;
@@ -287,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_c_family),
 		cmocka_unit_test(test_data_languages),
+		cmocka_unit_test(test_streaming_block_settles),
 		cmocka_unit_test(test_language_names),
 		cmocka_unit_test(test_diff_block),
 		cmocka_unit_test(test_plain_with_fences),
