@@ -69,7 +69,8 @@ struct look draw_span_look(struct look base, uint16_t style)
 		if ((style & style_looks[i].style) && !(token && style_looks[i].style == STYLE_DIM))
 			draw_combine(&base, &style_looks[i].look);
 	if (token && token < TOKEN_COUNT) {
-		if (style & STYLE_CODEBLOCK)
+		/* without colour a diff's lines are plain (code is bold): the marks say it */
+		if (token >= TOKEN_DIFF_FILE)
 			base.mono &= ~(attr_t)A_BOLD;
 		draw_combine(&base, &token_looks[token]);
 		if (!token_looks[token].pair)
