@@ -421,6 +421,18 @@ static void add_more(struct item_rows *r, const char *src, size_t len, int width
 		     unsigned flags, bool expanded, size_t shown_rows)
 {
 	size_t total = count_lines(src, len);
+	/* a closing fence shows no row: it is not a line of the text's */
+	size_t end = len;
+	while (end && src[end - 1] == '\n')
+		end--;
+	size_t start = end;
+	while (start && src[start - 1] != '\n')
+		start--;
+	bool fence = end - start >= 3 && (src[start] == '`' || src[start] == '~');
+	for (size_t i = start; fence && i < end; i++)
+		fence = src[i] == src[start];
+	if (fence && (flags & (LAYOUT_MARKDOWN | LAYOUT_FENCES)) && total)
+		total--;
 	if (!expanded) {
 		size_t hidden = total - lines_within(src, len, width, flags, shown_rows);
 		deco_add_lines(r, STYLE_DIM, "… %lld more %s", (long long)hidden);
