@@ -163,21 +163,25 @@ diff_expanded) # the creation's diff focused and expanded in place
 	wait_for_text "lines · Tab folds · Ctrl-O opens"
 	golden diff_expanded -e
 	;;
-diff_pager) # Ctrl-O on the edit: the pager in the same colours
+diff_pager | diff_pager_80) # Ctrl-O on the edit: the pager in the same colours
 	start_fixture "$DATA/tui_diff.scenario"
-	start_tether 100 40 "$CONV"
+	cols=100
+	[ "$CASE" = diff_pager ] || cols=80
+	start_tether "$cols" 40 "$CONV"
 	wait_for_text "Diff test done."
 	keys M-Up M-Up M-Up
 	keys C-o
 	wait_for_text "── command ──"
 	wait_for_text "Guard the empty case."
-	golden diff_pager -e
+	golden "$CASE" -e
 	;;
-diff_confirm) # an edit waiting for confirmation: the modal shows its diff
+diff_confirm | diff_confirm_100) # an edit waiting for confirmation: the modal shows its diff
 	start_fixture "$DATA/tui_diff_confirm.scenario"
-	start_tether 80 30 "$CONV"
+	cols=80
+	[ "$CASE" = diff_confirm ] || cols=100
+	start_tether "$cols" 30 "$CONV"
 	wait_for_text "Confirm 1 action"
-	golden diff_confirm -e
+	golden "$CASE" -e
 	;;
 code_highlight) # an answer with a Python and a shell block, highlighted
 	start_fixture "$DATA/tui_diff.scenario"
