@@ -24,7 +24,7 @@ static bool nonempty(const char *s)
 
 /* A fence that does not occur in the text (NUL-terminated, n bytes), so the block cannot end
  * early; info names the language ("" none). */
-static void put_fenced(struct buf *b, const char *info, const char *text, size_t n)
+void codec_put_fenced(struct buf *b, const char *info, const char *text, size_t n)
 {
 	bool tick = !strstr(text, "```"), tilde = !strstr(text, "~~~");
 	const char *fence = tick ? "```" : tilde ? "~~~" : "````";
@@ -37,12 +37,12 @@ static void put_fenced(struct buf *b, const char *info, const char *text, size_t
 
 static void put_code_block(struct buf *b, const char *text)
 {
-	put_fenced(b, "", text, strlen(text));
+	codec_put_fenced(b, "", text, strlen(text));
 }
 
 /* A number as a person writes it: integers without a fraction. The range is checked before
  * the cast: casting 1e300 or NaN to long long is undefined behaviour. */
-static void put_number(struct buf *b, double d)
+void codec_put_number(struct buf *b, double d)
 {
 	if (d > -1e15 && d < 1e15 && d == (double)(long long)d)
 		buf_printf(b, "%lld", (long long)d);
@@ -74,7 +74,7 @@ static void kv_scalar(struct buf *b, const cJSON *v)
 	if (cJSON_IsString(v))
 		put_value_cut(b, v->valuestring);
 	else if (cJSON_IsNumber(v))
-		put_number(b, v->valuedouble);
+		codec_put_number(b, v->valuedouble);
 	else if (cJSON_IsBool(v))
 		buf_puts(b, cJSON_IsTrue(v) ? "yes" : "no");
 	else
@@ -223,91 +223,8 @@ static void args_terminal(struct buf *b, const cJSON *a, size_t one_line_max)
 	if (cJSON_IsNumber(t)) {
 		new_line(b);
 		buf_puts(b, "timeout: ");
-		put_number(b, t->valuedouble);
+		codec_put_number(b, t->valuedouble);
 		buf_puts(b, " s");
-	}
-}
-
-/* An edit as a unified diff in a diff block: a creation all added, an insertion after its
- * line, a replacement of old_str by new_str (where in the file is not known before the
- * result). False when the texts are beyond what is compared: then said so in words. */
-static bool put_edit_diff(struct buf *b, const char *path, const char *old, const char *new,
-			  size_t old_first, size_t new_first, size_t context)
-{
-	struct buf d;
-	buf_init(&d);
-	struct diff_unified_opts o = { .old_path = old_first == 1 && !*old ? "/dev/null" : path,
-				       .new_path = path, .context = context, .old_first = old_first,
-				       .new_first = new_first };
-	bool ok = diff_unified(&d, old, strlen(old), new, strlen(new), &o);
-	if (ok)
-		put_fenced(b, "diff", d.data ? d.data : "", d.len);
-	else
-		buf_printf(b, "(an edit of %.1f MB: too large to show as a diff)\n",
-			   (double)(strlen(old) + strlen(new)) / (1024.0 * 1024.0));
-	buf_fini(&d);
-	return ok;
-}
-
-char *codec_edit_result(const char *path, const char *before, const char *after, bool whole)
-{
-	if (strcmp(before, after) == 0)
-		return NULL;
-	struct buf b;
-	buf_init(&b);
-	size_t first = whole ? 1 : 0;
-	if (!put_edit_diff(&b, path, before, after, first, first, whole ? 2 : 3)) {
-		buf_fini(&b);
-		return NULL;
-	}
-	while (b.len && b.data[b.len - 1] == '\n')
-		b.data[--b.len] = '\0';
-	return buf_steal(&b);
-}
-
-static void args_file_editor(struct buf *b, const cJSON *a)
-{
-	const char *cmd = str_of(a, "command"), *path = str_of(a, "path");
-	const char *file_text = str_of(a, "file_text"), *old_str = str_of(a, "old_str");
-	const char *new_str = str_of(a, "new_str");
-	const cJSON *line = cJSON_GetObjectItemCaseSensitive(a, "insert_line");
-	const cJSON *range = cJSON_GetObjectItemCaseSensitive(a, "view_range");
-	if (cJSON_IsArray(range) && cJSON_GetArraySize(range) == 2) {
-		buf_puts(b, "lines ");
-		put_number(b, cJSON_GetArrayItem(range, 0)->valuedouble);
-		buf_puts(b, " to ");
-		put_number(b, cJSON_GetArrayItem(range, 1)->valuedouble);
-		buf_putc(b, '\n');
-	}
-	if (!path)
-		path = "(no path)";
-	if (cmd && strcmp(cmd, "create") == 0 && file_text) {
-		if (!put_edit_diff(b, path, "", file_text, 1, 1, 3))
-			put_code_block(b, file_text);
-		return;
-	}
-	bool at_line = cJSON_IsNumber(line) && line->valuedouble >= 0 && line->valuedouble < 1e9;
-	if (new_str && !old_str && at_line) {
-		size_t after = (size_t)line->valuedouble;
-		if (put_edit_diff(b, path, "", new_str, after + 1, after + 1, 3))
-			return;
-	} else if (old_str) {
-		if (put_edit_diff(b, path, old_str, new_str ? new_str : "", 0, 0, 3))
-			return;
-	}
-	if (old_str) {
-		buf_puts(b, "replace:\n");
-		put_code_block(b, old_str);
-	}
-	if (new_str) {
-		if (cJSON_IsNumber(line)) {
-			buf_puts(b, "insert after line ");
-			put_number(b, line->valuedouble);
-			buf_puts(b, ":\n");
-		} else {
-			buf_puts(b, old_str ? "with:\n" : "new text:\n");
-		}
-		put_code_block(b, new_str);
 	}
 }
 
@@ -371,9 +288,9 @@ char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t 
 	else if (strcmp(k, "TerminalAction") == 0 || strcmp(k, "ExecuteBashAction") == 0)
 		args_terminal(&b, action, one_line_max);
 	else if (strcmp(k, "FileEditorAction") == 0 || strcmp(k, "StrReplaceEditorAction") == 0)
-		args_file_editor(&b, action);
+		codec_file_editor_arguments(&b, action);
 	else if (strcmp(k, "ApplyPatchAction") == 0 && str_of(action, "patch"))
-		put_fenced(&b, "diff", str_of(action, "patch"), strlen(str_of(action, "patch")));
+		codec_put_fenced(&b, "diff", str_of(action, "patch"), strlen(str_of(action, "patch")));
 	else if (strcmp(k, "TaskTrackerAction") == 0)
 		args_task_tracker(&b, action);
 	else if (strcmp(k, "ThinkAction") == 0)
