@@ -1,7 +1,7 @@
 /* diff: the shortest edit script between two sequences (Myers' O(ND) greedy walk, forward,
  * keeping each step's furthest points to walk back), bounded: past max_cost differences it
  * gives up minimality and answers "delete the rest, add the rest", so a huge or wholly
- * different edit costs O((N+M) * max_cost) time and O(max_cost^2) memory, never more. */
+ * different edit costs O((N+M) * max_cost) time and 4 * max_cost^2 bytes, never more. */
 #include "base.h"
 
 #include <stdlib.h>
@@ -23,13 +23,13 @@ void diff_script_fini(struct diff_script *s)
 }
 
 /* Walks back from (na, nb) through the saved furthest points; ops come out reversed. */
-static void trace_back(struct diff_script *s, const long *trace, long d_end, size_t lo,
+static void trace_back(struct diff_script *s, const int32_t *trace, long d_end, size_t lo,
 		       size_t na, size_t nb)
 {
 	long x = (long)na, y = (long)nb;
 	size_t base = s->n;
 	for (long d = d_end; d > 0; d--) {
-		const long *v = trace + (size_t)(d - 1) * (size_t)(d - 1); /* k in [-(d-1), d-1] */
+		const int32_t *v = trace + (size_t)(d - 1) * (size_t)(d - 1); /* k in [-(d-1), d-1] */
 		long k = x - y;
 		bool down = k == -d || (k != d && v[k - 1 + (d - 1)] < v[k + 1 + (d - 1)]);
 		long pk = down ? k + 1 : k - 1;
@@ -60,13 +60,17 @@ static bool middle(struct diff_script *s, size_t lo, size_t na, size_t nb, diff_
 		   void *ctx, size_t max_cost)
 {
 	long n = (long)na, m = (long)nb, dmax = (long)(na + nb);
-	if (dmax > (long)max_cost)
+	if (max_cost < na + nb)
 		dmax = (long)max_cost;
+	/* points are kept in 32 bits: longer sequences get the bounded answer at once */
+	if (na + nb >= INT32_MAX / 2)
+		dmax = -1;
 	/* step d keeps 2d+1 points: all steps up to D take (D+1)^2 */
-	long *trace = xmalloc((size_t)(dmax + 1) * (size_t)(dmax + 1) * sizeof *trace);
-	long *prev = NULL;
+	int32_t *trace = dmax >= 0 ? xmalloc((size_t)(dmax + 1) * (size_t)(dmax + 1) * sizeof *trace)
+				   : NULL;
+	int32_t *prev = NULL;
 	for (long d = 0; d <= dmax; d++) {
-		long *v = trace + (size_t)d * (size_t)d;
+		int32_t *v = trace + (size_t)d * (size_t)d;
 		for (long k = -d; k <= d; k += 2) {
 			long x;
 			if (d == 0)
@@ -78,7 +82,7 @@ static bool middle(struct diff_script *s, size_t lo, size_t na, size_t nb, diff_
 			long y = x - k;
 			while (x < n && y < m && eq(ctx, lo + (size_t)x, lo + (size_t)y))
 				x++, y++;
-			v[k + d] = x;
+			v[k + d] = (int32_t)x;
 			if (x >= n && y >= m) {
 				trace_back(s, trace, d, lo, na, nb);
 				free(trace);
