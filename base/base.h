@@ -216,4 +216,45 @@ bool cp_is_default_ignorable(uint32_t cp);
  * tag characters. */
 bool cp_is_emoji_joiner(uint32_t cp);
 
+/* ------------------------------------------------------------------ diff */
+
+enum diff_op { DIFF_SAME, DIFF_DEL, DIFF_ADD };
+
+/* One step of an edit script: a[a] kept as b[b], a[a] deleted (before b[b]), or b[b] added
+ * (before a[a]). */
+struct diff_edit {
+	enum diff_op op;
+	size_t a, b;
+};
+
+struct diff_script {
+	struct diff_edit *ops;
+	size_t n, cap;
+};
+
+/* Whether element i of the first sequence equals element j of the second. */
+typedef bool (*diff_eq_fn)(void *ctx, size_t i, size_t j);
+/* Appends to s the edit script from a sequence of na elements to one of nb: the shortest
+ * (true) while it has at most max_cost deletions and additions, else a correct longer one
+ * (false) made in bounded time. */
+bool diff_run(struct diff_script *s, size_t na, size_t nb, diff_eq_fn eq, void *ctx,
+	      size_t max_cost);
+/* Frees an edit script's storage. */
+void diff_script_fini(struct diff_script *s);
+
+/* Beyond these, texts are not compared line by line (diff_unified says so instead). */
+enum { DIFF_MAX_BYTES = 1 << 20, DIFF_MAX_LINES = 20000, DIFF_MAX_COST = 1000 };
+
+/* What a unified diff is headed with and how much context it keeps. */
+struct diff_unified_opts {
+	const char *old_path, *new_path; /* the "---" and "+++" lines; NULL: none */
+	size_t context;                  /* unchanged lines kept around a change */
+	size_t old_first, new_first;     /* line number of a's and b's first line; 0: unknown */
+};
+/* Appends the unified diff from a[0..an) to b[0..bn) to out ("@@ -3,2 +3,4 @@" hunks, "-",
+ * "+" and " " lines, "?" for a line number not known). Returns false, appending nothing,
+ * when either text is beyond DIFF_MAX_BYTES or DIFF_MAX_LINES. */
+bool diff_unified(struct buf *out, const char *a, size_t an, const char *b, size_t bn,
+		  const struct diff_unified_opts *o);
+
 #endif

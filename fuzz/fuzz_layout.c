@@ -84,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const int widths[] = { 1, 7, 80 };
 	static const unsigned flags[] = { 0, LAYOUT_MARKDOWN, LAYOUT_MARKDOWN | LAYOUT_STREAMING,
 					  LAYOUT_MARKDOWN | LAYOUT_REFLOW,
-					  LAYOUT_MARKDOWN | LAYOUT_REFLOW | LAYOUT_STREAMING };
+					  LAYOUT_MARKDOWN | LAYOUT_REFLOW | LAYOUT_STREAMING,
+					  LAYOUT_FENCES, LAYOUT_LANG(LANG_PYTHON), LAYOUT_LANG(LANG_C) };
 	size_t mid = clean.len ? (size > 1 ? data[1] : 0) * clean.len / 256 : 0;
 	struct layout whole, grown;
 	layout_init(&whole);

@@ -644,6 +644,15 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 	e->text = parts_text(st, cJSON_GetObjectItemCaseSensitive(obs, "content"), mcp ? "\n" : "");
 	e->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obs, "is_error"));
 	decode_exit(obs, e);
+	/* An edit's result is the change it made, as upstream's visualize shows it: the diff of
+	 * the file before and after (its words only say that the file was edited). */
+	const char *cmd = ev_string(obs, "command"), *path = ev_string(obs, "path");
+	const char *after = ev_string(obs, "new_content"), *before = ev_string(obs, "old_content");
+	if (!e->is_error && path && after && cmd && strcmp(cmd, "view") != 0) {
+		char *diff = codec_edit_result(path, before ? before : "", after, true);
+		if (diff)
+			e->text = store_own(st, diff);
+	}
 	/* A tool this client does not know that says nothing in content: what came back, in words. */
 	if (!e->text && e->observation_kind && !known_observation(e->observation_kind)) {
 		static const char *const skip[] = { "content", "is_error", "kind", NULL };
@@ -766,21 +775,42 @@ static void decode_system_prompt(struct frame_store *st, const cJSON *ev, struct
 	buf_fini(&tools);
 }
 
-/* Text of ACP content blocks: text blocks, content blocks wrapping text, and diffs by path. */
+/* One ACP diff block as a unified diff (old_text, or ACP's oldText, absent: a file written
+ * whole), else "edited PATH". */
+static void acp_diff(struct buf *b, const cJSON *block)
+{
+	const char *path = ev_string(block, "path");
+	const char *old = ev_string(block, "old_text"), *new = ev_string(block, "new_text");
+	if (!old)
+		old = ev_string(block, "oldText");
+	if (!new)
+		new = ev_string(block, "newText");
+	char *diff = new ? codec_edit_result(path ? path : "a file", old ? old : "", new, !old)
+			 : NULL;
+	if (diff)
+		buf_printf(b, "%s%s", b->len ? "\n" : "", diff);
+	else
+		buf_printf(b, "%sedited %s", b->len ? "\n" : "", path ? path : "a file");
+	free(diff);
+}
+
+/* Text of ACP content blocks: diffs first (so that the text opens with one), then text
+ * blocks and content blocks wrapping text. */
 static void acp_content_text(struct buf *b, const cJSON *blocks)
 {
 	const cJSON *block;
 	cJSON_ArrayForEach(block, array_or_null(blocks)) {
 		const char *type = ev_string(block, "type");
+		if (type && strcmp(type, "diff") == 0)
+			acp_diff(b, block);
+	}
+	cJSON_ArrayForEach(block, array_or_null(blocks)) {
+		const char *type = ev_string(block, "type");
 		const char *text = ev_string(block, "text");
 		if (!text)
 			text = ev_string(ev_object(block, "content"), "text");
-		if (type && strcmp(type, "diff") == 0) {
-			const char *path = ev_string(block, "path");
-			buf_printf(b, "%sedited %s", b->len ? "\n" : "", path ? path : "a file");
-		} else if (text) {
+		if (text && !(type && strcmp(type, "diff") == 0))
 			buf_printf(b, "%s%s", b->len ? "\n" : "", text);
-		}
 	}
 }
 

@@ -22,21 +22,27 @@ static bool nonempty(const char *s)
 	return s && *s;
 }
 
-/* A fence that does not occur in the text, so the block cannot end early. */
-static void put_code_block(struct buf *b, const char *text)
+/* A fence that does not occur in the text (NUL-terminated, n bytes), so the block cannot end
+ * early; info names the language ("" none). */
+void codec_put_fenced(struct buf *b, const char *info, const char *text, size_t n)
 {
-	const char *fence = !strstr(text, "```") ? "```" : !strstr(text, "~~~") ? "~~~" : "````";
-	size_t n = strlen(text);
+	bool tick = !strstr(text, "```"), tilde = !strstr(text, "~~~");
+	const char *fence = tick ? "```" : tilde ? "~~~" : "````";
 	while (n && text[n - 1] == '\n')
 		n--;
-	buf_printf(b, "%s\n", fence);
+	buf_printf(b, "%s%s\n", fence, info);
 	buf_append(b, text, n);
 	buf_printf(b, "\n%s\n", fence);
 }
 
+static void put_code_block(struct buf *b, const char *text)
+{
+	codec_put_fenced(b, "", text, strlen(text));
+}
+
 /* A number as a person writes it: integers without a fraction. The range is checked before
  * the cast: casting 1e300 or NaN to long long is undefined behaviour. */
-static void put_number(struct buf *b, double d)
+void codec_put_number(struct buf *b, double d)
 {
 	if (d > -1e15 && d < 1e15 && d == (double)(long long)d)
 		buf_printf(b, "%lld", (long long)d);
@@ -68,7 +74,7 @@ static void kv_scalar(struct buf *b, const cJSON *v)
 	if (cJSON_IsString(v))
 		put_value_cut(b, v->valuestring);
 	else if (cJSON_IsNumber(v))
-		put_number(b, v->valuedouble);
+		codec_put_number(b, v->valuedouble);
 	else if (cJSON_IsBool(v))
 		buf_puts(b, cJSON_IsTrue(v) ? "yes" : "no");
 	else
@@ -217,42 +223,8 @@ static void args_terminal(struct buf *b, const cJSON *a, size_t one_line_max)
 	if (cJSON_IsNumber(t)) {
 		new_line(b);
 		buf_puts(b, "timeout: ");
-		put_number(b, t->valuedouble);
+		codec_put_number(b, t->valuedouble);
 		buf_puts(b, " s");
-	}
-}
-
-static void args_file_editor(struct buf *b, const cJSON *a)
-{
-	const char *cmd = str_of(a, "command");
-	const char *file_text = str_of(a, "file_text"), *old_str = str_of(a, "old_str");
-	const char *new_str = str_of(a, "new_str");
-	const cJSON *line = cJSON_GetObjectItemCaseSensitive(a, "insert_line");
-	const cJSON *range = cJSON_GetObjectItemCaseSensitive(a, "view_range");
-	if (cJSON_IsArray(range) && cJSON_GetArraySize(range) == 2) {
-		buf_puts(b, "lines ");
-		put_number(b, cJSON_GetArrayItem(range, 0)->valuedouble);
-		buf_puts(b, " to ");
-		put_number(b, cJSON_GetArrayItem(range, 1)->valuedouble);
-		buf_putc(b, '\n');
-	}
-	if (cmd && strcmp(cmd, "create") == 0 && file_text) {
-		put_code_block(b, file_text);
-		return;
-	}
-	if (old_str) {
-		buf_puts(b, "replace:\n");
-		put_code_block(b, old_str);
-	}
-	if (new_str) {
-		if (cJSON_IsNumber(line)) {
-			buf_puts(b, "insert after line ");
-			put_number(b, line->valuedouble);
-			buf_puts(b, ":\n");
-		} else {
-			buf_puts(b, old_str ? "with:\n" : "new text:\n");
-		}
-		put_code_block(b, new_str);
 	}
 }
 
@@ -316,7 +288,9 @@ char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t 
 	else if (strcmp(k, "TerminalAction") == 0 || strcmp(k, "ExecuteBashAction") == 0)
 		args_terminal(&b, action, one_line_max);
 	else if (strcmp(k, "FileEditorAction") == 0 || strcmp(k, "StrReplaceEditorAction") == 0)
-		args_file_editor(&b, action);
+		codec_file_editor_arguments(&b, action);
+	else if (strcmp(k, "ApplyPatchAction") == 0 && str_of(action, "patch"))
+		codec_put_fenced(&b, "diff", str_of(action, "patch"), strlen(str_of(action, "patch")));
 	else if (strcmp(k, "TaskTrackerAction") == 0)
 		args_task_tracker(&b, action);
 	else if (strcmp(k, "ThinkAction") == 0)

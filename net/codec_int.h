@@ -64,6 +64,21 @@ char *rest_encode_user_message(const char *text);
  * longer than one_line_max or on several lines, an edit, a task list, a thought, a finish
  * message, search and browser fields, MCP data, any other tool's fields. Caller frees. */
 char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t one_line_max);
+/* text[0..n) (NUL-terminated) as a fenced block whose fence it does not hold, info naming
+ * the language ("" none). */
+void codec_put_fenced(struct buf *b, const char *info, const char *text, size_t n);
+/* A number as a person writes it: integers without a fraction. */
+void codec_put_number(struct buf *b, double d);
+
+/* codec_edit.c */
+/* file_editor's arguments: view_range, and an edit as a unified diff in a diff block (or in
+ * words and as they are when too large to compare). */
+void codec_file_editor_arguments(struct buf *b, const cJSON *a);
+/* A file edit's result as a unified diff in a diff block, from the file's content before and
+ * after (whole: line numbers, two lines of context, as upstream shows it; else a snippet of
+ * it, no line numbers); NULL when nothing changed or the texts are beyond what is
+ * compared. */
+char *codec_edit_result(const char *path, const char *before, const char *after, bool whole);
 /* obj's members (except NULLs and skip, a NULL-ended list) as "key: value" lines, nested keys
  * dotted; a non-object as one "value:" line. NULL when nothing is left. Caller frees. */
 char *codec_kv_lines(const cJSON *obj, const char *const *skip);

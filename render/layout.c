@@ -24,6 +24,10 @@
 #define FENCE_LEN_SHIFT 2
 #define FENCE_INDENT_SHIFT 10
 #define FENCE_FIELD 0xFF
+#define FENCE_LANG_SHIFT 18
+#define FENCE_LANG_FIELD 0xF
+#define FENCE_HL_SHIFT 22
+#define FENCE_HL_FIELD 0x7
 
 #define CODE_INDENT 2
 #define QUOTE_MAX 4
@@ -178,7 +182,8 @@ static bool lay_fence_open(struct walk *w, const char *s, size_t n)
 		b++;
 	w->md = FENCE_OPEN | (s[i] == '~' ? FENCE_TILDE : 0) |
 		(int)(k < FENCE_FIELD ? k : FENCE_FIELD) << FENCE_LEN_SHIFT |
-		(int)(i < FENCE_FIELD ? i : FENCE_FIELD) << FENCE_INDENT_SHIFT;
+		(int)(i < FENCE_FIELD ? i : FENCE_FIELD) << FENCE_INDENT_SHIFT |
+		(int)code_lang_named(s + a, b - a) << FENCE_LANG_SHIFT;
 	struct layout *l = w->l;
 	struct line_buf *lb = &w->lb;
 	struct row_shape sh = { 0 };
@@ -198,10 +203,14 @@ static bool lay_fence_open(struct walk *w, const char *s, size_t n)
 	return true;
 }
 
-/* A line inside a fence: the closing fence (dropped), or code. */
-static void lay_code(struct layout *l, struct line_buf *lb, const char *s, size_t n, bool growing,
-		     int *md)
+/* A line inside a fence: the closing fence (dropped), or code, highlighted in the fence's
+ * language. */
+static void lay_code(struct walk *w, size_t off, size_t n, bool growing)
 {
+	struct layout *l = w->l;
+	struct line_buf *lb = &w->lb;
+	const char *s = w->src + off;
+	int *md = &w->md;
 	char fc = (*md & FENCE_TILDE) ? '~' : '`';
 	size_t need = (size_t)(*md >> FENCE_LEN_SHIFT) & FENCE_FIELD;
 	size_t indent = (size_t)(*md >> FENCE_INDENT_SHIFT) & FENCE_FIELD;
@@ -219,7 +228,13 @@ static void lay_code(struct layout *l, struct line_buf *lb, const char *s, size_
 		j++;
 	struct row_shape sh = { 0 };
 	shape_code(&sh, STYLE_CODEBLOCK);
-	line_buf_put(lb, s + j, n - j, STYLE_CODEBLOCK);
+	enum code_lang lang = (enum code_lang)((*md >> FENCE_LANG_SHIFT) & FENCE_LANG_FIELD);
+	unsigned hl = (unsigned)(*md >> FENCE_HL_SHIFT) & FENCE_HL_FIELD;
+	if (lang == LANG_DIFF)
+		highlight_diff_line(lb, w->src, off + j, n - j, STYLE_CODEBLOCK);
+	else
+		highlight_line(lb, lang, &hl, s + j, n - j, STYLE_CODEBLOCK);
+	*md = (*md & ~(FENCE_HL_FIELD << FENCE_HL_SHIFT)) | (int)(hl & FENCE_HL_FIELD) << FENCE_HL_SHIFT;
 	wrap_line(l, lb, &sh);
 }
 
@@ -604,19 +619,48 @@ static bool table_takes(struct walk *w, size_t off, size_t n, bool growing)
 	return true;
 }
 
+/* "     7\tcode" in a file view of a known language: the number dim, the code highlighted,
+ * what a line leaves open kept in the walk's state for the next. */
+static bool lay_numbered_code(struct walk *w, const char *s, size_t n)
+{
+	enum code_lang lang = (enum code_lang)((w->l->flags >> LAYOUT_LANG_SHIFT) & FENCE_LANG_FIELD);
+	if (lang == LANG_NONE)
+		return false;
+	size_t i = skip_blanks(s, 0, n), d = i;
+	while (d < n && s[d] >= '0' && s[d] <= '9')
+		d++;
+	if (d == i || d == n || s[d] != '\t')
+		return false;
+	unsigned hl = (unsigned)(w->md >> FENCE_HL_SHIFT) & FENCE_HL_FIELD;
+	struct row_shape sh = { 0 };
+	line_buf_put(&w->lb, s, d + 1, STYLE_DIM);
+	highlight_line(&w->lb, lang, &hl, s + d + 1, n - d - 1, STYLE_PLAIN);
+	w->md = (int)(hl & FENCE_HL_FIELD) << FENCE_HL_SHIFT;
+	wrap_line(w->l, &w->lb, &sh);
+	return true;
+}
+
 static void lay_line(struct walk *w, size_t off, size_t n, bool growing)
 {
 	struct layout *l = w->l;
 	const char *s = w->src + off;
 	line_buf_clear(&w->lb);
 	if (!(l->flags & LAYOUT_MARKDOWN)) {
+		if (lay_numbered_code(w, s, n))
+			return;
+		if ((l->flags & LAYOUT_FENCES) && (w->md & FENCE_OPEN)) {
+			lay_code(w, off, n, growing);
+			return;
+		}
+		if ((l->flags & LAYOUT_FENCES) && lay_fence_open(w, s, n))
+			return;
 		struct row_shape sh = { 0 };
 		line_buf_put(&w->lb, s, n, STYLE_PLAIN);
 		wrap_line(l, &w->lb, &sh);
 		return;
 	}
 	if (w->md) {
-		lay_code(l, &w->lb, s, n, growing, &w->md);
+		lay_code(w, off, n, growing);
 		return;
 	}
 	if (w->b.kind == BLOCK_TABLE) {

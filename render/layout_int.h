@@ -76,6 +76,31 @@ void line_buf_put(struct line_buf *lb, const char *s, size_t n, uint16_t style);
  * growing: the text may still grow, so unmatched markers are hidden, not shown. */
 void markdown_inline(struct line_buf *lb, const char *s, size_t n, uint16_t base, bool growing);
 
+/* What the lexer of one language looks for (code_lang.c). */
+struct code_lang_def {
+	const char *names;          /* fence info words, space-separated */
+	const char *exts;           /* file extensions */
+	const char *keywords;
+	const char *line_comment;   /* "#", "//"; NULL: none */
+	const char *quotes;         /* characters that open a string */
+	bool block_comment;         /* slash-star comments */
+	bool triple;                /* Python's triple quotes */
+	bool template;              /* JS's backquoted strings span lines */
+	bool dollar;                /* shell's $VAR and ${…} */
+};
+extern const struct code_lang_def code_langs[LANG_COUNT];
+/* Whether w[0..n) is one of the space-separated words of list. */
+bool code_word_in_list(const char *list, const char *w, size_t n);
+
+/* Appends code line s[0..n) to lb in style base with its tokens (enum token in the style's
+ * token bits); *state carries what the line leaves open (a block comment, a long string) to
+ * the next line of the block, 0 at its start. */
+void highlight_line(struct line_buf *lb, enum code_lang lang, unsigned *state, const char *s,
+		    size_t n, uint16_t base);
+/* Appends the diff line src[off..off+n) to lb: file header, hunk, removed or added; in an
+ * added line, the words changed from its removed pair (found in src before it) set apart. */
+void highlight_diff_line(struct line_buf *lb, const char *src, size_t off, size_t n, uint16_t base);
+
 /* Appends the rows of one line to l at l->width. */
 void wrap_line(struct layout *l, const struct line_buf *lb, const struct row_shape *shape);
 /* Starts a row composed piece by piece (a table row), indent columns blank. */

@@ -38,7 +38,52 @@ enum text_style {
 	STYLE_DIM = 1 << 6,         /* secondary text: reasoning, tool output, markers */
 	STYLE_LINK = 1 << 8,        /* a link's text: its URL is in a footnote row below */
 	STYLE_STRIKE = 1 << 9,      /* ~~struck~~ text */
+	/* bits 12-15: the kind of token highlighted code is (enum token), 0 for none */
 };
+
+/* What a piece of highlighted code or diff is: its colour comes from the front-end's pairs. */
+enum token {
+	TOKEN_NONE,
+	TOKEN_KEYWORD,
+	TOKEN_STRING,
+	TOKEN_COMMENT,
+	TOKEN_NUMBER,
+	TOKEN_DIFF_FILE,            /* a diff's "---" and "+++" lines */
+	TOKEN_DIFF_HUNK,            /* "@@ -3,2 +3,4 @@" */
+	TOKEN_DIFF_DEL,             /* a removed line */
+	TOKEN_DIFF_ADD,             /* an added line */
+	TOKEN_DIFF_DEL_WORD,        /* the words that changed inside a removed line */
+	TOKEN_DIFF_ADD_WORD,        /* inside an added line */
+	TOKEN_COUNT,
+};
+#define STYLE_TOKEN_SHIFT 12
+#define STYLE_TOKEN(t) ((uint16_t)((unsigned)(t) << STYLE_TOKEN_SHIFT))
+#define STYLE_TOKEN_OF(style) ((enum token)((unsigned)(style) >> STYLE_TOKEN_SHIFT))
+
+/* Languages code is highlighted in. */
+enum code_lang {
+	LANG_NONE,
+	LANG_PYTHON,
+	LANG_SHELL,
+	LANG_C,
+	LANG_JS,
+	LANG_GO,
+	LANG_RUST,
+	LANG_JSON,
+	LANG_YAML,
+	LANG_DIFF,
+	LANG_MARKDOWN,
+	LANG_COUNT,
+};
+/* The language a fence's info word ("python", "sh", "ts") names, LANG_NONE if none known. */
+enum code_lang code_lang_named(const char *s, size_t n);
+/* The language of a file view's text (upstream's "Here's the result of running `cat -n` on
+ * PATH:" and numbered lines) by PATH's extension; LANG_NONE for any other text. */
+enum code_lang text_view_lang(const char *s, size_t n);
+/* Whether s[0..n) starts with a fenced block of a diff (an edit's arguments). */
+bool text_opens_diff(const char *s, size_t n);
+/* The language of a file by its name's extension ("x.py", "Makefile" is none). */
+enum code_lang code_lang_of_path(const char *path, size_t n);
 
 /* A run of display text in one style. */
 struct span {
@@ -61,7 +106,13 @@ enum layout_flags {
 				     * that may yet open or close are hidden, not shown raw */
 	LAYOUT_REFLOW = 1 << 2,     /* with markdown: a paragraph's soft line breaks are spaces,
 				     * so prose reflows to the width */
+	LAYOUT_FENCES = 1 << 3,     /* without markdown: fenced code blocks still are (text
+				     * shown as it is, but for highlighted code and diffs) */
 };
+/* Without markdown: lines numbered as `cat -n` prints them ("     7\tcode") are code in
+ * language lang (enum code_lang), their numbers dim. */
+#define LAYOUT_LANG_SHIFT 8
+#define LAYOUT_LANG(lang) ((unsigned)(lang) << LAYOUT_LANG_SHIFT)
 
 /* The wrapped rows of one text at one width. Markers of markdown never reach text. */
 struct layout {

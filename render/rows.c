@@ -421,6 +421,18 @@ static void add_more(struct item_rows *r, const char *src, size_t len, int width
 		     unsigned flags, bool expanded, size_t shown_rows)
 {
 	size_t total = count_lines(src, len);
+	/* a closing fence shows no row: it is not a line of the text's */
+	size_t end = len;
+	while (end && src[end - 1] == '\n')
+		end--;
+	size_t start = end;
+	while (start && src[start - 1] != '\n')
+		start--;
+	bool fence = end - start >= 3 && (src[start] == '`' || src[start] == '~');
+	for (size_t i = start; fence && i < end; i++)
+		fence = src[i] == src[start];
+	if (fence && (flags & (LAYOUT_MARKDOWN | LAYOUT_FENCES)) && total)
+		total--;
 	if (!expanded) {
 		size_t hidden = total - lines_within(src, len, width, flags, shown_rows);
 		deco_add_lines(r, STYLE_DIM, "… %lld more %s", (long long)hidden);
@@ -436,6 +448,10 @@ static void build_detail(struct item_rows *r, const struct item_info *it, int wi
 	r->detail_count = 0;
 	r->detail_more_row = 0;
 	if (it->kind != ITEM_TOOL || !it->detail_len)
+		return;
+	/* An edit's result is its diff again, with line numbers: it takes the arguments' place. */
+	if (it->result_len && text_opens_diff(it->result_text, it->result_len) &&
+	    text_opens_diff(it->detail, it->detail_len))
 		return;
 	layout_refresh(&r->detail, it->detail, it->detail_len, it->detail_epoch, width,
 		       LAYOUT_MARKDOWN, STYLE_DIM);
@@ -496,13 +512,17 @@ static void build_result(struct item_rows *r, const struct item_info *it, int wi
 	if (!own)
 		add_output_rule(r, it, width);
 	r->result_first = r->nrows;
-	layout_refresh(&r->result, src, len, epoch, width, 0, STYLE_DIM);
+	/* an edit's diff shows as a diff; any other output as it came */
+	unsigned flags = text_opens_diff(src, len) ? LAYOUT_FENCES
+						   : LAYOUT_LANG(text_view_lang(src, len));
+	layout_refresh(&r->result, src, len, epoch, width, flags, STYLE_DIM);
 	size_t total = r->result.l.nrows;
-	r->result_count = capped(it, total, RESULT_MAX_ROWS);
+	size_t max = flags & LAYOUT_FENCES ? DETAIL_MAX_ROWS : RESULT_MAX_ROWS;
+	r->result_count = capped(it, total, max);
 	r->nrows += r->result_count;
-	if (total > RESULT_MAX_ROWS) {
+	if (total > max) {
 		deco_begin(r, DECO_MORE);
-		add_more(r, src, len, width, 0, it->expanded, r->result_count);
+		add_more(r, src, len, width, flags, it->expanded, r->result_count);
 		deco_end(r, DECO_MORE, width);
 		r->more_row = r->nrows++;
 	}

@@ -5,6 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct {
+	uint16_t style;
+	struct look look;
+} style_looks[] = {
+	{ STYLE_BOLD, { A_BOLD, 0, A_BOLD } },
+	{ STYLE_ITALIC, { A_ITALIC, 0, A_ITALIC } },
+	{ STYLE_CODE, { A_BOLD, PAIR_CODE, A_BOLD } },
+	{ STYLE_CODEBLOCK, { 0, PAIR_CODE, A_BOLD } },
+	{ STYLE_HEADING, { A_BOLD | A_UNDERLINE, 0, A_BOLD | A_UNDERLINE } },
+	{ STYLE_QUOTE, { A_ITALIC, 0, A_ITALIC } },
+	{ STYLE_DIM, { A_DIM, 0, A_DIM } },
+	{ STYLE_LINK, { A_UNDERLINE, 0, A_UNDERLINE } },
+	/* curses has no strikethrough attribute: struck text is dimmed, its ~~ hidden */
+	{ STYLE_STRIKE, { A_DIM, 0, A_DIM } },
+};
+
+/* Without colour a diff keeps its -/+ marks and the changed words are underlined. */
+static const struct look token_looks[TOKEN_COUNT] = {
+	[TOKEN_KEYWORD] = { A_BOLD, PAIR_KEYWORD, A_BOLD },
+	[TOKEN_STRING] = { 0, PAIR_STRING, 0 },
+	[TOKEN_COMMENT] = { A_DIM | A_ITALIC, PAIR_COMMENT, A_DIM },
+	[TOKEN_NUMBER] = { 0, PAIR_NUMERAL, 0 },
+	[TOKEN_DIFF_FILE] = { A_BOLD, 0, A_BOLD },
+	[TOKEN_DIFF_HUNK] = { 0, PAIR_DIFF_HUNK, A_DIM },
+	[TOKEN_DIFF_DEL] = { 0, PAIR_DIFF_DEL, 0 },
+	[TOKEN_DIFF_ADD] = { 0, PAIR_DIFF_ADD, 0 },
+	[TOKEN_DIFF_DEL_WORD] = { A_REVERSE, PAIR_DIFF_DEL, A_UNDERLINE },
+	[TOKEN_DIFF_ADD_WORD] = { A_REVERSE, PAIR_DIFF_ADD, A_UNDERLINE },
+};
+
 static const struct look reverse = { A_REVERSE, 0, A_REVERSE };
 static const struct look underline = { A_UNDERLINE, 0, A_UNDERLINE };
 
@@ -31,6 +61,23 @@ bool draw_set_theme(enum theme_kind theme)
 		return false;
 	draw_init(theme);
 	return colors;
+}
+
+struct look draw_span_look(struct look base, uint16_t style)
+{
+	unsigned token = STYLE_TOKEN_OF(style);
+	for (size_t i = 0; i < sizeof style_looks / sizeof *style_looks; i++)
+		if ((style & style_looks[i].style) && !(token && style_looks[i].style == STYLE_DIM))
+			draw_combine(&base, &style_looks[i].look);
+	if (token && token < TOKEN_COUNT) {
+		/* without colour a diff's lines are plain (code is bold): the marks say it */
+		if (token >= TOKEN_DIFF_FILE)
+			base.mono &= ~(attr_t)A_BOLD;
+		draw_combine(&base, &token_looks[token]);
+		if (!token_looks[token].pair)
+			base.pair = 0;
+	}
+	return base;
 }
 
 void draw_combine(struct look *acc, const struct look *l)

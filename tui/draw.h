@@ -33,6 +33,9 @@ void draw_init(enum theme_kind theme);
 /* Sets the pairs up again in theme's colours (the background became known); true when that
  * changed them, and then the whole screen must be drawn again. */
 bool draw_set_theme(enum theme_kind theme);
+/* base with the looks of a span's style added: its markdown, then its token of highlighted
+ * code, which wins over the code block's colour and the dimming of a card's arguments. */
+struct look draw_span_look(struct look base, uint16_t style);
 /* Adds l's attributes to acc; l's colour wins when it has one. */
 void draw_combine(struct look *acc, const struct look *l);
 /* FNV-1a steps for line fingerprints. */
@@ -54,7 +57,7 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 int draw_highlighted(int y, int x, int maxx, const char *s, size_t n, const struct look *l,
 		     const char *needle, size_t m, bool current);
 
-enum { DRAW_LINE_SEGMENTS = 12 };
+enum { DRAW_LINE_SEGMENTS = 40 };
 
 struct draw_segment {
 	const char *s;

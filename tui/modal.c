@@ -87,7 +87,12 @@ static size_t modal_text(struct tui *u, struct buf *out)
 			buf_append(out, info.reasoning, info.reasoning_len);
 		}
 		buf_putc(out, '\n');
-		buf_puts(out, info.full_action ? info.full_action : info.summary ? info.summary : "(no arguments)");
+		/* An edit shows as its diff, which holds every line of its texts. */
+		if (info.detail_len && text_opens_diff(info.detail, info.detail_len))
+			buf_append(out, info.detail, info.detail_len);
+		else
+			buf_puts(out, info.full_action ? info.full_action : info.summary ? info.summary
+											: "(no arguments)");
 	}
 	if (!n)
 		buf_puts(out, "The actions waiting are not in this transcript (history not loaded, or "
@@ -427,7 +432,7 @@ int modal_rows_wanted(struct tui *u, int width)
 	/* The actions change in other ways than growing: lay out afresh (a few rows). */
 	layout_reset(&u->modal->confirm.layout);
 	layout_update(&u->modal->confirm.layout, text.data ? text.data : "", text.len,
-		      width > 3 ? width - 2 : 1, 0);
+		      width > 3 ? width - 2 : 1, LAYOUT_FENCES);
 	buf_fini(&text);
 	int line_of[CH_COUNT];
 	return 1 + (int)u->modal->confirm.layout.nrows + choice_lines(u, width, line_of);
@@ -468,9 +473,13 @@ void modal_paint(struct tui *u, int y, int rows)
 		draw_line_puts(&a, "  ", plain);
 		if (r < l->nrows) {
 			const struct row *row = &l->rows[r];
+			static const char pad[] = "        ";
+			draw_line_add(&a, pad, row->indent < sizeof pad - 1 ? row->indent : sizeof pad - 1,
+				      plain);
 			for (uint32_t s = 0; s < row->span_count && a.nseg < DRAW_LINE_SEGMENTS; s++) {
 				const struct span *sp = &l->spans[row->span_first + s];
-				draw_line_add(&a, l->text.data + sp->off, sp->len, plain);
+				draw_line_add(&a, l->text.data + sp->off, sp->len,
+					      draw_span_look(plain, sp->style));
 			}
 		}
 		draw_line_paint(&u->paint, y + 1 + i, &a);

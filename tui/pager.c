@@ -75,7 +75,10 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 			buf_puts(&p->command, it.summary);
 		if (it.result_text)
 			buf_append(&p->output, it.result_text, it.result_len);
-		if (p->command.len)
+		/* An edit shows as its diff (C still copies the arguments as they came). */
+		if (it.detail_len && text_opens_diff(it.detail, it.detail_len))
+			section(&p->text, "command", it.detail, it.detail_len);
+		else if (p->command.len)
 			section(&p->text, "command", p->command.data, p->command.len);
 		if (it.text_len)
 			section(&p->text, "thought", it.text, it.text_len);
@@ -170,7 +173,7 @@ static void relayout(struct pager *p)
 		return;
 	size_t old_rows = p->l.nrows, top = p->top;
 	layout_reset(&p->l);
-	layout_update(&p->l, p->text.data ? p->text.data : "", p->text.len, width, 0);
+	layout_update(&p->l, p->text.data ? p->text.data : "", p->text.len, width, LAYOUT_FENCES);
 	if (p->width && old_rows)
 		p->top = (size_t)((double)top * (double)p->l.nrows / (double)old_rows);
 	p->width = width;
@@ -421,15 +424,22 @@ static void paint_body_row(struct tui *u, int y, size_t r)
 	if (row)
 		row_text(p, r, &t);
 	h = draw_hash_bytes(h, t.data ? t.data : "", t.len);
+	for (uint32_t i = 0; row && i < row->span_count; i++)
+		h = draw_hash_u64(h, p->l.spans[row->span_first + i].style);
 	if (!draw_line_unchanged(&u->paint, y, h)) {
 		move(y, 0);
 		clrtoeol();
 		if (row) {
-			/* The section rules the pager adds stand out from the item's text. */
+			/* The section rules the pager adds stand out from the item's text; code and
+			 * diffs keep the colours of their spans. */
 			bool rule = !row->indent && t.len > 6 && memcmp(t.data, "── ", 6) == 0;
 			int x = row->indent < COLS ? row->indent : COLS;
-			draw_highlighted(y, x, COLS, t.data, t.len, rule ? &rule_look : &plain, needle,
-					 p->query.len, current);
+			for (uint32_t i = 0; i < row->span_count; i++) {
+				const struct span *sp = &p->l.spans[row->span_first + i];
+				struct look look = draw_span_look(rule ? rule_look : plain, sp->style);
+				x = draw_highlighted(y, x, COLS, p->l.text.data + sp->off, sp->len, &look,
+						     needle, p->query.len, current);
+			}
 		}
 	}
 	buf_fini(&t);

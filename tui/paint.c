@@ -45,22 +45,6 @@ static const struct look outcome_look[] = {
 	[TOOL_TIMED_OUT] = { A_BOLD, PAIR_ERROR, A_BOLD | A_UNDERLINE },
 };
 
-static const struct {
-	uint16_t style;
-	struct look look;
-} style_looks[] = {
-	{ STYLE_BOLD, { A_BOLD, 0, A_BOLD } },
-	{ STYLE_ITALIC, { A_ITALIC, 0, A_ITALIC } },
-	{ STYLE_CODE, { A_BOLD, PAIR_CODE, A_BOLD } },
-	{ STYLE_CODEBLOCK, { 0, PAIR_CODE, A_BOLD } },
-	{ STYLE_HEADING, { A_BOLD | A_UNDERLINE, 0, A_BOLD | A_UNDERLINE } },
-	{ STYLE_QUOTE, { A_ITALIC, 0, A_ITALIC } },
-	{ STYLE_DIM, { A_DIM, 0, A_DIM } },
-	{ STYLE_LINK, { A_UNDERLINE, 0, A_UNDERLINE } },
-	/* curses has no strikethrough attribute: struck text is dimmed, its ~~ hidden */
-	{ STYLE_STRIKE, { A_DIM, 0, A_DIM } },
-};
-
 static const struct look plain = { 0, 0, 0 };
 static const struct look bold = { A_BOLD, 0, A_BOLD };
 static const struct look dim = { A_DIM, 0, A_DIM };
@@ -95,14 +79,6 @@ static struct look row_look(struct tui *u, const struct view_row *r)
 	struct item_info info;
 	transcript_item(u->cur->t, r->item, &info);
 	return outcome_look[info.outcome];
-}
-
-static struct look span_look(struct look base, uint16_t style)
-{
-	for (size_t i = 0; i < sizeof style_looks / sizeof *style_looks; i++)
-		if (style & style_looks[i].style)
-			draw_combine(&base, &style_looks[i].look);
-	return base;
 }
 
 static const char *search_needle(struct tui *u, size_t *m)
@@ -167,7 +143,7 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 		return;
 	int x = r->indent < COLS ? r->indent : COLS;
 	for (size_t i = 0; i < r->nspans && x < COLS; i++) {
-		struct look l = span_look(base, r->spans[i].style);
+		struct look l = draw_span_look(base, r->spans[i].style);
 		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l, needle,
 				    m, current);
 	}

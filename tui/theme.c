@@ -15,6 +15,13 @@ const struct theme_role theme_roles[PAIR_COUNT] = {
 	[PAIR_CODE] = { "code", 40, 22, COLOR_GREEN, COLOR_GREEN },
 	[PAIR_NOTICE] = { "notice", 69, 25, COLOR_BLUE, COLOR_BLUE },
 	[PAIR_MARKER] = { "marker", 184, 94, COLOR_YELLOW, COLOR_MAGENTA },
+	[PAIR_KEYWORD] = { "keyword", 170, 127, COLOR_MAGENTA, COLOR_MAGENTA },
+	[PAIR_STRING] = { "string", 184, 94, COLOR_YELLOW, COLOR_RED },
+	[PAIR_COMMENT] = { "comment", 245, 241, COLOR_WHITE, COLOR_BLACK },
+	[PAIR_NUMERAL] = { "numeral", 44, 24, COLOR_CYAN, COLOR_BLUE },
+	[PAIR_DIFF_HUNK] = { "diff hunk", 44, 24, COLOR_CYAN, COLOR_BLUE },
+	[PAIR_DIFF_DEL] = { "diff removed", 167, 124, COLOR_RED, COLOR_RED },
+	[PAIR_DIFF_ADD] = { "diff added", 40, 28, COLOR_GREEN, COLOR_GREEN },
 };
 
 const short theme_background[2] = { [THEME_DARK] = 16, [THEME_LIGHT] = 231 };

@@ -17,6 +17,14 @@ enum draw_pair {
 	PAIR_CODE,
 	PAIR_NOTICE,
 	PAIR_MARKER,
+	/* highlighted code and diffs (render's enum token) */
+	PAIR_KEYWORD,
+	PAIR_STRING,
+	PAIR_COMMENT,
+	PAIR_NUMERAL,
+	PAIR_DIFF_HUNK,
+	PAIR_DIFF_DEL,
+	PAIR_DIFF_ADD,
 	PAIR_COUNT,
 };
 

@@ -124,6 +124,40 @@ static void long_arguments_are_capped_with_a_count(void **state)
 	transcript_destroy(t);
 }
 
+/* An edit (issue 27): its arguments' diff until the result's diff, with line numbers, takes
+ * their place; a long diff is capped, counted in the lines it shows (a closing fence is
+ * none), and laid out as a diff. */
+static void an_edit_result_diff_takes_the_arguments_place(void **state)
+{
+	(void)state;
+	struct buf d, b;
+	buf_init(&d);
+	buf_init(&b);
+	struct transcript *t = transcript_create();
+	struct item_spec s = card("file_editor", "create /w/a.sh",
+				  "```diff\n--- /dev/null\n+++ /w/a.sh\n@@ -0,0 +?,1 @@\n+echo 1\n```");
+	transcript_add_event(t, &s);
+	/* header, fence rule, 3 diff header rows, one line, separator */
+	assert_int_equal(transcript_item_rows(t, 0, 60), 1 + 1 + 3 + 1 + 1);
+	buf_puts(&d, "```diff\n--- /dev/null\n+++ /w/a.sh\n@@ -0,0 +1,30 @@\n");
+	for (int i = 1; i <= 30; i++)
+		buf_printf(&d, "+echo %d\n", i);
+	buf_puts(&d, "```");
+	add_result(t, 1, "obs", "call", TOOL_DONE, d.data);
+	/* header, the output's rule, 16 rows of the diff, the count, separator */
+	assert_int_equal(transcript_item_rows(t, 0, 60), 1 + 1 + 16 + 1 + 1);
+	assert_string_equal(item_row_string(t, 0, 2, 60, &b), "── diff ──────────────────────────────────────────────────");
+	assert_string_equal(item_row_string(t, 0, 6, 60, &b), "+echo 1");
+	/* 34 lines shown as rows: the rule, 3 header lines, 30 added; 16 shown */
+	assert_string_equal(item_row_string(t, 0, 18, 60, &b), "… 18 more lines");
+	struct view_row r;
+	transcript_item_row(t, 0, 6, 60, &r);
+	assert_int_equal(STYLE_TOKEN_OF(r.spans[0].style), TOKEN_DIFF_ADD);
+	buf_fini(&d);
+	buf_fini(&b);
+	transcript_destroy(t);
+}
+
 static void a_card_may_come_with_its_result(void **state)
 {
 	(void)state;
@@ -240,6 +274,7 @@ int main(void)
 		cmocka_unit_test(header_keeps_status_and_risk_at_any_width),
 		cmocka_unit_test(outcomes_of_hooks_and_timeouts),
 		cmocka_unit_test(arguments_are_rows_of_their_own),
+		cmocka_unit_test(an_edit_result_diff_takes_the_arguments_place),
 		cmocka_unit_test(long_arguments_are_capped_with_a_count),
 		cmocka_unit_test(a_card_may_come_with_its_result),
 		cmocka_unit_test(a_rejection_is_a_reason_not_output),

@@ -18,6 +18,9 @@ static const char *const fragments[] = {
 	"line one\nline two ", "  \n", "\\\n", "| a | b |\n", "|---|:-:|\n", "| x | \xe6\x97\xa5 |\n",
 	"|", "|-", " | ", "[text](http://x.y/z) ", "[t](u", "[", "](", ")", "~~", "~~gone~~ ",
 	"\n\n| h |\n|--|\n| c |\n\n",
+	/* highlighted code: what a line leaves open, diffs whose added lines pair with removed */
+	"```c\n", "```diff\n", "```python\n", "-a b c\n", "+a x c\n", "+", "-", "\"\"\"", "/*",
+	"*/", "'", "\"", "# c", "0x1F",
 };
 
 static void random_text(struct rng *r, struct buf *out)

@@ -122,11 +122,11 @@ static void test_code_fences(void **state)
 	(void)state;
 	/* the opening fence becomes the block's top rule labelled with the language, the
 	 * closing fence goes */
-	expect_fmt("```python\nprint(1)\n```\nafter", 20, "%s\n  {K:print(1)}\nafter",
+	expect_fmt("```python\nprint(1)\n```\nafter", 20, "%s\n  {K:print(}{K=n:1}{K:)}\nafter",
 		   top_rule("python", 20), "");
 	expect_fmt("```\nx\n```", 20, "%s\n  {K:x}", top_rule("", 20), "");
 	/* only the info string's first word is the label */
-	expect_fmt("~~~ sh extra\n**x** `y` # z\n~~~", 40, "%s\n  {K:**x** `y` # z}",
+	expect_fmt("~~~ sh extra\n**x** `y` # z\n~~~", 40, "%s\n  {K:**x** `y` }{K=c:# z}",
 		   top_rule("sh", 40), "");
 	/* a closing fence is the same character, at least as long */
 	expect_fmt("~~~~\n```\n~~~\n~~~~~\nout", 20, "%s\n  {K:```}\n  {K:~~~}\nout",

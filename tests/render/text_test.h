@@ -32,6 +32,14 @@ static inline void style_letters(uint16_t style, struct buf *out)
 		if (style & (1u << i))
 			buf_putc(out, letters[i]);
 	}
+	/* a token of highlighted code after '=': keyword, string, comment, number, file header,
+	 * hunk, removed, added, removed word, added word */
+	static const char tokens[] = ".wscnfh-+_^";
+	unsigned t = STYLE_TOKEN_OF(style);
+	if (t && t < sizeof tokens - 1) {
+		buf_putc(out, '=');
+		buf_putc(out, tokens[t]);
+	}
 }
 
 /* One line per row: the indent as spaces, then each span, a styled one as {STYLE:text}. */

@@ -140,6 +140,63 @@ light) # theme = light: the cards' colours (user, agent, done, error, code) for 
 	wait_for_text "One test fails: test_case_095."
 	golden light -e
 	;;
+diff_card | diff_card_80) # file edits as diffs: the edit's with line numbers, the creation collapsed
+	start_fixture "$DATA/tui_diff.scenario"
+	cols=100
+	[ "$CASE" = diff_card ] || cols=80
+	start_tether "$cols" 50 "$CONV"
+	wait_for_text "Diff test done."
+	keys PPage
+	wait_for_text "Fix the crash on an empty file."
+	golden "$CASE" -e
+	;;
+diff_nocolor) # NO_COLOR: the diff keeps its -/+ marks, the changed words underlined
+	printf '#!/bin/sh\nNO_COLOR=1 exec %q "$@"\n' "$TETHER" >"$WORK/tether_nocolor"
+	chmod +x "$WORK/tether_nocolor"
+	TETHER=$WORK/tether_nocolor
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 50 "$CONV"
+	wait_for_text "Diff test done."
+	keys PPage
+	wait_for_text "Fix the crash on an empty file."
+	golden diff_nocolor -e
+	;;
+diff_expanded) # the creation's diff focused and expanded in place
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 50 "$CONV"
+	wait_for_text "Diff test done."
+	keys M-Up M-Up
+	wait_for_text "more lines · Tab expands · Ctrl-O opens"
+	keys Tab
+	wait_for_text "lines · Tab folds · Ctrl-O opens"
+	golden diff_expanded -e
+	;;
+diff_pager | diff_pager_80) # Ctrl-O on the edit: the pager in the same colours
+	start_fixture "$DATA/tui_diff.scenario"
+	cols=100
+	[ "$CASE" = diff_pager ] || cols=80
+	start_tether "$cols" 40 "$CONV"
+	wait_for_text "Diff test done."
+	keys M-Up M-Up M-Up
+	keys C-o
+	wait_for_text "── command ──"
+	wait_for_text "Guard the empty case."
+	golden "$CASE" -e
+	;;
+diff_confirm | diff_confirm_100) # an edit waiting for confirmation: the modal shows its diff
+	start_fixture "$DATA/tui_diff_confirm.scenario"
+	cols=80
+	[ "$CASE" = diff_confirm ] || cols=100
+	start_tether "$cols" 30 "$CONV"
+	wait_for_text "Confirm 1 action"
+	golden "$CASE" -e
+	;;
+code_highlight) # an answer with a Python and a shell block, highlighted
+	start_fixture "$DATA/tui_diff.scenario"
+	start_tether 100 24 "$CONV"
+	wait_for_text "Diff test done."
+	golden code_highlight -e
+	;;
 *) fail "no golden case '$CASE'" ;;
 esac
 keys C-c C-c

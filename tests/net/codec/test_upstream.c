@@ -139,20 +139,96 @@ static void test_file_editor_arguments(void **state)
 	action("file_editor", "{\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"old_str\":\"x = 1\","
 	       "\"new_str\":\"x = 2\",\"kind\":\"FileEditorAction\"}", "", &f);
 	assert_string_equal(f.event.action_summary, "str_replace /w/a.py");
-	assert_string_equal(f.event.arguments, "replace:\n```\nx = 1\n```\nwith:\n```\nx = 2\n```");
+	/* an edit is a unified diff; where in the file comes only with the result */
+	assert_string_equal(f.event.arguments, "```diff\n--- /w/a.py\n+++ /w/a.py\n@@ -?,1 +?,1 @@\n"
+			    "-x = 1\n+x = 2\n```");
 	frame_fini(&f);
 	action("file_editor", "{\"command\":\"create\",\"path\":\"/w/b.py\",\"file_text\":\"print(1)\\n\","
 	       "\"kind\":\"FileEditorAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "```\nprint(1)\n```");
+	assert_string_equal(f.event.arguments, "```diff\n--- /dev/null\n+++ /w/b.py\n@@ -0,0 +1 @@\n"
+			    "+print(1)\n```");
 	frame_fini(&f);
 	action("file_editor", "{\"command\":\"insert\",\"path\":\"/w/b.py\",\"new_str\":\"y\",\"insert_line\":3,"
 	       "\"kind\":\"FileEditorAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "insert after line 3:\n```\ny\n```");
+	assert_string_equal(f.event.arguments, "```diff\n--- /w/b.py\n+++ /w/b.py\n@@ -3,0 +4 @@\n+y\n```");
 	frame_fini(&f);
 	action("file_editor", "{\"command\":\"view\",\"path\":\"/w/b.py\",\"view_range\":[14,18],"
 	       "\"kind\":\"FileEditorAction\"}", "", &f);
 	assert_string_equal(f.event.arguments, "lines 14 to 18");
 	frame_fini(&f);
+	/* a diff holding a fence is fenced otherwise */
+	action("file_editor", "{\"command\":\"str_replace\",\"path\":\"/w/r.md\",\"old_str\":\"```\","
+	       "\"new_str\":\"~~~\",\"kind\":\"FileEditorAction\"}", "", &f);
+	assert_string_equal(f.event.arguments, "````diff\n--- /w/r.md\n+++ /w/r.md\n@@ -?,1 +?,1 @@\n"
+			    "-```\n+~~~\n````");
+	frame_fini(&f);
+}
+
+/* apply_patch's patch shows as it is, in a diff block. */
+static void test_apply_patch_arguments(void **state)
+{
+	(void)state;
+	struct frame f;
+	action("apply_patch", "{\"patch\":\"*** Begin Patch\\n*** Update File: a.py\\n@@\\n-x = 1\\n+x = 2\\n"
+	       "*** End Patch\",\"kind\":\"ApplyPatchAction\"}", "", &f);
+	assert_string_equal(f.event.arguments, "```diff\n*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n"
+			    "+x = 2\n*** End Patch\n```");
+	frame_fini(&f);
+}
+
+/* An edit's result is the diff of the file before and after, with line numbers and two lines
+ * of context, as upstream's visualize shows it; an error or a view keeps its words. */
+static void test_file_editor_result_diff(void **state)
+{
+	(void)state;
+	struct frame f;
+	observation("{\"content\":[{\"type\":\"text\",\"text\":\"The file /w/a.py has been edited.\"}],"
+		    "\"is_error\":false,\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"prev_exist\":true,"
+		    "\"old_content\":\"1\\n2\\n3\\n4\\n5\\n6\\n\",\"new_content\":\"1\\n2\\n3\\nfour\\n5\\n6\\n\","
+		    "\"kind\":\"FileEditorObservation\"}", &f);
+	assert_string_equal(f.event.text, "```diff\n--- /w/a.py\n+++ /w/a.py\n@@ -2,5 +2,5 @@\n 2\n 3\n"
+			    "-4\n+four\n 5\n 6\n```");
+	frame_fini(&f);
+	observation("{\"content\":[{\"type\":\"text\",\"text\":\"File created.\"}],\"is_error\":false,"
+		    "\"command\":\"create\",\"path\":\"/w/n.sh\",\"prev_exist\":false,\"old_content\":null,"
+		    "\"new_content\":\"echo hi\\n\",\"kind\":\"FileEditorObservation\"}", &f);
+	assert_string_equal(f.event.text, "```diff\n--- /dev/null\n+++ /w/n.sh\n@@ -0,0 +1 @@\n+echo hi\n```");
+	frame_fini(&f);
+	observation("{\"content\":[{\"type\":\"text\",\"text\":\"No replacement was performed.\"}],"
+		    "\"is_error\":true,\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"old_content\":\"a\","
+		    "\"new_content\":\"b\",\"kind\":\"FileEditorObservation\"}", &f);
+	assert_string_equal(f.event.text, "No replacement was performed.");
+	frame_fini(&f);
+	/* nothing changed (an undo with nothing to undo): the words stay */
+	observation("{\"content\":[{\"type\":\"text\",\"text\":\"Same.\"}],\"is_error\":false,"
+		    "\"command\":\"undo_edit\",\"path\":\"/w/a.py\",\"old_content\":\"a\",\"new_content\":\"a\","
+		    "\"kind\":\"FileEditorObservation\"}", &f);
+	assert_string_equal(f.event.text, "Same.");
+	frame_fini(&f);
+}
+
+/* A 5 MB replacement is not compared: said in words, the texts shown as they are. */
+static void test_file_editor_huge_edit(void **state)
+{
+	(void)state;
+	size_t n = 5u << 20;
+	struct buf json;
+	buf_init(&json);
+	buf_puts(&json, "{\"type\":\"durable\",\"seq\":1,\"event\":{\"id\":\"a1\",\"source\":\"agent\",\"thought\":[],\"tool_name\":\"file_editor\","
+		 "\"tool_call_id\":\"c1\",\"kind\":\"ActionEvent\",\"action\":"
+		 "{\"command\":\"str_replace\",\"path\":\"/w/big\",\"old_str\":\"");
+	for (size_t i = 0; i < n / 2; i++)
+		buf_puts(&json, "a\\n");
+	buf_puts(&json, "\",\"new_str\":\"b\",\"kind\":\"FileEditorAction\"}}}");
+	struct frame f;
+	int64_t t0 = clock_now_us();
+	DECODE_OK(json.data, &f);
+	assert_true(clock_now_us() - t0 < 5000000);
+	assert_non_null(f.event.arguments);
+	assert_memory_equal(f.event.arguments, "(an edit of 5.0 MB: too large to show as a diff)\n"
+			    "replace:\n```\na\n", 61);
+	frame_fini(&f);
+	buf_fini(&json);
 }
 
 static void test_other_standard_tools(void **state)
@@ -321,7 +397,17 @@ static void test_acp_tool_call(void **state)
 	       "{\"type\":\"diff\",\"path\":\"b.py\",\"oldText\":\"a\",\"newText\":\"b\"}],"
 	       "\"kind\":\"ACPToolCallEvent\"}", &f);
 	assert_true(f.event.is_error);
-	assert_string_equal(f.event.text, "no such file\nedited b.py");
+	/* an edit's diff block is a unified diff, before any text */
+	assert_string_equal(f.event.text, "```diff\n--- b.py\n+++ b.py\n@@ -?,1 +?,1 @@\n-a\n+b\n```\n"
+			    "no such file");
+	frame_fini(&f);
+	/* a file written whole (old_text null, upstream's snake case): all added; no new text:
+	 * the path in words */
+	decode("{\"id\":\"c3\",\"tool_call_id\":\"acp_3\",\"title\":\"Write\",\"status\":\"completed\","
+	       "\"content\":[{\"type\":\"diff\",\"path\":\"n.py\",\"old_text\":null,\"new_text\":\"x = 1\\n\"},"
+	       "{\"type\":\"diff\",\"path\":\"m.py\"}],\"kind\":\"ACPToolCallEvent\"}", &f);
+	assert_string_equal(f.event.text, "```diff\n--- /dev/null\n+++ n.py\n@@ -0,0 +1 @@\n+x = 1\n```\n"
+			    "edited m.py");
 	frame_fini(&f);
 	/* A tool_kind from a hostile agent is a summary like any other: one line, cut at 200
 	 * (fuzz_codec found it whole). */
@@ -424,6 +510,9 @@ int main(void)
 		cmocka_unit_test(test_exit_codes_and_timeouts),
 		cmocka_unit_test(test_terminal_arguments),
 		cmocka_unit_test(test_file_editor_arguments),
+		cmocka_unit_test(test_file_editor_huge_edit),
+		cmocka_unit_test(test_file_editor_result_diff),
+		cmocka_unit_test(test_apply_patch_arguments),
 		cmocka_unit_test(test_other_standard_tools),
 		cmocka_unit_test(test_unknown_tool),
 		cmocka_unit_test(test_action_without_action),

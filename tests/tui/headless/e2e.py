@@ -906,7 +906,9 @@ def test_upstream_text():
         "$ python -m http.server 8000  → still running (no new output)",
         "$ sleep 600  → timed out",
         "• file_editor str_replace /workspace/report/report/summary.py  → done",
-        "            return Summary.empty()",
+        # an edit is a unified diff (issue 27)
+        "    +        return Summary.empty()",
+        "    @@ -?,1 +?,3 @@",
         "    1. [x] Reproduce the crash",
         "    2. [~] Guard the empty case in summarize() (in progress)",
         "    2. raise a clear error",
