@@ -3,7 +3,7 @@
 #ifndef TETHER_MANAGE_H
 #define TETHER_MANAGE_H
 
-#include "commands.h"
+#include "command_run.h"
 #include "manage_out.h"
 
 /* One manager's run: the server's version first, then the command's calls. */

@@ -51,5 +51,12 @@ wait_traffic 'rest PATCH /api/conversations/c0000000-0000-4000-8000-000000000002
 wait_for "renamed: the conversation is now “Parser review”" || fail "the rename was not said"
 wait_for "3/3" || fail "the titled conversation is not open beside the others"
 screen | tail -2 | grep -qF "Parser review" || fail "the status line does not name the title given"
+
+# the new conversation's own state: /model there is published on its socket (the status line
+# names the model), not on the first conversation's
+run '/model fast'
+wait_traffic 'rest POST /api/conversations/c0000000-0000-4000-8000-000000000002/switch_profile 200' ||
+	fail "/model did not switch the new conversation's profile"
+wait_for "openai/gpt-5-mini" || fail "the new conversation's status line does not name its new model"
 no_sanitizer_report
 echo ok

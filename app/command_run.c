@@ -1,5 +1,5 @@
 /* The event loop a one-shot REST command (list, confirm, pause, ...) runs on, and how they flush stdout. */
-#include "commands.h"
+#include "command_run.h"
 #include "app.h"
 #include "server_check.h"
 #include "clean.h"
