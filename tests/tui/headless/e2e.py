@@ -14,6 +14,11 @@ TMP = tempfile.mkdtemp(prefix="tether-e2e-")
 ENV = dict(os.environ, LANG="C.UTF-8")
 ENV.pop("TETHER_SESSION_API_KEY", None)
 ENV["XDG_STATE_HOME"] = os.path.join(TMP, "state")  # the TUI's input history stays here
+# The socket the fixture offers (meson runs the tests that matter once per socket, issue 26):
+# "session", or "events" — a server from before the session socket, with only the legacy
+# events socket (tether finds that out by itself).
+PROTOCOL = os.environ.get("TETHER_TEST_PROTOCOL", "session")
+OLDER_SERVER = "1.40.0"
 
 
 class Server:
@@ -23,6 +28,8 @@ class Server:
         args = [FIXTURE, "--log", self.traffic, "--durable-log", self.durable, "--max-seconds", "60"]
         if scenario:
             args += ["--scenario", os.path.join(DATA, scenario)]
+        if PROTOCOL == "events" and not {"--server-version", "--older-server"} & set(extra):
+            args += ["--older-server", OLDER_SERVER]
         self.proc = subprocess.Popen(args + list(extra), stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         assert line.startswith("PORT "), "fixture did not start: %r" % line
@@ -2432,6 +2439,56 @@ def test_usage_command():
     assert u["reported"] is True and u["usage"] == [] and u["cost"] == 0, u
     rc, out, err = tether("usage", "--server", s.url)
     assert (rc, err) == (2, ["tether: usage: tether usage CONVERSATION_ID"]), (rc, err)
+
+
+def durable_ids(lines):
+    return [l["event"]["id"] for l in lines if l["type"] == "durable"]
+
+
+def test_resume_100_cuts():
+    """1,000 durable events with the socket cut at 100 random points (between frames and inside
+    them): every durable event reaches the output exactly once — on the legacy socket too,
+    which has no seq (resend since the last durable's timestamp, deduplicated by id)."""
+    s = Server("resume1000.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--until", "finished", timeout=140)
+    s.stop()
+    assert rc == 0, (rc, err[-2000:])
+    cuts = sum(1 for l in s.traffic_lines() if l.startswith("fault ") and " cut " in l)
+    assert cuts == 100, "the fixture must have cut 100 times, cut %d" % cuts
+    lines = ndjson(out)
+    check_invariants(lines)
+    ids, log = durable_ids(lines), [i for _, i in s.log()]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    assert not dup, "durable events twice: %s" % dup[:5]
+    missing = [i for i in log if i not in set(ids)]
+    assert not missing, "%d durable events lost, first %s" % (len(missing), missing[:3])
+    assert ids == log, "durable events out of the log's order"
+
+
+def test_late_delta_never_shown():
+    """A delta that arrives after the durable message it became (the legacy socket sends deltas
+    apart from durable events): the stream is retired by the message and the late delta is
+    dropped — not shown again, no new stream."""
+    for fmt in ("ndjson", "text"):
+        s = Server("late_delta.scenario")
+        rc, out, err = run(s, "--format", fmt, "--send", "go")
+        s.stop()
+        assert rc == 0, (rc, err)
+        if fmt == "text":
+            text = out.decode()
+            assert text.count("Hello world") == 1 and "LATE-END" in text, text
+            after = text.split("Hello world", 1)[1].split("LATE-END", 1)[0]
+            assert "ld" not in after, "the late delta was shown: %r" % after
+            continue
+        lines = ndjson(out)
+        check_invariants(lines)
+        streams = [l for l in lines if l["type"] == "stream"]
+        assert [l["state"] for l in streams].count("started") == 1, streams
+        i = next(k for k, l in enumerate(lines) if l["type"] == "durable" and
+                 "Hello world" in json.dumps(l["event"]))
+        late = [l for l in lines[i:] if l["type"] == "stream" and l["state"] != "retired"]
+        assert not late, "stream lines after the durable message: %s" % late
+        assert has_agent_text(lines, "Hello world") and has_agent_text(lines, "LATE-END")
 
 
 TESTS = {k[5:]: v for k, v in globals().items() if k.startswith("test_")}
