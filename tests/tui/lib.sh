@@ -60,10 +60,17 @@ fail() {
 	exit 1
 }
 
-# start_fixture SCENARIO [ARG...]: starts the fixture server and sets PORT.
+# start_fixture SCENARIO [ARG...]: starts the fixture server and sets PORT. With
+# TETHER_TEST_PROTOCOL=events it is a server from before the session socket (issue 26).
 start_fixture() {
 	local scenario=$1
 	shift
+	if [ "${TETHER_TEST_PROTOCOL:-session}" = events ]; then
+		case " $* " in
+		*" --server-version "* | *" --older-server "*) ;;
+		*) set -- "$@" --older-server 1.40.0 ;;
+		esac
+	fi
 	"$FIXTURE" --scenario "$scenario" --log "$WORK/traffic" --durable-log "$WORK/durable" \
 		--max-seconds 120 "$@" >"$WORK/port" 2>"$WORK/fixture.err" &
 	SRV=$!
