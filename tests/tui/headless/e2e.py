@@ -177,7 +177,9 @@ def test_split_secret_nowhere():
             assert secret not in blob, "secret in %s (%s)" % (name, fmt)
         # The record is still complete: the deltas are there, masked and joined by the stream masker.
         recorded = [json.loads(l)["frame"] for l in open(rec)]
-        text = "".join(f.get("content", "") for f in recorded if isinstance(f, dict) and f.get("type") == "delta")
+        # deltas as the socket sent them: session frames, or the legacy StreamingDeltaEvent
+        text = "".join(f.get("content") or "" for f in recorded if isinstance(f, dict) and
+                       (f.get("type") == "delta" or f.get("kind") == "StreamingDeltaEvent"))
         assert "<secret-hidden>" in text and "Here is the token: " in text, text
         if fmt == "text":
             assert b"<secret-hidden>" in out
