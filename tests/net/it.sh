@@ -607,5 +607,19 @@ case_legacy_auth() {
 	done
 }
 
+# The real binary: previews pass through the same masking as any stream (a secret split
+# across two deltas is hidden), and ndjson names the socket.
+case_legacy_masked() {
+	start_legacy --initial 0 --live 3 --deltas
+	printf 'Hello\n' >"$T/mask"
+	set +e
+	HOME=$T XDG_CONFIG_HOME=$T timeout 5 "$TETHER" --headless --format ndjson --until never \
+		--mask-file "$T/mask" --server "$URL" "$CONV" >"$T/out" 2>"$T/err"
+	set -e
+	grep -q '"state":"delta".*<secret-hidden>' "$T/out" || fail "no masked delta"
+	expect_count '"content":"Hel"' 0
+	expect_count '"state":"connecting","socket":"events"' 1
+}
+
 "case_$CASE"
 echo "ok $CASE"
