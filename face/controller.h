@@ -23,6 +23,7 @@ struct controller_status {
 	const char *title;              /* NULL until known */
 	const char *model;              /* the agent's LLM model, NULL until known */
 	enum session_state connection;
+	enum net_protocol socket;       /* of the last attempt: SESSION or EVENTS (AUTO before) */
 	int attempt;
 	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */
 	int last_close_code;

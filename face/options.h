@@ -76,6 +76,7 @@ struct options {
 	const char *record_path;
 	const char *log_path;
 	bool insecure;
+	int protocol;               /* enum net_protocol: auto, session or events (issue 26) */
 	/* From the config file (or env): */
 	bool osc52;                 /* /copy may write the clipboard through OSC 52 */
 	bool color;                 /* false: monochrome (also when NO_COLOR is set) */

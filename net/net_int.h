@@ -6,6 +6,7 @@
 #include <libwebsockets.h>
 
 #include "net.h"
+#include "legacy_int.h"
 
 /* lws's own limit on each step of a connection (connect, TLS, the answer to the request):
  * set on the context so that messages can name it. */
@@ -124,6 +125,9 @@ void resolve_cache_clear(void);
 
 #define NO_SEQ INT64_MIN
 
+struct legacy_ticket;
+struct legacy_fetch;
+
 /* Where the current connection stands. */
 enum phase { PHASE_IDLE, PHASE_CONNECTING, PHASE_OPEN, PHASE_SYNCED };
 
@@ -180,9 +184,23 @@ struct session {
 	size_t queue_head, queue_len, queue_cap;
 
 	struct loop_timer *retry_timer, *stall_timer, *ping_timer;
+
+	/* the socket (issue 26): which one, the server's version, the legacy adapter */
+	enum net_protocol proto;        /* of the current attempt: SESSION or EVENTS */
+	bool prefer_events;             /* auto: the session socket's upgrade was refused */
+	bool session_upgraded;          /* a session socket upgrade succeeded: stay on it */
+	struct server_version version;  /* /server_info's; known false until it answers */
+	struct legacy_ticket *probe;    /* the /server_info call under way, or NULL */
+	struct legacy_ticket *fetch;    /* the REST catch-up call under way, or NULL */
+	struct legacy_fetch *catchup;   /* the REST catch-up's state while it runs */
+	enum legacy_auth auth;          /* how this attempt's key goes (EVENTS) */
+	struct legacy_rx legacy;
 };
 
+
 /* session.c */
+/* Opens the connection of the current attempt (resolving the host first if needed). */
+void session_dial(struct session *s);
 /* Reports a state change to on_status. */
 void session_emit(struct session *s, enum session_state state, enum session_end end,
 		  int64_t retry_us);
@@ -194,7 +212,27 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing);
 /* Restarts the stall timer: called on anything received. */
 void session_stall_rearm(struct session *s);
 
+/* legacy.c */
+/* Starts asking /server_info when the socket is not forced to the session one. */
+void legacy_probe_start(struct session *s);
+/* Chooses this attempt's socket and key path; true when the REST catch-up must run first. */
+bool legacy_attempt_start(struct session *s);
+/* The tail of the history through REST before the first legacy connection; session_dial
+ * when done, or the attempt ends as a failed connection. */
+void legacy_fetch_start(struct session *s);
+/* The path of the legacy socket for this attempt (resume point and, before 1.12, the key). */
+void legacy_build_path(struct session *s, struct buf *path);
+/* A session socket upgrade refused with 403 (no such route upstream) in auto mode: switch to the
+ * events socket. True when it did (the caller reconnects at once). */
+bool legacy_fallback(struct session *s);
+/* One message of the legacy socket, translated and delivered. */
+void legacy_on_message(struct session *s, const char *json, size_t len);
+/* Abandons REST calls under way (their answers are ignored); all: the probe too. */
+void legacy_cancel(struct session *s, bool all);
+
 /* session_rx.c */
+/* One session-socket frame: decoded, deduplicated and handed on (the cursor moved first). */
+void session_rx_deliver(struct session *s, const char *json, size_t len);
 /* Forgets a partial message. */
 void session_rx_reset(struct session *s);
 /* protocol.md §7.3: counts a durable frame too large at the cursor; the second time, skips

@@ -1772,8 +1772,8 @@ def test_msg_no_session_socket():
     rc2, _, err2, _ = timed([TETHER, "--headless", "--server", s.url, other])
     s.stop()
     assert (rc, err) == (1, ["tether: the server at %s has conversation %s but no session socket "
-                             "(HTTP 404 on /sockets/session): tether needs OpenHands agent-server "
-                             "1.47 or later" % (s.url, CONV)]) and took < AT_ONCE, (rc, err, took)
+                             "(HTTP 404 on /sockets/session); --protocol events uses the events "
+                             "socket of agent-servers before 1.44" % (s.url, CONV)]) and took < AT_ONCE, (rc, err, took)
     assert (rc2, err2) == (4, ["tether: conversation %s not found at %s; tether list shows the "
                                "conversations there" % (other, s.url)]), (rc2, err2)
 
