@@ -271,10 +271,6 @@ bool legacy_attempt_start(struct session *s)
 	if (s->proto != NET_PROTOCOL_EVENTS)
 		return false;
 	legacy_rx_connect(&s->legacy);
-	s->auth = legacy_auth_for(&s->version);
-	if (s->auth == LEGACY_AUTH_QUERY && s->cfg.api_key)
-		net_log("session: %s takes the key only in the URL (proxies may log it)",
-			s->version.text);
 	return !s->legacy.last_ts[0];  /* else resent since then, deduplicated by id */
 }
 
@@ -313,6 +309,11 @@ void legacy_path(struct buf *path, const char *base_path, const char *conversati
 
 void legacy_build_path(struct session *s, struct buf *path)
 {
+	/* chosen as the socket opens: by then /server_info has answered (REST runs first) */
+	s->auth = legacy_auth_for(&s->version);
+	if (s->auth == LEGACY_AUTH_QUERY && s->cfg.api_key)
+		net_log("session: %s takes the key only in the URL (proxies may log it)",
+			s->version.text);
 	legacy_path(path, s->url.base_path, s->cfg.conversation_id, s->legacy.last_ts, &s->version,
 		    s->auth, s->cfg.api_key);
 }
@@ -346,4 +347,10 @@ void legacy_on_message(struct session *s, const char *json, size_t len)
 {
 	const struct legacy_ops ops = { .ctx = s, .emit = legacy_emit, .cursor = legacy_cursor };
 	legacy_rx_feed(&s->legacy, json, len, &ops);
+}
+
+void legacy_on_open(struct session *s)
+{
+	const struct legacy_ops ops = { .ctx = s, .emit = legacy_emit, .cursor = legacy_cursor };
+	legacy_rx_open(&s->legacy, &ops);
 }

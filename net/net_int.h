@@ -220,11 +220,14 @@ bool legacy_attempt_start(struct session *s);
 /* The tail of the history through REST before the first legacy connection; session_dial
  * when done, or the attempt ends as a failed connection. */
 void legacy_fetch_start(struct session *s);
-/* The path of the legacy socket for this attempt (resume point and, before 1.12, the key). */
+/* The path of the legacy socket for this attempt (resume point and, before 1.12, the key);
+ * chooses how the key goes. */
 void legacy_build_path(struct session *s, struct buf *path);
 /* A session socket upgrade refused with 403 (no such route upstream) in auto mode: switch to the
  * events socket. True when it did (the caller reconnects at once). */
 bool legacy_fallback(struct session *s);
+/* The legacy socket is open: its sync and the REST tail delivered. */
+void legacy_on_open(struct session *s);
 /* One message of the legacy socket, translated and delivered. */
 void legacy_on_message(struct session *s, const char *json, size_t len);
 /* Abandons REST calls under way (their answers are ignored); all: the probe too. */

@@ -244,6 +244,25 @@ static void test_rest_tail_after_sync(void **state)
 	assert_int_equal(fr[3].type, FRAME_TRANSIENT);
 }
 
+/* An idle server may send nothing at all: the sync and the tail come when the socket opens,
+ * once per connection. */
+static void test_sync_without_a_frame(void **state)
+{
+	struct fixture *f = *state;
+	const struct legacy_ops ops = { .ctx = &f->k, .emit = sink_emit, .cursor = sink_cursor };
+	legacy_rx_tail_push(&f->l, event("e0", "2026-09-20T14:00:00.000000", "user", "a"));
+	legacy_rx_connect(&f->l);
+	assert_int_equal(legacy_rx_open(&f->l, &ops), 0);
+	assert_int_equal(legacy_rx_open(&f->l, &ops), 0);
+	feed(&f->l, &f->k, SNAPSHOT);
+	struct frame *fr = f->k.frames;
+	assert_int_equal(f->k.n, 3);
+	assert_int_equal(fr[0].type, FRAME_SYNC);
+	assert_int_equal(fr[0].through_seq, 0);
+	assert_int_equal(fr[1].type, FRAME_DURABLE);
+	assert_int_equal(fr[2].type, FRAME_TRANSIENT);
+}
+
 /* The key goes as the server's version takes it (research §5.1): first-message from 1.22.1,
  * the header from 1.12.0 (and for an unknown version), the query before. */
 static void test_auth_by_version(void **state)
@@ -281,6 +300,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_late_delta_dropped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_preview_dropped_on_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rest_tail_after_sync, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_without_a_frame, setup, teardown),
 		cmocka_unit_test(test_auth_by_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
