@@ -84,8 +84,11 @@ struct legacy_rx {
 void legacy_rx_init(struct legacy_rx *l);
 /* Frees what the adapter holds. */
 void legacy_rx_fini(struct legacy_rx *l);
-/* A new connection starts: its first frame brings a sync, then the tail. */
+/* A new connection starts (nothing is emitted yet). */
 void legacy_rx_connect(struct legacy_rx *l);
+/* The connection is open: the sync, then the REST tail (once per connection; a frame before
+ * it brings it too). Returns -1 when emit said stop. */
+int legacy_rx_open(struct legacy_rx *l, const struct legacy_ops *ops);
 /* Keeps one REST event (JSON) to deliver after the next sync, as the socket's would be. */
 void legacy_rx_tail_push(struct legacy_rx *l, const char *json);
 /* Notes an event id known from REST but before the cursor: never delivered. */

@@ -212,7 +212,8 @@ static int feed_one(struct legacy_rx *l, const char *json, size_t len,
 	return rc;
 }
 
-/* The first frame of a connection: the server took the key and subscribed us. */
+/* The connection is up: the server may send nothing (its snapshot push gives up after 0.5 s
+ * and an idle log resends nothing), so the sync cannot wait for a frame. */
 static int sync_out(struct legacy_rx *l, const struct legacy_ops *ops)
 {
 	int64_t cursor = ops->cursor(ops->ctx);
@@ -227,6 +228,11 @@ static int sync_out(struct legacy_rx *l, const struct legacy_ops *ops)
 		rc = feed_one(l, l->tail[i], strlen(l->tail[i]), ops);
 	tail_clear(l);
 	return rc;
+}
+
+int legacy_rx_open(struct legacy_rx *l, const struct legacy_ops *ops)
+{
+	return l->synced ? 0 : sync_out(l, ops);
 }
 
 int legacy_rx_feed(struct legacy_rx *l, const char *json, size_t len,

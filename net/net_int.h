@@ -125,7 +125,10 @@ void resolve_cache_clear(void);
 
 #define NO_SEQ INT64_MIN
 
-struct legacy_ticket;
+/* A REST call's link back to its session, cut when the session stops waiting for it. */
+struct legacy_ticket {
+	struct session *s;
+};
 struct legacy_fetch;
 
 /* Where the current connection stands. */
@@ -213,18 +216,29 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing);
 void session_stall_rearm(struct session *s);
 
 /* legacy.c */
+/* True when v is known and older than major.minor.patch. */
+bool legacy_version_before(const struct server_version *v, int major, int minor, int patch);
+/* A ticket for one REST call of s; legacy_ticket_end in its callback. */
+struct legacy_ticket *legacy_ticket_new(struct session *s);
+/* The ticket's session, or NULL when it stopped waiting; frees the ticket either way. */
+struct session *legacy_ticket_end(struct legacy_ticket *t);
+/* Where s's REST calls go. */
+struct rest_server legacy_server_of(const struct session *s);
 /* Starts asking /server_info when the socket is not forced to the session one. */
 void legacy_probe_start(struct session *s);
 /* Chooses this attempt's socket and key path; true when the REST catch-up must run first. */
 bool legacy_attempt_start(struct session *s);
-/* The tail of the history through REST before the first legacy connection; session_dial
- * when done, or the attempt ends as a failed connection. */
+/* The tail of the history through REST before the first legacy connection (legacy_fetch.c);
+ * session_dial when done, or the attempt ends as a failed connection. */
 void legacy_fetch_start(struct session *s);
-/* The path of the legacy socket for this attempt (resume point and, before 1.12, the key). */
+/* The path of the legacy socket for this attempt (resume point and, before 1.12, the key);
+ * chooses how the key goes. */
 void legacy_build_path(struct session *s, struct buf *path);
 /* A session socket upgrade refused with 403 (no such route upstream) in auto mode: switch to the
  * events socket. True when it did (the caller reconnects at once). */
 bool legacy_fallback(struct session *s);
+/* The legacy socket is open: its sync and the REST tail delivered. */
+void legacy_on_open(struct session *s);
 /* One message of the legacy socket, translated and delivered. */
 void legacy_on_message(struct session *s, const char *json, size_t len);
 /* Abandons REST calls under way (their answers are ignored); all: the probe too. */

@@ -502,6 +502,8 @@ static void on_established(struct session *s, struct lws *wsi)
 		lws_callback_on_writable(wsi);
 	}
 	session_emit(s, SESSION_OPEN, SESSION_END_NONE, 0);
+	if (s->proto == NET_PROTOCOL_EVENTS && s->wsi == wsi && s->running)
+		legacy_on_open(s);
 }
 
 /* The legacy socket's key as a header (servers 1.12.0 to 1.22.0, research §5.1). */

@@ -582,8 +582,9 @@ case_legacy_auth() {
 	export LEGACY_KEY=$KEY
 	for v in 1.43.1:frame 1.20.0:header 1.11.0:query; do
 		how=${v#*:}
-		start_legacy --version "${v%%:*}" --key "$KEY" --initial 3
-		session --key-env LEGACY_KEY --until-seq 2 --max-retries 0
+		# event 3 is live: it comes only once the key was taken
+		start_legacy --version "${v%%:*}" --key "$KEY" --initial 3 --live 1
+		session --key-env LEGACY_KEY --until-seq 3 --max-retries 0
 		expect_rc 0
 		expect_count "^auth $how\$" 1 "$T/traffic"
 		kill "$STUB"; wait "$STUB" 2>/dev/null || true; STUB=

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "legacy_int.h"
+#include "net_int.h"
 
 /* What the adapter handed on, decoded, and the cursor a session would have moved. */
 struct sink {
@@ -244,6 +244,25 @@ static void test_rest_tail_after_sync(void **state)
 	assert_int_equal(fr[3].type, FRAME_TRANSIENT);
 }
 
+/* An idle server may send nothing at all: the sync and the tail come when the socket opens,
+ * once per connection. */
+static void test_sync_without_a_frame(void **state)
+{
+	struct fixture *f = *state;
+	const struct legacy_ops ops = { .ctx = &f->k, .emit = sink_emit, .cursor = sink_cursor };
+	legacy_rx_tail_push(&f->l, event("e0", "2026-09-20T14:00:00.000000", "user", "a"));
+	legacy_rx_connect(&f->l);
+	assert_int_equal(legacy_rx_open(&f->l, &ops), 0);
+	assert_int_equal(legacy_rx_open(&f->l, &ops), 0);
+	feed(&f->l, &f->k, SNAPSHOT);
+	struct frame *fr = f->k.frames;
+	assert_int_equal(f->k.n, 3);
+	assert_int_equal(fr[0].type, FRAME_SYNC);
+	assert_int_equal(fr[0].through_seq, 0);
+	assert_int_equal(fr[1].type, FRAME_DURABLE);
+	assert_int_equal(fr[2].type, FRAME_TRANSIENT);
+}
+
 /* The key goes as the server's version takes it (research §5.1): first-message from 1.22.1,
  * the header from 1.12.0 (and for an unknown version), the query before. */
 static void test_auth_by_version(void **state)
@@ -273,6 +292,33 @@ static void test_auth_by_version(void **state)
 	buf_fini(&p);
 }
 
+/* auto: a 403 on the session socket's upgrade (upstream's answer where no route matches)
+ * moves to the events socket; not a 404, not once the session socket upgraded, not when
+ * forced, and 4001/4004 closes stay final. */
+static void test_fallback_on_403(void **state)
+{
+	struct session *s = calloc(1, sizeof *s);
+	(void)state;
+	s->cfg.protocol = NET_PROTOCOL_AUTO;
+	s->proto = NET_PROTOCOL_SESSION;
+	s->http_status = 404;
+	assert_false(legacy_fallback(s));
+	s->http_status = 403;
+	s->session_upgraded = true;
+	assert_false(legacy_fallback(s));
+	s->session_upgraded = false;
+	s->cfg.protocol = NET_PROTOCOL_SESSION;
+	assert_false(legacy_fallback(s));
+	s->cfg.protocol = NET_PROTOCOL_AUTO;
+	assert_true(legacy_fallback(s));
+	assert_true(s->prefer_events);
+	assert_true(legacy_attempt_start(s));   /* the next attempt: events, REST first */
+	assert_int_equal(s->proto, NET_PROTOCOL_EVENTS);
+	s->http_status = 403;
+	assert_false(legacy_fallback(s));       /* refused there too: final (auth) */
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,7 +327,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_late_delta_dropped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_preview_dropped_on_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rest_tail_after_sync, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_without_a_frame, setup, teardown),
 		cmocka_unit_test(test_auth_by_version),
+		cmocka_unit_test(test_fallback_on_403),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
