@@ -234,7 +234,9 @@ def test_exit_4_not_found():
     s.stop()
     assert rc == 4, (rc, err)
     assert ndjson(out)[-1]["exit_code"] == 4
-    assert len([l for l in s.traffic_lines() if l.startswith("conn ")]) == 1, "4004: one attempt"
+    # one attempt; on the events socket the REST 404 may end the run before it opens
+    conns = len([l for l in s.traffic_lines() if l.startswith("conn ")])
+    assert conns == 1 or (PROTOCOL == "events" and conns == 0), "4004: one attempt"
 
 
 def test_exit_5_gave_up():
