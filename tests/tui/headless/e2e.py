@@ -2489,6 +2489,20 @@ def test_resume_100_cuts():
     assert ids == log, "durable events out of the log's order"
 
 
+def test_until_finished_after_reconnect():
+    """The run ends while the connection is down: --until finished ends only after the events
+    that ended it are out (on the events socket the snapshot that says finished comes before
+    the resend of what was missed)."""
+    s = Server("until_after_drop.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--until", "finished", timeout=30)
+    s.stop()
+    assert rc == 0, (rc, err)
+    lines = ndjson(out)
+    check_invariants(lines)
+    assert durable_ids(lines) == [i for _, i in s.log()], "events missing at the end"
+    assert has_agent_text(lines, "LAST-WORDS")
+
+
 def test_late_delta_never_shown():
     """A delta that arrives after the durable message it became (the legacy socket sends deltas
     apart from durable events): the stream is retired by the message and the late delta is
