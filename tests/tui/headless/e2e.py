@@ -2503,6 +2503,30 @@ def test_until_finished_after_reconnect():
     assert has_agent_text(lines, "LAST-WORDS")
 
 
+def socket_close_in_words(scenario, rc_want, line):
+    """--protocol events against a socket that closes every connection: the exit code, the
+    cause in words as the last line, no second attempt."""
+    s = Server(scenario)
+    rc, out, err = run(s, "--format", "text", "--protocol", "events")
+    s.stop()
+    err = err.decode().splitlines()
+    assert rc == rc_want and err and err[-1] == line % s.url, (rc, err)
+    conns = [l for l in s.traffic_lines() if l.startswith("conn ")]
+    assert len(conns) == 1 and " events " in conns[0], conns
+
+
+def test_socket_4001_in_words():
+    """The events socket's close 4001 (its key check after accept): exit 3, said in words."""
+    socket_close_in_words("close_4001.scenario", 3, "tether: authentication failed at %s: the "
+                          "server wants a session API key and none was given" + NEXT_KEY)
+
+
+def test_socket_4004_in_words():
+    """The events socket's close 4004 (another conversation): exit 4, said in words."""
+    socket_close_in_words("close_4004.scenario", 4, "tether: conversation " + CONV + " not "
+                          "found at %s; tether list shows the conversations there")
+
+
 def test_late_delta_never_shown():
     """A delta that arrives after the durable message it became (the legacy socket sends deltas
     apart from durable events): the stream is retired by the message and the late delta is
