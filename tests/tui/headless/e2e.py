@@ -2527,6 +2527,23 @@ def test_socket_4004_in_words():
                           "found at %s; tether list shows the conversations there")
 
 
+def test_nulls_from_a_1_30_server():
+    """A server before 1.31.2 sends unset optional fields as null on the events socket: read as
+    absent — the same text as from a newer server, every durable once."""
+    texts = []
+    for version in ("1.30.0", OLDER_SERVER):
+        s = Server("headless_chat.scenario", "--older-server", version)
+        rc, out, err = run(s, "--format", "text")
+        rc2, out2, err2 = run(s, "--format", "ndjson")
+        s.stop()
+        assert (rc, rc2) == (0, 0), (version, rc, err, rc2, err2)
+        lines = ndjson(out2)
+        check_invariants(lines)
+        assert durable_ids(lines) == [i for _, i in s.log()], version
+        texts.append(out)
+    assert b"null" not in texts[0] and texts[0] == texts[1], texts
+
+
 def test_late_delta_never_shown():
     """A delta that arrives after the durable message it became (the legacy socket sends deltas
     apart from durable events): the stream is retired by the message and the late delta is
