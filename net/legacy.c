@@ -47,6 +47,18 @@ struct rest_server legacy_server_of(const struct session *s)
 				     .api_key = s->cfg.api_key, .insecure = s->cfg.insecure };
 }
 
+static void version_known(struct session *s, const struct server_version *v)
+{
+	s->version = *v;
+	net_log("session: the server's version is %s", s->version.text[0] ? s->version.text : "unknown");
+	/* The version alone never skips the session socket: a build from main reports the
+	 * last release's version while having newer routes (research §1.3, §5.6). The
+	 * upgrade decides; the version says how the events socket takes the key. */
+	if (legacy_version_before(&s->version, LEGACY_SESSION_MAJOR, LEGACY_SESSION_MINOR, 0))
+		net_log("session: %s is older than the session socket (1.44): the events socket "
+			"if its upgrade is refused", s->version.text);
+}
+
 static void probe_done(void *ctx, struct rest_result *r)
 {
 	struct session *s = legacy_ticket_end(ctx);
@@ -56,16 +68,22 @@ static void probe_done(void *ctx, struct rest_result *r)
 	if (r->outcome != REST_OK) {
 		net_log("session: /server_info did not answer (%s): the socket is found by trying",
 			r->raw && r->raw->error ? r->raw->error : "no version");
+	} else {
+		version_known(s, &r->version);
+	}
+	if (s->dial_waits) {
+		s->dial_waits = false;
+		session_dial(s);
+	}
+}
+
+void legacy_dial(struct session *s)
+{
+	if (s->probe) {
+		s->dial_waits = true;   /* the key path needs the version */
 		return;
 	}
-	s->version = r->version;
-	net_log("session: the server's version is %s", s->version.text[0] ? s->version.text : "unknown");
-	/* The version alone never skips the session socket: a build from main reports the
-	 * last release's version while having newer routes (research §1.3, §5.6). The
-	 * upgrade decides; the version says how the events socket takes the key. */
-	if (legacy_version_before(&s->version, LEGACY_SESSION_MAJOR, LEGACY_SESSION_MINOR, 0))
-		net_log("session: %s is older than the session socket (1.44): the events socket "
-			"if its upgrade is refused", s->version.text);
+	session_dial(s);
 }
 
 void legacy_probe_start(struct session *s)

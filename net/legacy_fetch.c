@@ -30,6 +30,7 @@ static void fetch_free(struct legacy_fetch *f)
 
 void legacy_cancel(struct session *s, bool all)
 {
+	s->dial_waits = false;
 	if (s->fetch)
 		s->fetch->s = NULL;
 	s->fetch = NULL;
@@ -87,7 +88,7 @@ static void fetch_finish(struct session *s)
 	net_log("session: history through REST: %zu events, %zu after the cursor %lld", f->len,
 		tail, (long long)s->cursor);
 	legacy_cancel(s, false);
-	session_dial(s);
+	legacy_dial(s);
 }
 
 static void fetch_page(struct session *s);

@@ -192,6 +192,7 @@ struct session {
 	enum net_protocol proto;        /* of the current attempt: SESSION or EVENTS */
 	bool prefer_events;             /* auto: the session socket's upgrade was refused */
 	bool session_upgraded;          /* a session socket upgrade succeeded: stay on it */
+	bool dial_waits;                /* the events socket waits for /server_info's answer */
 	struct server_version version;  /* /server_info's; known false until it answers */
 	struct legacy_ticket *probe;    /* the /server_info call under way, or NULL */
 	struct legacy_ticket *fetch;    /* the REST catch-up call under way, or NULL */
@@ -237,6 +238,8 @@ void legacy_build_path(struct session *s, struct buf *path);
 /* A session socket upgrade refused with 403 (no such route upstream) in auto mode: switch to the
  * events socket. True when it did (the caller reconnects at once). */
 bool legacy_fallback(struct session *s);
+/* Opens the events socket once /server_info answered (its version picks the key path). */
+void legacy_dial(struct session *s);
 /* The legacy socket is open: its sync and the REST tail delivered. */
 void legacy_on_open(struct session *s);
 /* One message of the legacy socket, translated and delivered. */

@@ -359,6 +359,8 @@ static void session_connect(struct session *s)
 	s->phase = PHASE_CONNECTING;
 	if (catch_up)
 		legacy_fetch_start(s);
+	else if (s->proto == NET_PROTOCOL_EVENTS)
+		legacy_dial(s);
 	else
 		session_dial(s);
 }

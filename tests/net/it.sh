@@ -533,7 +533,7 @@ expected_ids() { for i in $(seq 0 $(($1 - 1))); do printf '%d ev-%04d\n' "$i" "$
 # The tail through REST, then the events socket: every event once, seqs from 0, none lost to
 # an event appended between the count and the walk.
 case_legacy_catchup() {
-	start_legacy --initial 7 --live 9
+	start_legacy --initial 7 --live 8 --append-on-count
 	session --until-seq 15 --max-retries 2
 	expect_rc 0
 	printed_durables | sort -n >"$T/printed"

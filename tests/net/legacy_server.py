@@ -10,6 +10,7 @@ comes after it), Message frames in (a ServerErrorEvent for a bad one).
 
 usage: legacy_server.py [--version V] [--key K] [--initial N] [--live N] [--interval S]
                         [--cut-after N] [--deltas] [--log FILE] [--max-seconds S] [--rest-open]
+                        [--append-on-count]
 Prints "PORT <n>" once listening.
 """
 import argparse, base64, hashlib, json, socket, struct, sys, threading, time
@@ -19,6 +20,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--version", default="1.43.1")
 ap.add_argument("--key")
 ap.add_argument("--rest-open", action="store_true", help="REST takes any key (the socket's own check)")
+ap.add_argument("--append-on-count", action="store_true",
+                help="one event appended right after the first events/count answer")
 ap.add_argument("--initial", type=int, default=5)
 ap.add_argument("--live", type=int, default=0)
 ap.add_argument("--interval", type=float, default=0.02)
@@ -29,7 +32,7 @@ ap.add_argument("--max-seconds", type=float, default=60)
 A = ap.parse_args()
 VER = tuple(int(x) for x in A.version.split(".")[:3])
 LOCK = threading.Lock()
-LOG, SUBS = [], []
+LOG, SUBS, STARTED = [], [], [False]
 LOGF = open(A.log, "a", buffering=1) if A.log else None
 N = [0]
 
@@ -156,7 +159,11 @@ def rest(c, path, q, headers):
     with LOCK:
         log = list(LOG)
     if path.endswith("/events/count"):
-        return http(c, 200, str(len(log)))
+        http(c, 200, str(len(log)))
+        if A.append_on_count:
+            A.append_on_count = False
+            publish(event(next_index(), "user", "appended after the count"))
+        return True
     if path.endswith("/events/search"):
         if q.get("sort_order", [""])[0] == "TIMESTAMP_DESC":
             log.reverse()
@@ -200,6 +207,10 @@ def events_socket(c, q, headers, req_key):
     with LOCK:
         SUBS.append(sub)
         log = list(LOG)
+        first = not STARTED[0]
+        STARTED[0] = True
+    if first:       # live events begin with the first subscriber: after its key was taken
+        threading.Thread(target=generate, daemon=True).start()
     sub.send({"id": "snap", "timestamp": ts(0), "source": "environment",
               "kind": "ConversationStateUpdateEvent", "key": "full_state",
               "value": {"execution_status": "idle"}}, counts=False)
@@ -278,10 +289,6 @@ s.bind(("127.0.0.1", 0))
 s.listen(64)
 print("PORT", s.getsockname()[1], flush=True)
 threading.Timer(A.max_seconds, lambda: __import__("os")._exit(0)).start()
-started = False
 while True:
     c, _ = s.accept()
-    if not started:
-        started = True
-        threading.Thread(target=generate, daemon=True).start()
     threading.Thread(target=serve, args=(c,), daemon=True).start()
