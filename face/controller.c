@@ -839,6 +839,7 @@ static void session_status_changed(void *ctx, const struct session_status *st)
 {
 	struct controller *c = ctx;
 	c->connection = st->state;
+	c->socket = st->protocol;
 	c->attempt = st->attempt;
 	if (st->state == SESSION_OPEN)
 		c->ever_open = true;
@@ -934,6 +935,7 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	c->connection = SESSION_CONNECTING;
 	struct session_config cfg = {
 		.server_url = o->server,
+		.protocol = (enum net_protocol)o->protocol,
 		.conversation_id = o->conversation_id,
 		.api_key = api_key,
 		.no_history = o->no_history,
@@ -1047,6 +1049,7 @@ void controller_status(const struct controller *c, struct controller_status *st)
 	st->policy_known = c->policy_known;
 	st->confirmation = c->confirmation;
 	st->connection = c->connection;
+	st->socket = c->socket;
 	st->attempt = c->attempt;
 	st->retry_at_us = c->retry_at_us;
 	st->last_close_code = c->last_close_code;

@@ -25,6 +25,7 @@ struct controller_status {
 	bool policy_known;              /* the server said its confirmation policy */
 	enum confirmation_policy confirmation; /* that policy */
 	enum session_state connection;
+	enum net_protocol socket;       /* of the last attempt: SESSION or EVENTS (AUTO before) */
 	int attempt;
 	int64_t retry_at_us;            /* when reconnecting: monotonic time of the next attempt */
 	int last_close_code;

@@ -61,6 +61,7 @@ struct controller {
 	char *execution_status;         /* as shown: sanitized and masked */
 	enum run_status run_status;     /* as received, decoded */
 	enum session_state connection;
+	enum net_protocol socket;       /* the socket of the last attempt */
 	int attempt;
 	int64_t retry_at_us;
 	int last_close_code;

@@ -97,8 +97,11 @@ void diag_not_found(struct buf *out, const struct diag_about *a)
 
 void diag_no_session_socket(struct buf *out, const struct diag_about *a)
 {
+	/* Upstream answers 403 where no route matches (auto then takes the events socket): a
+	 * 404 comes from something else on the way, such as a proxy. */
 	buf_printf(out, "the server at %s has conversation %s but no session socket "
-		   "(HTTP 404 on /sockets/session): tether needs OpenHands agent-server 1.47 or later",
+		   "(HTTP 404 on /sockets/session); --protocol events uses the events socket of "
+		   "agent-servers before 1.44",
 		   a->server, a->conversation_id ? a->conversation_id : "?");
 }
 

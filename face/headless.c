@@ -56,7 +56,8 @@ static void begin(struct buf *b, const char *type)
 	buf_printf(b, "{\"type\":\"%s\"", type);
 }
 
-void headless_connection(struct headless *h, const char *state, int attempt, int code,
+void headless_connection(struct headless *h, const char *state, const char *socket,
+			 int attempt, int code,
 			 const char *reason, bool has_after_seq, int64_t after_seq,
 			 double retry_in_s)
 {
@@ -65,6 +66,8 @@ void headless_connection(struct headless *h, const char *state, int attempt, int
 	struct buf b;
 	begin(&b, "connection");
 	field_str(&b, "state", state, strlen(state));
+	if (socket)
+		field_str(&b, "socket", socket, strlen(socket));
 	buf_printf(&b, ",\"attempt\":%d", attempt);
 	if (code > 0)
 		buf_printf(&b, ",\"code\":%d", code);

@@ -22,8 +22,10 @@ struct headless {
  * the reader went away); nothing is written after it, nor after the result line. */
 void headless_init(struct headless *h, FILE *out, enum output_format format,
 		   void (*on_error)(void *ctx, int err), void *ctx);
-/* {"type":"connection",...}; code/reason only when code > 0 or reason; after_seq when has_after_seq. */
-void headless_connection(struct headless *h, const char *state, int attempt, int code,
+/* {"type":"connection",...}; socket when not NULL; code/reason only when code > 0 or reason;
+ * after_seq when has_after_seq. */
+void headless_connection(struct headless *h, const char *state, const char *socket,
+			 int attempt, int code,
 			 const char *reason, bool has_after_seq, int64_t after_seq,
 			 double retry_in_s);
 /* {"type":"sync","from_seq":…,"through_seq":…} with the fields as received. */

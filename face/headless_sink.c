@@ -229,7 +229,9 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 		h->open = true;
 	if (st->state == SESSION_SYNCED || repeat)
 		return;
-	headless_connection(&h->out, state_names[st->state], st->attempt, st->close_code, reason,
+	headless_connection(&h->out, state_names[st->state],
+			    st->protocol == NET_PROTOCOL_AUTO ? NULL : net_protocol_name(st->protocol),
+			    st->attempt, st->close_code, reason,
 			    st->state == SESSION_CONNECTING && st->has_after_seq, st->after_seq,
 			    st->state == SESSION_RECONNECTING ? (double)st->retry_in_us / 1e6 : 0);
 	if (h->format != FORMAT_TEXT)

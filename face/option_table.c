@@ -16,6 +16,7 @@ static const char *const untils[] = { "idle", "finished", "never", "synced", NUL
 static const char *const on_confirms[] = { "exit", "wait", "accept", "reject", NULL };
 static const char *const notifies[] = { "off", "osc9", "osc777", NULL };
 static const char *const themes[] = { "auto", "dark", "light", NULL };
+static const char *const protocols[] = { "auto", "session", "events", NULL };
 
 /* Choice values are enum indexes: the lists follow enum output_format and enum until_mode. */
 _Static_assert(FORMAT_TEXT == 0 && FORMAT_NDJSON == 1 && FORMAT_JSON == 2, "formats[] follows the enum");
@@ -23,6 +24,8 @@ _Static_assert(UNTIL_IDLE == 0 && UNTIL_FINISHED == 1 && UNTIL_NEVER == 2 && UNT
 	       "untils[] follows the enum");
 _Static_assert(ON_CONFIRM_EXIT == 0 && ON_CONFIRM_WAIT == 1 && ON_CONFIRM_ACCEPT == 2 &&
 	       ON_CONFIRM_REJECT == 3, "on_confirms[] follows the enum");
+_Static_assert(NET_PROTOCOL_AUTO == 0 && NET_PROTOCOL_SESSION == 1 && NET_PROTOCOL_EVENTS == 2,
+	       "protocols[] follows the enum");
 _Static_assert(NOTIFY_OFF == 0 && NOTIFY_OSC9 == 1 && NOTIFY_OSC777 == 2, "notifies[] follows the enum");
 _Static_assert(OSC52_OFF == false && OSC52_ON == true, "osc52 = on/off stores the enum");
 _Static_assert(THEME_CHOICE_AUTO == 0 && THEME_CHOICE_DARK == 1 && THEME_CHOICE_LIGHT == 2,
@@ -69,6 +72,7 @@ const struct option_spec option_specs[] = {
 	{ "from", 0, SPEC_STRING, SPEC_CLI, FIELD(from_event), 0, 0, NULL },
 	{ "workdir", 0, SPEC_STRING, SPEC_CLI, FIELD(workdir), 0, 0, NULL },
 	{ "yes", 0, SPEC_TRUE, SPEC_CLI, FIELD(yes), 0, 0, NULL },
+	{ "protocol", 0, SPEC_CHOICE, SPEC_CLI | SPEC_CONFIG, FIELD(protocol), 0, 0, protocols },
 };
 
 bool option_takes_value(const struct option_spec *s)

@@ -81,6 +81,7 @@ struct options {
 	const char *record_path;
 	const char *log_path;
 	bool insecure;
+	int protocol;               /* enum net_protocol: auto, session or events (issue 26) */
 	/* From the config file (or env): */
 	enum osc52_mode osc52;      /* /copy writes the clipboard through OSC 52 */
 	enum theme_choice theme;    /* the colours' background */

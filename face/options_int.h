@@ -31,7 +31,7 @@ struct option_spec {
 };
 
 /* The table (its definition must have exactly this many entries). */
-enum { OPTION_NSPECS = 40 };
+enum { OPTION_NSPECS = 41 };
 extern const struct option_spec option_specs[OPTION_NSPECS];
 
 /* Whether the spec takes a value. */

@@ -1000,6 +1000,11 @@ void codec_store_free(struct frame_store *st)
 	store_free(st);
 }
 
+char *codec_store_event_json(const struct frame_store *st)
+{
+	return st && st->event ? cJSON_PrintUnformatted(st->event) : NULL;
+}
+
 /* Where the event's value starts in the frame's text (numbers are copied from there as
  * written) and how much text follows: the rewrite reads one value and stops at its end, so
  * the value is not walked once more just to measure it. */

@@ -55,6 +55,8 @@ struct frame_store;
 struct frame_store *codec_event_decode(const cJSON *ev, struct event *e);
 /* Frees a store from codec_event_decode; NULL is fine. */
 void codec_store_free(struct frame_store *st);
+/* The event a store decoded, as compact JSON (malloc'd), or NULL. */
+char *codec_store_event_json(const struct frame_store *st);
 
 /* The REST body for send-message: the user message plus "run":true. Caller frees. */
 char *rest_encode_user_message(const char *text);

@@ -1,6 +1,7 @@
 /* A page of REST events (GET …/events/search): each item decoded as a durable frame's event
  * is (protocol.md §4.1: the event JSON with None fields left out, and no seq). */
 #include "codec_int.h"
+#include "legacy_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +64,10 @@ void event_page_fini(struct event_page *p)
 	page_store_free(p->priv_);
 	free(p->events);
 	memset(p, 0, sizeof *p);
+}
+
+char *event_page_event_json(const struct event_page *p, size_t i)
+{
+	const struct page_store *ps = p->priv_;
+	return ps && i < ps->count ? codec_store_event_json(ps->stores[i]) : NULL;
 }

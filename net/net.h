@@ -390,6 +390,16 @@ enum net_cause {
 	NET_CAUSE_OTHER,        /* a timeout, a cut, anything else */
 };
 
+/* Which socket a session speaks (issue 26). */
+enum net_protocol {
+	NET_PROTOCOL_AUTO,           /* the session socket where the server has it, else events */
+	NET_PROTOCOL_SESSION,        /* /sockets/session/{id} (agent-server 1.44+) */
+	NET_PROTOCOL_EVENTS,         /* the legacy /sockets/events/{id}, seqs assigned here */
+};
+
+/* "auto", "session" or "events". */
+const char *net_protocol_name(enum net_protocol p);
+
 /* A change of the session's connection state. */
 struct session_status {
 	enum session_state state;
@@ -402,10 +412,12 @@ struct session_status {
 	enum session_end end;   /* on GAVE_UP, FAILED, and CLOSED after session_stop */
 	int http_status;        /* the handshake's HTTP status when it was refused, else 0 */
 	enum net_cause cause;   /* on CLOSED, FAILED: what kind of failure, before any answer */
+	enum net_protocol protocol; /* the socket of this attempt: SESSION or EVENTS */
 };
 
 struct session_config {
 	const char *server_url;      /* http(s):// or ws(s):// base */
+	enum net_protocol protocol;  /* AUTO: asks /server_info and tries the session socket */
 	const char *conversation_id;
 	const char *api_key;         /* NULL: no auth frame */
 	bool no_history;             /* connect without after_seq the first time */

@@ -6,6 +6,7 @@
 #include <libwebsockets.h>
 
 #include "net.h"
+#include "legacy_int.h"
 
 /* lws's own limit on each step of a connection (connect, TLS, the answer to the request):
  * set on the context so that messages can name it. */
@@ -124,6 +125,12 @@ void resolve_cache_clear(void);
 
 #define NO_SEQ INT64_MIN
 
+/* A REST call's link back to its session, cut when the session stops waiting for it. */
+struct legacy_ticket {
+	struct session *s;
+};
+struct legacy_fetch;
+
 /* Where the current connection stands. */
 enum phase { PHASE_IDLE, PHASE_CONNECTING, PHASE_OPEN, PHASE_SYNCED };
 
@@ -180,9 +187,24 @@ struct session {
 	size_t queue_head, queue_len, queue_cap;
 
 	struct loop_timer *retry_timer, *stall_timer, *ping_timer;
+
+	/* the socket (issue 26): which one, the server's version, the legacy adapter */
+	enum net_protocol proto;        /* of the current attempt: SESSION or EVENTS */
+	bool prefer_events;             /* auto: the session socket's upgrade was refused */
+	bool session_upgraded;          /* a session socket upgrade succeeded: stay on it */
+	bool dial_waits;                /* the events socket waits for /server_info's answer */
+	struct server_version version;  /* /server_info's; known false until it answers */
+	struct legacy_ticket *probe;    /* the /server_info call under way, or NULL */
+	struct legacy_ticket *fetch;    /* the REST catch-up call under way, or NULL */
+	struct legacy_fetch *catchup;   /* the REST catch-up's state while it runs */
+	enum legacy_auth auth;          /* how this attempt's key goes (EVENTS) */
+	struct legacy_rx legacy;
 };
 
+
 /* session.c */
+/* Opens the connection of the current attempt (resolving the host first if needed). */
+void session_dial(struct session *s);
 /* Reports a state change to on_status. */
 void session_emit(struct session *s, enum session_state state, enum session_end end,
 		  int64_t retry_us);
@@ -194,7 +216,40 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing);
 /* Restarts the stall timer: called on anything received. */
 void session_stall_rearm(struct session *s);
 
+/* legacy.c */
+/* True when v is known and older than major.minor.patch. */
+bool legacy_version_before(const struct server_version *v, int major, int minor, int patch);
+/* A ticket for one REST call of s; legacy_ticket_end in its callback. */
+struct legacy_ticket *legacy_ticket_new(struct session *s);
+/* The ticket's session, or NULL when it stopped waiting; frees the ticket either way. */
+struct session *legacy_ticket_end(struct legacy_ticket *t);
+/* Where s's REST calls go. */
+struct rest_server legacy_server_of(const struct session *s);
+/* Starts asking /server_info when the socket is not forced to the session one. */
+void legacy_probe_start(struct session *s);
+/* Chooses this attempt's socket and key path; true when the REST catch-up must run first. */
+bool legacy_attempt_start(struct session *s);
+/* The tail of the history through REST before the first legacy connection (legacy_fetch.c);
+ * session_dial when done, or the attempt ends as a failed connection. */
+void legacy_fetch_start(struct session *s);
+/* The path of the legacy socket for this attempt (resume point and, before 1.12, the key);
+ * chooses how the key goes. */
+void legacy_build_path(struct session *s, struct buf *path);
+/* A session socket upgrade refused with 403 (no such route upstream) in auto mode: switch to the
+ * events socket. True when it did (the caller reconnects at once). */
+bool legacy_fallback(struct session *s);
+/* Opens the events socket once /server_info answered (its version picks the key path). */
+void legacy_dial(struct session *s);
+/* The legacy socket is open: its sync and the REST tail delivered. */
+void legacy_on_open(struct session *s);
+/* One message of the legacy socket, translated and delivered. */
+void legacy_on_message(struct session *s, const char *json, size_t len);
+/* Abandons REST calls under way (their answers are ignored); all: the probe too. */
+void legacy_cancel(struct session *s, bool all);
+
 /* session_rx.c */
+/* One session-socket frame: decoded, deduplicated and handed on (the cursor moved first). */
+void session_rx_deliver(struct session *s, const char *json, size_t len);
 /* Forgets a partial message. */
 void session_rx_reset(struct session *s);
 /* protocol.md §7.3: counts a durable frame too large at the cursor; the second time, skips

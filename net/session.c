@@ -49,11 +49,12 @@ static void session_log(const struct session *s, const struct session_status *st
 	switch (st->state) {
 	case SESSION_CONNECTING:
 		if (st->has_after_seq)
-			net_log("session: attempt %d: connecting to %s:%d (after_seq %lld)", st->attempt,
-				s->url.host, s->url.port, (long long)st->after_seq);
+			net_log("session: attempt %d: connecting to %s:%d (after_seq %lld) on the %s "
+				"socket", st->attempt, s->url.host, s->url.port,
+				(long long)st->after_seq, net_protocol_name(st->protocol));
 		else
-			net_log("session: attempt %d: connecting to %s:%d (live only)", st->attempt,
-				s->url.host, s->url.port);
+			net_log("session: attempt %d: connecting to %s:%d (live only) on the %s socket",
+				st->attempt, s->url.host, s->url.port, net_protocol_name(st->protocol));
 		break;
 	case SESSION_OPEN:
 		net_log("session: attempt %d: open", st->attempt);
@@ -87,6 +88,7 @@ void session_emit(struct session *s, enum session_state state, enum session_end 
 	st.attempt = s->attempt;
 	st.end = end;
 	st.retry_in_us = retry_us;
+	st.protocol = s->proto;
 	if (state == SESSION_CONNECTING) {
 		st.has_after_seq = s->has_cursor;
 		st.after_seq = s->has_cursor ? s->cursor : 0;
@@ -141,6 +143,7 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 			net_wsi_abandon(wsi);
 	}
 	s->wsi = NULL;
+	legacy_cancel(s, false);
 	resolve_cancel(s->lookup);
 	s->lookup = NULL;
 	s->phase = PHASE_IDLE;
@@ -160,6 +163,11 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	session_emit(s, SESSION_CLOSED, s->running ? SESSION_END_NONE : SESSION_END_STOPPED, 0);
 	if (!s->running)
 		return;
+	if (legacy_fallback(s)) {
+		loop_timer_schedule(s->retry_timer, 0);
+		session_emit(s, SESSION_RECONNECTING, SESSION_END_NONE, 0);
+		return;
+	}
 	end = fatal_end(s);
 	if (end != SESSION_END_NONE) {
 		s->running = false;
@@ -254,6 +262,10 @@ static void retry_fired(void *arg)
 
 static void build_path(struct session *s, struct buf *path)
 {
+	if (s->proto == NET_PROTOCOL_EVENTS) {
+		legacy_build_path(s, path);
+		return;
+	}
 	buf_puts(path, s->url.base_path);
 	buf_puts(path, "/sockets/session/");
 	url_append_escaped(path, s->cfg.conversation_id);
@@ -325,9 +337,6 @@ static void session_resolved(void *ctx, const char *address, const char *error, 
 
 static void session_connect(struct session *s)
 {
-	char cached[64];
-	const char *address;
-
 	s->attempt = s->failures + 1;
 	s->close_code = 0;
 	s->close_reason[0] = '\0';
@@ -343,11 +352,24 @@ static void session_connect(struct session *s)
 	/* protocol.md rule 10: progress frames are never replayed */
 	if (s->h.on_discard_streams)
 		s->h.on_discard_streams(s->h.ctx);
+	bool catch_up = legacy_attempt_start(s);
 	session_emit(s, SESSION_CONNECTING, SESSION_END_NONE, 0);
 	if (!s->running || !s->loop)
 		return;
-
 	s->phase = PHASE_CONNECTING;
+	if (catch_up)
+		legacy_fetch_start(s);
+	else if (s->proto == NET_PROTOCOL_EVENTS)
+		legacy_dial(s);
+	else
+		session_dial(s);
+}
+
+void session_dial(struct session *s)
+{
+	char cached[64];
+	const char *address;
+
 	/* lws would resolve a hostname with a blocking getaddrinfo (stack.md P8): look it up
 	 * on the side (bounded by its own timeout; the stall timer starts with the socket).
 	 * Numeric hosts and recent lookups connect at once. */
@@ -472,14 +494,31 @@ static void on_destroy(struct session *s, struct lws *wsi)
 static void on_established(struct session *s, struct lws *wsi)
 {
 	s->wsi = wsi;
+	if (s->proto == NET_PROTOCOL_SESSION)
+		s->session_upgraded = true;
 	s->phase = PHASE_OPEN;
 	session_stall_rearm(s);
 	ping_rearm(s);
-	if (s->cfg.api_key) {
+	if (s->cfg.api_key && (s->proto != NET_PROTOCOL_EVENTS || s->auth == LEGACY_AUTH_FRAME)) {
 		s->auth_pending = true;
 		lws_callback_on_writable(wsi);
 	}
 	session_emit(s, SESSION_OPEN, SESSION_END_NONE, 0);
+	if (s->proto == NET_PROTOCOL_EVENTS && s->wsi == wsi && s->running)
+		legacy_on_open(s);
+}
+
+/* The legacy socket's key as a header (servers 1.12.0 to 1.22.0, research §5.1). */
+static int append_key_header(struct session *s, struct lws *wsi, void *in, size_t len)
+{
+	unsigned char **p = in;
+	const char *key = s->cfg.api_key;
+
+	if (s->proto != NET_PROTOCOL_EVENTS || s->auth != LEGACY_AUTH_HEADER || !key)
+		return 0;
+	return lws_add_http_header_by_name(wsi, (const unsigned char *)"x-session-api-key:",
+					   (const unsigned char *)key, (int)strlen(key), p,
+					   *p + len) ? -1 : 0;
 }
 
 int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
@@ -500,6 +539,8 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		}
 	}
 	switch (reason) {
+	case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+		return append_key_header(s, wsi, in, len);
 	case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
 		s->http_status = (int)lws_http_client_http_response(wsi);
 		return 0;
@@ -582,6 +623,7 @@ struct session *session_create(struct loop *loop, const struct session_config *c
 	s->last_seq = NO_SEQ;
 	buf_init(&s->rx);
 	recent_ids_init(&s->seen, SEEN_CAPACITY);
+	legacy_rx_init(&s->legacy);
 	s->retry_timer = loop_timer_create(loop, retry_fired, s);
 	s->stall_timer = loop_timer_create(loop, stall_fired, s);
 	s->ping_timer = loop_timer_create(loop, ping_fired, s);
@@ -613,6 +655,7 @@ void session_start(struct session *s)
 	}
 	s->running = true;
 	s->backoff_level = 0;
+	legacy_probe_start(s);
 	session_connect(s);
 }
 
@@ -695,6 +738,7 @@ static void session_forget_loop(struct session *s)
 	s->wsi = NULL;
 	resolve_cancel(s->lookup);
 	s->lookup = NULL;
+	legacy_cancel(s, true);
 	s->phase = PHASE_IDLE;
 	s->running = false;
 	lws_dll2_remove(&s->node);
@@ -739,6 +783,7 @@ void session_destroy(struct session *s)
 	free(s->queue);
 	buf_fini(&s->rx);
 	recent_ids_fini(&s->seen);
+	legacy_rx_fini(&s->legacy);
 	if (s->cfg.api_key)
 		mem_wipe((char *)s->cfg.api_key, strlen(s->cfg.api_key));
 	free((char *)s->cfg.server_url);

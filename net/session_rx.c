@@ -105,7 +105,7 @@ static bool durable_is_new(const struct session *s, const struct frame *f)
 	return !f->event.id || !recent_ids_has(&s->seen, f->event.id);
 }
 
-static void on_message(struct session *s, const char *json, size_t len)
+void session_rx_deliver(struct session *s, const char *json, size_t len)
 {
 	struct codec_error err;
 	struct frame f;
@@ -152,9 +152,14 @@ static int on_oversize(struct session *s, struct lws *wsi)
 {
 	char detail[160];
 
-	if (s->oversize_sniff.kind == SNIFF_OTHER) {
-		snprintf(detail, sizeof(detail), "a %s frame over %zu bytes was dropped",
-			 s->oversize_sniff.type, s->max_message);
+	/* The events socket has no seq to skip at: an event over the limit is said and left. */
+	if (s->oversize_sniff.kind == SNIFF_OTHER || s->proto == NET_PROTOCOL_EVENTS) {
+		if (s->proto == NET_PROTOCOL_EVENTS)
+			snprintf(detail, sizeof(detail), "an event over %zu bytes was dropped",
+				 s->max_message);
+		else
+			snprintf(detail, sizeof(detail), "a %s frame over %zu bytes was dropped",
+				 s->oversize_sniff.type, s->max_message);
 		net_log("session: %s", detail);
 		if (s->h.on_bad_frame)
 			s->h.on_bad_frame(s->h.ctx, "frame_too_large", detail, -1);
@@ -199,7 +204,10 @@ int session_on_receive(struct session *s, struct lws *wsi, const char *in, size_
 	buf_append(&s->rx, in, len);
 	if (!final)
 		return 0;
-	on_message(s, s->rx.data ? s->rx.data : "", s->rx.len);
+	if (s->proto == NET_PROTOCOL_EVENTS)
+		legacy_on_message(s, s->rx.data ? s->rx.data : "", s->rx.len);
+	else
+		session_rx_deliver(s, s->rx.data ? s->rx.data : "", s->rx.len);
 	if (s->wsi != wsi)
 		return -1;      /* a handler stopped the session */
 	session_rx_reset(s);

@@ -319,8 +319,13 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 		snprintf(add(segs, &n, 9, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
 		buf_fini(&b);
 	}
-	if (st->server && *st->server)
-		put_host(add(segs, &n, 7, false)->text, STATUS_SEGMENT_BYTES, st->server);
+	if (st->server && *st->server) {
+		char *host = add(segs, &n, 7, false)->text;
+		put_host(host, STATUS_SEGMENT_BYTES, st->server);
+		/* the legacy socket is named (issue 26): the session socket is the norm */
+		if (st->socket == NET_PROTOCOL_EVENTS && strlen(host) + 8 < STATUS_SEGMENT_BYTES)
+			strcat(host, " events");
+	}
 	if (st->has_cursor && st->cursor >= 0) {
 		struct buf b;
 		buf_init(&b);

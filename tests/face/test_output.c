@@ -46,7 +46,7 @@ static void test_nothing_after_result(void **state)
 		headless_text_line(&h, "before");
 		headless_result(&h, 0, true, 4, 5, 0, 0);
 		headless_error(&h, "late", "a malformed frame read in the same batch");
-		headless_connection(&h, "closed", 1, 1000, "bye", false, 0, 0);
+		headless_connection(&h, "closed", "session", 1, 1000, "bye", false, 0, 0);
 		headless_text_line(&h, "after");
 		headless_text_message(&h, false, "after", 5);
 		headless_result(&h, 1, false, 0, 0, 0, 0);

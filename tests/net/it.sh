@@ -198,10 +198,17 @@ case_http_status() {
 		local code
 		for code in 401 403; do
 			start_stub status "$code"
-			session --max-retries 5
+			session --max-retries 5 --protocol session
 			expect_rc 3
 			[ "$(attempts)" = 1 ] || fail "HTTP $code was retried"
 			grep -q "HTTP $code" "$T/out" || fail "HTTP $code not reported"
+			# auto: upstream answers 403 where no route matches (issue 26), so a 403 on
+			# the session socket is tried once on the events socket, whose refusal is final
+			session --max-retries 5
+			expect_rc 3
+			local want=1
+			[ "$code" = 403 ] && want=2
+			[ "$(attempts)" = "$want" ] || fail "HTTP $code: $(attempts) attempts, expected $want"
 			kill "$STUB"; wait "$STUB" 2>/dev/null || true; STUB=
 		done
 	fi
@@ -498,6 +505,133 @@ SCENARIO
 	# live: nothing to cut short
 	tail -n 2 "$T/out" | grep -q '^reconnect_now 0 ' || fail "reconnect_now while live did something"
 	expect_count '^status synced' 2
+}
+
+# ---------------------------------------------------- the legacy events socket (issue 26)
+# Against legacy_server.py (what upstream serves before the session socket), not the
+# fixture: the session socket's upgrade is refused with 403 and auto takes the events socket.
+
+# start_legacy [legacy_server options…]: sets STUB, PORT and URL; its log is $T/traffic.
+start_legacy() {
+	: >"$T/port"
+	python3 "$(dirname "$0")/legacy_server.py" --log "$T/traffic" --max-seconds 60 "$@" \
+		>"$T/port" 2>"$T/fixture.err" &
+	STUB=$!
+	for _ in $(seq 400); do
+		grep -q '^PORT ' "$T/port" && break
+		kill -0 "$STUB" 2>/dev/null || fail "legacy server exited: $(cat "$T/fixture.err")"
+		sleep 0.025
+	done
+	PORT=$(sed -n 's/^PORT //p' "$T/port")
+	[ -n "$PORT" ] || fail "the legacy server printed no port"
+	URL="http://127.0.0.1:$PORT"
+}
+
+# The ids ev-0000… the server made, one a line with the seq they should get.
+expected_ids() { for i in $(seq 0 $(($1 - 1))); do printf '%d ev-%04d\n' "$i" "$i"; done; }
+
+# The tail through REST, then the events socket: every event once, seqs from 0, none lost to
+# an event appended between the count and the walk.
+case_legacy_catchup() {
+	start_legacy --initial 7 --live 8 --append-on-count
+	session --until-seq 15 --max-retries 2
+	expect_rc 0
+	printed_durables | sort -n >"$T/printed"
+	expected_ids 16 >"$T/expected"
+	cmp -s "$T/printed" "$T/expected" || fail "durables: $(diff "$T/printed" "$T/expected" | head -5)"
+	expect_count '^ws /sockets/session/' 1 "$T/traffic"
+	expect_count '^ws /sockets/events/' 1 "$T/traffic"
+	grep -q '^rest .*/events/search$' "$T/traffic" || fail "no REST catch-up"
+	awk '$1 == "sync" && !s { s = 1; if ($2 != "from=0") bad = 1 } END { exit bad || !s }' "$T/out" ||
+		fail "first sync: $(grep '^sync' "$T/out" | head -1)"
+}
+
+# 100 cuts: each reconnect resends since the last durable's timestamp (>=, so the boundary
+# event comes again) with live events interleaved; every event is delivered exactly once.
+case_legacy_cuts() {
+	start_legacy --initial 10 --live 290 --interval 0.005 --cut-after 3
+	session --until-seq 299 --max-retries 0 --stall-timeout 10
+	expect_rc 0
+	printed_durables >"$T/printed"
+	[ "$(wc -l <"$T/printed")" = 300 ] || fail "$(wc -l <"$T/printed") durables, expected 300"
+	awk '$1 != NR - 1 { exit 1 }' "$T/printed" || fail "seqs not contiguous from 0"
+	[ "$(awk '{ print $2 }' "$T/printed" | sort -u | wc -l)" = 300 ] || fail "an event came twice"
+	cuts=$(count '^cut$' "$T/traffic")
+	[ "$cuts" -ge 90 ] || fail "$cuts cuts happened, expected about 100"
+	grep -q '^ws /sockets/events/' "$T/traffic" || fail "never on the events socket"
+}
+
+# Identity-less deltas: one preview per answer, ended when the answer lands; the delta dated
+# before the answer that comes after it opens nothing (each preview has exactly two deltas).
+case_legacy_preview() {
+	start_legacy --initial 0 --live 12 --deltas
+	session --until-seq 11 --max-retries 0
+	expect_rc 0
+	expect_count '^stream started preview-' 4
+	expect_count '^stream aborted preview-' 4
+	expect_count '^delta preview-[0-9]* 1 [01]$' 8
+	expect_count '^delta preview-[0-9]* 1 2$' 0
+	awk '$1 == "stream" && $2 == "aborted" { a = 1 } $1 == "durable" && a { a = 0; n++ }
+		END { exit n != 4 }' "$T/out" || fail "an answer did not follow its preview's end"
+}
+
+# The key as each version takes it (research §5.1): first message from 1.22.1, the header
+# from 1.12, the query before; a wrong key is a failure in words, not retried.
+case_legacy_auth() {
+	local v how
+	export LEGACY_KEY=$KEY
+	for v in 1.43.1:frame 1.20.0:header 1.11.0:query; do
+		how=${v#*:}
+		# event 3 is live: it comes only once the key was taken
+		start_legacy --version "${v%%:*}" --key "$KEY" --initial 3 --live 1
+		session --key-env LEGACY_KEY --until-seq 3 --max-retries 0
+		expect_rc 0
+		expect_count "^auth $how\$" 1 "$T/traffic"
+		kill "$STUB"; wait "$STUB" 2>/dev/null || true; STUB=
+	done
+	export LEGACY_KEY=wrong-key
+	start_legacy --version 1.43.1 --key "$KEY" --initial 3
+	session --key-env LEGACY_KEY --max-retries 3
+	expect_rc 3
+	grep -q '^status failed .*reason=the history could not be read over REST (event count: Unauthorized)' \
+		"$T/out" || fail "REST's 401 not said: $(grep '^status' "$T/out" | tail -1)"
+	kill "$STUB"; wait "$STUB" 2>/dev/null || true; STUB=
+	# the socket's own refusal: 4001 after the auth frame (1.22.1+), 403 before accept (header)
+	for v in 1.43.1:'code=4001 .*reason=Authentication failed' 1.20.0:'reason=HTTP 403'; do
+		start_legacy --version "${v%%:*}" --key "$KEY" --rest-open --initial 3
+		session --key-env LEGACY_KEY --max-retries 3
+		expect_rc 3
+		[ "$(attempts)" = 2 ] || fail "${v%%:*}: $(attempts) attempts, expected 2 (session, events)"
+		grep -q "^status failed .*${v#*:}" "$T/out" ||
+			fail "${v%%:*}: refusal not said: $(grep '^status' "$T/out" | tail -1)"
+		kill "$STUB"; wait "$STUB" 2>/dev/null || true; STUB=
+	done
+}
+
+# --no-history: live from the log's end; the seqs still count the whole log (seq N is the
+# log's event N), and nothing from before the start comes.
+case_legacy_no_history() {
+	start_legacy --initial 5 --live 3 --interval 0.2
+	session --no-history --until-seq 7 --max-retries 0
+	expect_rc 0
+	printed_durables >"$T/printed"
+	awk '{ n = $2; sub("ev-0*", "", n); if (n == "") n = 0; if (n + 0 != $1 || $1 < 5) bad = 1 }
+		END { exit bad || NR < 1 }' "$T/printed" || fail "durables: $(head -3 "$T/printed")"
+	grep -q '^durable 7 ev-0007$' "$T/out" || fail "the live events did not come"
+}
+
+# The real binary: previews pass through the same masking as any stream (a secret split
+# across two deltas is hidden), and ndjson names the socket.
+case_legacy_masked() {
+	start_legacy --initial 0 --live 3 --deltas
+	printf 'Hello\n' >"$T/mask"
+	set +e
+	HOME=$T XDG_CONFIG_HOME=$T timeout 5 "$TETHER" --headless --format ndjson --until never \
+		--mask-file "$T/mask" --server "$URL" "$CONV" >"$T/out" 2>"$T/err"
+	set -e
+	grep -q '"state":"delta".*<secret-hidden>' "$T/out" || fail "no masked delta"
+	expect_count '"content":"Hel"' 0
+	expect_count '"state":"connecting","socket":"events"' 1
 }
 
 "case_$CASE"

@@ -5,7 +5,7 @@
  *             [--stall-timeout S] [--ping-interval S] [--after-seq N] [--no-history]
  *             [--max-message BYTES] [--insecure] [--send TEXT]... [--log FILE]
  *             [--until-seq N] [--until-syncs N] [--stop-after-syncs N] [--exit-after S]
- *             [--raw] [--reconnect-now]
+ *             [--raw] [--reconnect-now] [--protocol auto|session|events]
  *   net_probe --server URL --rest METHOD PATH [--body JSON] [--key-env VAR]
  *
  * Lines (t= is seconds since start, monotonic):
@@ -269,6 +269,7 @@ int main(int argc, char **argv)
 		{ "rest", required_argument, NULL, 'H' },
 		{ "body", required_argument, NULL, 'b' },
 		{ "reconnect-now", no_argument, NULL, 'N' },
+		{ "protocol", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_config cfg = { .after_seq = -1, .ping_interval_s = 20,
@@ -307,6 +308,10 @@ int main(int argc, char **argv)
 			break;
 		case 'b': body = optarg; break;
 		case 'N': P.reconnect_now = true; break;
+		case 'P':
+			cfg.protocol = !strcmp(optarg, "session") ? NET_PROTOCOL_SESSION
+				       : !strcmp(optarg, "events") ? NET_PROTOCOL_EVENTS : NET_PROTOCOL_AUTO;
+			break;
 		default: usage();
 		}
 	}

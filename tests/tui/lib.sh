@@ -60,10 +60,17 @@ fail() {
 	exit 1
 }
 
-# start_fixture SCENARIO [ARG...]: starts the fixture server and sets PORT.
+# start_fixture SCENARIO [ARG...]: starts the fixture server and sets PORT. With
+# TETHER_TEST_PROTOCOL=events it is a server from before the session socket (issue 26).
 start_fixture() {
 	local scenario=$1
 	shift
+	if [ "${TETHER_TEST_PROTOCOL:-session}" = events ]; then
+		case " $* " in
+		*" --server-version "* | *" --older-server "*) ;;
+		*) set -- "$@" --older-server 1.40.0 ;;
+		esac
+	fi
 	"$FIXTURE" --scenario "$scenario" --log "$WORK/traffic" --durable-log "$WORK/durable" \
 		--max-seconds 120 "$@" >"$WORK/port" 2>"$WORK/fixture.err" &
 	SRV=$!
@@ -286,7 +293,7 @@ fresh_tmux() {
 #   start_tether 100 30 "$ID_a"; …; [ "$(log_count b respond_to_confirmation)" = 1 ]
 FIXTURE_PIDS=
 start_fixtures() {
-	local spec name scen sets p v port routes=()
+	local spec name scen sets p v port routes=() older=()
 	command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed: skipped"; exit 77; }
 	[ $# -gt 0 ] || fail "start_fixtures: no NAME=SCENARIO given"
 	trap 'stop_fixtures; cleanup' EXIT
@@ -300,8 +307,14 @@ start_fixtures() {
 		scen=${p[0]}
 		for v in "${p[@]:1}"; do sets+=(--set "$v"); done
 		[ "${scen#/}" != "$scen" ] || scen="$DATA/$scen"
+		# issue 26: TETHER_TEST_PROTOCOL=events makes every server one from before the
+		# session socket, =mixed only the first (one TUI on both sockets)
+		case "${TETHER_TEST_PROTOCOL:-session}:${#routes[@]}" in
+		events:* | mixed:0) older=(--older-server 1.40.0) ;;
+		*) older=() ;;
+		esac
 		"$FIXTURE" --scenario "$scen" --log "$WORK/log_$name" \
-			--durable-log "$WORK/durable_$name" --max-seconds 120 "${sets[@]}" \
+			--durable-log "$WORK/durable_$name" --max-seconds 120 "${sets[@]}" "${older[@]}" \
 			>"$WORK/port_$name" 2>"$WORK/fixture_$name.err" &
 		FIXTURE_PIDS="$FIXTURE_PIDS $!"
 		port=$(fixture_port "$WORK/port_$name" $!) || {

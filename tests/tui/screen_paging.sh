@@ -28,9 +28,18 @@ PY
 wait_for "$newest" 10 || fail "the newest event ($newest) is not on screen"
 wait_for "seq 20,000" 10 || fail "the status line does not show the last seq"
 grep -q "events/count" "$WORK/traffic" || fail "no events/count asked"
-grep -qE "^conn 1 after_seq=19800 " "$WORK/traffic" ||
-	fail "the socket did not resume a window before the end: $(grep '^conn' "$WORK/traffic")"
-grep -q "events/search?page_id=.*limit=100" "$WORK/traffic" && fail "history was paged before anyone scrolled"
+if [ "${TETHER_TEST_PROTOCOL:-session}" = events ]; then
+	# the window comes through REST there (pages newest first, none before a time); the
+	# socket resends from its newest event on
+	grep -qE "^conn 1 events resend=since after_timestamp=[0-9T:.-]+ " "$WORK/traffic" ||
+		fail "the socket did not resend from the tail: $(grep '^conn' "$WORK/traffic")"
+	older="events/search?page_id=.*limit=100.*timestamp__lt="
+else
+	grep -qE "^conn 1 after_seq=19800 " "$WORK/traffic" ||
+		fail "the socket did not resume a window before the end: $(grep '^conn' "$WORK/traffic")"
+	older="events/search?page_id=.*limit=100"
+fi
+grep -q "$older" "$WORK/traffic" && fail "history was paged before anyone scrolled"
 
 # PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
 top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }

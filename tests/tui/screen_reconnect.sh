@@ -33,7 +33,15 @@ grep -q '^conn 7 ' "$WORK/traffic" && fail "connection 7 came before F5"
 T send-keys -t main F5
 # (the whole line: the fixture may have written only its start when the wait first looks)
 wait_traffic '^conn 7 .* id=' 1.5 || fail "F5 did not reconnect at once"
-grep -q '^conn 7 after_seq=1 ' "$WORK/traffic" ||
+if [ "${TETHER_TEST_PROTOCOL:-session}" = events ]; then
+	# no seq on the events socket: resent since the last event's own timestamp
+	last_ts=$(python3 -c 'import json, sys, urllib.request as u
+print(json.load(u.urlopen("http://127.0.0.1:%s/api/conversations/%s/events/search?sort_order=TIMESTAMP_DESC&limit=1" % tuple(sys.argv[1:])))["items"][0]["timestamp"])' "$PORT" "$CONV")
+	cursor="events resend=since after_timestamp=$last_ts "
+else
+	cursor="after_seq=1 "
+fi
+grep -qF "conn 7 $cursor" "$WORK/traffic" ||
 	fail "the reconnect did not resume from the cursor: $(grep '^conn 7' "$WORK/traffic")"
 wait_for " live · idle" || fail "not live after F5"
 T send-keys -t main -l "/reconnect"

@@ -78,6 +78,22 @@ static void test_connected_line(void **state)
 	free(s);
 }
 
+/* The legacy events socket is named beside the host (issue 26); the session socket is not. */
+static void test_events_socket_named(void **state)
+{
+	(void)state;
+	struct controller_status st;
+	base_status(&st);
+	st.socket = NET_PROTOCOL_SESSION;
+	char *s = format(&st, 200);
+	assert_lacks(s, "events");
+	free(s);
+	st.socket = NET_PROTOCOL_EVENTS;
+	s = format(&st, 200);
+	assert_contains(s, "127.0.0.1:8000 events");
+	free(s);
+}
+
 static void test_reconnect_countdown(void **state)
 {
 	(void)state;
@@ -367,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_running_timer_advances),
 		cmocka_unit_test(test_new_below_words),
 		cmocka_unit_test(test_always_fits),
+		cmocka_unit_test(test_events_socket_named),
 		cmocka_unit_test(test_counts_and_fitting),
 		cmocka_unit_test(test_usage_short_form),
 	};
