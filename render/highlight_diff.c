@@ -67,6 +67,12 @@ struct words {
 	const char *s;
 };
 
+/* Whether c belongs in a word: a letter, a digit, '_' or a byte of a multi-byte character. */
+static bool word_byte(unsigned char c)
+{
+	return c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ascii_is_letter(c);
+}
+
 /* Splits a line into words, runs of blanks and single other characters. */
 static bool split_words(const char *s, size_t n, struct words *w)
 {
@@ -77,12 +83,9 @@ static bool split_words(const char *s, size_t n, struct words *w)
 			return false;
 		w->start[w->n++] = (uint32_t)i;
 		unsigned char c = (unsigned char)s[i];
-		bool word = c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+		bool word = word_byte(c);
 		size_t j = i + 1;
-		while (j < n && (word ? (s[j] == '_' || (unsigned char)s[j] >= 0x80 ||
-					(s[j] >= '0' && s[j] <= '9') ||
-					((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z'))
-				      : (c == ' ' && s[j] == ' ')))
+		while (j < n && (word ? word_byte((unsigned char)s[j]) : (c == ' ' && s[j] == ' ')))
 			j++;
 		i = j;
 	}
