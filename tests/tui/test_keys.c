@@ -480,6 +480,15 @@ static void test_mouse_reports(void **state)
 
 /* The terminal's answers (OSC 11, XTGETTCAP, DA1) are replies, whole, even split across
  * reads; never typed. */
+
+/* An OSC 52 string longer than the reader keeps (KEYS_STRING_MAX), unterminated, in out
+ * (KEYS_STRING_MAX + 64 bytes). */
+static void long_osc52(char *out)
+{
+	memcpy(out, "\033]52;c;", 7);
+	memset(out + 7, 'A', KEYS_STRING_MAX + 20);
+	out[KEYS_STRING_MAX + 27] = '\0';
+}
 static void test_terminal_replies(void **state)
 {
 	(void)state;
@@ -511,24 +520,17 @@ static void test_terminal_replies(void **state)
 	got_free(&g);
 	/* Too long a string is skipped to its end; an unfinished one is dropped after the
 	 * wait; Alt-] alone stays Alt-]. */
-	char *big = malloc(KEYS_STRING_MAX + 64);
-	memcpy(big, "\033]52;c;", 7);
-	memset(big + 7, 'A', KEYS_STRING_MAX + 20);
-	big[KEYS_STRING_MAX + 27] = '\0';
+	static char big[KEYS_STRING_MAX + 64];
+	long_osc52(big);
 	feed(&k, &g, big);
-	free(big);
 	assert_int_equal(g.n, 0);
 	feed(&k, &g, "AAAA\033\\e");
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.ev[0].cp, 'e');
 	got_free(&g);
 	/* One that never ends gives the keys back at the wait. */
-	big = malloc(KEYS_STRING_MAX + 64);
-	memcpy(big, "\033]52;c;", 7);
-	memset(big + 7, 'A', KEYS_STRING_MAX + 20);
-	big[KEYS_STRING_MAX + 27] = '\0';
+	long_osc52(big);
 	feed(&k, &g, big);
-	free(big);
 	assert_int_equal(keys_wait_us(&k), KEYS_STRING_WAIT_US);
 	keys_expire(&k, collect, &g);
 	assert_int_equal(keys_wait_us(&k), -1);
