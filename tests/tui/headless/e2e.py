@@ -2505,6 +2505,21 @@ def test_until_finished_after_reconnect():
     assert has_agent_text(lines, "LAST-WORDS")
 
 
+def test_fallback_silent():
+    """--protocol auto against an older server: the refused session upgrade moves the same
+    attempt to the events socket in silence (nothing on stderr, no reconnect), named only in
+    the ndjson connection lines."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--until", "synced")
+    s.stop()
+    assert rc == 0 and err == b"", (rc, err)
+    lines = ndjson(out)
+    conns = [(l["state"], l.get("socket"), l["attempt"]) for l in lines if l["type"] == "connection"]
+    tried = [("connecting", "session", 1)] + ([("connecting", "events", 1)] if PROTOCOL == "events" else [])
+    assert conns == tried + [("open", PROTOCOL, 1)], conns
+    assert lines[-1]["type"] == "result" and lines[-1]["reconnects"] == 0, lines[-1]
+
+
 def socket_close_in_words(scenario, rc_want, line):
     """--protocol events against a socket that closes every connection: the exit code, the
     cause in words as the last line, no second attempt."""
