@@ -838,16 +838,16 @@ static void unreachable_said(struct controller *c, const struct session_status *
 static void session_status_changed(void *ctx, const struct session_status *st)
 {
 	struct controller *c = ctx;
+	enum session_state before = c->connection;
 	c->connection = st->state;
 	c->socket = st->protocol;
 	c->attempt = st->attempt;
 	if (st->state == SESSION_OPEN)
 		c->ever_open = true;
-	if (st->state == SESSION_CONNECTING) {
-		c->connection_number++;
-		if (c->connection_number > 1)
-			c->reconnects++;
-	}
+	/* The same attempt moving to the events socket (a refused session upgrade) is none. */
+	if (st->state == SESSION_CONNECTING && c->connection_number++ > 0 &&
+	    before != SESSION_CONNECTING)
+		c->reconnects++;
 	if (st->state == SESSION_CLOSED || st->state == SESSION_FAILED)
 		c->last_close_code = st->close_code;
 	if (st->state == SESSION_CLOSED && st->end != SESSION_END_STOPPED) {

@@ -1,4 +1,4 @@
-/* The REST catch-up before the first events-socket connection (issue 26): the count, then
+/* The REST catch-up before every events-socket connection (issue 26): the count, then
  * events/search newest first for the events after the cursor (every one for the whole
  * history), kept to be delivered after the sync; the newest event's timestamp is where the
  * socket resends from. A failure ends the attempt as a connection that could not start. */
@@ -8,10 +8,12 @@
 
 #include "net_int.h"
 
-/* The REST catch-up of a first connection: the count, then pages newest first. */
+/* The REST catch-up of one connection: the count, then pages newest first. */
 struct legacy_fetch {
 	int64_t count;                  /* events/count; -1 unknown */
 	int64_t want;                   /* events after the cursor; -1 every one */
+	bool resume;                    /* a reconnect: the walk stops at a delivered event */
+	int64_t known_at;               /* resume: index of the first delivered event, or -1 */
 	char *page_id;
 	char **events;                  /* newest first */
 	size_t len, cap;
@@ -66,13 +68,18 @@ static void fetch_finish(struct session *s)
 {
 	struct legacy_fetch *f = s->catchup;
 	size_t tail = f->want < 0 || (uint64_t)f->want > f->len ? f->len : (size_t)f->want;
+	if (f->resume)
+		tail = f->known_at >= 0 ? (size_t)f->known_at : f->len;
 	/* every event read: the log as REST walked it, whatever the count said before */
 	int64_t end = f->count >= 0 && f->want >= 0 ? f->count : (int64_t)f->len;
 	struct legacy_peek p;
 	struct codec_error err;
 
-	s->has_cursor = true;
-	s->cursor = end - 1 - (int64_t)tail;
+	/* A reconnect's cursor counts what was delivered: the tail is what comes after it. */
+	if (!f->resume) {
+		s->has_cursor = true;
+		s->cursor = end - 1 - (int64_t)tail;
+	}
 	for (size_t i = f->len; i-- > 0;) {
 		if (i < tail) {
 			legacy_rx_tail_push(&s->legacy, f->events[i]);
@@ -112,12 +119,16 @@ static void page_done(void *ctx, struct rest_result *r)
 			f->cap = f->cap ? 2 * f->cap : 64;
 			f->events = xrealloc(f->events, f->cap * sizeof *f->events);
 		}
+		if (f->resume && f->known_at < 0 && r->events.events[i].id &&
+		    recent_ids_has(&s->legacy.seen, r->events.events[i].id))
+			f->known_at = (int64_t)f->len;
 		f->events[f->len++] = json;
 	}
 	free(f->page_id);
 	f->page_id = r->events.next_page_id && r->events.count ? xstrdup(r->events.next_page_id) : NULL;
 	/* one event at least: its timestamp is where the socket resumes */
-	bool enough = f->want >= 0 && f->len >= (size_t)(f->want > 0 ? f->want : 1);
+	bool enough = f->resume ? f->known_at >= 0
+				: f->want >= 0 && f->len >= (size_t)(f->want > 0 ? f->want : 1);
 	if (enough || !f->page_id)
 		fetch_finish(s);
 	else
@@ -128,7 +139,8 @@ static void fetch_page(struct session *s)
 {
 	struct legacy_fetch *f = s->catchup;
 	struct rest_server srv = legacy_server_of(s);
-	int64_t left = f->want < 0 ? 100 : (f->want > 0 ? f->want : 1) - (int64_t)f->len;
+	/* a reconnect asks one more: the last delivered event, which marks where the tail ends */
+	int64_t left = f->want < 0 ? 100 : (f->want > 0 ? f->want : 1) + f->resume - (int64_t)f->len;
 	struct event_query q = { .page_id = f->page_id, .limit = left > 100 ? 100 : (int)left,
 				 .order = EVENT_ORDER_NEWEST_FIRST };
 	struct rest_args a = { .id = s->cfg.conversation_id, .query = &q };
@@ -176,6 +188,10 @@ void legacy_fetch_start(struct session *s)
 
 	s->catchup = xcalloc(1, sizeof *s->catchup);
 	s->catchup->count = -1;
+	/* after a connection that knew events: the ids it delivered bound the tail, not the
+	 * count (an event appended between the count and the walk would push one out) */
+	s->catchup->resume = s->has_cursor && s->legacy.last_ts[0];
+	s->catchup->known_at = -1;
 	s->fetch = legacy_ticket_new(s);
 	if (rest_call(&srv, REST_COUNT_EVENTS, &a, count_done, s->fetch) < 0) {
 		struct rest_result r = { .call = REST_COUNT_EVENTS, .outcome = REST_NO_ANSWER };

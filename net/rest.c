@@ -307,8 +307,12 @@ static void req_open(struct rest_req *r, const char *address)
 	 * follow-up: a search, then its count) is queued on it. A POST (a control) connects
 	 * on its own: it never waits behind a slow read. */
 	bool numeric_get = !strcmp(r->url.host, address) && !strcmp(r->method, "GET");
-	bool follow_up = numeric_get && answering && answering->url.port == r->url.port &&
-			 answering->url.tls == r->url.tls && !strcmp(answering->url.host, r->url.host);
+	/* lws takes the first live connection whose Host matches, not the answering one: a
+	 * follow-up is queued only when the answering GET's is the only such connection (else
+	 * it rode another read's, closed under it when that one was answered). */
+	bool follow_up = numeric_get && answering && answering->counted && open_gets == 1 &&
+			 answering->url.port == r->url.port && answering->url.tls == r->url.tls &&
+			 !strcmp(answering->url.host, r->url.host);
 	numeric_get = numeric_get && (follow_up || open_gets == 0);
 	if (follow_up)
 		follow_up_queued = true;

@@ -151,6 +151,12 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	loop_timer_cancel(s->stall_timer);
 	loop_timer_cancel(s->ping_timer);
 	session_rx_reset(s);
+	/* A refused session upgrade is not a failure: the same attempt goes on at once on the
+	 * events socket, said in --log only (its connecting status names the socket). */
+	if (s->running && legacy_fallback(s)) {
+		loop_timer_schedule(s->retry_timer, 0);
+		return;
+	}
 	if (!s->close_reason[0] && !s->close_code)
 		session_set_reason(s, "connection closed", strlen("connection closed"));
 	if (!was_synced) {
@@ -163,11 +169,6 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	session_emit(s, SESSION_CLOSED, s->running ? SESSION_END_NONE : SESSION_END_STOPPED, 0);
 	if (!s->running)
 		return;
-	if (legacy_fallback(s)) {
-		loop_timer_schedule(s->retry_timer, 0);
-		session_emit(s, SESSION_RECONNECTING, SESSION_END_NONE, 0);
-		return;
-	}
 	end = fatal_end(s);
 	if (end != SESSION_END_NONE) {
 		s->running = false;

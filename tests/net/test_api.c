@@ -403,6 +403,64 @@ static void test_keep_alive(void **state)
 	fixture_cleanup(&fp);
 }
 
+struct beside {
+	struct loop *loop;
+	struct rest_server *srv;
+	int done, ok;
+	char failed[160];
+};
+
+static void beside_done(void *ctx, struct rest_result *r)
+{
+	struct beside *b = ctx;
+
+	b->ok += r->outcome == REST_OK;
+	if (r->outcome != REST_OK && !b->failed[0])
+		snprintf(b->failed, sizeof b->failed, "%s: %s", rest_call_name(r->call),
+			 r->raw && r->raw->error ? r->raw->error : "not OK");
+	if (++b->done == 3)
+		loop_quit(b->loop);
+}
+
+/* The count's answer starts a follow-up read. */
+static void count_then_info(void *ctx, struct rest_result *r)
+{
+	struct beside *b = ctx;
+	struct rest_args none = {0};
+
+	beside_done(ctx, r);
+	if (rest_call(b->srv, REST_SERVER_INFO, &none, beside_done, b) != 0)
+		loop_quit(b->loop);
+}
+
+/* A follow-up started from an answer while another read is still in flight: it must not be
+ * queued on that other read's connection, which closes when that read is answered (the
+ * follow-up was lost there: "connection closed before the response was complete"). */
+static void test_follow_up_beside_slow_read(void **state)
+{
+	static const char *const extra[] = { "--search-delay", "0.4", NULL };
+	char *scenario = fixture_scenario_file("history 3\n");
+	struct fixture_proc fp;
+	struct rest_server srv;
+	char url[64];
+
+	(void)state;
+	assert_int_equal(fixture_start(&fp, NULL, scenario, extra), 0);
+	unlink(scenario);
+	free(scenario);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", fp.port);
+	srv = (struct rest_server){ .loop = R.loop, .url = url };
+	struct beside b = { .loop = R.loop, .srv = &srv };
+	struct rest_args a = { .id = CONV };
+	assert_int_equal(rest_call(&srv, REST_SEARCH_EVENTS, &a, beside_done, &b), 0);
+	assert_int_equal(rest_call(&srv, REST_COUNT_EVENTS, &a, count_then_info, &b), 0);
+	assert_int_equal(loop_run(R.loop), 0);
+	if (b.ok != 3)
+		fail_msg("%d of 3 reads answered; first failure %s", b.ok, b.failed);
+	fixture_stop(&fp);
+	fixture_cleanup(&fp);
+}
+
 /* GET /server_info: no key needed, the version decoded. */
 static void test_server_info(void **state)
 {
@@ -652,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_count_events),
 		cmocka_unit_test(test_count_decode),
 		cmocka_unit_test(test_keep_alive),
+		cmocka_unit_test(test_follow_up_beside_slow_read),
 		cmocka_unit_test(test_server_info),
 		cmocka_unit_test(test_profiles_and_start),
 		cmocka_unit_test(test_fork_navigate_rename_delete),

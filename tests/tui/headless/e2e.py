@@ -384,8 +384,9 @@ def test_exit_1_runtime():
 
 def test_ndjson_under_50_drops():
     # On the events socket the history comes through REST and the socket carries only the
-    # live part: more of it live there.
-    legacy = ["--set", "history=100", "--set", "rounds=60", "--set", "span=300"]
+    # live part: more of it live there, paced (a reconnect reads what it missed through REST).
+    legacy = ["--set", "history=100", "--set", "rounds=100", "--set", "span=300", "--set", "wait=1",
+              "--set", "gap=0.01"]
     s = Server("headless_drops.scenario", *(legacy if PROTOCOL == "events" else []))
     # The scenario ends with a marker message.
     rc, out, err = run_until(s, b"END-OF-DROPS")
@@ -2456,10 +2457,11 @@ def test_resume_100_cuts():
     """1,000 durable events with the socket cut at 100 random points (between frames and inside
     them): every durable event reaches the output exactly once — on the legacy socket too,
     which has no seq (resend since the last durable's timestamp, deduplicated by id)."""
-    # On the events socket the history comes through REST and the socket carries only the
-    # live part, where each connection is cut only after an event it had not got: more of
-    # the 1,000 events are live there (600), the cuts among the first 600 frames.
-    legacy = ["--set", "history=399", "--set", "rounds=100", "--set", "span=600"]
+    # On the events socket the history, and on each reconnect what was missed, comes through
+    # REST and the socket carries only the live part, where each connection is cut only after
+    # an event it had not got: more of the 1,000 events are live there (900), so that 100
+    # connections see one each; the cuts among the first 600 frames.
+    legacy = ["--set", "history=99", "--set", "rounds=150", "--set", "span=600"]
     s = Server("resume1000.scenario", *(legacy if PROTOCOL == "events" else []))
 
     def caught_up(out):
@@ -2492,6 +2494,21 @@ def test_until_finished_after_reconnect():
     check_invariants(lines)
     assert durable_ids(lines) == [i for _, i in s.log()], "events missing at the end"
     assert has_agent_text(lines, "LAST-WORDS")
+
+
+def test_fallback_silent():
+    """--protocol auto against an older server: the refused session upgrade moves the same
+    attempt to the events socket in silence (nothing on stderr, no reconnect), named only in
+    the ndjson connection lines."""
+    s = Server("headless_chat.scenario")
+    rc, out, err = run(s, "--format", "ndjson", "--until", "synced")
+    s.stop()
+    assert rc == 0 and err == b"", (rc, err)
+    lines = ndjson(out)
+    conns = [(l["state"], l.get("socket"), l["attempt"]) for l in lines if l["type"] == "connection"]
+    tried = [("connecting", "session", 1)] + ([("connecting", "events", 1)] if PROTOCOL == "events" else [])
+    assert conns == tried + [("open", PROTOCOL, 1)], conns
+    assert lines[-1]["type"] == "result" and lines[-1]["reconnects"] == 0, lines[-1]
 
 
 def socket_close_in_words(scenario, rc_want, line):
