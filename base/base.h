@@ -201,6 +201,9 @@ size_t scan_until(const char *p, size_t n, const char *stop);
 int file_read_all(const char *path, size_t max, struct buf *out, bool *cut, struct buf *err);
 /* Whether c is an ASCII letter, A-Z or a-z (never by locale). */
 bool ascii_is_letter(unsigned char c);
+/* Reads the fraction of a second of an ISO 8601 time at p ("." and digits; anything else is
+ * none, 0) into microseconds, digits past six dropped: the end, or NULL for "." alone. */
+const char *iso_fraction_us(const char *p, long *us);
 
 /* Overwrites n bytes at p with zeros in a way the compiler may not drop as a dead store
  * (a plain memset before free may be): every copy of a secret is wiped with this. */

@@ -1,4 +1,5 @@
-/* Text primitives more than one module needs: UTF-8, ASCII case folding, wiping secrets. */
+/* Text primitives more than one module needs: UTF-8, ASCII case folding, wiping secrets, the
+ * fraction of an ISO 8601 time. */
 #include "base.h"
 
 #include <stdlib.h>
@@ -84,4 +85,20 @@ void str_wipe_free(char *s)
 	if (s)
 		mem_wipe(s, strlen(s));
 	free(s);
+}
+
+const char *iso_fraction_us(const char *p, long *us)
+{
+	*us = 0;
+	if (*p != '.')
+		return p;
+	int digits = 0;
+	for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+		if (digits < 6)
+			*us = *us * 10 + (*p - '0');
+	if (!digits)
+		return NULL;
+	for (; digits < 6; digits++)
+		*us *= 10;
+	return p;
 }

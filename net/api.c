@@ -33,19 +33,9 @@ static bool time_after(const char *ts, char *out, size_t n)
 	if (sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
 		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &used) != 6 || used != 19)
 		return false;
-	const char *p = ts + used;
-	long us = 0;
-	if (*p == '.') {
-		int digits = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (digits < 6)
-				us = us * 10 + (*p - '0');
-		if (!digits)
-			return false;
-		for (; digits < 6; digits++)
-			us *= 10;
-	}
-	if (*p && strspn(p, "0123456789:+-Z") != strlen(p))
+	long us;
+	const char *p = iso_fraction_us(ts + used, &us);
+	if (!p || (*p && strspn(p, "0123456789:+-Z") != strlen(p)))
 		return false;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;

@@ -49,18 +49,7 @@ void clipboard_osc52_bytes(bool passthrough, const char *s, size_t n, struct buf
 	buf_puts(&seq, "\033]52;c;");
 	base64((const unsigned char *)s, n, &seq);
 	buf_puts(&seq, "\a");
-	if (!passthrough) {
-		buf_append(out, seq.data, seq.len);
-	} else {
-		/* tmux's passthrough: DCS tmux; the sequence with each ESC doubled, ST. */
-		buf_puts(out, "\033Ptmux;");
-		for (size_t i = 0; i < seq.len; i++) {
-			if (seq.data[i] == '\033')
-				buf_putc(out, '\033');
-			buf_putc(out, seq.data[i]);
-		}
-		buf_puts(out, "\033\\");
-	}
+	terminal_passthrough(passthrough, seq.data, seq.len, out);
 	buf_fini(&seq);
 }
 

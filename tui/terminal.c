@@ -417,20 +417,25 @@ void terminal_notify_bytes(bool osc777, bool tmux, const char *title, const char
 	}
 	put_inert(&seq, body, TERMINAL_TITLE_BYTES, 0, 0);
 	buf_putc(&seq, '\a');
-	if (!tmux) {
-		buf_append(out, seq.data, seq.len);
-	} else {
-		/* tmux passes it on to the terminal outside only with allow-passthrough on; else
-		 * it drops the whole DCS, which does no harm. */
-		buf_puts(out, "\033Ptmux;");
-		for (size_t i = 0; i < seq.len; i++) {
-			if (seq.data[i] == '\033')
-				buf_putc(out, '\033');
-			buf_putc(out, seq.data[i]);
-		}
-		buf_puts(out, "\033\\");
-	}
+	terminal_passthrough(tmux, seq.data, seq.len, out);
 	buf_fini(&seq);
+}
+
+void terminal_passthrough(bool tmux, const char *seq, size_t n, struct buf *out)
+{
+	if (!tmux) {
+		buf_append(out, seq, n);
+		return;
+	}
+	/* tmux passes it on to the terminal outside only with allow-passthrough on; else it
+	 * drops the whole DCS, which does no harm. */
+	buf_puts(out, "\033Ptmux;");
+	for (size_t i = 0; i < n; i++) {
+		if (seq[i] == '\033')
+			buf_putc(out, '\033');
+		buf_putc(out, seq[i]);
+	}
+	buf_puts(out, "\033\\");
 }
 
 void terminal_set_title(const char *title)

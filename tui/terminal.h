@@ -47,5 +47,8 @@ void terminal_notify_bytes(bool osc777, bool tmux, const char *title, const char
 			   struct buf *out);
 /* True when TERM names a terminal of xterm's family (or tmux, screen) that takes OSC 2. */
 bool terminal_title_xterm_like(const char *term_name);
+/* Appends the control sequence seq (n bytes) to out: as it is, or under tmux wrapped for its
+ * passthrough (DCS tmux; each ESC doubled; ST). */
+void terminal_passthrough(bool tmux, const char *seq, size_t n, struct buf *out);
 
 #endif

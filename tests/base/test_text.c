@@ -124,6 +124,26 @@ static void test_wipe(void **state)
 	str_wipe_free(xstrdup("another secret"));
 }
 
+static void test_iso_fraction_us(void **state)
+{
+	(void)state;
+	long us = 7;
+	const char *s = "12.5Z";
+	assert_ptr_equal(iso_fraction_us(s, &us), s);  /* no "." here: none, 0 */
+	assert_int_equal(us, 0);
+	s = ".5Z";
+	assert_ptr_equal(iso_fraction_us(s, &us), s + 2);
+	assert_int_equal(us, 500000);
+	s = ".123456789+01:00";
+	assert_ptr_equal(iso_fraction_us(s, &us), s + 10);
+	assert_int_equal(us, 123456);
+	s = ".000001";
+	assert_ptr_equal(iso_fraction_us(s, &us), s + 7);
+	assert_int_equal(us, 1);
+	assert_null(iso_fraction_us(".Z", &us));
+	assert_null(iso_fraction_us(".", &us));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_find_ci),
 		cmocka_unit_test(test_ascii_is_letter),
 		cmocka_unit_test(test_wipe),
+		cmocka_unit_test(test_iso_fraction_us),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,6 +147,7 @@ struct bed {
 	struct loop_timer *deadline;
 	bool answered, ok;
 	char *words;
+	char *requests;         /* the requests the server saw, after run_op */
 	struct buf e, url;
 };
 
@@ -182,6 +183,7 @@ static void bed_close(struct bed *b)
 	buf_fini(&b->url);
 	buf_fini(&b->e);
 	free(b->words);
+	free(b->requests);
 }
 
 static void done(void *ctx, const struct controller_op_result *r)
@@ -193,9 +195,9 @@ static void done(void *ctx, const struct controller_op_result *r)
 	loop_quit(b->loop);
 }
 
-/* Runs op against answers; the words said, the requests seen in *requests (caller frees). */
+/* Runs op against answers: the words said in b->words, the requests seen in b->requests. */
 static void run_op(struct bed *b, enum controller_op op, const struct controller_op_args *a,
-		   const struct canned *answers, size_t n, char **requests)
+		   const struct canned *answers, size_t n)
 {
 	struct server s;
 	server_start(&s, answers, n);
@@ -206,7 +208,7 @@ static void run_op(struct bed *b, enum controller_op op, const struct controller
 	loop_timer_schedule(b->deadline, 10 * 1000000);
 	loop_run(b->loop);
 	assert_true(b->answered);
-	*requests = server_stop(&s);
+	b->requests = server_stop(&s);
 	assert_null(strstr(b->words, "HTTP"));
 	assert_null(strstr(b->words, "404"));
 }
@@ -216,17 +218,15 @@ static void renamed_and_kept(void **state)
 	(void)state;
 	static const struct canned answers[] = { { 200, "{\"success\":true}" } };
 	struct bed b;
-	char *req;
 	run_op(&b, CONTROLLER_OP_RENAME, &(struct controller_op_args){ .text = "  New title \t" },
-	       answers, 1, &req);
+	       answers, 1);
 	assert_true(b.ok);
 	assert_string_equal(b.words, "renamed: the conversation is now “New title”");
-	assert_string_equal(req, "PATCH /api/conversations/" CONV " HTTP/1.1 "
-				 "{\"title\":\"  New title \\u0009\"}\n");
+	assert_string_equal(b.requests, "PATCH /api/conversations/" CONV " HTTP/1.1 "
+					"{\"title\":\"  New title \\u0009\"}\n");
 	struct controller_status st;
 	controller_status(b.c, &st);
 	assert_string_equal(st.title, "New title");
-	free(req);
 	bed_close(&b);
 }
 
@@ -240,128 +240,70 @@ static void missing_route_named_with_the_version(void **state)
 		       "\"version\":\"1.20.0\",\"docs\":\"/docs\",\"redoc\":\"/redoc\"}" },
 	};
 	struct bed b;
-	char *req;
 	run_op(&b, CONTROLLER_OP_GOAL, &(struct controller_op_args){ .text = "ship it" }, answers,
-	       2, &req);
+	       2);
 	assert_false(b.ok);
 	assert_string_equal(b.words, "this server (version 1.20.0) has no goals");
-	assert_non_null(strstr(req, "POST /api/conversations/" CONV "/goal HTTP/1.1 "
-					"{\"objective\":\"ship it\""));
-	assert_non_null(strstr(req, "\nGET /server_info HTTP/1.1"));
-	free(req);
+	assert_non_null(strstr(b.requests, "POST /api/conversations/" CONV "/goal HTTP/1.1 "
+					   "{\"objective\":\"ship it\""));
+	assert_non_null(strstr(b.requests, "\nGET /server_info HTTP/1.1"));
 	bed_close(&b);
 }
 
-/* The same bare 404 from a server that has the route: the conversation is gone. */
-static void bare_404_of_a_new_server_is_the_conversation(void **state)
+#define NOT_FOUND { 404, "{\"detail\":\"Not Found\"}" }
+#define NEW_SERVER { 200, "{\"version\":\"1.43.1\"}" }
+
+/* One operation refused: the answers it gets (one or two) and the words it must say. */
+struct refusal {
+	enum controller_op op;
+	struct controller_op_args args;
+	struct canned answers[2];
+	const char *words;
+};
+
+static const struct refusal refusals[] = {
+	/* the same bare 404 from a server that has the route: the conversation is gone */
+	{ CONTROLLER_OP_GOAL, { .text = "ship it" }, { NOT_FOUND, NEW_SERVER },
+	  "could not set the goal: the server no longer has this conversation" },
+	/* a route in every release (the confirmation policy) answering 404 on a server of
+	 * known version: the conversation is gone, whatever the table guesses for a 404 */
+	{ CONTROLLER_OP_POLICY, { .policy = CONFIRMATION_POLICY_ALWAYS }, { NOT_FOUND, NEW_SERVER },
+	  "could not change the confirmation policy: the server no longer has this conversation" },
+	/* a 404 with other words names what is missing in the server's words */
+	{ CONTROLLER_OP_MODEL, { .text = "x" },
+	  { { 404, "{\"detail\":\"Profile 'x' not found\"}" } },
+	  "could not switch the model: the server says “Profile 'x' not found”" },
+	/* a 409 and a 422 in words */
+	{ CONTROLLER_OP_GOAL, { .text = "again" },
+	  { { 409, "{\"detail\":\"Conversation run or goal loop already running.\"}" } },
+	  "could not set the goal: a run or a goal is already going (/goal stop, or wait)" },
+	{ CONTROLLER_OP_RENAME, { .text = "" },
+	  { { 422, "{\"detail\":[{\"type\":\"string_too_short\",\"loc\":[\"body\",\"title\"],"
+		   "\"msg\":\"String should have at least 1 character\",\"input\":\"\"}]}" } },
+	  "could not rename the conversation: the server refused the values given" },
+	/* a 200 whose body is not the answer's shape is said as unreadable */
+	{ CONTROLLER_OP_ASK, { .text = "why?" }, { { 200, "{\"response\":5}" } },
+	  "could not ask the agent aside: the server's answer could not be read" },
+	{ CONTROLLER_OP_MODELS, { 0 }, { { 200, "[\"default\"]" } },
+	  "could not list the LLM profiles: the server's answer could not be read" },
+};
+
+/* Each refusal is said in its words and keeps nothing (no title, no model). */
+static void refusals_in_words(void **state)
 {
 	(void)state;
-	static const struct canned answers[] = {
-		{ 404, "{\"detail\":\"Not Found\"}" },
-		{ 200, "{\"version\":\"1.43.1\"}" },
-	};
-	struct bed b;
-	char *req;
-	run_op(&b, CONTROLLER_OP_GOAL, &(struct controller_op_args){ .text = "ship it" }, answers,
-	       2, &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words,
-			    "could not set the goal: the server no longer has this conversation");
-	free(req);
-	bed_close(&b);
-}
-
-/* A route in every release (the confirmation policy) answering 404 on a server of known
- * version: the conversation is gone, whatever the route's table guesses for a 404. */
-static void bare_404_of_an_old_route_is_the_conversation(void **state)
-{
-	(void)state;
-	static const struct canned answers[] = {
-		{ 404, "{\"detail\":\"Not Found\"}" },
-		{ 200, "{\"version\":\"1.43.1\"}" },
-	};
-	struct bed b;
-	char *req;
-	run_op(&b, CONTROLLER_OP_POLICY,
-	       &(struct controller_op_args){ .policy = CONFIRMATION_POLICY_ALWAYS }, answers, 2,
-	       &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words, "could not change the confirmation policy: the server no "
-				     "longer has this conversation");
-	free(req);
-	bed_close(&b);
-}
-
-/* A 404 with other words names what is missing in the server's words. */
-static void other_404_in_the_servers_words(void **state)
-{
-	(void)state;
-	static const struct canned answers[] = { { 404, "{\"detail\":\"Profile 'x' not found\"}" } };
-	struct bed b;
-	char *req;
-	run_op(&b, CONTROLLER_OP_MODEL, &(struct controller_op_args){ .text = "x" }, answers, 1,
-	       &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words,
-			    "could not switch the model: the server says “Profile 'x' not found”");
-	free(req);
-	bed_close(&b);
-}
-
-static void conflict_and_invalid_in_words(void **state)
-{
-	(void)state;
-	static const struct canned busy[] = {
-		{ 409, "{\"detail\":\"Conversation run or goal loop already running.\"}" },
-	};
-	static const struct canned invalid[] = {
-		{ 422, "{\"detail\":[{\"type\":\"string_too_short\",\"loc\":[\"body\",\"title\"],"
-		       "\"msg\":\"String should have at least 1 character\",\"input\":\"\"}]}" },
-	};
-	struct bed b;
-	char *req;
-	run_op(&b, CONTROLLER_OP_GOAL, &(struct controller_op_args){ .text = "again" }, busy, 1,
-	       &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words, "could not set the goal: a run or a goal is already going "
-				     "(/goal stop, or wait)");
-	free(req);
-	bed_close(&b);
-
-	run_op(&b, CONTROLLER_OP_RENAME, &(struct controller_op_args){ .text = "" }, invalid, 1,
-	       &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words,
-			    "could not rename the conversation: the server refused the values given");
-	struct controller_status st;
-	controller_status(b.c, &st);
-	assert_null(st.title);
-	free(req);
-	bed_close(&b);
-}
-
-/* A 200 whose body is not the answer's shape is said as unreadable, nothing taken from it. */
-static void wrong_shape_said_unreadable(void **state)
-{
-	(void)state;
-	static const struct canned number[] = { { 200, "{\"response\":5}" } };
-	static const struct canned list[] = { { 200, "[\"default\"]" } };
-	struct bed b;
-	char *req;
-	run_op(&b, CONTROLLER_OP_ASK, &(struct controller_op_args){ .text = "why?" }, number, 1,
-	       &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words,
-			    "could not ask the agent aside: the server's answer could not be read");
-	free(req);
-	bed_close(&b);
-
-	run_op(&b, CONTROLLER_OP_MODELS, NULL, list, 1, &req);
-	assert_false(b.ok);
-	assert_string_equal(b.words,
-			    "could not list the LLM profiles: the server's answer could not be read");
-	free(req);
-	bed_close(&b);
+	for (size_t i = 0; i < sizeof refusals / sizeof *refusals; i++) {
+		const struct refusal *r = &refusals[i];
+		struct bed b;
+		run_op(&b, r->op, &r->args, r->answers, r->answers[1].body ? 2 : 1);
+		assert_false(b.ok);
+		assert_string_equal(b.words, r->words);
+		struct controller_status st;
+		controller_status(b.c, &st);
+		assert_null(st.title);
+		assert_null(st.model);
+		bed_close(&b);
+	}
 }
 
 /* A switch of profile that worked does not name a model: the status line's comes with the
@@ -371,15 +313,12 @@ static void model_switch_leaves_the_model_to_the_server(void **state)
 	(void)state;
 	static const struct canned answers[] = { { 200, "{\"success\":true}" } };
 	struct bed b;
-	char *req;
-	run_op(&b, CONTROLLER_OP_MODEL, &(struct controller_op_args){ .text = "fast" }, answers, 1,
-	       &req);
+	run_op(&b, CONTROLLER_OP_MODEL, &(struct controller_op_args){ .text = "fast" }, answers, 1);
 	assert_true(b.ok);
 	assert_string_equal(b.words, "the conversation now runs on the LLM profile “fast”");
 	struct controller_status st;
 	controller_status(b.c, &st);
 	assert_null(st.model);
-	free(req);
 	bed_close(&b);
 }
 
@@ -389,11 +328,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(renamed_and_kept),
 		cmocka_unit_test(missing_route_named_with_the_version),
-		cmocka_unit_test(bare_404_of_a_new_server_is_the_conversation),
-		cmocka_unit_test(bare_404_of_an_old_route_is_the_conversation),
-		cmocka_unit_test(other_404_in_the_servers_words),
-		cmocka_unit_test(conflict_and_invalid_in_words),
-		cmocka_unit_test(wrong_shape_said_unreadable),
+		cmocka_unit_test(refusals_in_words),
 		cmocka_unit_test(model_switch_leaves_the_model_to_the_server),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,13 +35,18 @@ start_fixture() {
 	"$FIXTURE_SERVER" --scenario "$sc" --log "$T/traffic" --durable-log "$T/durable" \
 		--max-seconds 60 "$@" >"$T/port" 2>"$T/fixture.err" &
 	SRV=$!
+	await_port "$SRV" "the fixture"
+}
+
+# await_port PID NAME: waits for the server PID to print its port; sets PORT and URL.
+await_port() {
 	for _ in $(seq 400); do
 		grep -q '^PORT ' "$T/port" && break
-		kill -0 "$SRV" 2>/dev/null || fail "fixture exited: $(cat "$T/fixture.err")"
+		kill -0 "$1" 2>/dev/null || fail "$2 exited: $(cat "$T/fixture.err")"
 		sleep 0.025
 	done
 	PORT=$(sed -n 's/^PORT //p' "$T/port")
-	[ -n "$PORT" ] || fail "the fixture printed no port"
+	[ -n "$PORT" ] || fail "$2 printed no port"
 	URL="http://127.0.0.1:$PORT"
 }
 
@@ -517,14 +522,7 @@ start_legacy() {
 	python3 "$(dirname "$0")/legacy_server.py" --log "$T/traffic" --max-seconds 60 "$@" \
 		>"$T/port" 2>"$T/fixture.err" &
 	STUB=$!
-	for _ in $(seq 400); do
-		grep -q '^PORT ' "$T/port" && break
-		kill -0 "$STUB" 2>/dev/null || fail "legacy server exited: $(cat "$T/fixture.err")"
-		sleep 0.025
-	done
-	PORT=$(sed -n 's/^PORT //p' "$T/port")
-	[ -n "$PORT" ] || fail "the legacy server printed no port"
-	URL="http://127.0.0.1:$PORT"
+	await_port "$STUB" "the legacy server"
 }
 
 # The ids ev-0000… the server made, one a line with the seq they should get.

@@ -276,6 +276,21 @@ fresh_tmux() {
 	SOCKET="tether-screen-$$-$FRESH_TMUX"
 }
 
+# stop_run: ends the tmux server and the fixture, for the next start_fixture and start_tether.
+stop_run() {
+	T kill-server
+	kill "$SRV" 2>/dev/null
+	wait "$SRV" 2>/dev/null
+	SRV=
+}
+
+# quit_and_stop: tether quits on Ctrl-C twice within 10 s, then stop_run.
+quit_and_stop() {
+	T send-keys -t main C-c C-c
+	wait_exit 10 || fail "tether did not quit"
+	stop_run
+}
+
 # ------------------------------------------------------------ several conversations (issue 17)
 # start_fixtures NAME=SCENARIO[,VAR=VALUE…]…: one fixture server per conversation (SCENARIO
 # relative to DATA unless absolute; each VAR=VALUE is a --set for that one), and in front of

@@ -43,12 +43,7 @@ wait_for "/copy N takes a number of items from 1 to 1000" 5 || fail "/copy 0 was
 T list-buffers -F '#{buffer_sample}' | grep -qF "$secret" && fail "a secret reached tmux's buffers"
 grep -aqF -e "$secret" "$WORK/bytes" && fail "the secret was written to the terminal"
 grep -aqF "$(printf '%s' "$secret" | base64)" "$WORK/bytes" && fail "the secret was sent through OSC 52"
-T send-keys -t main C-c C-c
-wait_exit 10 || fail "tether did not quit"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+quit_and_stop
 
 # --- a card: its tool and command, then its whole output ------------------------------------------
 start_fixture "$DATA/tui_cards.scenario"
@@ -62,12 +57,7 @@ wait_until 5 eval '[ "$(T show-buffer 2>/dev/null | head -1)" = "terminal: pytho
 	fail "the card's copy starts with '$(T show-buffer 2>&1 | head -1)'"
 T show-buffer | tail -1 | grep -qF "ZeroDivisionError: division by zero" ||
 	fail "the card's copy does not end with its output's last line: $(T show-buffer | tail -1)"
-T send-keys -t main C-c C-c
-wait_exit 10 || fail "tether did not quit"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+quit_and_stop
 
 # --- not under tmux: the terminal's own answer decides ---------------------------------------
 # (tether run without $TMUX; tmux still answers DA1 but not XTGETTCAP, as a terminal that

@@ -18,12 +18,7 @@ start_fixture "$DATA/tui_scroll.scenario" --set "history=$history" --set "flood=
 start_tether 80 24 "$CONV"
 wait_for "history line 60" || fail "the history did not show"
 grep -qaF $'\e[?1000h' "$WORK/bytes" && fail "mouse reporting is on without mouse = on"
-T send-keys -t main C-c C-c
-wait_exit 10 || fail "tether did not quit"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+quit_and_stop
 
 # --- the wheel in the transcript ----------------------------------------------------------------
 mkdir -p "$WORK/config/tether"
@@ -47,10 +42,7 @@ wait_until 5 bash -c '[ "$(tmux -L "$0" capture-pane -p -t main | sed -n 1p)" = 
 T send-keys -t main C-c C-c
 wait_exit 10 || fail "tether did not quit"
 wait_until 5 grep -qaF $'\e[?1006l\e[?1000l' "$WORK/bytes" || fail "mouse reporting was left on"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+stop_run
 
 # --- a click focuses a card; the wheel in the pager ----------------------------------------------
 start_fixture "$DATA/tui_cards.scenario"
@@ -79,10 +71,7 @@ wait_until 5 bash -c '[ "$(tmux -L "$0" capture-pane -p -t main | sed -n 2p)" = 
 	fail "the wheel up did not scroll the pager back (was '$after')"
 T send-keys -t main q C-c C-c
 wait_exit 10 || fail "tether did not quit"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+stop_run
 
 # --- the wheel on the board: a row a notch ------------------------------------------------------
 # selected TEXT: the board's row with TEXT is the selected one (reverse video).

@@ -33,10 +33,7 @@ screen | grep -qF "rgb" && fail "a malformed answer was typed"
 colour 44 || fail "a malformed answer changed the colours"
 T send-keys -t main C-u C-c C-c
 wait_exit 10 || fail "tether did not quit"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+stop_run
 
 # COLORFGBG saying a light background (rxvt's convention, bg 15): light from the start.
 printf '#!/bin/sh\nCOLORFGBG="0;15" exec %q "$@"\n' "$TETHER" >"$WORK/tether-light"
@@ -48,12 +45,7 @@ start_tether 100 40 "$CONV"
 wait_for "Markdown test done." || fail "the conversation did not show (COLORFGBG)"
 colour 24 || fail "COLORFGBG=0;15 did not start with the light colours"
 no_colour 44 || fail "dark colours with COLORFGBG=0;15"
-T send-keys -t main C-c C-c
-wait_exit 10 || fail "tether did not quit"
-T kill-server
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+quit_and_stop
 TETHER=$TETHER_PLAIN
 
 mkdir -p "$WORK/config/tether"

@@ -36,6 +36,24 @@ static void observation(const char *obs, struct frame *f)
 	decode(ev, f);
 }
 
+/* An action of tool (act its JSON) decodes with arguments want. */
+static void args_are(const char *tool, const char *act, const char *want)
+{
+	struct frame f;
+	action(tool, act, "", &f);
+	assert_string_equal(f.event.arguments, want);
+	frame_fini(&f);
+}
+
+/* An observation (obs its JSON) decodes with text want. */
+static void text_is(const char *obs, const char *want)
+{
+	struct frame f;
+	observation(obs, &f);
+	assert_string_equal(f.event.text, want);
+	frame_fini(&f);
+}
+
 static void test_finish_message_whole(void **state)
 {
 	(void)state;
@@ -105,10 +123,9 @@ static void test_exit_codes_and_timeouts(void **state)
 	assert_int_equal(f.event.exit_code, 0);
 	frame_fini(&f);
 	/* The suffix already in the text is not repeated. */
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"x\\n[note]\"}],\"exit_code\":0,"
-		    "\"metadata\":{\"exit_code\":0,\"suffix\":\"\\n[note]\"},\"kind\":\"TerminalObservation\"}", &f);
-	assert_string_equal(f.event.text, "x\n[note]");
-	frame_fini(&f);
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"x\\n[note]\"}],\"exit_code\":0,"
+		"\"metadata\":{\"exit_code\":0,\"suffix\":\"\\n[note]\"},\"kind\":\"TerminalObservation\"}",
+		"x\n[note]");
 }
 
 static void test_terminal_arguments(void **state)
@@ -127,9 +144,8 @@ static void test_terminal_arguments(void **state)
 	assert_string_equal(f.event.arguments, "```\ncd src\nmake\n```\ntimeout: 30 s");
 	frame_fini(&f);
 	/* A fence inside the command does not end the block. */
-	action("terminal", "{\"command\":\"cat <<X\\n```\\nX\",\"kind\":\"TerminalAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "~~~\ncat <<X\n```\nX\n~~~");
-	frame_fini(&f);
+	args_are("terminal", "{\"command\":\"cat <<X\\n```\\nX\",\"kind\":\"TerminalAction\"}",
+		 "~~~\ncat <<X\n```\nX\n~~~");
 }
 
 static void test_file_editor_arguments(void **state)
@@ -143,37 +159,31 @@ static void test_file_editor_arguments(void **state)
 	assert_string_equal(f.event.arguments, "```diff\n--- /w/a.py\n+++ /w/a.py\n@@ -?,1 +?,1 @@\n"
 			    "-x = 1\n+x = 2\n```");
 	frame_fini(&f);
-	action("file_editor", "{\"command\":\"create\",\"path\":\"/w/b.py\",\"file_text\":\"print(1)\\n\","
-	       "\"kind\":\"FileEditorAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "```diff\n--- /dev/null\n+++ /w/b.py\n@@ -0,0 +1 @@\n"
-			    "+print(1)\n```");
-	frame_fini(&f);
-	action("file_editor", "{\"command\":\"insert\",\"path\":\"/w/b.py\",\"new_str\":\"y\",\"insert_line\":3,"
-	       "\"kind\":\"FileEditorAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "```diff\n--- /w/b.py\n+++ /w/b.py\n@@ -3,0 +4 @@\n+y\n```");
-	frame_fini(&f);
-	action("file_editor", "{\"command\":\"view\",\"path\":\"/w/b.py\",\"view_range\":[14,18],"
-	       "\"kind\":\"FileEditorAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "lines 14 to 18");
-	frame_fini(&f);
+	args_are("file_editor", "{\"command\":\"create\",\"path\":\"/w/b.py\",\"file_text\":\"print(1)\\n\","
+		 "\"kind\":\"FileEditorAction\"}",
+		 "```diff\n--- /dev/null\n+++ /w/b.py\n@@ -0,0 +1 @@\n"
+		 "+print(1)\n```");
+	args_are("file_editor", "{\"command\":\"insert\",\"path\":\"/w/b.py\",\"new_str\":\"y\",\"insert_line\":3,"
+		 "\"kind\":\"FileEditorAction\"}",
+		 "```diff\n--- /w/b.py\n+++ /w/b.py\n@@ -3,0 +4 @@\n+y\n```");
+	args_are("file_editor", "{\"command\":\"view\",\"path\":\"/w/b.py\",\"view_range\":[14,18],"
+		 "\"kind\":\"FileEditorAction\"}",
+		 "lines 14 to 18");
 	/* a diff holding a fence is fenced otherwise */
-	action("file_editor", "{\"command\":\"str_replace\",\"path\":\"/w/r.md\",\"old_str\":\"```\","
-	       "\"new_str\":\"~~~\",\"kind\":\"FileEditorAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "````diff\n--- /w/r.md\n+++ /w/r.md\n@@ -?,1 +?,1 @@\n"
-			    "-```\n+~~~\n````");
-	frame_fini(&f);
+	args_are("file_editor", "{\"command\":\"str_replace\",\"path\":\"/w/r.md\",\"old_str\":\"```\","
+		 "\"new_str\":\"~~~\",\"kind\":\"FileEditorAction\"}",
+		 "````diff\n--- /w/r.md\n+++ /w/r.md\n@@ -?,1 +?,1 @@\n"
+		 "-```\n+~~~\n````");
 }
 
 /* apply_patch's patch shows as it is, in a diff block. */
 static void test_apply_patch_arguments(void **state)
 {
 	(void)state;
-	struct frame f;
-	action("apply_patch", "{\"patch\":\"*** Begin Patch\\n*** Update File: a.py\\n@@\\n-x = 1\\n+x = 2\\n"
-	       "*** End Patch\",\"kind\":\"ApplyPatchAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "```diff\n*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n"
-			    "+x = 2\n*** End Patch\n```");
-	frame_fini(&f);
+	args_are("apply_patch", "{\"patch\":\"*** Begin Patch\\n*** Update File: a.py\\n@@\\n-x = 1\\n+x = 2\\n"
+		 "*** End Patch\",\"kind\":\"ApplyPatchAction\"}",
+		 "```diff\n*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n"
+		 "+x = 2\n*** End Patch\n```");
 }
 
 /* An edit's result is the diff of the file before and after, with line numbers and two lines
@@ -181,30 +191,25 @@ static void test_apply_patch_arguments(void **state)
 static void test_file_editor_result_diff(void **state)
 {
 	(void)state;
-	struct frame f;
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"The file /w/a.py has been edited.\"}],"
-		    "\"is_error\":false,\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"prev_exist\":true,"
-		    "\"old_content\":\"1\\n2\\n3\\n4\\n5\\n6\\n\",\"new_content\":\"1\\n2\\n3\\nfour\\n5\\n6\\n\","
-		    "\"kind\":\"FileEditorObservation\"}", &f);
-	assert_string_equal(f.event.text, "```diff\n--- /w/a.py\n+++ /w/a.py\n@@ -2,5 +2,5 @@\n 2\n 3\n"
-			    "-4\n+four\n 5\n 6\n```");
-	frame_fini(&f);
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"File created.\"}],\"is_error\":false,"
-		    "\"command\":\"create\",\"path\":\"/w/n.sh\",\"prev_exist\":false,\"old_content\":null,"
-		    "\"new_content\":\"echo hi\\n\",\"kind\":\"FileEditorObservation\"}", &f);
-	assert_string_equal(f.event.text, "```diff\n--- /dev/null\n+++ /w/n.sh\n@@ -0,0 +1 @@\n+echo hi\n```");
-	frame_fini(&f);
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"No replacement was performed.\"}],"
-		    "\"is_error\":true,\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"old_content\":\"a\","
-		    "\"new_content\":\"b\",\"kind\":\"FileEditorObservation\"}", &f);
-	assert_string_equal(f.event.text, "No replacement was performed.");
-	frame_fini(&f);
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"The file /w/a.py has been edited.\"}],"
+		"\"is_error\":false,\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"prev_exist\":true,"
+		"\"old_content\":\"1\\n2\\n3\\n4\\n5\\n6\\n\",\"new_content\":\"1\\n2\\n3\\nfour\\n5\\n6\\n\","
+		"\"kind\":\"FileEditorObservation\"}",
+		"```diff\n--- /w/a.py\n+++ /w/a.py\n@@ -2,5 +2,5 @@\n 2\n 3\n"
+		"-4\n+four\n 5\n 6\n```");
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"File created.\"}],\"is_error\":false,"
+		"\"command\":\"create\",\"path\":\"/w/n.sh\",\"prev_exist\":false,\"old_content\":null,"
+		"\"new_content\":\"echo hi\\n\",\"kind\":\"FileEditorObservation\"}",
+		"```diff\n--- /dev/null\n+++ /w/n.sh\n@@ -0,0 +1 @@\n+echo hi\n```");
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"No replacement was performed.\"}],"
+		"\"is_error\":true,\"command\":\"str_replace\",\"path\":\"/w/a.py\",\"old_content\":\"a\","
+		"\"new_content\":\"b\",\"kind\":\"FileEditorObservation\"}",
+		"No replacement was performed.");
 	/* nothing changed (an undo with nothing to undo): the words stay */
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"Same.\"}],\"is_error\":false,"
-		    "\"command\":\"undo_edit\",\"path\":\"/w/a.py\",\"old_content\":\"a\",\"new_content\":\"a\","
-		    "\"kind\":\"FileEditorObservation\"}", &f);
-	assert_string_equal(f.event.text, "Same.");
-	frame_fini(&f);
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"Same.\"}],\"is_error\":false,"
+		"\"command\":\"undo_edit\",\"path\":\"/w/a.py\",\"old_content\":\"a\",\"new_content\":\"a\","
+		"\"kind\":\"FileEditorObservation\"}",
+		"Same.");
 }
 
 /* A 5 MB replacement is not compared: said in words, the texts shown as they are. */
@@ -260,13 +265,11 @@ static void test_other_standard_tools(void **state)
 	assert_string_equal(f.event.action_summary, "https://example.com");
 	assert_string_equal(f.event.arguments, "new_tab: no");
 	frame_fini(&f);
-	action("browser_click", "{\"index\":7,\"new_tab\":true,\"kind\":\"BrowserClickAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "index: 7\nnew_tab: yes");
-	frame_fini(&f);
-	action("fetch_issue", "{\"data\":{\"repo\":\"acme/r\",\"number\":42,\"labels\":[\"bug\",\"p1\"],"
-	       "\"filter\":{\"state\":\"open\"}},\"kind\":\"MCPToolAction\"}", "", &f);
-	assert_string_equal(f.event.arguments, "repo: acme/r\nnumber: 42\nlabels: bug, p1\nfilter.state: open");
-	frame_fini(&f);
+	args_are("browser_click", "{\"index\":7,\"new_tab\":true,\"kind\":\"BrowserClickAction\"}",
+		 "index: 7\nnew_tab: yes");
+	args_are("fetch_issue", "{\"data\":{\"repo\":\"acme/r\",\"number\":42,\"labels\":[\"bug\",\"p1\"],"
+		 "\"filter\":{\"state\":\"open\"}},\"kind\":\"MCPToolAction\"}",
+		 "repo: acme/r\nnumber: 42\nlabels: bug, p1\nfilter.state: open");
 }
 
 /* An MCP tool's blocks on lines of their own, as its visualize shows them; other observations'
@@ -274,18 +277,15 @@ static void test_other_standard_tools(void **state)
 static void test_mcp_observation_blocks(void **state)
 {
 	(void)state;
-	struct frame f;
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"[Tool 'fetch' executed.]\"},"
-		    "{\"type\":\"text\",\"text\":\"Contents of https://example.com/:\"},"
-		    "{\"type\":\"text\",\"text\":\"Example Domain\"}],\"is_error\":false,"
-		    "\"tool_name\":\"fetch\",\"kind\":\"MCPToolObservation\"}", &f);
-	assert_string_equal(f.event.text, "[Tool 'fetch' executed.]\nContents of https://example.com/:\n"
-					  "Example Domain");
-	frame_fini(&f);
-	observation("{\"content\":[{\"type\":\"text\",\"text\":\"sk-ab\"},{\"type\":\"text\",\"text\":\"cd\"}],"
-		    "\"is_error\":false,\"kind\":\"TerminalObservation\"}", &f);
-	assert_string_equal(f.event.text, "sk-abcd");
-	frame_fini(&f);
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"[Tool 'fetch' executed.]\"},"
+		"{\"type\":\"text\",\"text\":\"Contents of https://example.com/:\"},"
+		"{\"type\":\"text\",\"text\":\"Example Domain\"}],\"is_error\":false,"
+		"\"tool_name\":\"fetch\",\"kind\":\"MCPToolObservation\"}",
+		"[Tool 'fetch' executed.]\nContents of https://example.com/:\n"
+		"Example Domain");
+	text_is("{\"content\":[{\"type\":\"text\",\"text\":\"sk-ab\"},{\"type\":\"text\",\"text\":\"cd\"}],"
+		"\"is_error\":false,\"kind\":\"TerminalObservation\"}",
+		"sk-abcd");
 }
 
 /* Any other tool: its fields as key: value lines, never JSON. */
