@@ -1716,8 +1716,13 @@ def test_msg_never_connected_not_lost():
     assert re.fullmatch(r"tether: connection lost(: .*)?; reconnecting in \d+\.\d s \(attempt \d\)",
                         err[0]), err
     rest = [l for l in err[1:-1] if "cannot reach the server" not in l]
-    assert rest and all(re.fullmatch(r"tether: could not connect: %s; trying again in \d+\.\d s "
-                                     r"\(attempt \d\)" % re.escape(why), l) for l in rest), err
+    # The first retry goes at once and can meet the dying server, whose kernel still completes
+    # a TCP handshake and then closes it: said as such; every later one finds nobody there.
+    dying = "the connection failed or closed before a WebSocket handshake answer"
+    attempt = r"tether: could not connect: %s; trying again in \d+\.\d s \(attempt \d\)"
+    assert rest and all(re.fullmatch(attempt % re.escape(why), l) or
+                        (k == 0 and re.fullmatch(attempt % re.escape(dying), l))
+                        for k, l in enumerate(rest)), err
     assert err[-1].startswith("tether: gave up reconnecting to %s after 2 failed attempts" % s.url), err
 
 
