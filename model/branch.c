@@ -220,6 +220,32 @@ void transcript_tree_add(struct transcript *t, const char *id, int64_t seq,
 	tr->dirty = true;
 }
 
+void transcript_tree_forget_before(struct transcript *t, int64_t seq)
+{
+	struct tree *tr = &t->tree;
+	size_t end = node_lower(tr, seq), w = 0;
+	if (!end)
+		return;
+	for (size_t i = 0; i < tr->count; i++) {
+		struct tree_node *n = tr->nodes[i];
+		if (i >= end || n == tr->head) {
+			tr->nodes[w++] = n;
+			continue;
+		}
+		strmap_del(&tr->by_id, n->id);
+		free(n->id);
+		free(n->parent);
+		free(n);
+	}
+	tr->count = w;
+	tr->dirty = true; /* the walk now stops where the nodes end: history not loaded */
+}
+
+size_t transcript_tree_size(const struct transcript *t)
+{
+	return t->tree.count;
+}
+
 void transcript_tree_note(struct transcript *t, const char *id, int64_t seq,
 			  const char *parent_id, bool state_update)
 {

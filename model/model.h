@@ -174,6 +174,9 @@ bool transcript_reveal_tick(struct transcript *t);
 /* A counter that changes whenever anything visible changes. */
 uint64_t transcript_generation(const struct transcript *t);
 
+/* How many durables the branch tree holds (it forgets those older than every item kept
+ * when a trim drops items). */
+size_t transcript_tree_size(const struct transcript *t);
 /* Items in display order. */
 size_t transcript_count(const struct transcript *t);
 /* Read-only facts about one item, for painting and tests. */

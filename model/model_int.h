@@ -130,6 +130,9 @@ void transcript_tree_fini(struct tree *tr);
 /* Places a durable in the tree; the branch shown is settled by the caller. */
 void transcript_tree_add(struct transcript *t, const char *id, int64_t seq,
 			 const char *parent_id, bool state_update);
+/* Forgets the tree's nodes older than seq but HEAD (their items were trimmed): the walk
+ * stops there as at history not loaded, and a page placed later brings them back. */
+void transcript_tree_forget_before(struct transcript *t, int64_t seq);
 /* Works out the branch shown again when something changed it: items off it leave display
  * order for hidden[], items on it come back (branch.c). Not while a page is placed. */
 void transcript_branch_settle(struct transcript *t);

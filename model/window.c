@@ -216,6 +216,21 @@ static size_t seq_upper(const int64_t *v, size_t n, int64_t s)
 	return lo;
 }
 
+/* The tree's nodes older than every item held (shown or off the branch) go with them:
+ * a long headless run or a long session holds the tree of its window only. */
+static void forget_old_nodes(struct transcript *t)
+{
+	int64_t oldest = INT64_MAX;
+	for (size_t i = 0; i < t->count; i++)
+		if (t->items[i]->seq >= 0 && t->items[i]->seq < oldest)
+			oldest = t->items[i]->seq;
+	for (size_t i = 0; i < t->nhidden; i++)
+		if (t->hidden[i]->seq >= 0 && t->hidden[i]->seq < oldest)
+			oldest = t->hidden[i]->seq;
+	if (oldest != INT64_MAX)
+		transcript_tree_forget_before(t, oldest);
+}
+
 /* After a trim: a noted seq stays only while nothing dropped lies between the durables kept
  * on either side of it; in a gap it is history not loaded again (and noted again when its
  * page comes), so the noted seqs stay as bounded as the items. dropped[0..nd) are the seqs
@@ -292,6 +307,7 @@ size_t transcript_trim(struct transcript *t, size_t keep_first, size_t keep_last
 		t->generation++;
 		quiet_forget(t, gone, ngone);
 		free(gone);
+		forget_old_nodes(t);
 	}
 	free(drop);
 	return dropped;
