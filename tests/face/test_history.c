@@ -38,6 +38,11 @@ struct run {
 	const char *want;               /* quit_when_shown: the text to wait for */
 	int out_of_order;               /* errors "history out of order" the sink heard */
 	bool down;                      /* tick_to_top: fill gaps from the durable above */
+	/* what run_open made and run_close frees */
+	char *scenario;
+	struct buf e, url;
+	struct options o;
+	struct mask_set *masks;
 };
 
 static void count_errors(void *ctx, const char *code, const char *detail)
@@ -153,6 +158,62 @@ static void check_complete(struct transcript *t, char **ids, size_t nlog, size_t
 	strmap_fini(&seen);
 }
 
+/* Starts the fixture on scenario_text (with fixture_args) and makes the controller for
+ * `tether --server URL [flags…] CONV`; run_go starts it. */
+static void run_open(struct run *run, const char *scenario_text,
+		     const char *const *fixture_args, const char *const *flags, int nflags)
+{
+	run->scenario = fixture_scenario_file(scenario_text);
+	assert_int_equal(fixture_start(&run->fp, NULL, run->scenario, fixture_args), 0);
+	buf_init(&run->e);
+	buf_init(&run->url);
+	buf_printf(&run->url, "http://127.0.0.1:%d", run->fp.port);
+	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
+	char *argv[8] = { "tether", "--server", (char *)buf_cstr(&run->url) };
+	int argc = 3;
+	for (int i = 0; i < nflags; i++)
+		argv[argc++] = (char *)flags[i];
+	argv[argc++] = CONV;
+	assert_int_equal(options_parse(argc, argv, &run->o, &run->e), 0);
+	run->loop = loop_create(NULL, &run->e);
+	assert_non_null(run->loop);
+	run->masks = mask_set_create();
+	run->c = controller_create(run->loop, &run->o, &tui_policy, run->masks, NULL);
+	run->t = controller_transcript(run->c);
+}
+
+/* Starts the controller and runs the loop with tick_fn ticking, for up to seconds. */
+static void run_go(struct run *run, void (*tick_fn)(void *), int seconds)
+{
+	run->tick = loop_timer_create(run->loop, tick_fn, run);
+	run->deadline_us = clock_now_us() + (int64_t)seconds * 1000000;
+	controller_start(run->c);
+	loop_timer_schedule(run->tick, 20000);
+	loop_run(run->loop);
+}
+
+static void run_close(struct run *run)
+{
+	loop_timer_destroy(run->tick);
+	controller_destroy(run->c);
+	mask_set_destroy(run->masks);
+	loop_destroy(run->loop);
+	options_fini(&run->o);
+	buf_fini(&run->url);
+	buf_fini(&run->e);
+	fixture_stop(&run->fp);
+	fixture_cleanup(&run->fp);
+	unlink(run->scenario);
+	free(run->scenario);
+}
+
+static void free_ids(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
 static void quit_when_idle(void *arg)
 {
 	struct run *run = arg;
@@ -165,33 +226,16 @@ static void quit_when_idle(void *arg)
 static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 {
 	(void)state;
-	char *scenario = fixture_scenario_file(
-		"history 1000\n"
-		"on_run:\n"
-		"  message agent \"live while paging\"\n"
-		"  drop\n"
-		"  message agent \"after the drop\"\n");
 	const char *extra[] = { "--search-delay", "0.2", NULL };
 	struct run run = { 0 };
-	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
-	struct buf e, url;
-	buf_init(&e);
-	buf_init(&url);
-	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
-	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
-	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
-	struct options o;
-	assert_int_equal(options_parse(4, argv, &o, &e), 0);
-	run.loop = loop_create(NULL, &e);
-	assert_non_null(run.loop);
-	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
-	run.t = controller_transcript(run.c);
-	run.tick = loop_timer_create(run.loop, tick, &run);
-	run.deadline_us = clock_now_us() + 40 * 1000000;
-	controller_start(run.c);
-	loop_timer_schedule(run.tick, 20000);
-	loop_run(run.loop);
+	run_open(&run,
+		 "history 1000\n"
+		 "on_run:\n"
+		 "  message agent \"live while paging\"\n"
+		 "  drop\n"
+		 "  message agent \"after the drop\"\n",
+		 extra, NULL, 0);
+	run_go(&run, tick, 40);
 
 	assert_true(clock_now_us() <= run.deadline_us);
 	assert_true(run.dropped);
@@ -248,20 +292,8 @@ static void test_pages_and_reconnect_lose_and_duplicate_nothing(void **state)
 	free(after);
 	check_complete(run.t, ids, nlog, 500);
 
-	for (size_t i = 0; i < nlog; i++)
-		free(ids[i]);
-	free(ids);
-	loop_timer_destroy(run.tick);
-	controller_destroy(run.c);
-	mask_set_destroy(masks);
-	loop_destroy(run.loop);
-	options_fini(&o);
-	buf_fini(&url);
-	buf_fini(&e);
-	fixture_stop(&run.fp);
-	fixture_cleanup(&run.fp);
-	unlink(scenario);
-	free(scenario);
+	free_ids(ids, nlog);
+	run_close(&run);
 }
 
 static void quit_when_synced(void *arg)
@@ -281,45 +313,15 @@ static void open_at(const char *const *flags, int nflags, const char *want_conn,
 {
 	const char *extra[] = { NULL };
 	struct run run = { 0 };
-	char *scenario = fixture_scenario_file("history 1000\n");
-	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
-	struct buf e, url;
-	buf_init(&e);
-	buf_init(&url);
-	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
-	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
-	char *argv[8] = { "tether", "--server", (char *)buf_cstr(&url) };
-	int argc = 3;
-	for (int i = 0; i < nflags; i++)
-		argv[argc++] = (char *)flags[i];
-	argv[argc++] = CONV;
-	struct options o;
-	assert_int_equal(options_parse(argc, argv, &o, &e), 0);
-	run.loop = loop_create(NULL, &e);
-	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
-	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
-	run.deadline_us = clock_now_us() + 20 * 1000000;
-	controller_start(run.c);
-	loop_timer_schedule(run.tick, 20000);
-	loop_run(run.loop);
+	run_open(&run, "history 1000\n", extra, flags, nflags);
+	run_go(&run, quit_when_synced, 20);
 	char *traffic = fixture_read_file(run.fp.traffic, NULL);
 	assert_non_null(traffic);
 	if (!strstr(traffic, want_conn))
 		fail_msg("no \"%s\" in the traffic:\n%s", want_conn, traffic);
 	assert_int_equal(strstr(traffic, "events/count") != NULL, counted);
 	free(traffic);
-	loop_timer_destroy(run.tick);
-	controller_destroy(run.c);
-	mask_set_destroy(masks);
-	loop_destroy(run.loop);
-	options_fini(&o);
-	buf_fini(&url);
-	buf_fini(&e);
-	fixture_stop(&run.fp);
-	fixture_cleanup(&run.fp);
-	unlink(scenario);
-	free(scenario);
+	run_close(&run);
 }
 
 static void test_first_cursor(void **state)
@@ -386,29 +388,14 @@ static void test_search_places_matches_never_loaded(void **state)
 {
 	(void)state;
 	struct run run = { 0 };
-	char *scenario = fixture_scenario_file("history 3000\nmessage user \"zebra one\"\n"
-					       "history 3000\nmessage user \"zebra two\"\n"
-					       "history 3000\n");
 	const char *extra[] = { NULL };
-	assert_int_equal(fixture_start(&run.fp, NULL, scenario, extra), 0);
-	struct buf e, url;
-	buf_init(&e);
-	buf_init(&url);
-	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
-	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
-	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
-	struct options o;
-	assert_int_equal(options_parse(4, argv, &o, &e), 0);
-	run.loop = loop_create(NULL, &e);
-	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
-	run.t = controller_transcript(run.c);
+	run_open(&run,
+		 "history 3000\nmessage user \"zebra one\"\n"
+		 "history 3000\nmessage user \"zebra two\"\n"
+		 "history 3000\n",
+		 extra, NULL, 0);
 	controller_add_sink(run.c, (struct sink){ .ops = &error_counter, .ctx = &run });
-	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
-	run.deadline_us = clock_now_us() + 30 * 1000000;
-	controller_start(run.c);
-	loop_timer_schedule(run.tick, 20000);
-	loop_run(run.loop);
+	run_go(&run, quit_when_synced, 30);
 	assert_int_equal(items_with_text(run.t, "zebra"), 0);
 	size_t nlog;
 	char **ids = read_durable(run.fp.durable, &nlog);
@@ -442,20 +429,8 @@ static void test_search_places_matches_never_loaded(void **state)
 	assert_int_equal(transcript_missing_before(run.t, (size_t)transcript_find_id(run.t, ids[3000])),
 			 3000);
 
-	for (size_t i = 0; i < nlog; i++)
-		free(ids[i]);
-	free(ids);
-	loop_timer_destroy(run.tick);
-	controller_destroy(run.c);
-	mask_set_destroy(masks);
-	loop_destroy(run.loop);
-	options_fini(&o);
-	buf_fini(&url);
-	buf_fini(&e);
-	fixture_stop(&run.fp);
-	fixture_cleanup(&run.fp);
-	unlink(scenario);
-	free(scenario);
+	free_ids(ids, nlog);
+	run_close(&run);
 }
 
 /* ------------------------------------------------ servers that bend the truth (issue 23) */
@@ -507,27 +482,10 @@ static void tick_to_top(void *arg)
 static int page_all(const char *scenario_text, const char *const *fixture_args,
 		    const char *live_text, bool down)
 {
-	char *scenario = fixture_scenario_file(scenario_text);
 	struct run run = { .down = down };
-	assert_int_equal(fixture_start(&run.fp, NULL, scenario, fixture_args), 0);
-	struct buf e, url;
-	buf_init(&e);
-	buf_init(&url);
-	buf_printf(&url, "http://127.0.0.1:%d", run.fp.port);
-	setenv("XDG_CONFIG_HOME", "/nonexistent-tether-test", 1);
-	char *argv[] = { "tether", "--server", (char *)buf_cstr(&url), CONV, NULL };
-	struct options o;
-	assert_int_equal(options_parse(4, argv, &o, &e), 0);
-	run.loop = loop_create(NULL, &e);
-	struct mask_set *masks = mask_set_create();
-	run.c = controller_create(run.loop, &o, &tui_policy, masks, NULL);
-	run.t = controller_transcript(run.c);
+	run_open(&run, scenario_text, fixture_args, NULL, 0);
 	controller_add_sink(run.c, (struct sink){ .ops = &error_counter, .ctx = &run });
-	run.tick = loop_timer_create(run.loop, quit_when_synced, &run);
-	run.deadline_us = clock_now_us() + 30 * 1000000;
-	controller_start(run.c);
-	loop_timer_schedule(run.tick, 20000);
-	loop_run(run.loop);
+	run_go(&run, quit_when_synced, 30);
 	if (live_text) {
 		assert_int_equal(http_request(run.fp.port, "POST", "/api/conversations/" CONV "/run",
 					      NULL, "", NULL, 5000), 200);
@@ -557,20 +515,8 @@ static int page_all(const char *scenario_text, const char *const *fixture_args,
 		assert_true(run.paging_done);
 		check_complete(run.t, ids, nlog, nlog * 4 / 10);
 	}
-	for (size_t i = 0; i < nlog; i++)
-		free(ids[i]);
-	free(ids);
-	loop_timer_destroy(run.tick);
-	controller_destroy(run.c);
-	mask_set_destroy(masks);
-	loop_destroy(run.loop);
-	options_fini(&o);
-	buf_fini(&url);
-	buf_fini(&e);
-	fixture_stop(&run.fp);
-	fixture_cleanup(&run.fp);
-	unlink(scenario);
-	free(scenario);
+	free_ids(ids, nlog);
+	run_close(&run);
 	return run.out_of_order;
 }
 
