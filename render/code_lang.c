@@ -61,7 +61,8 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-enum code_lang code_lang_named(const char *s, size_t n)
+/* The language whose fence names (or, with ext, file extensions) hold s[0..n), any case. */
+static enum code_lang lang_by_word(const char *s, size_t n, bool ext)
 {
 	char w[24];
 	if (!n || n >= sizeof w)
@@ -69,9 +70,14 @@ enum code_lang code_lang_named(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		w[i] = lower(s[i]);
 	for (int l = 1; l < LANG_COUNT; l++)
-		if (code_word_in_list(code_langs[l].names, w, n))
+		if (code_word_in_list(ext ? code_langs[l].exts : code_langs[l].names, w, n))
 			return (enum code_lang)l;
 	return LANG_NONE;
+}
+
+enum code_lang code_lang_named(const char *s, size_t n)
+{
+	return lang_by_word(s, n, false);
 }
 
 enum code_lang text_view_lang(const char *s, size_t n)
@@ -106,14 +112,8 @@ enum code_lang code_lang_of_path(const char *path, size_t n)
 	size_t dot = n;
 	while (dot > 0 && path[dot - 1] != '.' && path[dot - 1] != '/')
 		dot--;
-	if (dot == 0 || path[dot - 1] != '.' || dot == n || n - dot >= 12)
+	if (dot == 0 || path[dot - 1] != '.')
 		return LANG_NONE;
-	char w[12];
-	for (size_t i = dot; i < n; i++)
-		w[i - dot] = lower(path[i]);
-	for (int l = 1; l < LANG_COUNT; l++)
-		if (code_word_in_list(code_langs[l].exts, w, n - dot))
-			return (enum code_lang)l;
-	return LANG_NONE;
+	return lang_by_word(path + dot, n - dot, true);
 }
 
