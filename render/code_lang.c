@@ -56,6 +56,12 @@ bool code_word_in_list(const char *list, const char *w, size_t n)
 	return false;
 }
 
+bool code_word_byte(char c)
+{
+	unsigned char u = (unsigned char)c;
+	return u == '_' || u >= 0x80 || (u >= '0' && u <= '9') || ascii_is_letter(u);
+}
+
 static char lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
