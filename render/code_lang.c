@@ -62,11 +62,6 @@ bool code_word_byte(char c)
 	return u == '_' || u >= 0x80 || (u >= '0' && u <= '9') || ascii_is_letter(u);
 }
 
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
 /* The language whose fence names (or, with ext, file extensions) hold s[0..n), any case. */
 static enum code_lang lang_by_word(const char *s, size_t n, bool ext)
 {
@@ -74,7 +69,7 @@ static enum code_lang lang_by_word(const char *s, size_t n, bool ext)
 	if (!n || n >= sizeof w)
 		return LANG_NONE;
 	for (size_t i = 0; i < n; i++)
-		w[i] = lower(s[i]);
+		w[i] = (char)ascii_lower((unsigned char)s[i]);
 	for (int l = 1; l < LANG_COUNT; l++)
 		if (code_word_in_list(ext ? code_langs[l].exts : code_langs[l].names, w, n))
 			return (enum code_lang)l;
