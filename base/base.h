@@ -199,6 +199,8 @@ size_t scan_until(const char *p, size_t n, const char *stop);
  * max bytes. More than max: with cut, the first max bytes and *cut set; without, an error.
  * Returns 0, or -1 with errno set and "PATH: why" in err. */
 int file_read_all(const char *path, size_t max, struct buf *out, bool *cut, struct buf *err);
+/* c with A-Z folded to a-z (never by locale); any other byte as it is. */
+unsigned char ascii_lower(unsigned char c);
 /* Whether c is an ASCII letter, A-Z or a-z (never by locale). */
 bool ascii_is_letter(unsigned char c);
 /* Reads the fraction of a second of an ISO 8601 time at p ("." and digits; anything else is

@@ -47,7 +47,7 @@ size_t utf8_complete_prefix(const char *s, size_t n)
 	return (back + 1 >= need) ? n : i - 1;
 }
 
-static unsigned char ascii_lower(unsigned char c)
+unsigned char ascii_lower(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
 }

@@ -56,22 +56,29 @@ bool code_word_in_list(const char *list, const char *w, size_t n)
 	return false;
 }
 
-static char lower(char c)
+bool code_word_byte(char c)
 {
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+	unsigned char u = (unsigned char)c;
+	return u == '_' || u >= 0x80 || (u >= '0' && u <= '9') || ascii_is_letter(u);
 }
 
-enum code_lang code_lang_named(const char *s, size_t n)
+/* The language whose fence names (or, with ext, file extensions) hold s[0..n), any case. */
+static enum code_lang lang_by_word(const char *s, size_t n, bool ext)
 {
 	char w[24];
 	if (!n || n >= sizeof w)
 		return LANG_NONE;
 	for (size_t i = 0; i < n; i++)
-		w[i] = lower(s[i]);
+		w[i] = (char)ascii_lower((unsigned char)s[i]);
 	for (int l = 1; l < LANG_COUNT; l++)
-		if (code_word_in_list(code_langs[l].names, w, n))
+		if (code_word_in_list(ext ? code_langs[l].exts : code_langs[l].names, w, n))
 			return (enum code_lang)l;
 	return LANG_NONE;
+}
+
+enum code_lang code_lang_named(const char *s, size_t n)
+{
+	return lang_by_word(s, n, false);
 }
 
 enum code_lang text_view_lang(const char *s, size_t n)
@@ -106,14 +113,8 @@ enum code_lang code_lang_of_path(const char *path, size_t n)
 	size_t dot = n;
 	while (dot > 0 && path[dot - 1] != '.' && path[dot - 1] != '/')
 		dot--;
-	if (dot == 0 || path[dot - 1] != '.' || dot == n || n - dot >= 12)
+	if (dot == 0 || path[dot - 1] != '.')
 		return LANG_NONE;
-	char w[12];
-	for (size_t i = dot; i < n; i++)
-		w[i - dot] = lower(path[i]);
-	for (int l = 1; l < LANG_COUNT; l++)
-		if (code_word_in_list(code_langs[l].exts, w, n - dot))
-			return (enum code_lang)l;
-	return LANG_NONE;
+	return lang_by_word(path + dot, n - dot, true);
 }
 

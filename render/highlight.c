@@ -9,12 +9,6 @@
 /* What a line leaves open for the next. */
 enum { HL_NONE, HL_BLOCK_COMMENT, HL_TRIPLE_DQ, HL_TRIPLE_SQ, HL_TEMPLATE };
 
-static bool is_word(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || (unsigned char)c >= 0x80;
-}
-
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -68,7 +62,7 @@ static size_t open_end(const char *s, size_t n, unsigned *state)
 static size_t yaml_key(const char *s, size_t i, size_t n)
 {
 	size_t j = i;
-	while (j < n && (is_word(s[j]) || s[j] == '-' || s[j] == '.' || s[j] == ' ') && s[j] != ':')
+	while (j < n && (code_word_byte(s[j]) || s[j] == '-' || s[j] == '.' || s[j] == ' ') && s[j] != ':')
 		j++;
 	return j > i && j < n && s[j] == ':' && (j + 1 == n || s[j + 1] == ' ') ? j : i;
 }
@@ -167,17 +161,17 @@ void highlight_line(struct line_buf *lb, enum code_lang lang, unsigned *state, c
 				const char *close = memchr(s + e, '}', n - e);
 				e = close ? (size_t)(close - s) + 1 : n;
 			} else {
-				while (e < n && is_word(s[e]))
+				while (e < n && code_word_byte(s[e]))
 					e++;
 			}
 			t = e > i + 1 ? TOKEN_NUMBER : TOKEN_NONE;
-		} else if (is_digit(c) && (i == 0 || !is_word(s[i - 1]))) {
-			while (e < n && (is_word(s[e]) || s[e] == '.'))
+		} else if (is_digit(c) && (i == 0 || !code_word_byte(s[i - 1]))) {
+			while (e < n && (code_word_byte(s[e]) || s[e] == '.'))
 				e++;
 			t = TOKEN_NUMBER;
-		} else if (is_word(c) || (c == '#' && lang == LANG_C)) {
+		} else if (code_word_byte(c) || (c == '#' && lang == LANG_C)) {
 			e = i + 1;
-			while (e < n && is_word(s[e]))
+			while (e < n && code_word_byte(s[e]))
 				e++;
 			bool key = lang != LANG_SHELL || i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' ||
 				   s[i - 1] == ';';

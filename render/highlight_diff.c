@@ -67,12 +67,6 @@ struct words {
 	const char *s;
 };
 
-/* Whether c belongs in a word: a letter, a digit, '_' or a byte of a multi-byte character. */
-static bool word_byte(unsigned char c)
-{
-	return c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ascii_is_letter(c);
-}
-
 /* Splits a line into words, runs of blanks and single other characters. */
 static bool split_words(const char *s, size_t n, struct words *w)
 {
@@ -83,9 +77,9 @@ static bool split_words(const char *s, size_t n, struct words *w)
 			return false;
 		w->start[w->n++] = (uint32_t)i;
 		unsigned char c = (unsigned char)s[i];
-		bool word = word_byte(c);
+		bool word = code_word_byte(s[i]);
 		size_t j = i + 1;
-		while (j < n && (word ? word_byte((unsigned char)s[j]) : (c == ' ' && s[j] == ' ')))
+		while (j < n && (word ? code_word_byte(s[j]) : (c == ' ' && s[j] == ' ')))
 			j++;
 		i = j;
 	}

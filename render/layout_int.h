@@ -91,6 +91,9 @@ struct code_lang_def {
 extern const struct code_lang_def code_langs[LANG_COUNT];
 /* Whether w[0..n) is one of the space-separated words of list. */
 bool code_word_in_list(const char *list, const char *w, size_t n);
+/* Whether c belongs in a word of code: a letter, a digit, '_' or a byte of a multi-byte
+ * character. */
+bool code_word_byte(char c);
 
 /* Appends code line s[0..n) to lb in style base with its tokens (enum token in the style's
  * token bits); *state carries what the line leaves open (a block comment, a long string) to
