@@ -10,15 +10,24 @@
 
 #include "net.h"
 
+/* The answer decode last decoded. */
+static struct rest_response raw_answer;
+
+/* Decodes body as call's answer with status into *r (free with rest_result_fini). */
+static void decode(enum rest_call call, int status, const char *body, struct rest_result *r)
+{
+	raw_answer = (struct rest_response){ .status = status, .body = body,
+					     .body_len = body ? strlen(body) : 0 };
+	rest_result_decode(call, &raw_answer, r);
+}
+
 /* The outcome of call for an answer with status and body (NULL: none). */
 static enum rest_outcome outcome_of(enum rest_call call, int status, const char *body)
 {
-	struct rest_response raw = { .status = status, .body = body,
-				     .body_len = body ? strlen(body) : 0 };
 	struct rest_result r;
-	rest_result_decode(call, &raw, &r);
+	decode(call, status, body, &r);
 	assert_int_equal(r.call, call);
-	assert_ptr_equal(r.raw, &raw);
+	assert_ptr_equal(r.raw, &raw_answer);
 	enum rest_outcome o = r.outcome;
 	rest_result_fini(&r);
 	return o;
@@ -99,9 +108,8 @@ static void test_bad_bodies(void **state)
 		assert_int_equal(outcome_of(decoded[i], 200, "<html>"), REST_BAD_BODY);
 		assert_int_equal(outcome_of(decoded[i], 200, "[1]"), REST_BAD_BODY);
 	}
-	struct rest_response raw = { .status = 200, .body = "-3", .body_len = 2 };
 	struct rest_result r;
-	rest_result_decode(REST_COUNT_EVENTS, &raw, &r);
+	decode(REST_COUNT_EVENTS, 200, "-3", &r);
 	assert_int_equal(r.outcome, REST_BAD_BODY);
 	assert_int_equal(r.err.status, CODEC_WRONG_TYPE);
 	rest_result_fini(&r);
@@ -111,14 +119,13 @@ static void test_typed_answers(void **state)
 {
 	(void)state;
 	struct rest_result r;
-	struct rest_response raw = { .status = 200, .body = "42", .body_len = 2 };
-	rest_result_decode(REST_COUNT_EVENTS, &raw, &r);
+	decode(REST_COUNT_EVENTS, 200, "42", &r);
 	assert_int_equal(r.count, 42);
 	rest_result_fini(&r);
 
-	raw.body = "{\"id\":\"c1\",\"title\":\"T\",\"execution_status\":\"waiting_for_confirmation\"}";
-	raw.body_len = strlen(raw.body);
-	rest_result_decode(REST_GET_CONVERSATION, &raw, &r);
+	decode(REST_GET_CONVERSATION, 200,
+	       "{\"id\":\"c1\",\"title\":\"T\",\"execution_status\":\"waiting_for_confirmation\"}",
+	       &r);
 	assert_int_equal(r.conversations.count, 1);
 	assert_string_equal(r.conversations.items[0].id, "c1");
 	assert_int_equal(r.conversations.items[0].run_status, RUN_STATUS_WAITING_FOR_CONFIRMATION);
@@ -126,18 +133,16 @@ static void test_typed_answers(void **state)
 	rest_result_fini(&r);
 	assert_null(r.conversations.items);
 
-	raw.body = "{\"items\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"next_page_id\":\"p2\"}";
-	raw.body_len = strlen(raw.body);
-	rest_result_decode(REST_SEARCH_CONVERSATIONS_NEWEST, &raw, &r);
+	decode(REST_SEARCH_CONVERSATIONS_NEWEST, 200,
+	       "{\"items\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"next_page_id\":\"p2\"}", &r);
 	assert_int_equal(r.conversations.count, 2);
 	assert_string_equal(r.conversations.items[1].id, "b");
 	assert_string_equal(r.conversations.next_page_id, "p2");
 	rest_result_fini(&r);
 
-	raw.body = "{\"items\":[{\"id\":\"e1\",\"kind\":\"PauseEvent\",\"source\":\"user\"},7],"
-		   "\"next_page_id\":null}";
-	raw.body_len = strlen(raw.body);
-	rest_result_decode(REST_SEARCH_EVENTS, &raw, &r);
+	decode(REST_SEARCH_EVENTS, 200,
+	       "{\"items\":[{\"id\":\"e1\",\"kind\":\"PauseEvent\",\"source\":\"user\"},7],"
+	       "\"next_page_id\":null}", &r);
 	assert_int_equal(r.events.count, 1);
 	assert_int_equal(r.events.skipped, 1);
 	assert_int_equal(r.events.events[0].kind, EVENT_PAUSE);
@@ -148,15 +153,6 @@ static void test_typed_answers(void **state)
 	rest_result_fini(&r);
 	assert_string_equal(kept.events[0].id, "e1");
 	event_page_fini(&kept);
-}
-
-/* Decodes body as call's answer with status into *r (free with rest_result_fini). */
-static void decode(enum rest_call call, int status, const char *body, struct rest_result *r)
-{
-	static struct rest_response raw;
-	raw = (struct rest_response){ .status = status, .body = body,
-				      .body_len = body ? strlen(body) : 0 };
-	rest_result_decode(call, &raw, r);
 }
 
 /* decode, of an answer that reads as REST_OK. */
