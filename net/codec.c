@@ -185,13 +185,6 @@ static const char *store_own(struct frame_store *st, char *s)
 
 /* ------------------------------------------------------------- event fields */
 
-/* Inside events, a field of an unexpected type reads as absent: the schema may grow. */
-static const char *ev_string(const cJSON *obj, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static const cJSON *ev_object(const cJSON *obj, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
