@@ -48,9 +48,7 @@ static void metrics_fill(struct usage_metrics *m, const char *id, const cJSON *o
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(obj, "accumulated_token_usage");
 	if (!cJSON_IsObject(t))
 		return;
-	if (!m->model)
-		m->model = xstrdup(ev_string(t, "model"));
-	if (m->model && !m->model[0]) {
+	if (!m->model || !m->model[0]) {
 		free(m->model);
 		m->model = xstrdup(ev_string(t, "model"));
 	}
