@@ -639,9 +639,11 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 	decode_exit(obs, e);
 	/* An edit's result is the change it made, as upstream's visualize shows it: the diff of
 	 * the file before and after (its words only say that the file was edited). */
-	const char *cmd = ev_string(obs, "command"), *path = ev_string(obs, "path");
-	const char *after = ev_string(obs, "new_content"), *before = ev_string(obs, "old_content");
-	if (!e->is_error && path && after && cmd && strcmp(cmd, "view") != 0) {
+	const char *after = e->is_error ? NULL : ev_string(obs, "new_content");
+	const char *cmd = after ? ev_string(obs, "command") : NULL;
+	const char *path = cmd ? ev_string(obs, "path") : NULL;
+	if (cmd && path && strcmp(cmd, "view") != 0) {
+		const char *before = ev_string(obs, "old_content");
 		char *diff = codec_edit_result(path, before ? before : "", after, true);
 		if (diff)
 			e->text = store_own(st, diff);
