@@ -17,10 +17,11 @@ struct lines {
 	size_t n;
 };
 
-/* Splits s into lines; a final line break ends the last line rather than starting one. */
-static void split(const char *s, size_t len, struct lines *out)
+/* Splits s, which holds newlines line breaks, into lines; a final line break ends the last
+ * line rather than starting one. */
+static void split(const char *s, size_t len, size_t newlines, struct lines *out)
 {
-	size_t n = len ? count_newlines(s, len) + (s[len - 1] != '\n') : 0;
+	size_t n = len ? newlines + (s[len - 1] != '\n') : 0;
 	out->v = xmalloc((n ? n : 1) * sizeof *out->v);
 	out->n = 0;
 	for (size_t pos = 0; pos < len;) {
@@ -125,12 +126,12 @@ bool diff_unified(struct buf *out, const char *a, size_t an, const char *b, size
 {
 	if (an > DIFF_MAX_BYTES || bn > DIFF_MAX_BYTES)
 		return false;
-	if ((an && count_newlines(a, an) >= DIFF_MAX_LINES) ||
-	    (bn && count_newlines(b, bn) >= DIFF_MAX_LINES))
+	size_t a_newlines = count_newlines(a, an), b_newlines = count_newlines(b, bn);
+	if (a_newlines >= DIFF_MAX_LINES || b_newlines >= DIFF_MAX_LINES)
 		return false;
 	struct lines la, lb;
-	split(a, an, &la);
-	split(b, bn, &lb);
+	split(a, an, a_newlines, &la);
+	split(b, bn, b_newlines, &lb);
 	struct pair p = { &la, &lb };
 	struct diff_script s = { 0 };
 	diff_run(&s, la.n, lb.n, line_eq, &p, DIFF_MAX_COST);

@@ -176,10 +176,10 @@ static int body_start_conversation(const struct rest_args *a, struct buf *out)
 	json_append_string(out, a->working_dir, strlen(a->working_dir));
 	buf_putc(out, '}');
 	if (a->text) {
-		buf_puts(out, ",\"initial_message\":{\"role\":\"user\",\"content\":"
-			 "[{\"type\":\"text\",\"text\":");
-		json_append_string(out, a->text, strlen(a->text));
-		buf_puts(out, "}],\"run\":true}");
+		char *message = rest_encode_user_message(a->text);
+		buf_puts(out, ",\"initial_message\":");
+		buf_puts(out, message);
+		free(message);
 	}
 	buf_printf(out, ",\"autotitle\":%s}", a->autotitle ? "true" : "false");
 	return 0;

@@ -185,13 +185,6 @@ static const char *store_own(struct frame_store *st, char *s)
 
 /* ------------------------------------------------------------- event fields */
 
-/* Inside events, a field of an unexpected type reads as absent: the schema may grow. */
-static const char *ev_string(const cJSON *obj, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static const cJSON *ev_object(const cJSON *obj, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
@@ -646,9 +639,11 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 	decode_exit(obs, e);
 	/* An edit's result is the change it made, as upstream's visualize shows it: the diff of
 	 * the file before and after (its words only say that the file was edited). */
-	const char *cmd = ev_string(obs, "command"), *path = ev_string(obs, "path");
-	const char *after = ev_string(obs, "new_content"), *before = ev_string(obs, "old_content");
-	if (!e->is_error && path && after && cmd && strcmp(cmd, "view") != 0) {
+	const char *after = e->is_error ? NULL : ev_string(obs, "new_content");
+	const char *cmd = after ? ev_string(obs, "command") : NULL;
+	const char *path = cmd ? ev_string(obs, "path") : NULL;
+	if (cmd && path && strcmp(cmd, "view") != 0) {
+		const char *before = ev_string(obs, "old_content");
 		char *diff = codec_edit_result(path, before ? before : "", after, true);
 		if (diff)
 			e->text = store_own(st, diff);

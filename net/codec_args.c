@@ -11,12 +11,6 @@
 #define KV_MAX_DEPTH 3
 #define KV_VALUE_MAX 2000
 
-static const char *str_of(const cJSON *obj, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static bool nonempty(const char *s)
 {
 	return s && *s;
@@ -212,7 +206,7 @@ static void new_line(struct buf *b)
 
 static void args_terminal(struct buf *b, const cJSON *a, size_t one_line_max)
 {
-	const char *cmd = str_of(a, "command");
+	const char *cmd = ev_string(a, "command");
 	if (cmd && (strchr(cmd, '\n') || strlen(cmd) > one_line_max))
 		put_code_block(b, cmd);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "is_input"))) {
@@ -234,8 +228,8 @@ static void task_list(struct buf *b, const cJSON *list)
 	const cJSON *task;
 	int i = 0;
 	cJSON_ArrayForEach(task, array_or_null(list)) {
-		const char *status = str_of(task, "status"), *title = str_of(task, "title");
-		const char *notes = str_of(task, "notes");
+		const char *status = ev_string(task, "status"), *title = ev_string(task, "title");
+		const char *notes = ev_string(task, "notes");
 		static const struct { const char *status, *mark; } marks[] = {
 			{ "todo", "[ ]" }, { "in_progress", "[~]" }, { "done", "[x]" },
 		};
@@ -255,14 +249,14 @@ static void task_list(struct buf *b, const cJSON *list)
 
 static void args_task_tracker(struct buf *b, const cJSON *a)
 {
-	const char *cmd = str_of(a, "command");
+	const char *cmd = ev_string(a, "command");
 	if (cmd && strcmp(cmd, "plan") == 0)
 		task_list(b, cJSON_GetObjectItemCaseSensitive(a, "task_list"));
 }
 
 static void args_text_field(struct buf *b, const cJSON *a, const char *name)
 {
-	const char *s = str_of(a, name);
+	const char *s = ev_string(a, name);
 	if (s)
 		buf_puts(b, s);
 }
@@ -289,8 +283,8 @@ char *codec_tool_arguments(const cJSON *action, const char *action_kind, size_t 
 		args_terminal(&b, action, one_line_max);
 	else if (strcmp(k, "FileEditorAction") == 0 || strcmp(k, "StrReplaceEditorAction") == 0)
 		codec_file_editor_arguments(&b, action);
-	else if (strcmp(k, "ApplyPatchAction") == 0 && str_of(action, "patch"))
-		codec_put_fenced(&b, "diff", str_of(action, "patch"), strlen(str_of(action, "patch")));
+	else if (strcmp(k, "ApplyPatchAction") == 0 && ev_string(action, "patch"))
+		codec_put_fenced(&b, "diff", ev_string(action, "patch"), strlen(ev_string(action, "patch")));
 	else if (strcmp(k, "TaskTrackerAction") == 0)
 		args_task_tracker(&b, action);
 	else if (strcmp(k, "ThinkAction") == 0)

@@ -5,11 +5,6 @@
 
 #include <string.h>
 
-static const char *str_of(const cJSON *obj, const char *name)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, name));
-}
-
 /* An edit as a unified diff in a diff block: a creation all added, an insertion after its
  * line, a replacement of old_str by new_str (where in the file is not known before the
  * result). False when the texts are beyond what is compared: then said so in words. */
@@ -49,9 +44,9 @@ char *codec_edit_result(const char *path, const char *before, const char *after,
 
 void codec_file_editor_arguments(struct buf *b, const cJSON *a)
 {
-	const char *cmd = str_of(a, "command"), *path = str_of(a, "path");
-	const char *file_text = str_of(a, "file_text"), *old_str = str_of(a, "old_str");
-	const char *new_str = str_of(a, "new_str");
+	const char *cmd = ev_string(a, "command"), *path = ev_string(a, "path");
+	const char *file_text = ev_string(a, "file_text"), *old_str = ev_string(a, "old_str");
+	const char *new_str = ev_string(a, "new_str");
 	const cJSON *line = cJSON_GetObjectItemCaseSensitive(a, "insert_line");
 	const cJSON *range = cJSON_GetObjectItemCaseSensitive(a, "view_range");
 	if (cJSON_IsArray(range) && cJSON_GetArraySize(range) == 2) {

@@ -33,6 +33,14 @@ static inline const cJSON *array_or_null(const cJSON *v)
 	return cJSON_IsArray(v) ? v : NULL;
 }
 
+/* obj's member name when it is a string, else NULL: inside events, a field of an unexpected
+ * type reads as absent (the schema may grow). */
+static inline const char *ev_string(const cJSON *obj, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 /* codec_shape.c */
 /* Parses json[0..len) as one JSON object, what naming it in messages: the tree (cJSON_Delete
  * it), or NULL with *err (cleared first) filled. */

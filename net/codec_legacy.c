@@ -52,11 +52,9 @@ int legacy_peek_decode(const char *json, size_t len, struct legacy_peek *out,
 		return -1;
 	}
 	const char *kind = kind_v->valuestring;
-	char *source = dup_string(ev, "source", false);
 	out->id = dup_string(ev, "id", false);
 	out->timestamp = dup_string(ev, "timestamp", false);
-	out->from_agent = is_kind(source, "agent");
-	free(source);
+	out->from_agent = is_kind(ev_string(ev, "source"), "agent");
 	out->cls = LEGACY_EVENT;
 	if (is_kind(kind, "StreamingDeltaEvent")) {
 		out->cls = LEGACY_DELTA;
@@ -68,11 +66,10 @@ int legacy_peek_decode(const char *json, size_t len, struct legacy_peek *out,
 		out->code = dup_string(ev, "code", false);
 		out->detail = dup_string(ev, "detail", true);
 	} else if (is_kind(kind, "ConversationStateUpdateEvent")) {
-		char *key = dup_string(ev, "key", false);
+		const char *key = ev_string(ev, "key");
 		if (is_kind(key, "full_state"))
 			out->cls = LEGACY_SNAPSHOT;
 		out->ends_run = state_ends_run(ev, key);
-		free(key);
 	} else if (is_kind(kind, "ConversationErrorEvent")) {
 		out->ends_run = true;
 	}

@@ -7,12 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *field_string(const cJSON *obj, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 void server_version_parse(const char *text, struct server_version *out)
 {
 	memset(out, 0, sizeof *out);
@@ -48,13 +42,13 @@ static void agent_fill(struct profile_list *out, const cJSON *list)
 	const cJSON *item;
 	out->agents = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *out->agents);
 	cJSON_ArrayForEach(item, list) {
-		if (!field_string(item, "name"))
+		if (!ev_string(item, "name"))
 			continue;
 		struct agent_profile *a = &out->agents[out->count++];
-		a->id = xstrdup(field_string(item, "id"));
-		a->name = xstrdup(field_string(item, "name"));
-		a->agent_kind = xstrdup(field_string(item, "agent_kind"));
-		a->llm_profile = xstrdup(field_string(item, "llm_profile_ref"));
+		a->id = xstrdup(ev_string(item, "id"));
+		a->name = xstrdup(ev_string(item, "name"));
+		a->agent_kind = xstrdup(ev_string(item, "agent_kind"));
+		a->llm_profile = xstrdup(ev_string(item, "llm_profile_ref"));
 	}
 }
 
@@ -63,11 +57,11 @@ static void llm_fill(struct profile_list *out, const cJSON *list)
 	const cJSON *item;
 	out->llms = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *out->llms);
 	cJSON_ArrayForEach(item, list) {
-		if (!field_string(item, "name"))
+		if (!ev_string(item, "name"))
 			continue;
 		struct llm_profile *l = &out->llms[out->count++];
-		l->name = xstrdup(field_string(item, "name"));
-		l->model = xstrdup(field_string(item, "model"));
+		l->name = xstrdup(ev_string(item, "name"));
+		l->model = xstrdup(ev_string(item, "model"));
 		l->api_key_set = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "api_key_set"));
 	}
 }
@@ -145,7 +139,7 @@ int ask_answer_decode(const char *json, size_t len, char **answer, struct codec_
 static char *validation_words(const cJSON *list)
 {
 	const cJSON *first = cJSON_GetArrayItem(list, 0);
-	const char *msg = field_string(first, "msg");
+	const char *msg = ev_string(first, "msg");
 	const cJSON *loc = cJSON_GetObjectItemCaseSensitive(first, "loc");
 	const cJSON *last = cJSON_GetArrayItem(loc, cJSON_GetArraySize(loc) - 1);
 	if (!msg)
@@ -164,7 +158,7 @@ char *error_detail_decode(const char *json, size_t len)
 	if (!root)
 		return NULL;
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "detail");
-	const char *exception = field_string(root, "exception");
+	const char *exception = ev_string(root, "exception");
 	char *out = NULL;
 	if (cJSON_IsString(d) && exception && !strcmp(d->valuestring, "Internal Server Error"))
 		out = xstrdup(exception);
@@ -172,8 +166,8 @@ char *error_detail_decode(const char *json, size_t len)
 		out = xstrdup(d->valuestring);
 	else if (cJSON_IsArray(d))
 		out = validation_words(d);
-	else if (cJSON_IsObject(d) && field_string(d, "message"))
-		out = xstrdup(field_string(d, "message"));
+	else if (cJSON_IsObject(d) && ev_string(d, "message"))
+		out = xstrdup(ev_string(d, "message"));
 	cJSON_Delete(root);
 	return out;
 }

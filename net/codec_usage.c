@@ -25,12 +25,6 @@ static bool money_of(const cJSON *obj, const char *name, double *out)
 	return true;
 }
 
-static char *string_of(const cJSON *obj, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-}
-
 static enum usage_role role_of(const char *id)
 {
 	if (!strncmp(id, "profile:", 8))
@@ -48,17 +42,15 @@ static void metrics_fill(struct usage_metrics *m, const char *id, const cJSON *o
 {
 	m->usage_id = xstrdup(id);
 	m->role = role_of(id);
-	m->model = string_of(obj, "model_name");
+	m->model = xstrdup(ev_string(obj, "model_name"));
 	money_of(obj, "accumulated_cost", &m->cost);
 	m->has_budget = money_of(obj, "max_budget_per_task", &m->max_budget);
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(obj, "accumulated_token_usage");
 	if (!cJSON_IsObject(t))
 		return;
-	if (!m->model)
-		m->model = string_of(t, "model");
-	if (m->model && !m->model[0]) {
+	if (!m->model || !m->model[0]) {
 		free(m->model);
-		m->model = string_of(t, "model");
+		m->model = xstrdup(ev_string(t, "model"));
 	}
 	m->prompt_tokens = count_of(t, "prompt_tokens");
 	m->completion_tokens = count_of(t, "completion_tokens");

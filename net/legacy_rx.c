@@ -82,6 +82,16 @@ static int emit_buf(const struct legacy_ops *ops, struct buf *b)
 	return rc;
 }
 
+/* An error frame: code and detail as the session socket's error frame carries them. */
+static void put_error(struct buf *b, const char *code, const char *detail)
+{
+	buf_puts(b, "{\"type\":\"error\",\"code\":");
+	json_append_string(b, code, strlen(code));
+	buf_puts(b, ",\"detail\":");
+	json_append_string(b, detail, strlen(detail));
+	buf_putc(b, '}');
+}
+
 /* The preview ends: its text was provisional, the durable (or nothing) replaces it. */
 static int preview_end(struct legacy_rx *l, const char *reason, const char *ts,
 		       const struct legacy_ops *ops)
@@ -173,13 +183,7 @@ static int on_other(struct legacy_rx *l, const struct legacy_peek *p, const char
 		buf_append(&b, json, len);
 		buf_putc(&b, '}');
 	} else {
-		const char *code = p->code ? p->code : "server_error";
-		const char *detail = p->detail ? p->detail : "";
-		buf_puts(&b, "{\"type\":\"error\",\"code\":");
-		json_append_string(&b, code, strlen(code));
-		buf_puts(&b, ",\"detail\":");
-		json_append_string(&b, detail, strlen(detail));
-		buf_putc(&b, '}');
+		put_error(&b, p->code ? p->code : "server_error", p->detail ? p->detail : "");
 	}
 	int rc = emit_buf(ops, &b);
 	buf_fini(&b);
@@ -194,9 +198,7 @@ static int feed_one(struct legacy_rx *l, const char *json, size_t len,
 	if (legacy_peek_decode(json, len, &p, &err) < 0) {
 		struct buf b;
 		buf_init(&b);
-		buf_puts(&b, "{\"type\":\"error\",\"code\":\"decode_error\",\"detail\":");
-		json_append_string(&b, err.message, strlen(err.message));
-		buf_putc(&b, '}');
+		put_error(&b, "decode_error", err.message);
 		int rc = emit_buf(ops, &b);
 		buf_fini(&b);
 		return rc;

@@ -90,21 +90,29 @@ static void finish_call(int rc)
 	R.srv.loop = R.loop;
 }
 
+/* Starts the fixture server on a scenario of these lines and extra arguments; url[0..n) is
+ * set to its address. */
+static void start_fixture(struct fixture_proc *fp, const char *lines, const char *const *extra,
+			  char *url, size_t n)
+{
+	char *scenario = fixture_scenario_file(lines);
+
+	assert_int_equal(fixture_start(fp, NULL, scenario, extra), 0);
+	unlink(scenario);
+	free(scenario);
+	snprintf(url, n, "http://127.0.0.1:%d", fp->port);
+}
+
 static int setup(void **state)
 {
 	static const char *const extra[] = { NULL };
-	char *scenario = fixture_scenario_file("front pass\n"
-					       "history 3\n");
 	struct buf err;
 
 	(void)state;
 	buf_init(&err);
 	alarm(60);
 	memset(&R, 0, sizeof(R));
-	assert_int_equal(fixture_start(&R.fp, NULL, scenario, extra), 0);
-	unlink(scenario);
-	free(scenario);
-	snprintf(R.url, sizeof(R.url), "http://127.0.0.1:%d", R.fp.port);
+	start_fixture(&R.fp, "front pass\nhistory 3\n", extra, R.url, sizeof(R.url));
 	R.loop = loop_create(NULL, &err);
 	assert_non_null(R.loop);
 	buf_fini(&err);
@@ -373,16 +381,12 @@ static void chain_next(void *ctx, struct rest_result *r)
 static void test_keep_alive(void **state)
 {
 	static const char *const extra[] = { NULL };
-	char *scenario = fixture_scenario_file("history 3\n");
 	struct fixture_proc fp;
 	struct rest_server srv;
 	char url[64];
 
 	(void)state;
-	assert_int_equal(fixture_start(&fp, NULL, scenario, extra), 0);
-	unlink(scenario);
-	free(scenario);
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d", fp.port);
+	start_fixture(&fp, "history 3\n", extra, url, sizeof(url));
 	srv = (struct rest_server){ .loop = R.loop, .url = url };
 	struct chain ch = { .loop = R.loop, .srv = &srv, .left = 10 };
 	struct rest_args a = { .id = CONV };
@@ -439,16 +443,12 @@ static void count_then_info(void *ctx, struct rest_result *r)
 static void test_follow_up_beside_slow_read(void **state)
 {
 	static const char *const extra[] = { "--search-delay", "0.4", NULL };
-	char *scenario = fixture_scenario_file("history 3\n");
 	struct fixture_proc fp;
 	struct rest_server srv;
 	char url[64];
 
 	(void)state;
-	assert_int_equal(fixture_start(&fp, NULL, scenario, extra), 0);
-	unlink(scenario);
-	free(scenario);
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d", fp.port);
+	start_fixture(&fp, "history 3\n", extra, url, sizeof(url));
 	srv = (struct rest_server){ .loop = R.loop, .url = url };
 	struct beside b = { .loop = R.loop, .srv = &srv };
 	struct rest_args a = { .id = CONV };
@@ -657,14 +657,10 @@ static void test_ask_compact_model_goal_policy(void **state)
 static void test_older_server(void **state)
 {
 	static const char *const extra[] = { "--server-version", "1.20.0", NULL };
-	char *scenario = fixture_scenario_file("key sekrit\nhistory 2\n");
 	struct fixture_proc fp;
 	char url[64];
 	(void)state;
-	assert_int_equal(fixture_start(&fp, NULL, scenario, extra), 0);
-	unlink(scenario);
-	free(scenario);
-	snprintf(url, sizeof url, "http://127.0.0.1:%d", fp.port);
+	start_fixture(&fp, "key sekrit\nhistory 2\n", extra, url, sizeof url);
 	struct rest_server keep = R.srv;
 	R.srv.url = url;
 	R.srv.api_key = NULL;
