@@ -107,6 +107,32 @@ static const struct lws_protocols loop_protocols[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, 0 }  /* LWS_PROTOCOL_LIST_TERM is not in 4.1.6 */
 };
 
+/* What the default vhost and the TLS one share. */
+static void vhost_info(struct lws_context_creation_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->port = CONTEXT_PORT_NO_LISTEN;
+	info->protocols = loop_protocols;
+	info->options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+	info->timeout_secs = NET_LWS_TIMEOUT_S;
+}
+
+/* Reading the OS's CA store (some 140 certificates parsed from PEM) cost more than the rest
+ * of start-up together, and a server reached over http:// never needs it; so TLS
+ * connections go out on a vhost of their own, made at the first one. */
+struct lws_vhost *loop_vhost(struct loop *loop, bool tls)
+{
+	if (!tls)
+		return loop->vh;
+	if (!loop->tls_vh) {
+		struct lws_context_creation_info info;
+		vhost_info(&info);
+		info.vhost_name = "tls";
+		loop->tls_vh = lws_create_vhost(loop->ctx, &info);
+	}
+	return loop->tls_vh;
+}
+
 /* Creates the one event loop (a libwebsockets context). */
 struct loop *loop_create(loop_log_fn log, struct buf *err)
 {
@@ -119,13 +145,12 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 	lws_set_log_level(log ? LLL_ERR | LLL_WARN | LLL_NOTICE : 0, log_emit);
 
 	loop = xcalloc(1, sizeof(*loop));
-	memset(&info, 0, sizeof(info));
-	info.port = CONTEXT_PORT_NO_LISTEN;
-	info.protocols = loop_protocols;
+	vhost_info(&info);
 	info.gid = -1;
 	info.uid = -1;
-	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-	info.timeout_secs = NET_LWS_TIMEOUT_S;
+	/* The default vhost carries plain connections and the adopted fds: it loads no CA
+	 * store (loop_vhost makes the one for TLS when it is first needed). */
+	info.options |= LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)

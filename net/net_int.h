@@ -23,7 +23,8 @@
 
 struct loop {
 	struct lws_context *ctx;
-	struct lws_vhost *vh;
+	struct lws_vhost *vh;           /* plain connections and fds: no CA store */
+	struct lws_vhost *tls_vh;       /* made at the first TLS connection (loop_vhost) */
 	bool quit;
 	bool closing;                   /* loop_destroy has begun: no new requests */
 	lws_sorted_usec_list_t close_wait; /* wakes loop_run when a quit's close wait is over */
@@ -48,6 +49,10 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 			 void *in, size_t len);
 int rest_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 		      void *in, size_t len);
+
+/* The vhost a client connection goes out on: the TLS one (made now if need be) or the
+ * plain one; NULL when TLS cannot be set up. */
+struct lws_vhost *loop_vhost(struct loop *loop, bool tls);
 
 /* Called by loop_destroy: the sessions and requests on loop forget every lws object and
  * never call back again (a session can still be destroyed afterwards). */

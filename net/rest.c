@@ -296,7 +296,7 @@ static void req_open(struct rest_req *r, const char *address)
 	memset(&ci, 0, sizeof(ci));
 	r->started_us = clock_now_us();
 	ci.context = r->loop->ctx;
-	ci.vhost = r->loop->vh;
+	ci.vhost = loop_vhost(r->loop, r->url.tls);
 	ci.address = address;
 	ci.port = r->url.port;
 	ci.path = r->path;
@@ -335,8 +335,11 @@ static void req_open(struct rest_req *r, const char *address)
 					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
 					     LCCSCF_ALLOW_EXPIRED;
 	}
-	r->wsi = lws_client_connect_via_info(&ci);
-	if (!r->wsi) {
+	r->wsi = ci.vhost ? lws_client_connect_via_info(&ci) : NULL;
+	if (!ci.vhost) {
+		r->error = xstrdup("cannot set up TLS (libwebsockets made no client context)");
+		loop_timer_schedule(r->timer, 0);
+	} else if (!r->wsi) {
 		/* done must not run inside rest_request: fail on the next loop turn */
 		r->error = xstrdup("cannot start the request (address lookup or socket failed)");
 		loop_timer_schedule(r->timer, 0);

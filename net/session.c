@@ -274,6 +274,8 @@ static void build_path(struct session *s, struct buf *path)
 		buf_printf(path, "?after_seq=%lld", (long long)s->cursor);
 }
 
+#define TLS_NOT_SET_UP "cannot set up TLS (libwebsockets made no client context)"
+
 /* Opens the socket to address (numeric): lws resolves it without a query. */
 static void session_open(struct session *s, const char *address)
 {
@@ -285,7 +287,7 @@ static void session_open(struct session *s, const char *address)
 	build_path(s, &path);
 	memset(&ci, 0, sizeof(ci));
 	ci.context = s->loop->ctx;
-	ci.vhost = s->loop->vh;
+	ci.vhost = loop_vhost(s->loop, s->url.tls);
 	ci.address = address;
 	ci.port = s->url.port;
 	ci.path = buf_cstr(&path);
@@ -305,6 +307,12 @@ static void session_open(struct session *s, const char *address)
 			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
 					     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
 					     LCCSCF_ALLOW_EXPIRED;
+	}
+	if (!ci.vhost) {
+		buf_fini(&path);
+		session_set_reason(s, TLS_NOT_SET_UP, strlen(TLS_NOT_SET_UP));
+		session_conn_end(s, NULL, true);
+		return;
 	}
 	session_stall_rearm(s);
 	wsi = lws_client_connect_via_info(&ci);
