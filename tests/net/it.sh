@@ -296,6 +296,26 @@ case_tls() {
 	grep -q '^rest 200 ' "$T/out" || fail "--insecure refused a certificate for another name"
 }
 
+# The CA store is read at the first TLS connection, not at start: a plain http:// run never
+# opens it (parsing it cost more CPU than the rest of start-up); an https:// one does, which
+# shows that the check sees the store being read.
+case_tls_lazy() {
+	command -v openssl >/dev/null || { echo "openssl missing: skipped"; exit 77; }
+	strace -o /dev/null true 2>/dev/null || { echo "strace missing or not allowed: skipped"; exit 77; }
+	make_cert good IP:127.0.0.1
+	start_fixture "$NET_DATA/auth_send.scenario" --set key=$KEY
+	SSL_CERT_FILE="$T/good.pem" strace -f -e trace=open,openat -o "$T/strace" \
+		"$NET_PROBE" --server "$URL" --rest GET "/api/conversations/$CONV" >"$T/out" 2>"$T/err" || true
+	grep -q '^rest 401 ' "$T/out" || fail "http: $(head -1 "$T/out")"
+	if grep -q 'good\.pem' "$T/strace"; then fail "a plain http:// run read the CA store"; fi
+	start_tls "$T/good.pem" "$T/good.key"
+	URL="https://127.0.0.1:$PORT"
+	SSL_CERT_FILE="$T/good.pem" strace -f -e trace=open,openat -o "$T/strace" \
+		"$NET_PROBE" --server "$URL" --rest GET /x >"$T/out" 2>"$T/err" || true
+	grep -q '^rest 200 ' "$T/out" || fail "https: $(head -1 "$T/out")"
+	grep -q 'good\.pem' "$T/strace" || fail "the https:// run never read the CA store"
+}
+
 # (c) Silence with TCP open: detected and resumed (at the cursor) within stall-timeout + 1 s
 # of the last frame. Pings are off here so that the last frame is the last thing received.
 case_silence() {
