@@ -327,6 +327,15 @@ def build(args):
     t.add("history_top", "10. one Ctrl-Home to the first of 100,000 events: s (REST requests / connections)",
           f"{fmt(ts, 3)} ({fmt(tr, 0)} / {fmt(tc, 0)})", "before: not reached in 10 s (a page a press)", "—", "< 1 s",
           None if ts is None else ts < 1)
+
+    # 11. Start-up (issue 28): exec to the newest event on screen, from tether's terminal bytes
+    s100, s100k = med(res, "startup_ms_100"), med(res, "startup_ms_100000")
+    c100, c100k = med(res, "startup_cpu_ms_100"), med(res, "startup_cpu_ms_100000")
+    sr = ratio(s100k, s100)
+    t.add("startup", "11. start-up: ms from exec to the newest event of a 100-event conversation on screen (CPU ms)",
+          f"{fmt(s100, 0)} ({fmt(c100, 0)})", f"100,000 events: {fmt(s100k, 0)} ({fmt(c100k, 0)})",
+          f"{fmt(sr)}× (100,000 / 100)", "< 100 ms; 100,000 ≤ 1.1×",
+          None if s100 is None or sr is None else (s100 < 100 and sr <= 1.1))
     return t
 
 
@@ -409,6 +418,10 @@ def section(t, runs):
         "  (the oldest page asked directly since issue 23; before, a page per press), 60 PgDn into the",
         "  history not loaded below it and End back, peak RSS",
         "  then; pages timed by tether from asking a page to the frame that shows it (`$TETHER_STATS`).",
+        "- **Start-up** (11): the fixture's generated history of 100 and of 100,000 events (the newest",
+        "  event last); the pane's shell notes the clock and execs tether, and `bench/stamp`, fed every",
+        "  byte tether writes by tmux `pipe-pane`, notes the clock and tether's CPU clock when the newest",
+        "  event's text arrives (no polling of the screen); median of at least 5 rounds.",
     ]
     missed = causes_for(t.missed)
     if missed:
