@@ -107,26 +107,26 @@ static const struct lws_protocols loop_protocols[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, 0 }  /* LWS_PROTOCOL_LIST_TERM is not in 4.1.6 */
 };
 
-/* What the default vhost and the TLS one share. */
-static void vhost_info(struct lws_context_creation_info *info)
+/* A vhost's settings; the TLS one's options set up a client TLS context. */
+static void vhost_info(struct lws_context_creation_info *info, uint64_t options)
 {
 	memset(info, 0, sizeof(*info));
 	info->port = CONTEXT_PORT_NO_LISTEN;
 	info->protocols = loop_protocols;
-	info->options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+	info->options = options;
 	info->timeout_secs = NET_LWS_TIMEOUT_S;
 }
 
-/* Reading the OS's CA store (some 140 certificates parsed from PEM) cost more than the rest
- * of start-up together, and a server reached over http:// never needs it; so TLS
- * connections go out on a vhost of their own, made at the first one. */
+/* A client TLS context costs more than the rest of start-up together (parsing the OS's CA
+ * store, some 140 PEM certificates, was most of it) and a server reached over http://
+ * never needs one: TLS connections go out on a vhost of their own, made at the first. */
 struct lws_vhost *loop_vhost(struct loop *loop, bool tls)
 {
 	if (!tls)
 		return loop->vh;
 	if (!loop->tls_vh) {
 		struct lws_context_creation_info info;
-		vhost_info(&info);
+		vhost_info(&info, LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT);
 		info.vhost_name = "tls";
 		loop->tls_vh = lws_create_vhost(loop->ctx, &info);
 	}
@@ -145,12 +145,11 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 	lws_set_log_level(log ? LLL_ERR | LLL_WARN | LLL_NOTICE : 0, log_emit);
 
 	loop = xcalloc(1, sizeof(*loop));
-	vhost_info(&info);
+	/* The library's TLS set-up is the context's (lws 4.1.6 exports no way to do it later);
+	 * the vhosts are made here, the plain one without a client TLS context. */
+	vhost_info(&info, LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_EXPLICIT_VHOSTS);
 	info.gid = -1;
 	info.uid = -1;
-	/* The default vhost carries plain connections and the adopted fds: it loads no CA
-	 * store (loop_vhost makes the one for TLS when it is first needed). */
-	info.options |= LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)
@@ -158,7 +157,9 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 		free(loop);
 		return NULL;
 	}
-	loop->vh = lws_get_vhost_by_name(loop->ctx, "default");
+	vhost_info(&info, 0);
+	info.vhost_name = "default";
+	loop->vh = lws_create_vhost(loop->ctx, &info);
 	if (!loop->vh) {
 		if (err)
 			buf_puts(err, "libwebsockets created no default vhost");
