@@ -156,7 +156,7 @@ peers_cleanup() {
 }
 
 peer_round() { # name round
-	local name=$1 i=$2 home=$peers_dir/home/$1 mark="TETHER_BENCH_PEER=$1-$$-$2"
+	local name=$1 home=$peers_dir/home/$1 mark="TETHER_BENCH_PEER=$1-$$-$2"
 	peer_mark=$mark
 	local tp="$root/$B/bench/tree_probe" pre="$work/peer.$1.$2" env ready ok=1 whole=0
 	: >"$pre.bytes"
