@@ -21,20 +21,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ----------------------------------------------------------------- answer check
 
 def words(text):
-    """The letters and digits of each whitespace-separated word: markdown markers and
-    punctuation are dropped, so what a terminal shows compares with the markdown source."""
-    out = []
-    for tok in text.split():
-        tok = "".join(ch for ch in tok if ch.isalnum())
-        if tok:
-            out.append(tok)
-    return out
+    """The runs of letters and digits: markdown markers and punctuation are dropped, so what a
+    terminal shows compares with the markdown source, and a word a client hyphenates at the
+    end of a row ("wrap-" / "around") still reads as the source's "wrap-around"."""
+    return re.findall(r"[^\W_]+", text)
 
 
 def check_answer(answer_path, pages):
     """Every word of the answer must appear on the pages, in order. Pages overlap as the view
     scrolls, so they are read from the top of the scrollback (the last page captured) down."""
-    want = words(open(answer_path, encoding="utf-8").read())
+    # A code fence's language ("```c") is markup: some clients draw the block without it.
+    want = words(re.sub(r"^\s*```.*$", "", open(answer_path, encoding="utf-8").read(), flags=re.M))
     seen = []
     for page in sorted(pages, reverse=True):
         seen.extend(words(open(page, encoding="utf-8", errors="replace").read()))
@@ -81,18 +78,22 @@ def read_benchlog(path):
 
 
 def read_peers(path):
-    """[(client, cpu_s_per_1k, bytes_per_1k, rss_mb)] from the file's last table: the peers
-    measured in the same minutes as tether (a cell may hold "2.41 (2.31)": the first number)."""
-    tables, rows, in_table = [], [], False
+    """([(client, cpu_s_per_1k, bytes_per_1k, rss_mb)], date) from the file's last table, the
+    date being the last one written above it (a cell may hold "2.41 (2.31)": the first number;
+    a row whose client is tether is not a peer)."""
+    tables, rows, in_table, date = [], [], False, None
     for line in open(path, encoding="utf-8"):
         if not line.startswith("|"):
             if in_table and rows:
-                tables.append(rows)
+                tables.append((rows, date))
             rows, in_table = [], False
+            m = re.search(r"\b(20\d\d-\d\d-\d\d)\b", line)
+            if m and line.startswith("#"):
+                date = m.group(1)
             continue
         in_table = True
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 4:
+        if len(cells) < 4 or cells[0].startswith("tether"):
             continue
         nums = [re.match(r"^([\d.,]+)", c) for c in cells[1:4]]
         if not all(nums):
@@ -102,8 +103,35 @@ def read_peers(path):
         except ValueError:
             continue
     if in_table and rows:
-        tables.append(rows)
-    return tables[-1] if tables else []
+        tables.append((rows, date))
+    return tables[-1] if tables else ([], None)
+
+
+PEER_NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "opencode": "opencode"}
+
+
+def run_peers(res, per_k):
+    """[(client and version, cpu_s_per_1k, bytes_per_1k, rss_mb, whole, bytes_per_1k_all)]
+    measured in this run (scripts/bench --peers), medians over its rounds; bytes while
+    streaming, and all from the peer's start-up."""
+    out = []
+    for key, label in PEER_NAMES.items():
+        cpu, nbytes = med(res, f"peer_{key}_cpu_s"), med(res, f"peer_{key}_bytes")
+        if cpu is None:
+            continue
+        version = (res.get(f"peer_{key}_version") or ["?"])[0]
+        whole = [int(v) for v in res.get(f"peer_{key}_whole", []) if v.isdigit()]
+        nall = med(res, f"peer_{key}_bytes_all")
+        out.append((f"{label} {version}", cpu * per_k,
+                    nbytes * per_k if nbytes is not None else None,
+                    mb(med(res, f"peer_{key}_hwm_kb")), f"{sum(whole)}/{len(whole)}",
+                    nall * per_k if nall is not None else None))
+    return out
+
+
+def peer_label(client):
+    """ "Codex CLI 0.171.0 (TUI + its daemon)" → "Codex CLI 0.171.0" """
+    return client.split(" (")[0]
 
 
 def med(res, key, conv=float):
@@ -173,9 +201,14 @@ def ratio(a, b):
 def build(args):
     res = read_results(args.results)
     figs = read_benchlog(args.benchlog)
-    peers = read_peers(args.peers)
     ndeltas, answer_bytes = answer_deltas(args.answer)
     per_k = 1000.0 / ndeltas
+    peers = run_peers(res, per_k)
+    if peers:
+        seen = "peers measured in this run, " + today()
+    else:
+        peers, when = read_peers(args.peers)
+        seen = f"from bench/peers.md ({when or 'undated'}), not this run"
     t = Table()
     fig = lambda name: figs.get(name, (None, ""))[0]
 
@@ -193,8 +226,9 @@ def build(args):
         best = min(peers, key=lambda p: p[1])
         below = best[1] / cpu_k
         t.add("stream_cpu_peer", "1. streaming: CPU vs best peer", fmt(cpu_k, 3),
-              f"{best[1]:.2f} ({best[0].split(' ')[0]} {best[0].split(' ')[1]})",
-              f"{fmt(below, 0)}× below", "≥ 30× below", below >= 30)
+              f"{best[1]:.2f} ({peer_label(best[0])}; "
+              + ", ".join(f"{peer_label(p[0])} {p[1]:.2f}" for p in peers if p is not best)
+              + f"; {seen})", f"{fmt(below, 0)}× below", "≥ 30× below", below >= 30)
     nbytes = med(res, "stream_bytes")
     bytes_k = nbytes * per_k if nbytes is not None else None
     answer_k = answer_bytes * per_k
@@ -202,20 +236,25 @@ def build(args):
     t.add("stream_bytes", "1. streaming: terminal bytes per 1k deltas", fmt(bytes_k),
           f"{fmt(answer_k)} (the answer's own bytes)", f"{fmt(rb)}×", "≤ 12,000 (3× the answer)",
           None if bytes_k is None else bytes_k <= 12000)
-    if peers and bytes_k:
+    if peers and bytes_k and all(p[2] for p in peers):
         best = min(peers, key=lambda p: p[2])
         below = best[2] / bytes_k
         t.add("stream_bytes_peer", "1. streaming: terminal bytes vs best peer", fmt(bytes_k),
-              f"{best[2]:,.0f} ({' '.join(best[0].split(' ')[:2])})", f"{fmt(below, 1)}× below",
-              "≥ 3× below", below >= 3)
+              f"{best[2]:,.0f} ({peer_label(best[0])}; "
+              + ", ".join(f"{peer_label(p[0])} {p[2]:,.0f}" for p in peers if p is not best)
+              + f"; {seen})", f"{fmt(below, 1)}× below", "≥ 3× below", below >= 3)
     hwm = med(res, "stream_hwm_kb")
     frss = med(res, "floor_rss_kb")
     t.add("stream_rss", "1. streaming: peak RSS (MB)", fmt(mb(hwm), 1),
           f"{fmt(mb(frss), 1)} (ws_floor)", f"{fmt(ratio(hwm, frss))}×",
           "< 16 MB", None if hwm is None else mb(hwm) < 16)
     whole = [int(v) for v in res.get("stream_whole", []) if v.isdigit()]
+    peers_whole = ", ".join(f"{peer_label(p[0]).rsplit(' ', 1)[0]} {p[4]}" for p in peers
+                            if len(p) > 4) or "peers 3/3 (bench/peers.md)"
     t.add("stream_whole", "1. streaming: whole answer on screen", f"{sum(whole)}/{len(whole)}",
-          "peers 3/3", "—", "every run", None if not whole else sum(whole) == len(whole))
+          peers_whole, "—", "every run", None if not whole else sum(whole) == len(whole))
+    t.peers = peers if peers and len(peers[0]) > 4 else []
+    t.tether_stream = (cpu_k, bytes_k, mb(hwm), f"{sum(whole)}/{len(whole)}")
 
     # 2. paint cost against history
     p100, p10k, p100k = fig("paint_cpu_us_100"), fig("paint_cpu_us_10000"), fig("paint_cpu_us_100000")
@@ -339,6 +378,23 @@ def build(args):
     return t
 
 
+def peers_table(t, runs):
+    """The same-run peers as a table for bench/peers.md, with tether's row from the same rounds."""
+    out = [f"## Measured {today()} by `scripts/bench --peers` (same run as tether; medians of {runs} rounds)",
+           "",
+           "| client | CPU s / 1k deltas (while streaming) | bytes to the terminal / 1k deltas: "
+           "while streaming (from start-up) | peak RSS | whole answer on screen |",
+           "|---|---|---|---|---|"]
+    rows = [(f"{p[0]}{' (TUI + its daemon)' if p[0].startswith('Codex') else ''}", p[1],
+             f"{fmt(p[2])} ({fmt(p[5])})", p[3], p[4]) for p in t.peers]
+    c, b, r, w = t.tether_stream
+    rows.append(("tether (the same rounds)", c, f"— ({fmt(b)})", r, w))
+    for client, cpu, nbytes, rss, whole in rows:
+        out.append(f"| {client} | {fmt(cpu, 3 if cpu is not None and cpu < 1 else 2)} | "
+                   f"{nbytes} | {fmt(rss, 1 if rss is not None and rss < 100 else 0)} MB | {whole} |")
+    return "\n".join(out)
+
+
 def causes_for(missed):
     """Profiled causes, by figure key, from bench/causes.md (### key ... paragraphs)."""
     path = os.path.join(HERE, "causes.md")
@@ -370,15 +426,20 @@ def machine():
     return f"{os.cpu_count()} cores, {model}"
 
 
+def today():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+
+
 def section(t, runs):
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    date = today()
     lines = [
         "## Figures", "",
         f"Measured {date} on {machine()} (shared and noisy), `build-bench` (release), by",
         "`scripts/bench`, which runs every benchmark and rewrites this section (2–4 minutes).",
         f"Live figures are medians of {runs} rounds; each is set against a floor measured in the",
-        "same run, or against the peers' figures in `bench/peers.md` (same answer, same",
-        "machine kind). Absolute numbers are for information; the ratios are the figures.", "",
+        "same run, or against the peers (`--peers`: in the same run; otherwise the last table of",
+        "`bench/peers.md`, same answer, same machine kind, as the row says). Absolute numbers are",
+        "for information; the ratios are the figures.", "",
         t.markdown(), "",
         "How each is measured:", "",
         "- **Streaming**: the fixture server streams `bench/answer.md` as 2,086 deltas of 4",
@@ -390,6 +451,16 @@ def section(t, runs):
         "  delta. Per 1k deltas = per 1,000 of the 2,086.",
         "  \"Whole answer\": the TUI's own scrollback is paged back and every word of the answer must",
         "  be found on the pages, in order.",
+        "- **Peers** (row 1; `scripts/bench --peers`): Claude Code, Codex CLI and opencode, pinned",
+        "  (`bench/peers.sh`), installed from npm into a scratch folder outside the tree",
+        "  (`~/.cache/tether-bench-peers`), each run in the same tmux at 120x40 with HOME there and",
+        "  streamed the same answer at the same pace by `bench/mock_provider.py` in the API it speaks",
+        "  (Anthropic Messages, OpenAI Responses, chat completions), in every streaming round after",
+        "  tether. CPU is the peer's whole process tree (every descendant, and Codex's app-server",
+        "  daemon, which leaves the tree: `bench/tree_probe`), sampled when the mock sends the first",
+        "  delta and when the answer's last word is on screen; bytes are counted from the first delta",
+        "  (tether's from its start-up); peak RSS is the sum of the tree's VmHWM. The whole answer is",
+        "  looked for in the pane's history, else paged back in the peer's own view.",
         "- **Paint**: `bench/bench_paint` calls the TUI's `paint_frame` at 120x40 on an ncurses screen",
         "  (`tmux-256color`, output to a file) while a stream grows by 7 deltas per frame, with 100,",
         "  10,000 and 100,000 items of generated history in the transcript; CPU per frame of reveal +",
@@ -453,6 +524,8 @@ def main():
     args = ap.parse_args()
     t = build(args)
     print(t.markdown())
+    if t.peers:
+        print("\n" + peers_table(t, args.runs))
     if t.missed:
         print("\nmissed: " + "; ".join(f for _, f in t.missed))
     if args.readme:
