@@ -1053,15 +1053,27 @@ const char *frame_event_json(const struct frame *f, size_t *len)
 	return st->raw;
 }
 
-int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
+static int event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, bool kept_plain,
+			 struct buf *out)
 {
 	struct frame_store *st = f->priv_;
 	const char *at;
 	size_t n;
 	if (event_span(st, &at, &n) < 0)
 		return -1;
-	codec_rewrite_text(at, n, fn, ctx, out);
+	codec_rewrite_text(at, n, fn, ctx, kept_plain, out);
 	return 0;
+}
+
+int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
+{
+	return event_rewrite(f, fn, ctx, false, out);
+}
+
+int frame_event_rewrite_kept(const struct frame *f, json_string_fn fn, void *ctx,
+			     struct buf *out)
+{
+	return event_rewrite(f, fn, ctx, true, out);
 }
 
 /* ---------------------------------------------------------------- envelope */

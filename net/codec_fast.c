@@ -134,10 +134,10 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 		[EV_TOOL_CALL_ID] = "tool_call_id", [EV_OBSERVATION] = "observation",
 	};
 	struct jspan m[3], ev[EV_COUNT];
-	const char *end = json + len, *p = jspan_members(json, end, names, 3, m);
-	while (p && p < end && strchr(" \t\r\n", *p) && *p)
-		p++;
-	if (p != end || !m[2].at || m[2].at[0] != '{')
+	const char *end = json + len;
+	/* The whole text is checked once; the walks below only find spans in it. */
+	if (!len || json[0] != '{' || jspan_skip(json, end) != end ||
+	    !jspan_members(json, end, names, 3, m) || !m[2].at || m[2].at[0] != '{')
 		return -1;
 	bool durable = jspan_is(m[0], "durable");
 	if (!durable && !jspan_is(m[0], "transient"))

@@ -18,9 +18,10 @@ void codec_fail(struct codec_error *err, enum codec_status status, const char *f
 
 
 /* Appends the JSON value in json[0..len) (accepted by codec_parse) as compact JSON, every
- * string passed through fn first and every number copied as written. */
+ * string passed through fn first and every number copied as written. kept_plain: fn gives
+ * printable ASCII, LF and TAB back as they are, so strings of only those skip it. */
 void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
-			struct buf *out);
+			bool kept_plain, struct buf *out);
 /* Finds the first member called name of the JSON object in json[0..len) (accepted by
  * codec_parse): *at and *at_len span its value (at_len NULL: only *at, without walking the
  * value). Returns 0, or -1 when there is none. */
@@ -63,13 +64,14 @@ struct jspan {
 /* The end of the JSON value at p (whitespace before and after it skipped), or NULL: not
  * strict JSON, nested deeper than JSPAN_DEPTH, or a string holding a raw NUL. */
 const char *jspan_skip(const char *p, const char *end);
-/* Walks the object at p (after whitespace): out[i] spans the value of the first member
- * whose key is names[i] as written. Returns the end of the object, or NULL when there is
- * none, it is not strict JSON (as jspan_skip), or one of its keys has an escape. */
+/* Walks the object at p (after whitespace) in text jspan_skip took: out[i] spans the value
+ * of the first member whose key is names[i] as written. Returns the end of the object, or
+ * NULL when there is none or one of its keys has an escape. Values are not checked again;
+ * text that was not checked may give NULL or wrong spans, never a read past end. */
 const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
 			  struct jspan *out);
-/* The next element of a strict JSON array: *array is the array's span, then what is left
- * of it. False at its end. */
+/* The next element of an array in text jspan_skip took: *array is the array's span, then
+ * what is left of it. False at its end. */
 bool jspan_next_element(struct jspan *array, struct jspan *elem);
 /* Whether s is the string literal "lit" written without escapes. */
 bool jspan_is(struct jspan s, const char *lit);

@@ -35,6 +35,16 @@ static int hex4_at(const char *p, const char *end)
 	return v;
 }
 
+static bool is_escape(char c)
+{
+	switch (c) {
+	case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The end of the string literal at p (on its opening quote), or NULL. keyish: NULL as well
  * when it holds an escape (a key is compared as written). */
 static const char *skip_string(const char *p, const char *end, bool keyish)
@@ -48,7 +58,7 @@ static const char *skip_string(const char *p, const char *end, bool keyish)
 			return p + 1;
 		if (keyish || end - p < 2)
 			return NULL;
-		if (strchr("\"\\/bfnrt", p[1]) && p[1]) {
+		if (is_escape(p[1])) {
 			p += 2;
 		} else if (p[1] == 'u' && hex4_at(p + 2, end) >= 0) {
 			p += 6;
@@ -164,6 +174,53 @@ const char *jspan_skip(const char *p, const char *end)
 	}
 }
 
+/* Past the string whose text starts at p (after its opening quote), in text checked by
+ * jspan_skip: the next quote not escaped, found a vector at a time (a tool's output has an
+ * escape on every line, a quote seldom). NULL when it runs off the end. */
+static const char *quick_string_end(const char *p, const char *end)
+{
+	for (;;) {
+		const char *q = memchr(p, '"', (size_t)(end - p));
+		if (!q)
+			return NULL;
+		const char *b = q;
+		while (b > p && b[-1] == '\\')
+			b--;
+		if (((q - b) & 1) == 0)
+			return q + 1;
+		p = q + 1;
+	}
+}
+
+/* The end of the value at p in text checked by jspan_skip, found without checking it again;
+ * NULL when it runs off the end (never a read past it). */
+static const char *quick_skip(const char *p, const char *end)
+{
+	int depth = 0;
+	while (p < end) {
+		char c = *p;
+		if (c == '"') {
+			if (!(p = quick_string_end(p + 1, end)))
+				return NULL;
+			if (!depth)
+				return p;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (!depth)
+				return p;
+			if (!--depth)
+				return p + 1;
+		} else if (!depth && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+			return p;
+		}
+		p++;
+	}
+	return depth ? NULL : p;
+}
+
 const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
 			  struct jspan *out)
 {
@@ -184,19 +241,17 @@ const char *jspan_members(const char *p, const char *end, const char *const *nam
 		if (p >= end || *p != ':')
 			return NULL;
 		const char *value = skip_ws(p + 1, end);
-		if (!(p = jspan_skip(value, end)))
+		if (value >= end || !(p = quick_skip(value, end)))
 			return NULL;
 		size_t klen = (size_t)(key_end - 1 - key);
 		for (size_t i = 0; i < n; i++) {
 			/* The first member of a name, as cJSON_GetObjectItem finds it. */
 			if (!out[i].at && strlen(names[i]) == klen && !memcmp(names[i], key, klen)) {
-				const char *v_end = p;
-				while (v_end > value && strchr(" \t\r\n", v_end[-1]))
-					v_end--;
-				out[i] = (struct jspan){ value, (size_t)(v_end - value) };
+				out[i] = (struct jspan){ value, (size_t)(p - value) };
 				break;
 			}
 		}
+		p = skip_ws(p, end);
 		if (p < end && *p == '}')
 			return p + 1;
 		if (p >= end || *p != ',')
@@ -213,13 +268,11 @@ bool jspan_next_element(struct jspan *array, struct jspan *elem)
 		p = skip_ws(p + 1, end);
 	if (p >= end || *p == ']')
 		return false;
-	const char *e = jspan_skip(p, end);
+	const char *e = quick_skip(p, end);
 	if (!e)
 		return false;
-	const char *v_end = e;
-	while (v_end > p && strchr(" \t\r\n", v_end[-1]))
-		v_end--;
-	*elem = (struct jspan){ p, (size_t)(v_end - p) };
+	*elem = (struct jspan){ p, (size_t)(e - p) };
+	e = skip_ws(e, end);
 	array->len -= (size_t)(e - array->at);
 	array->at = e;
 	return true;
@@ -273,18 +326,17 @@ size_t jspan_string(struct jspan s, char *out)
 	const char *p = s.at + 1, *end = s.at + s.len - 1;
 	char *o = out;
 	while (p < end) {
-		const char *run = p;
-		p += scan_until(p, (size_t)(end - p), "\\");
+		const char *run = p, *bs = memchr(p, '\\', (size_t)(end - p));
+		p = bs ? bs : end;
 		memcpy(o, run, (size_t)(p - run));
 		o += p - run;
 		if (p >= end)
 			break;
 		char e = p[1];
 		p += 2;
-		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-		const char *k = strchr(from, e);
 		if (e != 'u') {
-			*o++ = to[k - from];
+			*o++ = e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r'
+			       : e == 't' ? '\t' : e;
 			continue;
 		}
 		unsigned cp = (unsigned)hex4_at(p, end);

@@ -228,6 +228,41 @@ static void test_observations_as_cjson_reads_them(void **state)
 	}
 }
 
+static void sanitized(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	(void)ctx;
+	sanitize_text(s, len, out);
+}
+
+/* Strings of printable ASCII, LF and TAB escaped straight from the text read the same as
+ * through the sanitizer; any other string still goes through it. */
+static void test_rewrite_kept_plain(void **state)
+{
+	(void)state;
+	const char *frames[] = {
+		OBS("", "{\"content\":[{\"type\":\"text\",\"text\":\"a\\nb\\t\\\"q\\\" \\\\ \\/ "
+			"\\u0041\\u0022\\u005c\\u002F\\u000a\\u0009\"},{\"text\":\"\\r\\b\\f\\u001b[31mred"
+			"\\u007f\\u0000 é \\u00e9 \\ud83d\\ude00\\ud800 \\u200b\"}],"
+			"\"k\\u0069nd\":\"\\u0054\",\"kind\":\"TerminalObservation\"}"),
+		"{\"type\":\"durable\",\"seq\":1,\"event\":{\"kind\":\"MessageEvent\",\"source\":\"agent\","
+		"\"llm_message\":{\"content\":[{\"type\":\"text\",\"text\":\"x\\u001b\"},{\"type\":\"text\","
+		"\"text\":\"[2Jy\\n\"}]},\"n\":[1.0,-0,2e3]}}",
+	};
+	for (size_t i = 0; i < sizeof frames / sizeof *frames; i++) {
+		struct frame f;
+		DECODE_OK(frames[i], &f);
+		struct buf a, b;
+		buf_init(&a);
+		buf_init(&b);
+		assert_int_equal(frame_event_rewrite(&f, sanitized, NULL, &a), 0);
+		assert_int_equal(frame_event_rewrite_kept(&f, sanitized, NULL, &b), 0);
+		assert_string_equal(buf_cstr(&a), buf_cstr(&b));
+		buf_fini(&a);
+		buf_fini(&b);
+		frame_fini(&f);
+	}
+}
+
 /* A frame the scanner refuses still fails with cJSON's words, as it always did. */
 static void test_malformed_still_cjsons(void **state)
 {
@@ -250,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_elements_and_strings),
 		cmocka_unit_test(test_observations_as_cjson_reads_them),
 		cmocka_unit_test(test_malformed_still_cjsons),
+		cmocka_unit_test(test_rewrite_kept_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
