@@ -988,6 +988,7 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 void codec_event_names(struct event *e, const char *source)
 {
 	e->source = name_lookup(source_names, COUNT(source_names), source, SOURCE_UNKNOWN);
+	e->run_status = run_status_of(e->execution_status);
 	decode_names(e);
 }
 

@@ -1,9 +1,10 @@
 /* Durable and transient frames of an ObservationEvent — most of a history's bytes: a tool's
- * output — decoded from spans of the text, without a cJSON tree: the output is unescaped
- * once into one block instead of becoming nodes and strings. Only the shapes
- * decode_observation is sure of are taken; any other (an edit's diff, an image, a timeout
- * note, a tool's own fields, an escape in a key or a kind, a malformed frame) goes to cJSON,
- * so a frame means the same either way (tests/net/codec/test_fast.c decodes both ways). */
+ * output —, a MessageEvent or an execution_status update decoded from spans of the text,
+ * without a cJSON tree: a text is unescaped once into one block instead of becoming nodes
+ * and strings. Only the shapes codec.c's decoders are sure of are taken; any other (an edit's
+ * diff, an image, a timeout note, a tool's own fields, thinking blocks, inline <think>, an
+ * escape in a key or a kind, a malformed frame) goes to cJSON, so a frame means the same
+ * either way (tests/net/codec/test_fast.c decodes both ways). */
 #include "codec_int.h"
 
 #include <stdlib.h>
@@ -122,8 +123,56 @@ static bool take_observation(char **arena, struct jspan obs, struct event *e)
 	return true;
 }
 
+/* A message's role, text and reasoning (decode_message); false to leave it to cJSON. */
+static bool take_message(char **arena, struct jspan msg, struct event *e)
+{
+	static const char *const names[] = {
+		"role", "content", "reasoning_content", "thinking_blocks", "responses_reasoning_item",
+	};
+	struct jspan m[5], block;
+	if (!msg.at || msg.at[0] != '{' || !jspan_members(msg.at, msg.at + msg.len, names, 5, m))
+		return false;
+	struct jspan blocks = m[3];
+	if ((blocks.at && blocks.at[0] == '[' && jspan_next_element(&blocks, &block)) ||
+	    (m[4].at && m[4].at[0] == '{'))
+		return false;
+	e->role = take_string(arena, m[0]);
+	e->reasoning = take_string(arena, m[2]);
+	if (e->reasoning && !*e->reasoning)
+		e->reasoning = NULL;
+	if (!take_parts(arena, m[1], &e->text))
+		return false;
+	return !e->text || !strstr(e->text, "<think>");
+}
+
 enum { EV_KIND, EV_ID, EV_TIMESTAMP, EV_PARENT, EV_SOURCE, EV_TOOL_NAME, EV_TOOL_CALL_ID,
-       EV_OBSERVATION, EV_COUNT };
+       EV_OBSERVATION, EV_MESSAGE, EV_KEY, EV_VALUE, EV_COUNT };
+
+/* The kind's own fields; false to leave the frame to cJSON. */
+static bool take_kind(char **arena, const struct jspan *ev, struct event *e)
+{
+	if (jspan_is(ev[EV_KIND], "ObservationEvent")) {
+		e->kind = EVENT_OBSERVATION;
+		e->kind_name = "ObservationEvent";
+		e->tool_name = take_string(arena, ev[EV_TOOL_NAME]);
+		e->tool_call_id = take_string(arena, ev[EV_TOOL_CALL_ID]);
+		return take_observation(arena, ev[EV_OBSERVATION], e);
+	}
+	if (jspan_is(ev[EV_KIND], "MessageEvent")) {
+		e->kind = EVENT_MESSAGE;
+		e->kind_name = "MessageEvent";
+		return take_message(arena, ev[EV_MESSAGE], e);
+	}
+	if (jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent") &&
+	    jspan_is(ev[EV_KEY], "execution_status")) {
+		e->kind = EVENT_STATE_UPDATE;
+		e->kind_name = "ConversationStateUpdateEvent";
+		e->state_key = "execution_status";
+		e->execution_status = take_string(arena, ev[EV_VALUE]);
+		return true;
+	}
+	return false;
+}
 
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **out)
 {
@@ -132,6 +181,7 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 		[EV_KIND] = "kind", [EV_ID] = "id", [EV_TIMESTAMP] = "timestamp",
 		[EV_PARENT] = "parent_id", [EV_SOURCE] = "source", [EV_TOOL_NAME] = "tool_name",
 		[EV_TOOL_CALL_ID] = "tool_call_id", [EV_OBSERVATION] = "observation",
+		[EV_MESSAGE] = "llm_message", [EV_KEY] = "key", [EV_VALUE] = "value",
 	};
 	struct jspan m[3], ev[EV_COUNT];
 	const char *end = json + len;
@@ -145,22 +195,19 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 	if (durable && !take_int(m[1], 0, (double)NET_SEQ_MAX, &f->seq))
 		return -1;
 	if (!jspan_members(m[2].at, m[2].at + m[2].len, ev_names, EV_COUNT, ev) ||
-	    !jspan_is(ev[EV_KIND], "ObservationEvent"))
+	    !(jspan_is(ev[EV_KIND], "ObservationEvent") || jspan_is(ev[EV_KIND], "MessageEvent") ||
+	      jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent")))
 		return -1;
 	char *arena;
 	struct frame_store *st = codec_store_for_text(json, len, (size_t)(m[2].at - json),
 						      &arena);
 	struct event *e = &f->event;
 	memset(e, 0, sizeof *e);
-	e->kind = EVENT_OBSERVATION;
-	e->kind_name = "ObservationEvent";
 	e->id = take_string(&arena, ev[EV_ID]);
 	e->timestamp = take_string(&arena, ev[EV_TIMESTAMP]);
 	e->parent_id = take_string(&arena, ev[EV_PARENT]);
-	e->tool_name = take_string(&arena, ev[EV_TOOL_NAME]);
-	e->tool_call_id = take_string(&arena, ev[EV_TOOL_CALL_ID]);
 	const char *source = take_string(&arena, ev[EV_SOURCE]);
-	if (!take_observation(&arena, ev[EV_OBSERVATION], e)) {
+	if (!take_kind(&arena, ev, e)) {
 		codec_store_free(st);
 		memset(e, 0, sizeof *e);
 		f->seq = 0;

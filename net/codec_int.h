@@ -87,7 +87,8 @@ size_t jspan_string(struct jspan s, char *out);
 /* codec_fast.c */
 struct frame_store;
 /* Decodes json[0..len) into *f when it is a durable or transient frame of an
- * ObservationEvent of a shape decoded without cJSON: 0 and *st its store. -1 (f as it was)
+ * ObservationEvent, a MessageEvent or an execution_status update of a shape decoded without
+ * cJSON: 0 and *st its store. -1 (f as it was)
  * for anything else, to be decoded with cJSON. */
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **st);
 /* frame_decode through a cJSON tree, whatever the frame (what codec_fast_decode leaves). */
@@ -97,7 +98,8 @@ int codec_frame_decode_tree(const char *json, size_t len, struct frame *out,
  * event_at in it, and *arena: len + 1 bytes for its decoded strings. */
 struct frame_store *codec_store_for_text(const char *json, size_t len, size_t event_at,
 					 char **arena);
-/* The event's source name and protocol names decoded to enums, as decode_event does. */
+/* The event's source name, execution status and protocol names decoded to enums, as
+ * decode_event does. */
 void codec_event_names(struct event *e, const char *source);
 /* Whether kind names an observation of the standard tools (its content says what came back). */
 bool codec_known_observation(const char *kind);

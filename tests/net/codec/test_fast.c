@@ -163,6 +163,11 @@ static void check_twin(const char *json, bool fast)
 	assert_int_equal(x->has_exit_code, y->has_exit_code);
 	assert_int_equal(x->exit_code, y->exit_code);
 	assert_int_equal(x->exit_status, y->exit_status);
+	same_string(x->role, y->role);
+	same_string(x->reasoning, y->reasoning);
+	same_string(x->state_key, y->state_key);
+	same_string(x->execution_status, y->execution_status);
+	assert_int_equal(x->run_status, y->run_status);
 	struct buf ra, rb;
 	buf_init(&ra);
 	buf_init(&rb);
@@ -263,6 +268,36 @@ static void test_rewrite_kept_plain(void **state)
 	}
 }
 
+#define MSG(msg) \
+	"{\"type\":\"durable\",\"seq\":9,\"event\":{\"id\":\"m1\",\"source\":\"agent\"," \
+	"\"llm_message\":" msg ",\"kind\":\"MessageEvent\"}}"
+
+static void test_messages_and_status_as_cjson_reads_them(void **state)
+{
+	(void)state;
+	check_twin(MSG("{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"I \\u00e9\\n\"},"
+		       "{\"type\":\"text\",\"text\":\"done\"}],\"thinking_blocks\":[],"
+		       "\"reasoning_content\":\"why\",\"responses_reasoning_item\":null}"), true);
+	check_twin(MSG("{\"role\":\"user\",\"content\":\"hi\",\"reasoning_content\":\"\"}"), true);
+	check_twin(MSG("{\"role\":\"user\",\"content\":[]}"), true);
+	check_twin("{\"type\":\"durable\",\"seq\":2,\"event\":{\"id\":\"s\",\"source\":\"environment\","
+		   "\"key\":\"execution_status\",\"value\":\"running\","
+		   "\"kind\":\"ConversationStateUpdateEvent\"}}", true);
+	check_twin("{\"type\":\"durable\",\"seq\":2,\"event\":{\"key\":\"execution_status\","
+		   "\"value\":3,\"kind\":\"ConversationStateUpdateEvent\"}}", true);
+	check_twin("{\"type\":\"durable\",\"seq\":2,\"event\":{\"key\":\"execution_status\","
+		   "\"value\":\"sleepy\",\"kind\":\"ConversationStateUpdateEvent\"}}", true);
+	/* Thinking, inline or in blocks, a reasoning item, other keys: cJSON's. */
+	check_twin(MSG("{\"content\":\"a <think>b</think> c\"}"), false);
+	check_twin(MSG("{\"content\":\"a\",\"thinking_blocks\":[{\"thinking\":\"t\"}]}"), false);
+	check_twin(MSG("{\"content\":\"a\",\"responses_reasoning_item\":{\"summary\":[\"s\"]}}"),
+		   false);
+	check_twin(MSG("{\"content\":[{\"type\":\"image\",\"image_urls\":[\"u\"]}]}"), false);
+	check_twin(MSG("\"not an object\""), false);
+	check_twin("{\"type\":\"durable\",\"seq\":2,\"event\":{\"key\":\"stats\",\"value\":{},"
+		   "\"kind\":\"ConversationStateUpdateEvent\"}}", false);
+}
+
 /* A frame the scanner refuses still fails with cJSON's words, as it always did. */
 static void test_malformed_still_cjsons(void **state)
 {
@@ -286,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_observations_as_cjson_reads_them),
 		cmocka_unit_test(test_malformed_still_cjsons),
 		cmocka_unit_test(test_rewrite_kept_plain),
+		cmocka_unit_test(test_messages_and_status_as_cjson_reads_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
