@@ -54,7 +54,7 @@ int headless_run(const struct options *o, struct loop *loop, struct mask_set *ma
 	};
 	r.controller = controller_create(loop, o, &policy, masks, api_key);
 	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, o->quiet, masks,
-							       r.controller));
+							       r.controller, loop));
 	if (record)
 		controller_add_sink(r.controller, recorder_create(record, o->record_path, masks,
 								  r.controller));

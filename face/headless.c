@@ -16,9 +16,11 @@ void headless_init(struct headless *h, FILE *out, enum output_format format,
 	h->ctx = ctx;
 }
 
-/* Flushes what was written since the last call; flushed per line so that a reader sees
- * every line as it happens. The first failure ends the output (what is buffered is dropped:
- * it could only fail again) and is reported once. */
+/* Lines held while batching before they are written whatever the loop does. */
+#define HEADLESS_BATCH_BYTES ((size_t)64 << 10)
+
+/* Writes what is held. The first failure ends the output (what is buffered is dropped: it
+ * could only fail again) and is reported once. */
 static void flush(struct headless *h)
 {
 	if (fflush(h->out) == 0 && !ferror(h->out))
@@ -32,6 +34,56 @@ static void flush(struct headless *h)
 		h->on_error(h->ctx, err);
 }
 
+/* A line is complete: written now, or, while batching, when the loop next waits (stdio
+ * writes a full buffer by itself; a write that failed on the way shows in ferror). */
+static void line_done(struct headless *h)
+{
+	if (!h->flush_timer || ferror(h->out)) {
+		flush(h);
+		return;
+	}
+	if (!loop_timer_pending(h->flush_timer))
+		loop_timer_schedule(h->flush_timer, 0);
+}
+
+static void flush_due(void *arg)
+{
+	struct headless *h = arg;
+	if (!h->ended) {
+		errno = 0;
+		flush(h);
+	}
+}
+
+void headless_batch(struct headless *h, struct loop *loop)
+{
+	if (h->flush_timer)
+		return;
+	h->batch_buf = xmalloc(HEADLESS_BATCH_BYTES);
+	setvbuf(h->out, h->batch_buf, _IOFBF, HEADLESS_BATCH_BYTES);
+	h->flush_timer = loop_timer_create(loop, flush_due, h);
+}
+
+void headless_flush(struct headless *h)
+{
+	if (h->flush_timer)
+		loop_timer_cancel(h->flush_timer);
+	flush_due(h);
+}
+
+void headless_fini(struct headless *h)
+{
+	if (!h->flush_timer)
+		return;
+	headless_flush(h);
+	loop_timer_destroy(h->flush_timer);
+	h->flush_timer = NULL;
+	/* out outlives the writer: it must not keep a buffer that is freed here. */
+	setvbuf(h->out, NULL, _IOFBF, 0);
+	free(h->batch_buf);
+	h->batch_buf = NULL;
+}
+
 /* Writes one finished ndjson line. */
 static void emit(struct headless *h, struct buf *line)
 {
@@ -39,7 +91,7 @@ static void emit(struct headless *h, struct buf *line)
 	if (!h->ended) {
 		errno = 0;
 		fwrite(line->data, 1, line->len, h->out);
-		flush(h);
+		line_done(h);
 	}
 	buf_fini(line);
 }
@@ -265,6 +317,7 @@ void headless_error(struct headless *h, const char *code, const char *detail)
 	if (h->ended)
 		return;
 	if (h->format != FORMAT_NDJSON) {
+		headless_flush(h); /* what came before it on stdout reads before it */
 		fprintf(stderr, "tether: %s: %s\n", code, detail ? detail : "");
 		return;
 	}
@@ -282,8 +335,7 @@ void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t
 	if (h->ended)
 		return;
 	if (h->format != FORMAT_NDJSON) {
-		errno = 0;
-		flush(h);
+		headless_flush(h);
 		h->ended = true;
 		return;
 	}
@@ -297,6 +349,7 @@ void headless_result(struct headless *h, int exit_code, bool has_cursor, int64_t
 	buf_printf(&b, ",\"durable\":%zu,\"streams\":%zu,\"reconnects\":%d}", durable_count,
 		   stream_count, reconnects);
 	emit(h, &b);
+	headless_flush(h);
 	h->ended = true;
 }
 
@@ -326,7 +379,7 @@ void headless_text_message(struct headless *h, bool from_user, const char *text,
 		}
 	}
 	h->wrote_text = true;
-	flush(h);
+	line_done(h);
 }
 
 void headless_text_line(struct headless *h, const char *line)
@@ -339,5 +392,5 @@ void headless_text_line(struct headless *h, const char *line)
 	fputs(line, h->out);
 	fputc('\n', h->out);
 	h->wrote_text = true;
-	flush(h);
+	line_done(h);
 }

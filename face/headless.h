@@ -16,12 +16,24 @@ struct headless {
 	void (*on_error)(void *ctx, int err);
 	void *ctx;
 	char *last_usage;       /* the members of the last usage line */
+	struct loop_timer *flush_timer; /* batching (headless_batch): writes what is held */
+	char *batch_buf;        /* out's buffer while batching */
 };
 
 /* Starts writing format to out. on_error hears of the first failed write (errno; EPIPE when
  * the reader went away); nothing is written after it, nor after the result line. */
 void headless_init(struct headless *h, FILE *out, enum output_format format,
 		   void (*on_error)(void *ctx, int err), void *ctx);
+/* Gathers lines instead of writing each at once: they are written when the loop is next
+ * about to wait (a timer due at once, which runs before the loop polls) or when
+ * HEADLESS_BATCH_BYTES are held, and the result line at once. For an out that is not a
+ * terminal: a reader then never waits on what tether holds, and a dump costs a write per
+ * batch instead of one per line. */
+void headless_batch(struct headless *h, struct loop *loop);
+/* Writes what is held now (before something is said on stderr, at the end). */
+void headless_flush(struct headless *h);
+/* Stops batching and frees its timer and buffer, after writing what is held. */
+void headless_fini(struct headless *h);
 /* {"type":"connection",...}; socket when not NULL; code/reason only when code > 0 or reason;
  * after_seq when has_after_seq. */
 void headless_connection(struct headless *h, const char *state, const char *socket,
@@ -62,9 +74,11 @@ void headless_text_message(struct headless *h, bool from_user, const char *text,
 void headless_text_line(struct headless *h, const char *line);
 
 /* The headless writer as a sink of controller c: format on out, strings cleaned with masks;
- * a failed write ends the run through controller_fail. quiet: no diagnostics on stderr but
+ * lines batched on loop when out is not a terminal (headless_batch); a failed write ends
+ * the run through controller_fail. quiet: no diagnostics on stderr but
  * fatal ones. */
 struct sink headless_sink_create(FILE *out, enum output_format format, bool quiet,
-				 const struct mask_set *masks, struct controller *c);
+				 const struct mask_set *masks, struct controller *c,
+				 struct loop *loop);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct headless_sink {
 	struct headless out;
@@ -244,6 +245,7 @@ static void on_connection(void *ctx, const struct session_status *st, const char
 		h->closed_was_open = h->open;
 		h->open = false;
 	} else if (st->state == SESSION_RECONNECTING && !h->quiet) {
+		headless_flush(&h->out);
 		/* An attempt that never got a connection did not lose one. */
 		fprintf(stderr, "tether: %s%s%s; %s in %.1f s (attempt %d)\n",
 			h->closed_was_open ? "connection lost" : "could not connect",
@@ -267,7 +269,10 @@ static void on_event(void *ctx, const struct frame *f)
 		return;
 	struct buf *masked = &h->line;
 	buf_clear(masked);
-	if (frame_event_rewrite(f, clean_json_string, h, masked) == 0) {
+	/* With no secrets the clean is the sanitizer alone, which keeps plain text as it is. */
+	bool plain = !mask_set_count(h->masks);
+	if ((plain ? frame_event_rewrite_kept : frame_event_rewrite)(f, clean_json_string, h,
+								      masked) == 0) {
 		if (f->type == FRAME_DURABLE)
 			headless_durable(&h->out, f->seq, masked->data, masked->len);
 		else
@@ -350,9 +355,18 @@ static void on_result(void *ctx, const struct sink_result *r, int *exit_code)
 		*exit_code = h->out.error == EPIPE ? EXIT_SIGPIPE : EXIT_RUNTIME;
 }
 
+/* A notice goes to stderr after this sink: what stdout holds goes first. */
+static void on_notice(void *ctx, const char *line)
+{
+	(void)line;
+	struct headless_sink *h = ctx;
+	headless_flush(&h->out);
+}
+
 static void on_destroy(void *ctx)
 {
 	struct headless_sink *h = ctx;
+	headless_fini(&h->out);
 	free(h->closed_why);
 	free(h->out.last_usage);
 	buf_fini(&h->scratch);
@@ -380,10 +394,12 @@ static const struct sink_ops headless_sink_ops = {
 	.item = on_item,             .stream = on_stream,     .status = on_status,
 	.error = on_error,           .result = on_result,     .destroy = on_destroy,
 	.confirmation = on_confirmation, .answered = on_answered, .usage = on_usage,
+	.notice = on_notice,
 };
 
 struct sink headless_sink_create(FILE *out, enum output_format format, bool quiet,
-				 const struct mask_set *masks, struct controller *c)
+				 const struct mask_set *masks, struct controller *c,
+				 struct loop *loop)
 {
 	struct headless_sink *h = xcalloc(1, sizeof *h);
 	h->format = format;
@@ -393,5 +409,8 @@ struct sink headless_sink_create(FILE *out, enum output_format format, bool quie
 	buf_init(&h->scratch);
 	buf_init(&h->line);
 	headless_init(&h->out, out, format, stdout_failed, h);
+	/* cli.md: a terminal sees each line as it is written, anything else a batch at a time. */
+	if (!isatty(fileno(out)))
+		headless_batch(&h->out, loop);
 	return (struct sink){.ops = &headless_sink_ops, .ctx = h};
 }

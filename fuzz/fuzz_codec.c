@@ -1,12 +1,14 @@
 /* libFuzzer target: the frame codec, the conversation list decoder and the JSON helpers.
- * Beyond "no crash", it checks that what the JSON helpers write parses back and that
- * re-serializing is idempotent. */
+ * Beyond "no crash", it checks that what the JSON helpers write parses back, that
+ * re-serializing is idempotent, and that a frame decoded without a tree means what cJSON
+ * makes of it. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "net.h"
+#include "codec_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -73,6 +75,49 @@ static void fuzz_frame(const char *json, size_t len)
 	frame_fini(&f);
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void sanitized(void *ctx, const char *s, size_t len, struct buf *out)
+{
+	(void)ctx;
+	sanitize_text(s, len, out);
+}
+
+/* A frame the span scanner takes decodes as through cJSON, and rewrites the same. */
+static void fuzz_fast(const char *json, size_t len)
+{
+	struct frame a, b;
+	struct frame_store *st;
+	memset(&a, 0, sizeof a);
+	if (codec_fast_decode(json, len, &a, &st) != 0)
+		return;
+	a.priv_ = st;
+	check(codec_frame_decode_tree(json, len, &b, NULL) == 0);
+	const struct event *x = &a.event, *y = &b.event;
+	check(a.type == b.type && a.seq == b.seq && x->kind == y->kind && x->source == y->source);
+	check(same_str(x->id, y->id) && same_str(x->parent_id, y->parent_id) &&
+	      same_str(x->timestamp, y->timestamp) && same_str(x->text, y->text) &&
+	      same_str(x->reasoning, y->reasoning) && same_str(x->role, y->role) &&
+	      same_str(x->tool_call_id, y->tool_call_id) && same_str(x->tool_name, y->tool_name) &&
+	      same_str(x->observation_kind, y->observation_kind) &&
+	      same_str(x->execution_status, y->execution_status));
+	check(x->is_error == y->is_error && x->exit_status == y->exit_status &&
+	      x->exit_code == y->exit_code && x->run_status == y->run_status);
+	struct buf ra, rb;
+	buf_init(&ra);
+	buf_init(&rb);
+	check(frame_event_rewrite_kept(&a, sanitized, NULL, &ra) == 0);
+	check(frame_event_rewrite(&b, sanitized, NULL, &rb) == 0);
+	check(ra.len == rb.len && !memcmp(ra.data, rb.data, ra.len));
+	buf_fini(&ra);
+	buf_fini(&rb);
+	frame_fini(&a);
+	frame_fini(&b);
+}
+
 static void fuzz_list(const char *json, size_t len)
 {
 	struct conversation_info *items;
@@ -112,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *json = (const char *)data;
 	fuzz_frame(json, size);
+	fuzz_fast(json, size);
 	fuzz_list(json, size);
 	fuzz_rewrite(json, size);
 	fuzz_string(json, size);

@@ -25,6 +25,8 @@ struct frame_store {
 	char *src;                      /* event frames: a copy of the text cJSON read */
 	size_t src_len;
 	char *raw;                      /* made on demand by frame_event_json */
+	char *arena;                    /* decoded without a tree: the strings (codec_fast.c) */
+	size_t event_at;                /* ... and where the event's value is in src, else 0 */
 	size_t owned_count;
 	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
 	struct usage_stats stats;       /* a state update's usage */
@@ -168,6 +170,7 @@ static void store_free(struct frame_store *st)
 	cJSON_Delete(st->call_arguments);
 	free(st->raw);
 	free(st->src);
+	free(st->arena);
 	usage_stats_fini(&st->stats);
 	for (size_t i = 0; i < st->owned_count; i++)
 		free(st->owned[i]);
@@ -611,8 +614,7 @@ static void decode_exit(const cJSON *obs, struct event *e)
 	e->has_exit_code = e->exit_status == EXIT_STATUS_EXITED;
 }
 
-/* Observations of the standard tools: their content says what came back. */
-static bool known_observation(const char *kind)
+bool codec_known_observation(const char *kind)
 {
 	static const char *const known[] = {
 		"TerminalObservation", "ExecuteBashObservation", "FileEditorObservation",
@@ -649,7 +651,7 @@ static void decode_observation(struct frame_store *st, const cJSON *ev, struct e
 			e->text = store_own(st, diff);
 	}
 	/* A tool this client does not know that says nothing in content: what came back, in words. */
-	if (!e->text && e->observation_kind && !known_observation(e->observation_kind)) {
+	if (!e->text && e->observation_kind && !codec_known_observation(e->observation_kind)) {
 		static const char *const skip[] = { "content", "is_error", "kind", NULL };
 		char *kv = codec_kv_lines(obs, skip);
 		e->text = kv ? store_own(st, kv) : NULL;
@@ -983,6 +985,26 @@ static void decode_event(struct frame_store *st, const cJSON *ev, struct event *
 	st->event = ev;
 }
 
+void codec_event_names(struct event *e, const char *source)
+{
+	e->source = name_lookup(source_names, COUNT(source_names), source, SOURCE_UNKNOWN);
+	e->run_status = run_status_of(e->execution_status);
+	decode_names(e);
+}
+
+struct frame_store *codec_store_for_text(const char *json, size_t len, size_t event_at,
+					 char **arena)
+{
+	struct frame_store *st = xcalloc(1, sizeof *st);
+	st->src = xmalloc(len + 1);
+	memcpy(st->src, json, len);
+	st->src[len] = '\0';
+	st->src_len = len;
+	st->event_at = event_at;
+	*arena = st->arena = xmalloc(len + 1);
+	return st;
+}
+
 struct frame_store *codec_event_decode(const cJSON *ev, struct event *e)
 {
 	struct frame_store *st = xcalloc(1, sizeof *st);
@@ -1005,7 +1027,9 @@ char *codec_store_event_json(const struct frame_store *st)
  * the value is not walked once more just to measure it. */
 static int event_span(const struct frame_store *st, const char **at, size_t *len)
 {
-	if (!st || !st->event || codec_find_member(st->src, st->src_len, "event", at, NULL) < 0)
+	if (st && st->event_at)
+		*at = st->src + st->event_at;
+	else if (!st || !st->event || codec_find_member(st->src, st->src_len, "event", at, NULL) < 0)
 		return -1;
 	*len = st->src_len - (size_t)(*at - st->src);
 	return 0;
@@ -1015,7 +1039,7 @@ const char *frame_event_json(const struct frame *f, size_t *len)
 {
 	struct frame_store *st = f->priv_;
 	*len = 0;
-	if (!st || !st->event)
+	if (!st || (!st->event && !st->event_at))
 		return NULL;
 	if (!st->raw) {
 		struct buf b;
@@ -1030,15 +1054,27 @@ const char *frame_event_json(const struct frame *f, size_t *len)
 	return st->raw;
 }
 
-int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
+static int event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, bool kept_plain,
+			 struct buf *out)
 {
 	struct frame_store *st = f->priv_;
 	const char *at;
 	size_t n;
 	if (event_span(st, &at, &n) < 0)
 		return -1;
-	codec_rewrite_text(at, n, fn, ctx, out);
+	codec_rewrite_text(at, n, fn, ctx, kept_plain, out);
 	return 0;
+}
+
+int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out)
+{
+	return event_rewrite(f, fn, ctx, false, out);
+}
+
+int frame_event_rewrite_kept(const struct frame *f, json_string_fn fn, void *ctx,
+			     struct buf *out)
+{
+	return event_rewrite(f, fn, ctx, true, out);
 }
 
 /* ---------------------------------------------------------------- envelope */
@@ -1218,6 +1254,20 @@ static const struct frame_rule {
 };
 
 int frame_decode(const char *json, size_t len, struct frame *out, struct codec_error *err)
+{
+	struct frame_store *fast;
+	memset(out, 0, sizeof *out);
+	if (len <= CODEC_MAX_INPUT && json && codec_fast_decode(json, len, out, &fast) == 0) {
+		if (err)
+			memset(err, 0, sizeof *err);
+		out->priv_ = fast;
+		return 0;
+	}
+	return codec_frame_decode_tree(json, len, out, err);
+}
+
+int codec_frame_decode_tree(const char *json, size_t len, struct frame *out,
+			    struct codec_error *err)
 {
 	memset(out, 0, sizeof *out);
 	if (err)

@@ -18,9 +18,10 @@ void codec_fail(struct codec_error *err, enum codec_status status, const char *f
 
 
 /* Appends the JSON value in json[0..len) (accepted by codec_parse) as compact JSON, every
- * string passed through fn first and every number copied as written. */
+ * string passed through fn first and every number copied as written. kept_plain: fn gives
+ * printable ASCII, LF and TAB back as they are, so strings of only those skip it. */
 void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
-			struct buf *out);
+			bool kept_plain, struct buf *out);
 /* Finds the first member called name of the JSON object in json[0..len) (accepted by
  * codec_parse): *at and *at_len span its value (at_len NULL: only *at, without walking the
  * value). Returns 0, or -1 when there is none. */
@@ -52,12 +53,62 @@ cJSON *codec_parse_object(const char *json, size_t len, const char *what,
 int codec_member(const cJSON *obj, const char *what, const char *name, int types,
 		 bool required, const cJSON **out, struct codec_error *err);
 
+/* jspan.c: spans of strict JSON text (RFC 8259), for frames decoded without a tree. */
+/* A value's whole text (at NULL: absent). */
+struct jspan {
+	const char *at;
+	size_t len;
+};
+/* Nesting the scanner follows; deeper text is left to cJSON (whose limit is 1000). */
+#define JSPAN_DEPTH 256
+/* The end of the JSON value at p (whitespace before and after it skipped), or NULL: not
+ * strict JSON, nested deeper than JSPAN_DEPTH, or a string holding a raw NUL. */
+const char *jspan_skip(const char *p, const char *end);
+/* Walks the object at p (after whitespace) in text jspan_skip took: out[i] spans the value
+ * of the first member whose key is names[i] as written. Returns the end of the object, or
+ * NULL when there is none or one of its keys has an escape. Values are not checked again;
+ * text that was not checked may give NULL or wrong spans, never a read past end. */
+const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
+			  struct jspan *out);
+/* The next element of an array in text jspan_skip took: *array is the array's span, then
+ * what is left of it. False at its end. */
+bool jspan_next_element(struct jspan *array, struct jspan *elem);
+/* Whether s is the string literal "lit" written without escapes. */
+bool jspan_is(struct jspan s, const char *lit);
+/* Whether s is the literal true. */
+bool jspan_true(struct jspan s);
+/* s as a number (strtod of its text); false when it is none. */
+bool jspan_number(struct jspan s, double *out);
+/* Decodes the string literal s (checked by jspan_skip) into out, NUL-terminated, as cJSON
+ * reads it after codec_parse's mending (an escaped NUL or lone surrogate is U+FFFD); out
+ * needs s.len bytes. Returns the decoded length. */
+size_t jspan_string(struct jspan s, char *out);
+
+/* codec_fast.c */
+struct frame_store;
+/* Decodes json[0..len) into *f when it is a durable or transient frame of an
+ * ObservationEvent, a MessageEvent or an execution_status update of a shape decoded without
+ * cJSON: 0 and *st its store. -1 (f as it was)
+ * for anything else, to be decoded with cJSON. */
+int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **st);
+/* frame_decode through a cJSON tree, whatever the frame (what codec_fast_decode leaves). */
+int codec_frame_decode_tree(const char *json, size_t len, struct frame *out,
+			    struct codec_error *err);
+/* A store for a frame decoded from its text: a copy of json[0..len), the event's value at
+ * event_at in it, and *arena: len + 1 bytes for its decoded strings. */
+struct frame_store *codec_store_for_text(const char *json, size_t len, size_t event_at,
+					 char **arena);
+/* The event's source name, execution status and protocol names decoded to enums, as
+ * decode_event does. */
+void codec_event_names(struct event *e, const char *source);
+/* Whether kind names an observation of the standard tools (its content says what came back). */
+bool codec_known_observation(const char *kind);
+
 /* codec_usage.c */
 /* Decodes a stats value (an object with usage_to_metrics) into *out. Returns 0, or -1 (out
  * empty) when v is not of that shape. */
 int codec_usage_decode(const cJSON *v, struct usage_stats *out);
 
-struct frame_store;
 /* Decodes the event object ev into *e, as a durable frame's event; its composed strings live
  * in the returned store (free it with codec_store_free), the rest point into ev. */
 struct frame_store *codec_event_decode(const cJSON *ev, struct event *e);

@@ -95,6 +95,7 @@ static void put_number(struct buf *out, double v)
 struct rewriter {
 	json_string_fn fn;
 	void *ctx;
+	bool kept_plain;        /* fn gives printable ASCII, LF and TAB back as they are */
 	struct buf scratch;
 	struct buf *out;
 };
@@ -183,11 +184,57 @@ static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 	sc->p = p < end ? p + 1 : end;
 }
 
+/* For an fn that keeps printable ASCII, LF and TAB: a literal of nothing else is escaped
+ * straight from its text into the output, as json_append_string would escape fn's text,
+ * without decoding it or calling fn (one pass over a tool's output, not three). False, with
+ * sc and the output as they were, for a literal holding anything else. */
+static bool put_kept_literal(struct text_scan *sc)
+{
+	struct buf *out = sc->rw->out;
+	size_t mark = out->len;
+	const char *p = sc->p + 1, *end = sc->end;
+	buf_putc(out, '"');
+	for (;;) {
+		size_t run = json_safe_prefix((const unsigned char *)p, (size_t)(end - p));
+		buf_append(out, p, run);
+		p += run;
+		if (p < end && *p == '"') {
+			buf_putc(out, '"');
+			sc->p = p + 1;
+			return true;
+		}
+		if (end - p < 2 || *p != '\\')
+			break;
+		int c = p[1], n = 2;
+		if (c == 'u') {
+			c = hex4(p + 2, end);
+			n = 6;
+		} else if (c == 'n' || c == 't') {
+			c = c == 'n' ? '\n' : '\t';
+		} else if (c != '"' && c != '\\' && c != '/') {
+			break;  /* \r, \b, \f: fn drops them */
+		}
+		if (c == '\n' || c == '\t')
+			put_unicode_escape(out, (unsigned)c);
+		else if (c == '"' || c == '\\')
+			buf_append(out, (const char[]){ '\\', (char)c }, 2);
+		else if (c >= 0x20 && c < 0x7F)
+			buf_putc(out, (char)c);
+		else
+			break;
+		p += n;
+	}
+	out->len = mark;
+	return false;
+}
+
 /* The string literal at sc->p: a literal without escapes or NULs is its own decoding, so it
  * is used where it is instead of being copied first. */
 static void scan_put_string(struct text_scan *sc)
 {
 	struct rewriter *rw = sc->rw;
+	if (rw->fn && rw->kept_plain && put_kept_literal(sc))
+		return;
 	const char *s = sc->p + 1, *q = literal_run_end(s, sc->end);
 	size_t n = (size_t)(q - s);
 	bool plain = q < sc->end && *q == '"';
@@ -520,9 +567,9 @@ static void scan_value(struct text_scan *sc, struct part_run *parent)
 }
 
 void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
-			struct buf *out)
+			bool kept_plain, struct buf *out)
 {
-	struct rewriter rw = { .fn = fn, .ctx = ctx, .out = out };
+	struct rewriter rw = { .fn = fn, .ctx = ctx, .kept_plain = kept_plain, .out = out };
 	struct text_scan sc = { .p = json, .end = json + len, .rw = &rw };
 	buf_init(&rw.scratch);
 	buf_init(&sc.decoded);
@@ -613,7 +660,7 @@ int json_rewrite_strings(const char *json, size_t len, json_string_fn fn, void *
 	if (!root)
 		return -1;
 	cJSON_Delete(root);
-	codec_rewrite_text(mended ? mended : json, len, fn, ctx, out);
+	codec_rewrite_text(mended ? mended : json, len, fn, ctx, false, out);
 	free(mended);
 	return 0;
 }

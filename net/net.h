@@ -313,6 +313,11 @@ const char *frame_event_json(const struct frame *f, size_t *len);
  * json_rewrite_strings does but without printing and parsing it again. Returns 0, or -1 when
  * f carries no event. */
 int frame_event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, struct buf *out);
+/* frame_event_rewrite for an fn that gives text of printable ASCII, LF and TAB back as it is
+ * (the display sanitizer with no secrets to mask): such strings are escaped straight from
+ * the frame's text, without fn; the output is the same. */
+int frame_event_rewrite_kept(const struct frame *f, json_string_fn fn, void *ctx,
+			     struct buf *out);
 
 /* ------------------------------------------------------------------- loop */
 
