@@ -124,8 +124,10 @@ static void on_frame(void *arg)
 	track_confirmation(u, &st);
 	/* The topmost layer that covers the screen paints it, else the conversation does. */
 	const struct layer *screen = layers_screen(&u->layers);
-	if (screen)
+	if (screen) {
+		draw_cursor(&u->paint, false, getcury(stdscr), getcurx(stdscr));
 		screen->paint(u, &st, now);
+	}
 	else
 		paint_frame(u, &st, now);
 	call_back(u, now);
