@@ -643,7 +643,7 @@ static void on_delta(struct controller *c, const struct frame *f)
 	int64_t now = clock_now_us();
 	transcript_slot_append(c->transcript, slot, f->order, f->delta_kind == DELTA_REASONING,
 			       text->data, text->len, now);
-	delta_told(c, slot, f, text, now);
+	delta_told(c, slot, f, text, loop_read_since(c->loop, now));
 	stall_watch(c);
 	ctl_changed(c);
 }

@@ -113,6 +113,8 @@ static void call_failed(struct controller *c, struct ctl_call *call, const struc
 static void control_done(struct controller *c, struct ctl_call *call, const struct rest_result *r)
 {
 	if (r->outcome != REST_OK) {
+		if (call->kind == CALL_INTERRUPT)
+			c->interrupt_asked = false;
 		call_failed(c, call, r);
 		if (call->then_send)
 			CTL_SINKS(c, unsent, call->then_send);
@@ -290,6 +292,10 @@ bool controller_pause(struct controller *c)
 
 bool controller_interrupt(struct controller *c)
 {
+	/* One per run: the server took it, and the status that says so may still be on its way
+	 * (the socket is read at the next frame); a new run, or a failed call, asks again. */
+	if (c->interrupt_asked)
+		return true;
 	struct ctl_call *call = call_begin(c, CALL_INTERRUPT);
 	if (call)
 		c->interrupt_asked = true;

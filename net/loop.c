@@ -258,10 +258,12 @@ int loop_run(struct loop *loop)
 		lws_usec_t in = next_timer_in(loop, lws_now_usecs());
 		if (in > 0 && in < LWS_US_PER_MS)
 			usleep((useconds_t)in);
+		loop->turns++;
 		if (lws_service(loop->ctx, 0) < 0) {
 			rc = -1;
 			break;
 		}
+		loop_reads_after_turn(loop);
 	}
 	lws_sul_cancel(&loop->close_wait);
 	loop->quit = false;
@@ -272,6 +274,9 @@ int loop_run(struct loop *loop)
 void loop_quit(struct loop *loop)
 {
 	loop->quit = true;
+	/* The close handshakes of stopping sessions are read as they come. */
+	if (loop->holder)
+		loop_reads_release(loop->holder);
 	/* A sul callback runs before lws_service polls; without a wake it would sleep on. */
 	lws_cancel_service(loop->ctx);
 }
@@ -280,7 +285,7 @@ static void timer_fire(lws_sorted_usec_list_t *sul)
 {
 	struct loop_timer *t = lws_container_of(sul, struct loop_timer, sul);
 
-	t->cb(t->arg);
+	loop_reads_fire(t);
 }
 
 /* Creates a one-shot timer that calls cb(arg) on the loop. */
@@ -303,13 +308,16 @@ void loop_timer_schedule(struct loop_timer *t, int64_t delay_us)
 	if (delay_us < 0)
 		delay_us = 0;
 	lws_sul_schedule(t->loop->ctx, 0, &t->sul, timer_fire, (lws_usec_t)delay_us);
+	loop_reads_scheduled(t, delay_us);
 }
 
 /* Unschedules the timer if it is pending. */
 void loop_timer_cancel(struct loop_timer *t)
 {
-	if (t->loop)
+	if (t->loop) {
 		lws_sul_cancel(&t->sul);
+		loop_reads_release(t);
+	}
 }
 
 /* True while the timer is scheduled. */
@@ -325,6 +333,7 @@ void loop_timer_destroy(struct loop_timer *t)
 		return;
 	if (t->loop) {
 		lws_sul_cancel(&t->sul);
+		loop_reads_release(t);
 		lws_dll2_remove(&t->node);
 	}
 	free(t);

@@ -348,6 +348,12 @@ void loop_timer_cancel(struct loop_timer *t);
 bool loop_timer_pending(const struct loop_timer *t);
 /* Cancels and frees the timer; NULL is fine. */
 void loop_timer_destroy(struct loop_timer *t);
+/* Makes t a frame clock: while it is due within hold_us (0: never), the session sockets are
+ * not read, and when it fires what they hold is read first, then cb runs (loop_reads.c). */
+void loop_timer_hold_reads(struct loop_timer *t, int64_t hold_us);
+/* When what is being read now could first have been read: the start of the hold it waited
+ * out, else now_us (the delta→paint latency counts from there). */
+int64_t loop_read_since(const struct loop *loop, int64_t now_us);
 
 /* Watches fd for input: on_readable(arg) when it can be read, on_hangup(arg) once when it
  * closes (then the watch is gone). The loop watches a dup of fd; the caller keeps fd.

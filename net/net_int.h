@@ -34,6 +34,13 @@ struct loop {
 	lws_dll2_owner_t watches;       /* struct fd_watch */
 	lws_dll2_owner_t sessions;      /* struct session */
 	lws_dll2_owner_t requests;      /* struct rest_req */
+	/* loop_reads.c: the frame clock's hold on the session sockets' reads. */
+	struct loop_timer *holder;      /* the timer whose tick the reads wait for, or NULL */
+	int64_t held_since;             /* when the hold began (clock_now_us) */
+	struct loop_timer *after;       /* fired with reads waiting: runs after this turn's reads */
+	bool in_rx;                     /* inside a session socket's receive callback */
+	uint64_t turns;                 /* turns of lws_service taken (waits on the fds) */
+	bool held_buffered;             /* the hold began inside one: lws may hold bytes too */
 };
 
 struct loop_timer {
@@ -42,7 +49,14 @@ struct loop_timer {
 	struct loop *loop;              /* NULL once the loop is gone */
 	void (*cb)(void *arg);
 	void *arg;
+	int64_t hold_us;                /* loop_timer_hold_reads: hold when due within this */
 };
+
+/* loop_reads.c, called by loop.c's timers and loop_run. */
+void loop_reads_scheduled(struct loop_timer *t, int64_t delay_us);
+void loop_reads_release(struct loop_timer *t);
+void loop_reads_fire(struct loop_timer *t);
+void loop_reads_after_turn(struct loop *loop);
 
 /* The lws protocol callbacks; loop.c lists them on the vhost. */
 int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,

@@ -556,8 +556,15 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 	case LWS_CALLBACK_CLIENT_ESTABLISHED:
 		on_established(s, wsi);
 		return s->wsi == wsi ? 0 : -1;
-	case LWS_CALLBACK_CLIENT_RECEIVE:
-		return session_on_receive(s, wsi, in, len);
+	case LWS_CALLBACK_CLIENT_RECEIVE: {
+		struct loop *loop = s->loop;
+		if (loop)
+			loop->in_rx = true;
+		int rc = session_on_receive(s, wsi, in, len);
+		if (loop)
+			loop->in_rx = false;
+		return rc;
+	}
 	case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
 		session_stall_rearm(s);
 		return 0;

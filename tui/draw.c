@@ -268,3 +268,14 @@ void draw_painter_forget(struct painter *p)
 	if (p->line_hash)
 		memset(p->line_hash, 0, (size_t)p->lines * sizeof *p->line_hash);
 }
+
+void draw_cursor(struct painter *p, bool park, int y, int x)
+{
+	if (park != p->cursor_parked) {
+		curs_set(park ? 0 : 1);
+		leaveok(stdscr, park);
+		p->cursor_parked = park;
+	}
+	if (!park)
+		move(y, x);
+}

@@ -18,6 +18,7 @@ struct painter {
 	size_t nrows, rows_cap;
 	int transcript_rows;
 	int input_width;
+	bool cursor_parked;             /* hidden and left where the last frame's text ended */
 };
 
 /* How one kind of text looks, in colour (attr, pair) and without (mono). */
@@ -46,6 +47,8 @@ uint64_t draw_hash_look(uint64_t h, const struct look *l);
 bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
 /* Forgets the line fingerprints: the next frame draws every line. */
 void draw_painter_forget(struct painter *p);
+/* Parks the cursor (hidden, left where the frame's writing ends) or puts it back at y, x. */
+void draw_cursor(struct painter *p, bool park, int y, int x);
 /* Fits the line fingerprints to the screen's size and the rows to transcript_rows. */
 void draw_painter_fit(struct painter *p, int transcript_rows);
 /* Rows a notice takes wrapped at width (at least one). */

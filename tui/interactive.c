@@ -124,8 +124,10 @@ static void on_frame(void *arg)
 	track_confirmation(u, &st);
 	/* The topmost layer that covers the screen paints it, else the conversation does. */
 	const struct layer *screen = layers_screen(&u->layers);
-	if (screen)
+	if (screen) {
+		draw_cursor(&u->paint, false, getcury(stdscr), getcurx(stdscr));
 		screen->paint(u, &st, now);
+	}
 	else
 		paint_frame(u, &st, now);
 	call_back(u, now);
@@ -372,6 +374,8 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->ui.input_ctx = u;
 	render_clock_init(&u->ui.clock, o->render_hz);
 	u->ui.frame_timer = loop_timer_create(loop, on_frame, u);
+	/* While a frame is due, deltas wait in the kernel and are read at its tick. */
+	loop_timer_hold_reads(u->ui.frame_timer, u->ui.clock.period_us);
 	u->key_timer = loop_timer_create(loop, on_key_timer, u);
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
 	conv_open(u, o->conversation_id, true);

@@ -438,7 +438,12 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 		paint_status(u, st, now_us, L.status_y);
 	int cy, cx;
 	paint_input(u, &L, &cy, &cx);
-	move(cy, cx);
+	/* While an answer streams and nothing is typed the cursor is hidden and left where the
+	 * text ends: the next frame's text follows on with no move, where going back to the
+	 * input line cost two moves a frame, as many bytes as the text itself. */
+	bool park = transcript_open_streams(u->cur->t) && editor_empty(e) && !u->layers.n &&
+		    L.prompt == 0;
+	draw_cursor(&u->paint, park, cy, cx);
 	wnoutrefresh(stdscr);
 	doupdate();
 }

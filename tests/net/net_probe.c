@@ -5,7 +5,7 @@
  *             [--stall-timeout S] [--ping-interval S] [--after-seq N] [--no-history]
  *             [--max-message BYTES] [--insecure] [--send TEXT]... [--log FILE]
  *             [--until-seq N] [--until-syncs N] [--stop-after-syncs N] [--exit-after S]
- *             [--raw] [--reconnect-now] [--protocol auto|session|events]
+ *             [--raw] [--reconnect-now] [--protocol auto|session|events] [--frame-hz HZ]
  *   net_probe --server URL --rest METHOD PATH [--body JSON] [--key-env VAR]
  *
  * Lines (t= is seconds since start, monotonic):
@@ -18,6 +18,8 @@
  *   rest <status> <body> | rest error <text>
  *   exit <code> cursor=<N> open_streams=<n> last_rx=<s>
  *   reconnect_now <1|0> t=<s>            (--reconnect-now: 0.1 s into each wait, and once live)
+ *   frames ticks=<n> deltas=<n> waited=<n> turns=<n> last_tick=<s>  (--frame-hz: a frame clock
+ *       as the TUI's holds the reads; waited counts deltas read at a tick after waiting)
  * The key comes from an environment variable so that it is on no command line. */
 #include <getopt.h>
 #include <signal.h>
@@ -45,6 +47,10 @@ struct probe {
 	int syncs;
 	bool raw;
 	int exit_code;
+	struct loop_timer *frame_timer; /* --frame-hz: due one period after a delta */
+	int64_t frame_period_us;
+	uint64_t ticks, deltas, waited;
+	int64_t last_tick;
 	char *streams[MAX_STREAMS];
 	size_t nstreams;
 	FILE *log;
@@ -166,6 +172,14 @@ static void on_frame(void *ctx, const struct frame *f)
 		break;
 	case FRAME_DELTA:
 		printf("delta %s %d %lld\n", f->item_id, f->attempt, (long long)f->order);
+		P.deltas++;
+		if (P.frame_timer) {
+			int64_t now = clock_now_us();
+			if (loop_read_since(P.loop, now) < now)
+				P.waited++;
+			if (!loop_timer_pending(P.frame_timer))
+				loop_timer_schedule(P.frame_timer, P.frame_period_us);
+		}
 		break;
 	case FRAME_ITEM_ABORTED:
 		stream_end("aborted", f->item_id);
@@ -227,6 +241,13 @@ static void on_reconnect_timer(void *arg)
 	printf("reconnect_now %d t=%.3f\n", started, now_s());
 }
 
+static void on_frame_tick(void *arg)
+{
+	(void)arg;
+	P.ticks++;
+	P.last_tick = clock_now_us();
+}
+
 static void on_exit_timer(void *arg)
 {
 	(void)arg;
@@ -270,6 +291,7 @@ int main(int argc, char **argv)
 		{ "body", required_argument, NULL, 'b' },
 		{ "reconnect-now", no_argument, NULL, 'N' },
 		{ "protocol", required_argument, NULL, 'P' },
+		{ "frame-hz", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_config cfg = { .after_seq = -1, .ping_interval_s = 20,
@@ -277,6 +299,7 @@ int main(int argc, char **argv)
 	const char *sends[32], *rest_method = NULL, *rest_path = NULL, *body = NULL;
 	int nsends = 0, c, signals[] = { SIGINT, SIGTERM };
 	double exit_after = 0;
+	int frame_hz = 0;
 	struct buf err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -312,6 +335,7 @@ int main(int argc, char **argv)
 			cfg.protocol = !strcmp(optarg, "session") ? NET_PROTOCOL_SESSION
 				       : !strcmp(optarg, "events") ? NET_PROTOCOL_EVENTS : NET_PROTOCOL_AUTO;
 			break;
+		case 'F': frame_hz = atoi(optarg); break;
 		default: usage();
 		}
 	}
@@ -330,6 +354,11 @@ int main(int argc, char **argv)
 	P.reconnect_timer = loop_timer_create(P.loop, on_reconnect_timer, NULL);
 	if (exit_after > 0)
 		loop_timer_schedule(P.exit_timer, (int64_t)(exit_after * 1e6));
+	if (frame_hz > 0) {
+		P.frame_period_us = 1000000 / frame_hz;
+		P.frame_timer = loop_timer_create(P.loop, on_frame_tick, NULL);
+		loop_timer_hold_reads(P.frame_timer, P.frame_period_us);
+	}
 	if (rest_method) {
 		if (rest_request(P.loop, cfg.server_url, cfg.api_key, cfg.insecure, rest_method,
 				 rest_path, body, on_rest, NULL)) {
@@ -352,7 +381,13 @@ int main(int argc, char **argv)
 	       P.session ? (long long)session_cursor(P.session) : -1LL,
 	       P.session ? session_pending_messages(P.session) : 0, P.nstreams,
 	       P.last_rx ? (double)(P.last_rx - P.t0) / 1e6 : -1.0);
+	if (P.frame_timer)
+		printf("frames ticks=%llu deltas=%llu waited=%llu turns=%llu last_tick=%.3f\n",
+		       (unsigned long long)P.ticks, (unsigned long long)P.deltas,
+		       (unsigned long long)P.waited, (unsigned long long)P.loop->turns,
+		       P.last_tick ? (double)(P.last_tick - P.t0) / 1e6 : -1.0);
 	session_destroy(P.session);
+	loop_timer_destroy(P.frame_timer);
 	loop_timer_destroy(P.exit_timer);
 	loop_timer_destroy(P.reconnect_timer);
 	loop_destroy(P.loop);

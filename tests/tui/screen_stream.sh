@@ -44,9 +44,14 @@ grep -q '/interrupt' "$WORK/traffic" && fail "Esc interrupted an idle agent"
 T send-keys -t main -l "go slowly"
 T send-keys -t main Enter
 wait_for "Slow answer" || fail "the slow answer did not start"
+# While an answer streams and nothing is typed the cursor is hidden, left where the text
+# ends (no move back to the input line every frame); it comes back when the stream ends.
+[ "$(T display -p -t main '#{cursor_flag}')" = 0 ] || fail "the cursor shows while an answer streams"
 T send-keys -t main Escape
 wait_traffic "^rest POST /api/conversations/$CONV/interrupt 200" || fail "Esc did not interrupt"
 wait_for "agent (interrupted)" || fail "the answer cut short is not marked interrupted"
+for _ in $(seq 50); do [ "$(T display -p -t main '#{cursor_flag}')" = 1 ] && break; sleep 0.05; done
+[ "$(T display -p -t main '#{cursor_flag}')" = 1 ] || fail "the cursor did not come back after the stream"
 screen | grep -qF "Slow answer" || fail "the answer cut short vanished"
 wait_for "paused" || fail "the status line does not show the pause"
 

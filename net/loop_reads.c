@@ -1,0 +1,151 @@
+/* loop_reads: a frame clock holds the session sockets' reads until its tick.
+ *
+ * The screen cannot show a delta before the next frame, so while a frame is due the sockets
+ * need not wake the loop for each WebSocket frame (200 a second while streaming, against a
+ * 30 Hz clock): what they bring waits in the kernel and is read at the tick, all at once,
+ * just before the paint. A turn of lws_service runs its timers before it polls, so a tick
+ * that finds bytes waiting lets the poll of the same turn read them and runs its callback
+ * after that turn (loop_reads_after_turn); a tick that finds none runs it at once. Idle (no
+ * frame due) nothing is held and nothing wakes. */
+#include <poll.h>
+
+#include "net_int.h"
+
+/* More open sessions than this and nothing is held: their sockets are read as they come. */
+enum { HOLD_MAX = 16 };
+
+/* The longest a tick waits for the reads it expects. */
+#define AFTER_BOUND_US ((lws_usec_t)1000)
+
+static bool session_readable(const struct session *s)
+{
+	return s->wsi && s->phase >= PHASE_OPEN;
+}
+
+/* Switches reading on or off on every open session socket; false when there are too many
+ * to hold. */
+static bool reads_set(struct loop *loop, bool on)
+{
+	if (!on && loop->sessions.count > HOLD_MAX)
+		return false;
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		struct session *s = lws_container_of(d, struct session, node);
+		if (session_readable(s))
+			lws_rx_flow_control(s->wsi, on);
+	} lws_end_foreach_dll(d);
+	return true;
+}
+
+/* True when a session socket has something for lws to read (bytes, a hangup, an error). */
+static bool reads_waiting(struct loop *loop)
+{
+	struct pollfd fds[HOLD_MAX];
+	nfds_t n = 0;
+
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		struct session *s = lws_container_of(d, struct session, node);
+		if (session_readable(s) && n < HOLD_MAX) {
+			fds[n].fd = lws_get_socket_fd(s->wsi);
+			fds[n].events = POLLIN;
+			fds[n].revents = 0;
+			if (fds[n].fd >= 0)
+				n++;
+		}
+	} lws_end_foreach_dll(d);
+	if (!n || poll(fds, n, 0) <= 0)
+		return false;
+	for (nfds_t i = 0; i < n; i++)
+		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			return true;
+	return false;
+}
+
+static void hold(struct loop_timer *t)
+{
+	struct loop *loop = t->loop;
+
+	if (loop->holder == t)
+		return;
+	if (loop->holder || !reads_set(loop, false))
+		return;
+	loop->holder = t;
+	loop->held_since = clock_now_us();
+	/* Held inside a receive: lws keeps the rest of what it read for after the hold. */
+	loop->held_buffered = loop->in_rx;
+}
+
+/* t was scheduled delay_us from now: its reads wait for it when it is a hold within reach. */
+void loop_reads_scheduled(struct loop_timer *t, int64_t delay_us)
+{
+	if (t->loop->after == t)
+		t->loop->after = NULL;  /* one run: the new schedule replaces the wait */
+	if (!t->hold_us)
+		return;
+	if (delay_us <= t->hold_us)
+		hold(t);
+	else
+		loop_reads_release(t);
+}
+
+/* t no longer holds the reads (cancelled, destroyed, scheduled far off). */
+void loop_reads_release(struct loop_timer *t)
+{
+	struct loop *loop = t->loop;
+
+	if (loop && loop->after == t)
+		loop->after = NULL;
+	if (!loop || loop->holder != t)
+		return;
+	loop->holder = NULL;
+	reads_set(loop, true);
+}
+
+/* t's time has come: reading resumes, and its callback runs after what waits is read. */
+void loop_reads_fire(struct loop_timer *t)
+{
+	struct loop *loop = t->loop;
+
+	if (loop->holder != t) {
+		t->cb(t->arg);
+		return;
+	}
+	loop->holder = NULL;
+	reads_set(loop, true);
+	if (loop->held_buffered || reads_waiting(loop)) {
+		/* The poll of this turn reads them, then the callback runs. The timer bounds that
+		 * poll should lws have nothing after all; the turn's end cancels it. */
+		loop->after = t;
+		lws_sul_schedule(loop->ctx, 0, &t->sul, t->sul.cb, AFTER_BOUND_US);
+		return;
+	}
+	t->cb(t->arg);
+}
+
+/* After a turn of lws_service: the callback of a tick that waited for its reads. */
+void loop_reads_after_turn(struct loop *loop)
+{
+	struct loop_timer *t = loop->after;
+
+	if (!t)
+		return;
+	loop->after = NULL;
+	lws_sul_cancel(&t->sul);
+	t->cb(t->arg);
+}
+
+/* Holds the session sockets' reads while t is due within hold_us (0: never). */
+void loop_timer_hold_reads(struct loop_timer *t, int64_t hold_us)
+{
+	t->hold_us = hold_us > 0 ? hold_us : 0;
+	if (!t->hold_us)
+		loop_reads_release(t);
+}
+
+/* When what is being read now could have been read first: the start of the hold it waited
+ * out, else now_us. */
+int64_t loop_read_since(const struct loop *loop, int64_t now_us)
+{
+	if (loop && loop->after && loop->held_since < now_us)
+		return loop->held_since;
+	return now_us;
+}
