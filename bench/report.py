@@ -236,10 +236,15 @@ def build(args):
     t.add("stream_bytes", "1. streaming: terminal bytes per 1k deltas", fmt(bytes_k),
           f"{fmt(answer_k)} (the answer's own bytes)", f"{fmt(rb)}×", "≤ 12,000 (3× the answer)",
           None if bytes_k is None else bytes_k <= 12000)
-    if peers and bytes_k and all(p[2] for p in peers):
+    # Like with like: the peers measured in this run count their bytes from the first delta,
+    # so tether's are counted from there too; the stored table counted whole windows.
+    live = med(res, "stream_bytes_live") if peers and len(peers[0]) > 4 else None
+    peer_bytes_k = live * per_k if live is not None else bytes_k
+    if peers and peer_bytes_k and all(p[2] for p in peers):
         best = min(peers, key=lambda p: p[2])
-        below = best[2] / bytes_k
-        t.add("stream_bytes_peer", "1. streaming: terminal bytes vs best peer", fmt(bytes_k),
+        below = best[2] / peer_bytes_k
+        t.add("stream_bytes_peer", "1. streaming: terminal bytes vs best peer"
+              + (" (while streaming)" if live is not None else ""), fmt(peer_bytes_k),
               f"{best[2]:,.0f} ({peer_label(best[0])}; "
               + ", ".join(f"{peer_label(p[0])} {p[2]:,.0f}" for p in peers if p is not best)
               + f"; {seen})", f"{fmt(below, 1)}× below", "≥ 3× below", below >= 3)
