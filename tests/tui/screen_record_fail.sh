@@ -6,7 +6,7 @@
 
 start_fixture "$DATA/tui_chat.scenario"
 start_tether 80 24 --record /dev/full "$CONV"
-wait_until 10 test -e "$WORK/rc" || fail "tether did not end"
+wait_until 30 test -e "$WORK/rc" || fail "tether did not end"
 [ "$(cat "$WORK/rc")" = 1 ] || fail "exit status $(cat "$WORK/rc"), not 1"
 [ "$(grep -c -- '--record /dev/full: cannot write: No space left on device' "$WORK/stderr")" = 1 ] ||
 	fail "the write failure was not reported once after the screen"

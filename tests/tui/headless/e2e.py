@@ -451,7 +451,11 @@ def test_tui_rest_fallback():
     try:
         subprocess.run(tmux + ["new-session", "-d", "-x", "100", "-y", "30", "-e", "LANG=C.UTF-8",
                                "%s --server %s %s" % (TETHER, s.url, CONV)], check=True, env=ENV)
-        time.sleep(1.0)
+        # typed once the prompt is drawn: keys sent before the TUI reads them are lost
+        deadline = time.time() + 20
+        while time.time() < deadline and "message the agent" not in subprocess.run(
+                tmux + ["capture-pane", "-p"], capture_output=True, text=True).stdout:
+            time.sleep(0.1)
         subprocess.run(tmux + ["send-keys", "-l", "typed while down"], check=True)
         subprocess.run(tmux + ["send-keys", "Enter"], check=True)
         deadline = time.time() + 20
