@@ -47,10 +47,11 @@ int headless_run(const struct options *o, struct loop *loop, struct mask_set *ma
 	};
 	/* The run ends by itself per --until, answers confirmations per --on-confirm, reconnects
 	 * 8 times unless told, holds only what it has not written yet, and sends over the socket
-	 * only (cli.md). */
+	 * only (cli.md). ndjson is rewritten from the frames, so the model need not keep texts. */
 	const struct run_policy policy = {
 		.until = o->until, .handle_confirmations = true, .on_confirm = o->on_confirm,
-		.default_retries = 8, .trim_written = true, .quiet = o->quiet, .say_unsent = true,
+		.default_retries = 8, .trim_written = true,
+		.drop_texts = o->format == FORMAT_NDJSON, .quiet = o->quiet, .say_unsent = true,
 	};
 	r.controller = controller_create(loop, o, &policy, masks, api_key);
 	controller_add_sink(r.controller, headless_sink_create(stdout, o->format, o->quiet, masks,

@@ -168,8 +168,15 @@ bool ctl_event_to_spec(struct controller *c, const struct event *e, int64_t seq,
 	spec->has_exit_code = e->has_exit_code;
 	spec->exit_code = e->exit_code;
 	spec->tool_call_id = e->tool_call_id;
+	if (c->policy.drop_texts) {
+		/* The title, summary and whole action stay: a confirmation reports them. */
+		free(composed);
+		text = composed = NULL;
+		detail = result = NULL;
+	}
 	spec_text(c, store, text, &spec->text, &spec->text_len);
-	spec_text(c, store, e->reasoning, &spec->reasoning, &spec->reasoning_len);
+	spec_text(c, store, c->policy.drop_texts ? NULL : e->reasoning, &spec->reasoning,
+		  &spec->reasoning_len);
 	spec_text(c, store, title, &spec->title, NULL);
 	spec_text(c, store, e->action_summary, &spec->summary, NULL);
 	spec_text(c, store, e->action_detail, &spec->full_action, NULL);

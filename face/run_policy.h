@@ -11,6 +11,7 @@ struct run_policy {
 	enum on_confirm on_confirm;     /* once per waiting period, when handle_confirmations */
 	int default_retries;            /* reconnects when --max-retries does not say (0: no end) */
 	bool trim_written;              /* what the sinks wrote is not held: a short tail stays */
+	bool drop_texts;                /* no sink reads the model's texts: only titles are kept */
 	bool rest_fallback;             /* a message goes through REST while the socket is down */
 	bool page_history;              /* opens on the tail; older history comes in pages */
 	bool quiet;                     /* notices but fatal ones are dropped (-q) */

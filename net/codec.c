@@ -30,6 +30,7 @@ struct frame_store {
 	size_t owned_count;
 	char *owned[STORE_OWNED_MAX];   /* composed strings (joined parts, summaries) */
 	struct usage_stats stats;       /* a state update's usage */
+	bool one_block;                 /* src and arena follow the struct in its allocation */
 };
 
 void codec_fail(struct codec_error *err, enum codec_status status, const char *fmt, ...)
@@ -169,8 +170,10 @@ static void store_free(struct frame_store *st)
 	cJSON_Delete(st->root);
 	cJSON_Delete(st->call_arguments);
 	free(st->raw);
-	free(st->src);
-	free(st->arena);
+	if (!st->one_block) {
+		free(st->src);
+		free(st->arena);
+	}
 	usage_stats_fini(&st->stats);
 	for (size_t i = 0; i < st->owned_count; i++)
 		free(st->owned[i]);
@@ -995,13 +998,16 @@ void codec_event_names(struct event *e, const char *source)
 struct frame_store *codec_store_for_text(const char *json, size_t len, size_t event_at,
 					 char **arena)
 {
-	struct frame_store *st = xcalloc(1, sizeof *st);
-	st->src = xmalloc(len + 1);
+	/* One allocation per frame: the store, then the text, then room for its strings. */
+	struct frame_store *st = xmalloc(sizeof *st + 2 * (len + 1));
+	memset(st, 0, sizeof *st);
+	st->one_block = true;
+	st->src = (char *)(st + 1);
 	memcpy(st->src, json, len);
 	st->src[len] = '\0';
 	st->src_len = len;
 	st->event_at = event_at;
-	*arena = st->arena = xmalloc(len + 1);
+	*arena = st->arena = st->src + len + 1;
 	return st;
 }
 
