@@ -174,6 +174,25 @@ static bool take_kind(char **arena, const struct jspan *ev, struct event *e)
 	return false;
 }
 
+static bool has_prefix(const char *at, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - at) >= n && memcmp(at, prefix, n) == 0;
+}
+
+/* True when the frame's first member is a type this decoder never takes: a delta, most
+ * frames while streaming, then goes to the tree without a check of its whole text first. */
+static bool type_first_not_ours(const char *json, const char *end)
+{
+	static const char lead[] = "{\"type\":\"";
+	const char *v = json + sizeof(lead) - 1;
+
+	if (!has_prefix(json, end, lead))
+		return false;
+	return !has_prefix(v, end, "durable\"") && !has_prefix(v, end, "transient\"");
+}
+
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **out)
 {
 	static const char *const names[] = { "type", "seq", "event" };
@@ -186,7 +205,7 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 	struct jspan m[3], ev[EV_COUNT];
 	const char *end = json + len;
 	/* The whole text is checked once; the walks below only find spans in it. */
-	if (!len || json[0] != '{' || jspan_skip(json, end) != end ||
+	if (!len || json[0] != '{' || type_first_not_ours(json, end) || jspan_skip(json, end) != end ||
 	    !jspan_members(json, end, names, 3, m) || !m[2].at || m[2].at[0] != '{')
 		return -1;
 	bool durable = jspan_is(m[0], "durable");
