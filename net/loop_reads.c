@@ -8,6 +8,7 @@
  * after that turn (loop_reads_after_turn); a tick that finds none runs it at once. Idle (no
  * frame due) nothing is held and nothing wakes. */
 #include <poll.h>
+#include <sys/ioctl.h>
 
 #include "net_int.h"
 
@@ -36,8 +37,13 @@ static bool reads_set(struct loop *loop, bool on)
 	return true;
 }
 
-/* True when a session socket has something for lws to read (bytes, a hangup, an error). */
-static bool reads_waiting(struct loop *loop)
+/* A socket with at least this many bytes queued is not held: lws reads about this much per
+ * turn (its service buffer), so held it would take one buffer per tick. */
+#define BACKLOG_BYTES 4096
+
+/* True when a session socket has something for lws to read (bytes, a hangup, an error); with
+ * backlog, only when one has BACKLOG_BYTES or more queued (a replay, not a streamed delta). */
+static bool reads_waiting(struct loop *loop, bool backlog)
 {
 	struct pollfd fds[HOLD_MAX];
 	nfds_t n = 0;
@@ -54,9 +60,15 @@ static bool reads_waiting(struct loop *loop)
 	} lws_end_foreach_dll(d);
 	if (!n || poll(fds, n, 0) <= 0)
 		return false;
-	for (nfds_t i = 0; i < n; i++)
-		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+	for (nfds_t i = 0; i < n; i++) {
+		int queued = 0;
+
+		if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		if (!backlog || (fds[i].revents & (POLLHUP | POLLERR)) ||
+		    ioctl(fds[i].fd, FIONREAD, &queued) < 0 || queued >= BACKLOG_BYTES)
 			return true;
+	}
 	return false;
 }
 
@@ -66,7 +78,9 @@ static void hold(struct loop_timer *t)
 
 	if (loop->holder == t)
 		return;
-	if (loop->holder || !reads_set(loop, false))
+	/* A backlog (a replay, a burst faster than a tick's read takes) held would be read one
+	 * buffer per tick: it is read as it comes until the socket drains. */
+	if (loop->holder || reads_waiting(loop, true) || !reads_set(loop, false))
 		return;
 	loop->holder = t;
 	loop->held_since = clock_now_us();
@@ -111,7 +125,7 @@ void loop_reads_fire(struct loop_timer *t)
 	}
 	loop->holder = NULL;
 	reads_set(loop, true);
-	if (loop->held_buffered || reads_waiting(loop)) {
+	if (loop->held_buffered || reads_waiting(loop, false)) {
 		/* The poll of this turn reads them, then the callback runs. The timer bounds that
 		 * poll should lws have nothing after all; the turn's end cancels it. */
 		loop->after = t;

@@ -675,5 +675,20 @@ case_frame_clock() {
 		fail "a tick at $last_tick s, after the stream's last frame at $last_rx s"
 }
 
+# A replay's backlog is read as it comes, not one read per tick while frames are due: 2,000
+# events of up to 8 KB (~3.5 MB) in a few dozen ticks (one buffer a tick would need hundreds).
+case_frame_clock_backlog() {
+	printf 'history 2000\n' >"$T/h.scenario"
+	start_fixture "$T/h.scenario"
+	session --frame-hz 30 --until-seq 1999
+	expect_rc 0
+	awk '$1 == "frames" {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "%d durable events in %d ticks\n", v["durables"], v["ticks"]
+		exit !(v["durables"] == 2000 && v["ticks"] * 10 < v["durables"]) }' "$T/out" >"$T/ticks" ||
+		fail "$(cat "$T/ticks")"
+	cat "$T/ticks"
+}
+
 "case_$CASE"
 echo "ok $CASE"

@@ -49,7 +49,7 @@ struct probe {
 	int exit_code;
 	struct loop_timer *frame_timer; /* --frame-hz: due one period after a delta */
 	int64_t frame_period_us;
-	uint64_t ticks, deltas, waited;
+	uint64_t ticks, deltas, waited, durables;
 	int64_t last_tick;
 	char *streams[MAX_STREAMS];
 	size_t nstreams;
@@ -138,6 +138,13 @@ static void print_opt(const char *name, bool has, int64_t v)
 		printf(" %s=none", name);
 }
 
+/* --frame-hz: something changed, so a frame is due one period on (as the TUI's clock). */
+static void frame_due(void)
+{
+	if (P.frame_timer && !loop_timer_pending(P.frame_timer))
+		loop_timer_schedule(P.frame_timer, P.frame_period_us);
+}
+
 static void on_frame(void *ctx, const struct frame *f)
 {
 	(void)ctx;
@@ -157,6 +164,8 @@ static void on_frame(void *ctx, const struct frame *f)
 		break;
 	case FRAME_DURABLE:
 		printf("durable %lld %s\n", (long long)f->seq, f->event.id ? f->event.id : "-");
+		P.durables++;
+		frame_due();
 		if (f->event.id)
 			stream_end("retired", f->event.id);
 		if (P.has_until_seq && f->seq >= P.until_seq)
@@ -177,9 +186,8 @@ static void on_frame(void *ctx, const struct frame *f)
 			int64_t now = clock_now_us();
 			if (loop_read_since(P.loop, now) < now)
 				P.waited++;
-			if (!loop_timer_pending(P.frame_timer))
-				loop_timer_schedule(P.frame_timer, P.frame_period_us);
 		}
+		frame_due();
 		break;
 	case FRAME_ITEM_ABORTED:
 		stream_end("aborted", f->item_id);
@@ -382,8 +390,9 @@ int main(int argc, char **argv)
 	       P.session ? session_pending_messages(P.session) : 0, P.nstreams,
 	       P.last_rx ? (double)(P.last_rx - P.t0) / 1e6 : -1.0);
 	if (P.frame_timer)
-		printf("frames ticks=%llu deltas=%llu waited=%llu turns=%llu last_tick=%.3f\n",
+		printf("frames ticks=%llu deltas=%llu durables=%llu waited=%llu turns=%llu last_tick=%.3f\n",
 		       (unsigned long long)P.ticks, (unsigned long long)P.deltas,
+		       (unsigned long long)P.durables,
 		       (unsigned long long)P.waited, (unsigned long long)P.loop->turns,
 		       P.last_tick ? (double)(P.last_tick - P.t0) / 1e6 : -1.0);
 	session_destroy(P.session);
