@@ -10,19 +10,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-static long status_kb(const char *path, const char *key)
-{
-	FILE *f = fopen(path, "r");
-	char line[256];
-	long v = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, key, strlen(key)))
-			v = atol(line + strlen(key));
-	fclose(f);
-	return v;
-}
+#include "proc_status.h"
 
 int main(int argc, char **argv)
 {
@@ -37,9 +25,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "proc_probe: no such process %s\n", argv[1]);
 		return 1;
 	}
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
 	printf("cpu_s %.6f\nhwm_kb %ld\nrss_kb %ld\n", (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
-	       status_kb(path, "VmHWM:"), status_kb(path, "VmRSS:"));
+	       proc_status_kb((long)pid, "VmHWM:"), proc_status_kb((long)pid, "VmRSS:"));
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc_status.h"
+
 #define MAX_PROCS 65536
 
 struct proc {
@@ -75,21 +77,6 @@ static int environ_has(long pid, const char *mark)
 	return found;
 }
 
-static long status_kb(long pid, const char *key)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%ld/status", pid);
-	FILE *f = fopen(path, "r");
-	long v = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, key, strlen(key)))
-			v = atol(line + strlen(key));
-	fclose(f);
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2 || argc > 3) {
@@ -133,8 +120,9 @@ int main(int argc, char **argv)
 		if (!procs[i].in)
 			continue;
 		cpu += procs[i].cpu_s;
-		hwm += status_kb(procs[i].pid, "VmHWM:");
-		rss += status_kb(procs[i].pid, "VmRSS:");
+		long h = proc_status_kb(procs[i].pid, "VmHWM:"), r = proc_status_kb(procs[i].pid, "VmRSS:");
+		hwm += h > 0 ? h : 0;
+		rss += r > 0 ? r : 0;
 		n++;
 	}
 	if (n == 0) {
