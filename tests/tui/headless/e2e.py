@@ -11,6 +11,29 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import harness  # noqa: E402 (tests/harness.py)
 from harness import TETHER, DATA, TMP  # noqa: E402
 
+
+def tmux_kill_server(tmux):
+    """Kills a private tmux server and waits for what ran in its panes to end: a tether that
+    outlives its terminal (an ASan build's leak check at exit was seen spinning for minutes
+    after SIGHUP) is killed, so no test leaves a process behind."""
+    out = subprocess.run(tmux + ["list-panes", "-a", "-F", "#{pane_pid}"],
+                         capture_output=True, text=True).stdout
+    pids = [int(x) for x in out.split() if x.isdigit()]
+    subprocess.run(tmux + ["kill-server"], capture_output=True)
+    deadline = time.time() + 5
+    for pid in pids:
+        while time.time() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
 # "At once": 1 s in the product build (meson scales it for sanitizer builds).
 AT_ONCE = 1.0 * float(os.environ.get("TETHER_TIME_SCALE", "1"))
@@ -469,7 +492,7 @@ def test_tui_rest_fallback():
         assert "typed while down" in posts[0] and '"run":true' in posts[0], posts[0]
         assert not [l for l in s.traffic_lines() if l.startswith("recv ")], "nothing over the socket"
     finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        tmux_kill_server(tmux)
         s.stop()
 
 
@@ -506,7 +529,7 @@ def test_tui_picker():
         subprocess.run(tmux + ["send-keys", "Enter"], check=True)
         assert wait_for("hello from the picked one"), screen()
     finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        tmux_kill_server(tmux)
         s.stop()
 
 
@@ -595,7 +618,7 @@ def test_server_strings_masked():
         assert title.startswith("tether: Title <secret-hidden>"), title
         assert "hunter2" not in title and "pwned" not in title, title
     finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        tmux_kill_server(tmux)
         s.stop()
 
 
@@ -641,7 +664,7 @@ def test_tui_quit_with_requests_in_flight():
         assert "LeakSanitizer" not in err and "AddressSanitizer" not in err, err[-2000:]
     finally:
         stop.set()
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        tmux_kill_server(tmux)
         for c in held:
             c.close()
         lsock.close()
@@ -1068,7 +1091,7 @@ def test_tui_picker_keys():
         assert wait_for(2, "EXIT=0"), screen(2)
     finally:
         for n in socks:
-            subprocess.run(tmux(n) + ["kill-server"], capture_output=True)
+            tmux_kill_server(tmux(n))
         for s in servers:
             s.stop()
 
@@ -1583,7 +1606,7 @@ def test_list_tty():
             screen = subprocess.run(sock + ["capture-pane", "-p"], capture_output=True,
                                     text=True).stdout
     finally:
-        subprocess.run(sock + ["kill-server"], capture_output=True)
+        tmux_kill_server(sock)
         s.stop()
     row = "%-36s  %-8s  %-10s  %s"
     want = ["%s, version 1.43.1" % s.url,
@@ -1652,7 +1675,7 @@ def tui_timed(url, *args, env_extra=(), give_up_key=False):
             time.sleep(0.02)
         took = asked if give_up_key else time.monotonic() - t0
     finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        tmux_kill_server(tmux)
     return int(open(rcf).read()), open(errf, errors="replace").read().splitlines(), took
 
 
@@ -2369,7 +2392,7 @@ def test_tui_split_parts_secret():
         for piece in SPLIT_PIECES:
             assert piece.decode() not in text, text
     finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        tmux_kill_server(tmux)
         s.stop()
 
 
