@@ -279,6 +279,7 @@ fresh_tmux() {
 # stop_run: ends the tmux server and the fixture, for the next start_fixture and start_tether.
 stop_run() {
 	T kill-server
+	reap_tether
 	kill "$SRV" 2>/dev/null
 	wait "$SRV" 2>/dev/null
 	SRV=
