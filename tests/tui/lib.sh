@@ -27,6 +27,16 @@ chmod 700 "$WORK/run"
 
 T() { tmux -L "$SOCKET" "$@"; }
 
+# kill-server returns before the server has gone, and a new-session meanwhile can reach the
+# dying one ("server exited unexpectedly", seen under load): wait until its process is gone.
+tmux_stop() {
+	local p
+	p=$(T display -p '#{pid}' 2>/dev/null)
+	T kill-server >/dev/null 2>&1
+	[ -n "$p" ] || return 0
+	for _ in $(seq 250); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.02; done
+}
+
 # tether goes with its terminal; one still there after 5 s must not outlive the test (an ASan
 # build's leak check at exit was seen spinning forever once its tty was gone).
 reap_tether() {
@@ -38,7 +48,7 @@ reap_tether() {
 }
 
 cleanup() {
-	T kill-server >/dev/null 2>&1
+	tmux_stop
 	reap_tether
 	if [ -n "$SRV" ]; then
 		kill "$SRV" 2>/dev/null
@@ -270,7 +280,7 @@ no_sanitizer_report() {
 # fresh_tmux: ends the tmux server and uses a new socket for the next start_tether (a new
 # session on the socket of a server still shutting down fails: "server exited unexpectedly").
 fresh_tmux() {
-	T kill-server >/dev/null 2>&1
+	tmux_stop
 	reap_tether
 	FRESH_TMUX=$((${FRESH_TMUX:-0} + 1))
 	SOCKET="tether-screen-$$-$FRESH_TMUX"
@@ -278,7 +288,7 @@ fresh_tmux() {
 
 # stop_run: ends the tmux server and the fixture, for the next start_fixture and start_tether.
 stop_run() {
-	T kill-server
+	tmux_stop
 	reap_tether
 	kill "$SRV" 2>/dev/null
 	wait "$SRV" 2>/dev/null

@@ -82,7 +82,7 @@ wait_title "$fresh" || fail "after exit the title is '$(title)', not '$fresh'"
 no_sanitizer_report
 
 # A crash gives the title back too (the fatal-signal path writes the same restore bytes).
-T kill-server
+tmux_stop
 # the old server is gone before the new one starts (else it may answer, exiting)
 server_gone() { T list-sessions 2>&1 | grep -q "no server running"; }
 wait_until 5 server_gone

@@ -17,7 +17,7 @@ screen | grep -q "earlier event" && fail "a gap row without history missing"
 grep -q "events/search" "$WORK/traffic" && fail "history was paged though all of it was loaded"
 T send-keys -t main C-d
 wait_exit 10 || fail "tether did not quit"
-T kill-server
+tmux_stop
 kill "$SRV" 2>/dev/null
 wait "$SRV" 2>/dev/null
 SRV=

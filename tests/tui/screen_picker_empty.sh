@@ -15,7 +15,7 @@ cmp -s "$WORK/stty_before" "$WORK/stty_after" || fail "the tty mode was not rest
 kill "$SRV"
 wait "$SRV" 2>/dev/null
 SRV=
-T kill-server
+tmux_stop
 start_tether 80 10
 wait_exit || fail "tether did not end with the server down"
 [ "$RC" = 0 ] && fail "exit status 0 with the server down"

@@ -11,7 +11,7 @@ wait_until 30 test -e "$WORK/rc" || fail "tether did not end"
 [ "$(grep -c -- '--record /dev/full: cannot write: No space left on device' "$WORK/stderr")" = 1 ] ||
 	fail "the write failure was not reported once after the screen"
 no_sanitizer_report
-T kill-server
+tmux_stop
 start_tether 80 24 --record "$WORK" "$CONV"
 wait_until 10 test -e "$WORK/rc"
 [ "$(cat "$WORK/rc" 2>/dev/null)" = 2 ] || fail "an unopenable --record is not exit 2"

@@ -23,7 +23,7 @@ paste_mode() {
 }
 
 run() {
-	T kill-server >/dev/null 2>&1
+	tmux_stop
 	rm -f "$WORK/bytes"
 	start_tether 80 24 "$CONV"
 	wait_for "Ready for your messages." || fail "$1: the conversation did not show"
