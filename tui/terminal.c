@@ -180,6 +180,17 @@ static void disable_flow_control(void)
 	}
 }
 
+/* ncurses (6.4) writes out its buffer after every cursor move of an update until the screen
+ * has once come back from endwin(): newterm leaves it in an "initial" state meant for
+ * terminfo-level callers, and only doupdate's return from a suspend leaves that. A streamed
+ * frame went out in 3–4 write()s, one per move. One endwin/doupdate before anything is drawn
+ * (the screen is still blank) makes every later frame a single write. */
+static void leave_initial_state(void)
+{
+	endwin();
+	doupdate();
+}
+
 /* A TERM value fit to be printed: a terminal type name, not whatever the environment holds. */
 static const char *term_name(const char *t)
 {
@@ -271,6 +282,7 @@ int terminal_open(bool color, struct buf *err)
 	else
 		term.colors = false;
 	prepare_sequences();
+	leave_initial_state();
 	install_fatal_handlers();
 	if (!term.atexit_set)
 		term.atexit_set = atexit(restore_at_exit) == 0;

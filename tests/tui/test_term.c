@@ -1,5 +1,6 @@
 /* The terminal module on a pseudo-terminal: a SIGTSTP waiting for the loop (blocked, read
- * from a signalfd) survives screen updates. */
+ * from a signalfd) survives screen updates; a frame goes out in one write; the painter
+ * scrolls what is already on screen instead of drawing it again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,20 +14,70 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "draw.h"
 #include "terminal.h"
+
+#include <sys/syscall.h>
+
+/* Writes to the terminal under test, counted: this definition takes the place of libc's
+ * for ncurses too. */
+static int counted_fd = -1;
+static int writes_counted;
+
+ssize_t write(int fd, const void *p, size_t n)
+{
+	if (fd == counted_fd)
+		writes_counted++;
+	return syscall(SYS_write, fd, p, n);
+}
+
+/* stdin and stdout on a new pseudo-terminal; false (the test skips) when there is none. */
+struct pty {
+	int master, slave, saved_in, saved_out;
+};
+
+static bool pty_open(struct pty *t)
+{
+	t->master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (t->master < 0 || grantpt(t->master) != 0 || unlockpt(t->master) != 0)
+		return false;
+	t->slave = open(ptsname(t->master), O_RDWR | O_NOCTTY);
+	assert_true(t->slave >= 0);
+	t->saved_in = dup(0);
+	t->saved_out = dup(1);
+	dup2(t->slave, 0);
+	dup2(t->slave, 1);
+	setenv("TERM", "xterm", 1);
+	return true;
+}
+
+/* What the terminal was sent, drained so that its writes never block. */
+static void pty_drain(struct pty *t)
+{
+	char buf[4096];
+	int flags = fcntl(t->master, F_GETFL);
+	fcntl(t->master, F_SETFL, flags | O_NONBLOCK);
+	while (read(t->master, buf, sizeof buf) > 0)
+		;
+	fcntl(t->master, F_SETFL, flags);
+}
+
+static void pty_close(struct pty *t)
+{
+	dup2(t->saved_in, 0);
+	dup2(t->saved_out, 1);
+	close(t->saved_in);
+	close(t->saved_out);
+	close(t->slave);
+	close(t->master);
+}
 
 static void test_pending_sigtstp_survives_updates(void **state)
 {
 	(void)state;
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
-	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0)
+	struct pty t;
+	if (!pty_open(&t))
 		skip();
-	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-	assert_true(slave >= 0);
-	int saved_in = dup(0), saved_out = dup(1);
-	dup2(slave, 0);
-	dup2(slave, 1);
-	setenv("TERM", "xterm", 1);
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGTSTP);
@@ -44,14 +95,90 @@ static void test_pending_sigtstp_survives_updates(void **state)
 	sigpending(&pending);
 	bool kept = sigismember(&pending, SIGTSTP);
 	terminal_close();
-	dup2(saved_in, 0);
-	dup2(saved_out, 1);
-	close(saved_in);
-	close(saved_out);
-	close(slave);
-	close(master);
+	pty_close(&t);
 	buf_fini(&err);
 	assert_true(kept);
+}
+
+/* ncurses flushes at every cursor move until it has once come back from endwin(): a frame
+ * that changes three lines must still be one write. */
+static void test_a_frame_is_one_write(void **state)
+{
+	(void)state;
+	struct pty t;
+	if (!pty_open(&t))
+		skip();
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(terminal_open(false, &err), 0);
+	refresh();
+	pty_drain(&t);
+	mvaddstr(2, 4, "one");
+	mvaddstr(9, 30, "two");
+	mvaddstr(17, 11, "three");
+	counted_fd = 1;
+	writes_counted = 0;
+	refresh();
+	counted_fd = -1;
+	pty_drain(&t);
+	terminal_close();
+	pty_close(&t);
+	buf_fini(&err);
+	assert_int_equal(writes_counted, 1);
+}
+
+/* Lines 0..n-1 showing fingerprints 1..n, then asked for 1+k..n followed by k new ones: the
+ * painter scrolls by k, so only the k new lines are left to draw, and the screen shows the
+ * kept lines where they now belong. */
+static void test_painter_scrolls_kept_lines(void **state)
+{
+	(void)state;
+	struct pty t;
+	if (!pty_open(&t))
+		skip();
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(terminal_open(false, &err), 0);
+	enum { N = 12, K = 3 };
+	struct painter p;
+	memset(&p, 0, sizeof p);
+	draw_painter_fit(&p, N);
+	char line[16];
+	for (int y = 0; y < N; y++) {
+		assert_false(draw_line_unchanged(&p, y, (uint64_t)(y + 1) << 8));
+		snprintf(line, sizeof line, "line %d", y);
+		mvaddstr(y, 0, line);
+	}
+	mvaddstr(N, 0, "status");
+	refresh();
+	uint64_t want[N];
+	for (int y = 0; y < N; y++)
+		want[y] = y + K < N ? (uint64_t)(y + K + 1) << 8 : (uint64_t)(100 + y) << 8;
+	assert_int_equal(draw_scroll_to(&p, want, N), K);
+	int drawn = 0;
+	for (int y = 0; y < N; y++)
+		drawn += !draw_line_unchanged(&p, y, want[y]);
+	assert_int_equal(drawn, K);
+	char got[16];
+	mvinnstr(0, 0, got, 6);
+	assert_string_equal(got, "line 3");
+	mvinnstr(N - K - 1, 0, got, 7);
+	assert_string_equal(got, "line 11");
+	mvinnstr(N - K, 0, got, 6);
+	assert_string_equal(got, "      ");
+	mvinnstr(N, 0, got, 6);
+	assert_string_equal(got, "status"); /* below the scrolled lines nothing moved */
+	/* Nothing kept in any shift: nothing is scrolled. */
+	for (int y = 0; y < N; y++)
+		want[y] = (uint64_t)(500 + y) << 8;
+	assert_int_equal(draw_scroll_to(&p, want, N), 0);
+	free(p.line_hash);
+	free(p.row_hash);
+	free(p.rows);
+	pty_drain(&t);
+	terminal_close();
+	pty_close(&t);
+	buf_fini(&err);
 }
 
 /* A title is text between the terminal's own start and end: nothing in it (a server's
@@ -110,6 +237,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pending_sigtstp_survives_updates),
+		cmocka_unit_test(test_a_frame_is_one_write),
+		cmocka_unit_test(test_painter_scrolls_kept_lines),
 		cmocka_unit_test(test_title_bytes_are_inert),
 		cmocka_unit_test(test_notification_bytes),
 		cmocka_unit_test(test_xterm_like_names),
