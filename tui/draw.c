@@ -123,6 +123,55 @@ bool draw_line_unchanged(struct painter *p, int y, uint64_t h)
 	return false;
 }
 
+/* The shift k (0 < k < n) of lines 0..n-1 under which most of the wanted fingerprints
+ * want[0..n) are already on screen k lines lower, if it keeps more lines than no shift
+ * does; 0 when none does. */
+static int best_shift(const struct painter *p, const uint64_t *want, int n)
+{
+	const uint64_t *have = p->line_hash;
+	int kept_in_place = 0;
+	for (int y = 0; y < n; y++)
+		kept_in_place += (want[y] | 1) == have[y];
+	if (kept_in_place >= n - 1)
+		return 0;
+	int best = 0, best_kept = kept_in_place + 2;
+	for (int k = 1; k < n - 2; k++) {
+		if ((want[0] | 1) != have[k])
+			continue;
+		int kept = 0;
+		for (int y = 0; y + k < n; y++)
+			kept += (want[y] | 1) == have[y + k];
+		if (kept > best_kept) {
+			best = k;
+			best_kept = kept;
+		}
+	}
+	return best;
+}
+
+int draw_scroll_to(struct painter *p, const uint64_t *want, int n)
+{
+	if (n > p->lines)
+		n = p->lines;
+	int k = n > 3 ? best_shift(p, want, n) : 0;
+	if (!k)
+		return 0;
+	/* ncurses scrolls its copy of lines 0..n-1; its update finds the lines moved and sends
+	 * a scroll, so nothing of the kept lines is drawn again. */
+	scrollok(stdscr, TRUE);
+	wsetscrreg(stdscr, 0, n - 1);
+	int rc = wscrl(stdscr, k);
+	wsetscrreg(stdscr, 0, LINES - 1);
+	scrollok(stdscr, FALSE);
+	if (rc != OK) {
+		draw_painter_forget(p);
+		return 0;
+	}
+	memmove(p->line_hash, p->line_hash + k, (size_t)(n - k) * sizeof *p->line_hash);
+	memset(p->line_hash + (n - k), 0, (size_t)k * sizeof *p->line_hash);
+	return k;
+}
+
 /* ----------------------------------------------------------------- drawing */
 
 static bool is_drawable(uint32_t cp)
@@ -260,6 +309,7 @@ void draw_painter_fit(struct painter *p, int transcript_rows)
 	if ((size_t)transcript_rows > p->rows_cap) {
 		p->rows_cap = (size_t)transcript_rows;
 		p->rows = xrealloc(p->rows, p->rows_cap * sizeof *p->rows);
+		p->row_hash = xrealloc(p->row_hash, p->rows_cap * sizeof *p->row_hash);
 	}
 }
 

@@ -15,6 +15,7 @@ struct painter {
 	uint64_t *line_hash;
 	int lines, cols;
 	struct view_row *rows;
+	uint64_t *row_hash;             /* this frame's fingerprints of the rows, rows_cap of them */
 	size_t nrows, rows_cap;
 	int transcript_rows;
 	int input_width;
@@ -45,6 +46,10 @@ uint64_t draw_hash_u64(uint64_t h, uint64_t v);
 uint64_t draw_hash_look(uint64_t h, const struct look *l);
 /* True when line y already shows what fingerprint h stands for; records h otherwise. */
 bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
+/* Before lines 0..n-1 are drawn with fingerprints want[0..n): scrolls them up by the shift
+ * under which most are already on screen (a transcript that grew at the bottom), so that
+ * only the lines that differ are drawn. Returns the shift, 0 when none helps. */
+int draw_scroll_to(struct painter *p, const uint64_t *want, int n);
 /* Forgets the line fingerprints: the next frame draws every line. */
 void draw_painter_forget(struct painter *p);
 /* Parks the cursor (hidden, left where the frame's writing ends) or puts it back at y, x. */

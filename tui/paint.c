@@ -64,6 +64,7 @@ void paint_init(struct painter *p, enum theme_kind theme)
 void paint_fini(struct painter *p)
 {
 	free(p->line_hash);
+	free(p->row_hash);
 	free(p->rows);
 	memset(p, 0, sizeof *p);
 }
@@ -114,52 +115,78 @@ static const char *more_hint(struct tui *u, const struct view_row *r, const stru
 	return " · Alt-↑/↓ selects";
 }
 
-static void paint_row(struct tui *u, int y, const struct view_row *r, const struct targets *k)
-{
+/* How a transcript row is drawn this frame, beyond its text. */
+struct row_look {
+	struct look base;
+	bool current, bar;
+	const char *needle, *hint;
 	size_t m;
-	const char *needle = search_needle(u, &m);
+};
+
+static void row_look_of(struct tui *u, const struct view_row *r, const struct targets *k,
+			struct row_look *rl)
+{
+	rl->needle = search_needle(u, &rl->m);
 	/* The current match's item in reverse video, the other matches underlined. */
-	bool current = needle && u->cur->search.match >= 0 && r->item == (size_t)u->cur->search.match;
-	struct look base = row_look(u, r);
-	bool bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
-	const char *hint = more_hint(u, r, k);
-	if (bar)
-		draw_combine(&base, &focus_look);
+	rl->current = rl->needle && u->cur->search.match >= 0 &&
+		      r->item == (size_t)u->cur->search.match;
+	rl->base = row_look(u, r);
+	rl->bar = r->header && k->focused >= 0 && r->item == (size_t)k->focused;
+	rl->hint = more_hint(u, r, k);
+	if (rl->bar)
+		draw_combine(&rl->base, &focus_look);
+}
+
+/* The fingerprint of a transcript row as this frame draws it. */
+static uint64_t row_hash(struct tui *u, const struct view_row *r, const struct targets *k)
+{
+	struct row_look rl;
+	row_look_of(u, r, k, &rl);
 	uint64_t h = 0x84222325cbf29ce4ULL;
-	h = draw_hash_look(h, &base);
-	h = draw_hash_u64(h, (uint64_t)current << 41 | (uint64_t)bar << 40 |
+	h = draw_hash_look(h, &rl.base);
+	h = draw_hash_u64(h, (uint64_t)rl.current << 41 | (uint64_t)rl.bar << 40 |
 				     (uint64_t)r->indent << 2 | (uint64_t)r->header << 1 | r->separator);
-	h = draw_hash_bytes(h, needle ? needle : "", m);
-	h = draw_hash_bytes(h, hint, strlen(hint));
+	h = draw_hash_bytes(h, rl.needle ? rl.needle : "", rl.m);
+	h = draw_hash_bytes(h, rl.hint, strlen(rl.hint));
 	for (size_t i = 0; i < r->nspans; i++) {
 		h = draw_hash_u64(h, (uint64_t)r->spans[i].style << 32 | r->spans[i].len);
 		h = draw_hash_bytes(h, r->text + r->spans[i].off, r->spans[i].len);
 	}
+	return h;
+}
+
+static void paint_row(struct tui *u, int y, const struct view_row *r, const struct targets *k,
+		      uint64_t h)
+{
 	if (draw_line_unchanged(&u->paint, y, h))
 		return;
+	struct row_look rl;
+	row_look_of(u, r, k, &rl);
 	move(y, 0);
 	clrtoeol();
 	if (r->separator)
 		return;
 	int x = r->indent < COLS ? r->indent : COLS;
 	for (size_t i = 0; i < r->nspans && x < COLS; i++) {
-		struct look l = draw_span_look(base, r->spans[i].style);
-		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l, needle,
-				    m, current);
+		struct look l = draw_span_look(rl.base, r->spans[i].style);
+		x = draw_highlighted(y, x, COLS, r->text + r->spans[i].off, r->spans[i].len, &l,
+				     rl.needle, rl.m, rl.current);
 	}
-	if (*hint && x < COLS)
-		x = draw_text(y, x, COLS, hint, strlen(hint), &dim);
-	if (bar && x < COLS) {
+	if (*rl.hint && x < COLS)
+		x = draw_text(y, x, COLS, rl.hint, strlen(rl.hint), &dim);
+	if (rl.bar && x < COLS) {
 		/* The bar runs to the edge, so that the focus shows whatever the header's length. */
 		static const char blanks[] = "                                ";
 		while (x < COLS)
-			x = draw_text(y, x, COLS, blanks, sizeof blanks - 1, &base);
+			x = draw_text(y, x, COLS, blanks, sizeof blanks - 1, &rl.base);
 	}
 }
 
+enum { BLANK_ROW_HASH = 0x5eed };
+
 static void paint_blank(struct painter *p, int y)
 {
-	if (draw_line_unchanged(p, y, 0x5eed))
+	if (draw_line_unchanged(p, y, BLANK_ROW_HASH))
 		return;
 	move(y, 0);
 	clrtoeol();
@@ -420,9 +447,16 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 			k.open = paint_open_target(u);
 			break;
 		}
+	/* The rows' fingerprints first: when the transcript grew at the bottom the screen is
+	 * scrolled, and only the rows that differ are drawn. */
+	uint64_t *want = u->paint.row_hash;
+	for (int y = 0; y < L.transcript; y++)
+		want[y] = (size_t)y < u->paint.nrows ? row_hash(u, &u->paint.rows[y], &k)
+						     : BLANK_ROW_HASH;
+	draw_scroll_to(&u->paint, want, L.transcript);
 	for (int y = 0; y < L.transcript; y++) {
 		if ((size_t)y < u->paint.nrows)
-			paint_row(u, y, &u->paint.rows[y], &k);
+			paint_row(u, y, &u->paint.rows[y], &k, want[y]);
 		else
 			paint_blank(&u->paint, y);
 	}
