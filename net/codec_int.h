@@ -91,6 +91,10 @@ struct frame_store;
  * cJSON: 0 and *st its store. -1 (f as it was)
  * for anything else, to be decoded with cJSON. */
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **st);
+/* codec_delta.c */
+/* Decodes json[0..len) into *f when it is a delta frame of a shape decoded without cJSON:
+ * 0 and *st its store; -1 (f as it was) for anything else, to be decoded with cJSON. */
+int codec_delta_decode(const char *json, size_t len, struct frame *f, struct frame_store **st);
 /* frame_decode through a cJSON tree, whatever the frame (what codec_fast_decode leaves). */
 int codec_frame_decode_tree(const char *json, size_t len, struct frame *out,
 			    struct codec_error *err);
