@@ -35,8 +35,11 @@ static bool take_parts(char **arena, struct jspan content, const char **text)
 	char *joined = *arena;
 	struct jspan part, m[2];
 	while (jspan_next_element(&content, &part)) {
-		if (part.at[0] != '{' || !jspan_members(part.at, part.at + part.len, names, 2, m))
+		if (part.at[0] != '{')
 			continue;
+		/* A key with an escape may still spell "type" or "text": cJSON's to read. */
+		if (!jspan_members(part.at, part.at + part.len, names, 2, m))
+			return false;
 		if (m[0].at && m[0].at[0] == '"' && !jspan_is(m[0], "text")) {
 			if (memchr(m[0].at, '\\', m[0].len) || jspan_is(m[0], "image"))
 				return false;

@@ -293,6 +293,8 @@ static void test_messages_and_status_as_cjson_reads_them(void **state)
 	check_twin(MSG("{\"content\":\"a\",\"responses_reasoning_item\":{\"summary\":[\"s\"]}}"),
 		   false);
 	check_twin(MSG("{\"content\":[{\"type\":\"image\",\"image_urls\":[\"u\"]}]}"), false);
+	/* a part with an escaped key: cJSON reads it (an untyped part's text counts) */
+	check_twin(MSG("{\"content\":[{\"ty\\npe\":\"x\",\"text\":\"hello\"}]}"), false);
 	check_twin(MSG("\"not an object\""), false);
 	check_twin("{\"type\":\"durable\",\"seq\":2,\"event\":{\"key\":\"stats\",\"value\":{},"
 		   "\"kind\":\"ConversationStateUpdateEvent\"}}", false);
