@@ -123,24 +123,30 @@ bool draw_line_unchanged(struct painter *p, int y, uint64_t h)
 	return false;
 }
 
-/* The shift k (0 < k < n) of lines 0..n-1 under which most of the wanted fingerprints
- * want[0..n) are already on screen k lines lower, if it keeps more lines than no shift
- * does; 0 when none does. */
+/* How many of the wanted fingerprints want[0..n) are on screen k lines lower (k < 0:
+ * higher). */
+static int kept_under(const uint64_t *have, const uint64_t *want, int n, int k)
+{
+	int kept = 0;
+	for (int y = k < 0 ? -k : 0; y < n && y + k < n; y++)
+		kept += (want[y] | 1) == have[y + k];
+	return kept;
+}
+
+/* The shift k (0 < |k| < n - 2) under which most of want[0..n) are already on screen,
+ * if it keeps more lines than no shift does; 0 when none does. A first line that matches
+ * (the top one for a scroll up, the bottom one for a scroll down) picks the candidates. */
 static int best_shift(const struct painter *p, const uint64_t *want, int n)
 {
 	const uint64_t *have = p->line_hash;
-	int kept_in_place = 0;
-	for (int y = 0; y < n; y++)
-		kept_in_place += (want[y] | 1) == have[y];
+	int kept_in_place = kept_under(have, want, n, 0);
 	if (kept_in_place >= n - 1)
 		return 0;
 	int best = 0, best_kept = kept_in_place + 2;
-	for (int k = 1; k < n - 2; k++) {
-		if ((want[0] | 1) != have[k])
+	for (int k = -(n - 3); k < n - 2; k++) {
+		if (!k || (k > 0 ? (want[0] | 1) != have[k] : (want[-k] | 1) != have[0]))
 			continue;
-		int kept = 0;
-		for (int y = 0; y + k < n; y++)
-			kept += (want[y] | 1) == have[y + k];
+		int kept = kept_under(have, want, n, k);
 		if (kept > best_kept) {
 			best = k;
 			best_kept = kept;
@@ -167,8 +173,15 @@ int draw_scroll_to(struct painter *p, const uint64_t *want, int n)
 		draw_painter_forget(p);
 		return 0;
 	}
-	memmove(p->line_hash, p->line_hash + k, (size_t)(n - k) * sizeof *p->line_hash);
-	memset(p->line_hash + (n - k), 0, (size_t)k * sizeof *p->line_hash);
+	int m = k > 0 ? k : -k;
+	uint64_t *h = p->line_hash;
+	if (k > 0) {
+		memmove(h, h + m, (size_t)(n - m) * sizeof *h);
+		memset(h + (n - m), 0, (size_t)m * sizeof *h);
+	} else {
+		memmove(h + m, h, (size_t)(n - m) * sizeof *h);
+		memset(h, 0, (size_t)m * sizeof *h);
+	}
 	return k;
 }
 

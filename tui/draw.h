@@ -46,9 +46,10 @@ uint64_t draw_hash_u64(uint64_t h, uint64_t v);
 uint64_t draw_hash_look(uint64_t h, const struct look *l);
 /* True when line y already shows what fingerprint h stands for; records h otherwise. */
 bool draw_line_unchanged(struct painter *p, int y, uint64_t h);
-/* Before lines 0..n-1 are drawn with fingerprints want[0..n): scrolls them up by the shift
- * under which most are already on screen (a transcript that grew at the bottom), so that
- * only the lines that differ are drawn. Returns the shift, 0 when none helps. */
+/* Before lines 0..n-1 are drawn with fingerprints want[0..n): scrolls them by the shift
+ * under which most are already on screen (up: a transcript that grew at the bottom; down:
+ * a view scrolled back a few lines), so that only the lines that differ are drawn. Returns
+ * the shift (> 0 up), 0 when none helps. */
 int draw_scroll_to(struct painter *p, const uint64_t *want, int n);
 /* Forgets the line fingerprints: the next frame draws every line. */
 void draw_painter_forget(struct painter *p);

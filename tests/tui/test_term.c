@@ -168,6 +168,19 @@ static void test_painter_scrolls_kept_lines(void **state)
 	assert_string_equal(got, "      ");
 	mvinnstr(N, 0, got, 6);
 	assert_string_equal(got, "status"); /* below the scrolled lines nothing moved */
+	/* Scrolled back two lines: the kept lines move down, the two at the top are new. */
+	uint64_t have[N];
+	for (int y = 0; y < N; y++)
+		have[y] = want[y];
+	for (int y = 0; y < N; y++)
+		want[y] = y >= 2 ? have[y - 2] : (uint64_t)(200 + y) << 8;
+	assert_int_equal(draw_scroll_to(&p, want, N), -2);
+	drawn = 0;
+	for (int y = 0; y < N; y++)
+		drawn += !draw_line_unchanged(&p, y, want[y]);
+	assert_int_equal(drawn, 2);
+	mvinnstr(2, 0, got, 6);
+	assert_string_equal(got, "line 3");
 	/* Nothing kept in any shift: nothing is scrolled. */
 	for (int y = 0; y < N; y++)
 		want[y] = (uint64_t)(500 + y) << 8;
