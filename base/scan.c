@@ -31,8 +31,15 @@ static inline size_t scan(const char *p, size_t n, const char *stop, bool printa
 		memcpy(&w, p + i, sizeof w);
 		uint64_t bad = word_zero(w ^ m0) | word_zero(w ^ m1);
 		bad |= printable ? word_unprintable(w) : word_zero(w);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* A borrow or carry can mark bytes after the first that stops, never before it:
+		 * the lowest mark is that byte (a stop every line or so makes this the common end). */
+		if (bad)
+			return i + (size_t)__builtin_ctzll(bad) / 8;
+#else
 		if (bad)
 			break;
+#endif
 	}
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
