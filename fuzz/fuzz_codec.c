@@ -106,6 +106,10 @@ static void fuzz_fast(const char *json, size_t len)
 	      same_str(x->execution_status, y->execution_status));
 	check(x->is_error == y->is_error && x->exit_status == y->exit_status &&
 	      x->exit_code == y->exit_code && x->run_status == y->run_status);
+	check(same_str(x->action_kind, y->action_kind) &&
+	      same_str(x->action_summary, y->action_summary) &&
+	      same_str(x->action_detail, y->action_detail) && same_str(x->arguments, y->arguments) &&
+	      x->action_type == y->action_type && x->risk == y->risk);
 	struct buf ra, rb;
 	buf_init(&ra);
 	buf_init(&rb);

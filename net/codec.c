@@ -427,8 +427,9 @@ static const char *one_line(struct frame_store *st, const char *s, char *compose
 	return store_own(st, line);
 }
 
-static const char *action_summary(struct frame_store *st, const cJSON *ev, const cJSON *action,
-				  const char *action_kind)
+/* summary: the event's own, for an action whose fields say nothing. */
+static const char *action_summary(struct frame_store *st, const char *summary,
+				  const cJSON *action, const char *action_kind)
 {
 	const struct summary_rule *rule = summary_rules;
 	while (rule->action_kind && !(action_kind && strcmp(rule->action_kind, action_kind) == 0))
@@ -448,7 +449,7 @@ static const char *action_summary(struct frame_store *st, const cJSON *ev, const
 	     i++)
 		joiner_add(&j, ev_string(action, rule->fields[i]));
 	if (j.count == 0)
-		joiner_add(&j, ev_string(ev, "summary"));
+		joiner_add(&j, summary);
 	if (j.count == 0)
 		return NULL;
 	if (j.count == 1)
@@ -563,6 +564,22 @@ static void decode_message(struct frame_store *st, const cJSON *ev, struct event
 	text_and_reasoning(st, cJSON_GetObjectItemCaseSensitive(msg, "content"), msg, e);
 }
 
+/* The action's summary, every argument, the arguments in words and the risk. */
+static void action_fields(struct frame_store *st, const cJSON *action, const char *summary,
+			  const char *risk, struct event *e)
+{
+	e->action_summary = action_summary(st, summary, action, e->action_kind);
+	e->action_detail = action_detail(st, action);
+	char *args = codec_tool_arguments(action, e->action_kind, ACTION_SUMMARY_MAX);
+	/* A short thought or message is already the whole summary. */
+	if (args && e->action_summary && strcmp(args, e->action_summary) == 0) {
+		free(args);
+		args = NULL;
+	}
+	e->arguments = args ? store_own(st, args) : NULL;
+	e->risk = risk ? name_lookup(risk_names, COUNT(risk_names), risk, RISK_UNKNOWN) : RISK_ABSENT;
+}
+
 static void decode_action(struct frame_store *st, const cJSON *ev, struct event *e)
 {
 	text_and_reasoning(st, cJSON_GetObjectItemCaseSensitive(ev, "thought"), ev, e);
@@ -582,17 +599,22 @@ static void decode_action(struct frame_store *st, const cJSON *ev, struct event 
 			cJSON_Delete(parsed);
 		}
 	}
-	e->action_summary = action_summary(st, ev, action, e->action_kind);
-	e->action_detail = action_detail(st, action);
-	char *args = codec_tool_arguments(action, e->action_kind, ACTION_SUMMARY_MAX);
-	/* A short thought or message is already the whole summary. */
-	if (args && e->action_summary && strcmp(args, e->action_summary) == 0) {
-		free(args);
-		args = NULL;
+	action_fields(st, action, ev_string(ev, "summary"), ev_string(ev, "security_risk"), e);
+}
+
+int codec_action_from_text(struct frame_store *st, const char *json, size_t len,
+			   const char *summary, const char *risk, struct event *e)
+{
+	cJSON *action = codec_parse(json, len, NULL);
+	if (!cJSON_IsObject(action)) {
+		cJSON_Delete(action);
+		return -1;
 	}
-	e->arguments = args ? store_own(st, args) : NULL;
-	const char *risk = ev_string(ev, "security_risk");
-	e->risk = risk ? name_lookup(risk_names, COUNT(risk_names), risk, RISK_UNKNOWN) : RISK_ABSENT;
+	assert(!st->root && "a frame decoded from spans has no tree but its action's");
+	st->root = action;
+	e->action_kind = ev_string(action, "kind");
+	action_fields(st, action, summary, risk, e);
+	return 0;
 }
 
 /* exit_code -1 is upstream's "no exit code yet": the command hit the soft timeout and is still

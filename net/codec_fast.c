@@ -1,9 +1,10 @@
 /* Durable and transient frames of an ObservationEvent — most of a history's bytes: a tool's
- * output —, a MessageEvent or an execution_status update decoded from spans of the text,
- * without a cJSON tree: a text is unescaped once into one block instead of becoming nodes
- * and strings. Only the shapes codec.c's decoders are sure of are taken; any other (an edit's
- * diff, an image, a timeout note, a tool's own fields, thinking blocks, inline <think>, an
- * escape in a key or a kind, a malformed frame) goes to cJSON, so a frame means the same
+ * output —, a MessageEvent, an ActionEvent (all but its small action object) or an
+ * execution_status update decoded from spans of the text, without a cJSON tree: a text is
+ * unescaped once into one block instead of becoming nodes and strings. Only the shapes
+ * codec.c's decoders are sure of are taken; any other (an edit's diff, an image, a timeout
+ * note, a tool's own fields, thinking blocks, inline <think>, an action without its object,
+ * an escape in a key or a kind, a malformed frame) goes to cJSON, so a frame means the same
  * either way (tests/net/codec/test_fast.c decodes both ways). */
 #include "codec_int.h"
 
@@ -126,33 +127,68 @@ static bool take_observation(char **arena, struct jspan obs, struct event *e)
 	return true;
 }
 
+/* reasoning_content as the only reasoning of a message or an action (reasoning_fields): false
+ * when thinking blocks or a Responses reasoning item would add to it, left to cJSON. */
+static bool take_reasoning(char **arena, struct jspan content, struct jspan blocks,
+			   struct jspan item, struct event *e)
+{
+	struct jspan block;
+	if ((blocks.at && blocks.at[0] == '[' && jspan_next_element(&blocks, &block)) ||
+	    (item.at && item.at[0] == '{'))
+		return false;
+	e->reasoning = take_string(arena, content);
+	if (e->reasoning && !*e->reasoning)
+		e->reasoning = NULL;
+	return true;
+}
+
+/* The text parts and reasoning of a message or an action's thought (text_and_reasoning);
+ * false for inline <think>, which is cJSON's. */
+static bool take_text(char **arena, struct jspan parts, struct event *e)
+{
+	return take_parts(arena, parts, &e->text) && !(e->text && strstr(e->text, "<think>"));
+}
+
 /* A message's role, text and reasoning (decode_message); false to leave it to cJSON. */
 static bool take_message(char **arena, struct jspan msg, struct event *e)
 {
 	static const char *const names[] = {
 		"role", "content", "reasoning_content", "thinking_blocks", "responses_reasoning_item",
 	};
-	struct jspan m[5], block;
-	if (!msg.at || msg.at[0] != '{' || !jspan_members(msg.at, msg.at + msg.len, names, 5, m))
-		return false;
-	struct jspan blocks = m[3];
-	if ((blocks.at && blocks.at[0] == '[' && jspan_next_element(&blocks, &block)) ||
-	    (m[4].at && m[4].at[0] == '{'))
+	struct jspan m[5];
+	if (!msg.at || msg.at[0] != '{' || !jspan_members(msg.at, msg.at + msg.len, names, 5, m) ||
+	    !take_reasoning(arena, m[2], m[3], m[4], e))
 		return false;
 	e->role = take_string(arena, m[0]);
-	e->reasoning = take_string(arena, m[2]);
-	if (e->reasoning && !*e->reasoning)
-		e->reasoning = NULL;
-	if (!take_parts(arena, m[1], &e->text))
-		return false;
-	return !e->text || !strstr(e->text, "<think>");
+	return take_text(arena, m[1], e);
 }
 
 enum { EV_KIND, EV_ID, EV_TIMESTAMP, EV_PARENT, EV_SOURCE, EV_TOOL_NAME, EV_TOOL_CALL_ID,
-       EV_OBSERVATION, EV_MESSAGE, EV_KEY, EV_VALUE, EV_COUNT };
+       EV_OBSERVATION, EV_MESSAGE, EV_KEY, EV_VALUE, EV_THOUGHT, EV_ACTION, EV_SUMMARY, EV_RISK,
+       EV_REASONING, EV_BLOCKS, EV_ITEM, EV_COUNT };
+
+/* An action's thought, reasoning and tool fields from spans (decode_action); its action
+ * object — a few short members — through cJSON, so that the rules of its summary, detail and
+ * arguments stay codec.c's alone. False (no action object: the call's raw arguments, thinking)
+ * to leave it to cJSON. */
+static bool take_action(char **arena, struct frame_store *st, const struct jspan *ev,
+			struct event *e)
+{
+	struct jspan action = ev[EV_ACTION];
+	if (!action.at || action.at[0] != '{' ||
+	    !take_reasoning(arena, ev[EV_REASONING], ev[EV_BLOCKS], ev[EV_ITEM], e) ||
+	    !take_text(arena, ev[EV_THOUGHT], e))
+		return false;
+	e->tool_name = take_string(arena, ev[EV_TOOL_NAME]);
+	e->tool_call_id = take_string(arena, ev[EV_TOOL_CALL_ID]);
+	const char *summary = take_string(arena, ev[EV_SUMMARY]);
+	const char *risk = take_string(arena, ev[EV_RISK]);
+	return codec_action_from_text(st, action.at, action.len, summary, risk, e) == 0;
+}
 
 /* The kind's own fields; false to leave the frame to cJSON. */
-static bool take_kind(char **arena, const struct jspan *ev, struct event *e)
+static bool take_kind(char **arena, struct frame_store *st, const struct jspan *ev,
+		      struct event *e)
 {
 	if (jspan_is(ev[EV_KIND], "ObservationEvent")) {
 		e->kind = EVENT_OBSERVATION;
@@ -166,62 +202,57 @@ static bool take_kind(char **arena, const struct jspan *ev, struct event *e)
 		e->kind_name = "MessageEvent";
 		return take_message(arena, ev[EV_MESSAGE], e);
 	}
-	if (jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent") &&
-	    jspan_is(ev[EV_KEY], "execution_status")) {
-		e->kind = EVENT_STATE_UPDATE;
-		e->kind_name = "ConversationStateUpdateEvent";
-		e->state_key = "execution_status";
-		e->execution_status = take_string(arena, ev[EV_VALUE]);
-		return true;
+	if (jspan_is(ev[EV_KIND], "ActionEvent")) {
+		e->kind = EVENT_ACTION;
+		e->kind_name = "ActionEvent";
+		return take_action(arena, st, ev, e);
 	}
-	return false;
+	e->kind = EVENT_STATE_UPDATE;
+	e->kind_name = "ConversationStateUpdateEvent";
+	e->state_key = "execution_status";
+	e->execution_status = take_string(arena, ev[EV_VALUE]);
+	return true;
 }
 
-static bool has_prefix(const char *at, const char *end, const char *prefix)
+/* Whether the event is of a kind (and key) take_kind decodes. */
+static bool kind_taken(const struct jspan *ev)
 {
-	size_t n = strlen(prefix);
-
-	return (size_t)(end - at) >= n && memcmp(at, prefix, n) == 0;
-}
-
-/* True when the frame's first member is a type this decoder never takes: a delta, most
- * frames while streaming, then goes to the tree without a check of its whole text first. */
-static bool type_first_not_ours(const char *json, const char *end)
-{
-	static const char lead[] = "{\"type\":\"";
-	const char *v = json + sizeof(lead) - 1;
-
-	if (!has_prefix(json, end, lead))
-		return false;
-	return !has_prefix(v, end, "durable\"") && !has_prefix(v, end, "transient\"");
+	return jspan_is(ev[EV_KIND], "ObservationEvent") || jspan_is(ev[EV_KIND], "ActionEvent") ||
+	       jspan_is(ev[EV_KIND], "MessageEvent") ||
+	       (jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent") &&
+		jspan_is(ev[EV_KEY], "execution_status"));
 }
 
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **out)
 {
-	static const char *const names[] = { "type", "seq", "event" };
+	static const char *const type_name[] = { "type" }, *const names[] = { "seq", "event" };
 	static const char *const ev_names[EV_COUNT] = {
 		[EV_KIND] = "kind", [EV_ID] = "id", [EV_TIMESTAMP] = "timestamp",
 		[EV_PARENT] = "parent_id", [EV_SOURCE] = "source", [EV_TOOL_NAME] = "tool_name",
 		[EV_TOOL_CALL_ID] = "tool_call_id", [EV_OBSERVATION] = "observation",
 		[EV_MESSAGE] = "llm_message", [EV_KEY] = "key", [EV_VALUE] = "value",
+		[EV_THOUGHT] = "thought", [EV_ACTION] = "action", [EV_SUMMARY] = "summary",
+		[EV_RISK] = "security_risk", [EV_REASONING] = "reasoning_content",
+		[EV_BLOCKS] = "thinking_blocks", [EV_ITEM] = "responses_reasoning_item",
 	};
-	struct jspan m[3], ev[EV_COUNT];
+	struct jspan type, m[2], ev[EV_COUNT];
 	const char *end = json + len;
-	/* The whole text is checked once; the walks below only find spans in it. */
-	if (!len || json[0] != '{' || type_first_not_ours(json, end) || jspan_skip(json, end) != end ||
-	    !jspan_members(json, end, names, 3, m) || !m[2].at || m[2].at[0] != '{')
+	/* The type and the event's kind first, from text not yet checked (a delta stops at its
+	 * first member): a frame this decoder does not take goes to cJSON untouched. */
+	if (!len || json[0] != '{' || !jspan_members(json, end, type_name, 1, &type))
 		return -1;
-	bool durable = jspan_is(m[0], "durable");
-	if (!durable && !jspan_is(m[0], "transient"))
+	bool durable = jspan_is(type, "durable");
+	if ((!durable && !jspan_is(type, "transient")) ||
+	    !jspan_members(json, end, names, 2, m) || !m[1].at || m[1].at[0] != '{' ||
+	    !jspan_members(m[1].at, m[1].at + m[1].len, ev_names, EV_COUNT, ev) || !kind_taken(ev))
 		return -1;
-	if (durable && !take_int(m[1], 0, (double)NET_SEQ_MAX, &f->seq))
+	/* Then its whole text, once: the spans found above are right when it is strict JSON. */
+	if (jspan_skip(json, end) != end)
 		return -1;
-	if (!jspan_members(m[2].at, m[2].at + m[2].len, ev_names, EV_COUNT, ev) ||
-	    !(jspan_is(ev[EV_KIND], "ObservationEvent") || jspan_is(ev[EV_KIND], "MessageEvent") ||
-	      jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent")))
+	if (durable && !take_int(m[0], 0, (double)NET_SEQ_MAX, &f->seq))
 		return -1;
 	char *arena;
-	struct frame_store *st = codec_store_for_text(json, len, (size_t)(m[2].at - json),
+	struct frame_store *st = codec_store_for_text(json, len, (size_t)(m[1].at - json),
 						      &arena);
 	struct event *e = &f->event;
 	memset(e, 0, sizeof *e);
@@ -229,7 +260,7 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 	e->timestamp = take_string(&arena, ev[EV_TIMESTAMP]);
 	e->parent_id = take_string(&arena, ev[EV_PARENT]);
 	const char *source = take_string(&arena, ev[EV_SOURCE]);
-	if (!take_kind(&arena, ev, e)) {
+	if (!take_kind(&arena, st, ev, e)) {
 		codec_store_free(st);
 		memset(e, 0, sizeof *e);
 		f->seq = 0;

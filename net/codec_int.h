@@ -65,9 +65,10 @@ struct jspan {
  * strict JSON, nested deeper than JSPAN_DEPTH, or a string holding a raw NUL. */
 const char *jspan_skip(const char *p, const char *end);
 /* Walks the object at p (after whitespace) in text jspan_skip took: out[i] spans the value
- * of the first member whose key is names[i] as written. Returns the end of the object, or
- * NULL when there is none or one of its keys has an escape. Values are not checked again;
- * text that was not checked may give NULL or wrong spans, never a read past end. */
+ * of the first member whose key is names[i] as written; the walk stops once all are found.
+ * Returns non-NULL, or NULL when there is no object or a key before the end of the walk has
+ * an escape. Values are not checked again; text that was not checked may give NULL or wrong
+ * spans, never a read past end — right ones when it passes the check afterwards. */
 const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
 			  struct jspan *out);
 /* The next element of an array in text jspan_skip took: *array is the array's span, then
@@ -87,9 +88,10 @@ size_t jspan_string(struct jspan s, char *out);
 /* codec_fast.c */
 struct frame_store;
 /* Decodes json[0..len) into *f when it is a durable or transient frame of an
- * ObservationEvent, a MessageEvent or an execution_status update of a shape decoded without
- * cJSON: 0 and *st its store. -1 (f as it was)
- * for anything else, to be decoded with cJSON. */
+ * ObservationEvent, a MessageEvent, an ActionEvent or an execution_status update of a shape
+ * decoded without a tree of the whole frame: 0 and *st its store. -1 (f as it was) for
+ * anything else, to be decoded with cJSON; a frame of another type or kind is found so
+ * before its text is checked. */
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **st);
 /* codec_delta.c */
 /* Decodes json[0..len) into *f when it is a delta frame of a shape decoded without cJSON:
@@ -105,6 +107,11 @@ struct frame_store *codec_store_for_text(const char *json, size_t len, size_t ev
 /* The event's source name, execution status and protocol names decoded to enums, as
  * decode_event does. */
 void codec_event_names(struct event *e, const char *source);
+/* An ActionEvent's action object, json[0..len) (strict JSON), through cJSON into st and *e:
+ * its kind, summary (summary: the event's own), every argument, the arguments in words, and
+ * the risk. The rest of the event is the caller's. 0, or -1 when it is no object. */
+int codec_action_from_text(struct frame_store *st, const char *json, size_t len,
+			   const char *summary, const char *risk, struct event *e);
 /* Whether kind names an observation of the standard tools (its content says what came back). */
 bool codec_known_observation(const char *kind);
 

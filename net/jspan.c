@@ -224,6 +224,7 @@ static const char *quick_skip(const char *p, const char *end)
 const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
 			  struct jspan *out)
 {
+	size_t found = 0;
 	memset(out, 0, n * sizeof *out);
 	p = skip_ws(p, end);
 	if (p >= end || *p != '{')
@@ -246,11 +247,16 @@ const char *jspan_members(const char *p, const char *end, const char *const *nam
 		size_t klen = (size_t)(key_end - 1 - key);
 		for (size_t i = 0; i < n; i++) {
 			/* The first member of a name, as cJSON_GetObjectItem finds it. */
-			if (!out[i].at && strlen(names[i]) == klen && !memcmp(names[i], key, klen)) {
+			if (!out[i].at && names[i][0] == *key && strlen(names[i]) == klen &&
+			    !memcmp(names[i], key, klen)) {
 				out[i] = (struct jspan){ value, (size_t)(p - value) };
+				found++;
 				break;
 			}
 		}
+		/* Later members cannot change the first of each name. */
+		if (found == n)
+			return p;
 		p = skip_ws(p, end);
 		if (p < end && *p == '}')
 			return p + 1;

@@ -168,6 +168,12 @@ static void check_twin(const char *json, bool fast)
 	same_string(x->state_key, y->state_key);
 	same_string(x->execution_status, y->execution_status);
 	assert_int_equal(x->run_status, y->run_status);
+	same_string(x->action_kind, y->action_kind);
+	assert_int_equal(x->action_type, y->action_type);
+	same_string(x->action_summary, y->action_summary);
+	same_string(x->action_detail, y->action_detail);
+	same_string(x->arguments, y->arguments);
+	assert_int_equal(x->risk, y->risk);
 	struct buf ra, rb;
 	buf_init(&ra);
 	buf_init(&rb);
@@ -300,6 +306,72 @@ static void test_messages_and_status_as_cjson_reads_them(void **state)
 		   "\"kind\":\"ConversationStateUpdateEvent\"}}", false);
 }
 
+#define ACTION(ev_extra, action) \
+	"{\"type\":\"durable\",\"seq\":4,\"event\":{\"id\":\"a1\",\"timestamp\":\"2026-12-03T03:06:11\"," \
+	"\"source\":\"agent\"," ev_extra "\"action\":" action ",\"tool_name\":\"terminal\"," \
+	"\"tool_call_id\":\"toolu_1\",\"tool_call\":{\"id\":\"toolu_1\",\"name\":\"terminal\"," \
+	"\"arguments\":\"{\\\"command\\\": \\\"ls\\\"}\",\"origin\":\"completion\"}," \
+	"\"llm_response_id\":\"r1\",\"kind\":\"ActionEvent\"}}"
+
+static void test_actions_as_cjson_reads_them(void **state)
+{
+	(void)state;
+	/* The tool calls of a history: every field but the action object from spans. */
+	check_twin(ACTION("\"thought\":[],\"thinking_blocks\":[],\"security_risk\":\"UNKNOWN\","
+			  "\"summary\":\"inspect the project\",",
+			  "{\"command\":\"ls -la src/\",\"is_input\":false,\"timeout\":null,"
+			  "\"reset\":false,\"kind\":\"TerminalAction\"}"), true);
+	check_twin(ACTION("\"thought\":[{\"type\":\"text\",\"text\":\"Let me \\u00e9\"},"
+			  "{\"text\":\"look.\"}],\"reasoning_content\":\"why\",\"security_risk\":\"LOW\",",
+			  "{\"command\":\"view\",\"path\":\"/w/src/a.py\",\"view_range\":[1,20],"
+			  "\"kind\":\"FileEditorAction\"}"), true);
+	check_twin(ACTION("\"thought\":\"bare\",\"reasoning_content\":\"\",\"security_risk\":\"ODD\",",
+			  "{\"command\":\"cd /w\\n\\u0000make\\ud800 -j2\",\"is_input\":true,"
+			  "\"timeout\":30.0,\"kind\":\"TerminalAction\",\"kind\":\"X\"}"), true);
+	check_twin(ACTION("\"summary\":\"think\",", "{\"thought\":\"a plan\",\"kind\":\"ThinkAction\"}"),
+		   true);
+	check_twin(ACTION("", "{\"command\":\"plan\",\"task_list\":[{\"title\":\"t\","
+			  "\"status\":\"in_progress\"}],\"kind\":\"TaskTrackerAction\"}"), true);
+	check_twin(ACTION("", "{\"x\":1e3,\"y\":[true,null],\"z\":{\"a\":-0.5},\"kind\":\"SomeAction\"}"),
+		   true);
+	check_twin(ACTION("", "{}"), true);
+	/* No action object (the call's raw arguments), thinking, an image: cJSON's. */
+	check_twin(ACTION("", "null"), false);
+	check_twin(ACTION("", "\"ls\""), false);
+	check_twin(ACTION("\"thinking_blocks\":[{\"thinking\":\"t\"}],", "{\"kind\":\"ThinkAction\"}"),
+		   false);
+	check_twin(ACTION("\"responses_reasoning_item\":{\"summary\":[\"s\"]},", "{}"), false);
+	check_twin(ACTION("\"thought\":[{\"type\":\"text\",\"text\":\"<think>x</think>y\"}],", "{}"),
+		   false);
+	check_twin(ACTION("\"thought\":[{\"type\":\"image\",\"image_urls\":[]}],", "{}"), false);
+}
+
+/* A frame of a type or kind the span decoder never takes is handed on before its text is
+ * checked: malformed past its type or kind, it still reaches cJSON, which says so. */
+static void test_other_kinds_unchecked(void **state)
+{
+	(void)state;
+	const char *other[] = {
+		"{\"type\":\"delta\",\"item_id\":\"i\",\"order\":0,\"content\":\"x\"}",
+		"{\"type\":\"delta\" , broken",
+		"{\"type\":\"durable\",\"seq\":1,\"event\":{\"kind\":\"PauseEvent\"}}",
+		"{\"type\":\"durable\",\"seq\":1,\"event\":{\"key\":\"stats\","
+		"\"kind\":\"ConversationStateUpdateEvent\"}}",
+		"{\"seq\":1,\"event\":{\"kind\":\"MessageEvent\"},\"type\":\"sync\"}",
+	};
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		struct frame f;
+		struct frame_store *st = NULL;
+		memset(&f, 0, sizeof f);
+		assert_int_equal(codec_fast_decode(other[i], strlen(other[i]), &f, &st), -1);
+		assert_null(st);
+	}
+	DECODE_FAILS("{\"type\":\"delta\" , broken", CODEC_MALFORMED_JSON);
+	/* Taken by its kind, refused by the check that follows. */
+	DECODE_FAILS("{\"type\":\"durable\",\"seq\":1,\"event\":{\"kind\":\"ActionEvent\","
+		     "\"action\":{}},\"x\":[1,]}", CODEC_MALFORMED_JSON);
+}
+
 /* A frame the scanner refuses still fails with cJSON's words, as it always did. */
 static void test_malformed_still_cjsons(void **state)
 {
@@ -324,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_malformed_still_cjsons),
 		cmocka_unit_test(test_rewrite_kept_plain),
 		cmocka_unit_test(test_messages_and_status_as_cjson_reads_them),
+		cmocka_unit_test(test_actions_as_cjson_reads_them),
+		cmocka_unit_test(test_other_kinds_unchecked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
