@@ -1285,12 +1285,7 @@ int frame_decode(const char *json, size_t len, struct frame *out, struct codec_e
 {
 	struct frame_store *fast;
 	memset(out, 0, sizeof *out);
-	static const char delta_lead[] = "{\"type\":\"delta\"";
-	bool delta = len >= sizeof delta_lead - 1 && json &&
-		     memcmp(json, delta_lead, sizeof delta_lead - 1) == 0;
-	if (len <= CODEC_MAX_INPUT && json &&
-	    (delta ? codec_delta_decode(json, len, out, &fast)
-		   : codec_fast_decode(json, len, out, &fast)) == 0) {
+	if (len <= CODEC_MAX_INPUT && json && codec_fast_decode(json, len, out, &fast) == 0) {
 		if (err)
 			memset(err, 0, sizeof *err);
 		out->priv_ = fast;

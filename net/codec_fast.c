@@ -241,6 +241,8 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 	 * first member): a frame this decoder does not take goes to cJSON untouched. */
 	if (!len || json[0] != '{' || !jspan_members(json, end, type_name, 1, &type))
 		return -1;
+	if (jspan_is(type, "delta"))
+		return codec_delta_decode(json, len, f, out);
 	bool durable = jspan_is(type, "durable");
 	if ((!durable && !jspan_is(type, "transient")) ||
 	    !jspan_members(json, end, names, 2, m) || !m[1].at || m[1].at[0] != '{' ||

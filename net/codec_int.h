@@ -87,9 +87,10 @@ size_t jspan_string(struct jspan s, char *out);
 
 /* codec_fast.c */
 struct frame_store;
-/* Decodes json[0..len) into *f when it is a durable or transient frame of an
- * ObservationEvent, a MessageEvent, an ActionEvent or an execution_status update of a shape
- * decoded without a tree of the whole frame: 0 and *st its store. -1 (f as it was) for
+/* Decodes json[0..len) into *f when it is a delta (codec_delta_decode), or a durable or
+ * transient frame of an ObservationEvent, a MessageEvent, an ActionEvent or an
+ * execution_status update, of a shape decoded without a tree of the whole frame: 0 and *st
+ * its store. -1 (f as it was) for
  * anything else, to be decoded with cJSON; a frame of another type or kind is found so
  * before its text is checked. */
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **st);

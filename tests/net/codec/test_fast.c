@@ -351,8 +351,8 @@ static void test_actions_as_cjson_reads_them(void **state)
 static void test_other_kinds_unchecked(void **state)
 {
 	(void)state;
+	/* (A delta is taken, by codec_delta_decode: test_fast_delta.c; a broken one is not.) */
 	const char *other[] = {
-		"{\"type\":\"delta\",\"item_id\":\"i\",\"order\":0,\"content\":\"x\"}",
 		"{\"type\":\"delta\" , broken",
 		"{\"type\":\"durable\",\"seq\":1,\"event\":{\"kind\":\"PauseEvent\"}}",
 		"{\"type\":\"durable\",\"seq\":1,\"event\":{\"key\":\"stats\","
