@@ -95,6 +95,10 @@ static void fuzz_fast(const char *json, size_t len)
 	if (codec_fast_decode(json, len, &a, &st) != 0)
 		return;
 	a.priv_ = st;
+	if (a.type == FRAME_DELTA) { /* no event: fuzz_fast_delta compares it */
+		frame_fini(&a);
+		return;
+	}
 	check(codec_frame_decode_tree(json, len, &b, NULL) == 0);
 	const struct event *x = &a.event, *y = &b.event;
 	check(a.type == b.type && a.seq == b.seq && x->kind == y->kind && x->source == y->source);
