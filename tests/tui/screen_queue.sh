@@ -8,11 +8,14 @@ start_fixture "$DATA/tui_queue.scenario" --set down="$WORK/down"
 start_tether 80 24 "$CONV"
 wait_for "Before the drop." || fail "the history did not show"
 wait_for "reconnecting in " || fail "the status line shows no reconnect countdown"
-screen | grep -qE "reconnecting in [0-9]+s \((close 1011: )?(going away|try again)\)" || fail "the countdown does not say why"
+# The reason may come a frame after the countdown (a capture can also catch a frame half
+# drawn): waited for, not read once.
+says_why() { screen | grep -qE "reconnecting in [0-9]+s \((close 1011: )?(going away|try again)\)"; }
+wait_until 5 says_why || fail "the countdown does not say why"
 T send-keys -t main -l "sent while down"
 T send-keys -t main Enter
 wait_for "⧗ queued: sent while down" 5 || fail "the message is not shown as queued"
-screen | grep -qF "1 queued" || fail "the status line does not count the queued message"
+wait_for "1 queued" 5 || fail "the status line does not count the queued message"
 # Connections are taken again; F5 cuts short the backoff that grew meanwhile.
 rm "$WORK/down"
 T send-keys -t main F5
