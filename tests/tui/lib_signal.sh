@@ -19,9 +19,13 @@ EOF2
 setsid bash "$WORK/inner.sh" "$TETHER" "$FIXTURE" "$DATA" >"$WORK/inner.out" 2>&1 &
 inner=$!
 isock= ipid= iwork=
-trap 'kill -KILL -- "-$inner" 2>/dev/null; [ -z "$isock" ] || tmux -L "$isock" kill-server 2>/dev/null
-      [ -z "$ipid" ] || kill -KILL "$ipid" 2>/dev/null; [ -z "$iwork" ] || rm -rf "$iwork"; cleanup' EXIT
-wait_until 60 test -s "$WORK/inner.info" || fail "the inner test did not start tether: $(cat "$WORK/inner.out")"
+trap 'kill -KILL -- "-$inner" 2>/dev/null
+      [ -z "$isock" ] || tmux -L "$isock" kill-server 2>/dev/null
+      [ -z "$ipid" ] || kill -KILL "$ipid" 2>/dev/null
+      [ -z "$iwork" ] || rm -rf "$iwork"
+      cleanup' EXIT
+wait_until 60 test -s "$WORK/inner.info" ||
+	fail "the inner test did not start tether: $(cat "$WORK/inner.out")"
 read -r isock ipid iwork <"$WORK/inner.info"
 
 kill -TERM -- "-$inner"
@@ -29,7 +33,10 @@ hold 0.5 # meson's grace before its SIGKILL
 kill -KILL -- "-$inner" 2>/dev/null
 wait "$inner" 2>/dev/null
 
-gone() { ! kill -0 "$ipid" 2>/dev/null && ! tmux -L "$isock" has-session 2>/dev/null && [ ! -e "$iwork" ]; }
+gone() {
+	! kill -0 "$ipid" 2>/dev/null && ! tmux -L "$isock" has-session 2>/dev/null &&
+		[ ! -e "$iwork" ]
+}
 wait_until 20 gone || {
 	kill -0 "$ipid" 2>/dev/null && echo "tether (pid $ipid) is still running" >&2
 	tmux -L "$isock" has-session 2>/dev/null && echo "its tmux server is still running" >&2
