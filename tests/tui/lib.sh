@@ -57,7 +57,19 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM
+# Ended by a signal (meson's timeout: SIGTERM to the test's process group, SIGKILL 0.5 s
+# later, too soon for cleanup's waits): tmux and tether in its pane are outside that group,
+# so a process of their own ends them and removes WORK (again while the pane's shell, hung
+# up, may still write its last files there). The fixtures are in the group.
+on_signal() {
+	trap - EXIT
+	setsid -f sh -c 'tmux -L "$2" kill-server; p=$(cat "$1/pid" 2>/dev/null)
+		[ -z "$p" ] || kill -KILL "$p"
+		for _ in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$1" 2>/dev/null; [ -e "$1" ] || break; sleep 0.2; done
+		' sh "$WORK" "$SOCKET" </dev/null >/dev/null 2>&1
+	exit 1
+}
+trap on_signal INT TERM
 
 screen() { T capture-pane -p -t main; }
 

@@ -10,20 +10,22 @@ message user "the very first words of this conversation"
 history 10000
 message agent "THE-TAIL-END"
 SC
-# Pages are held 1 s: the row that waits for the first page can be seen.
-start_fixture "$WORK/h.scenario" --search-delay 1
+# Pages are held while WORK/hold exists: the row that waits for the first page is seen.
+start_fixture "$WORK/h.scenario" --search-hold "$WORK/hold"
 start_tether 100 30 "$CONV"
 wait_for "THE-TAIL-END" 20 || fail "the tail did not show"
 wait_for "seq 10,001" 10 || fail "the status line does not show the last seq"
 before=$(grep -c '^rest GET .*/events/search' "$WORK/traffic")
 
+: >"$WORK/hold"
 T send-keys -t main C-Home
-wait_for "earlier events · loading the first events…" 5 ||
+wait_for "earlier events · loading the first events…" 10 ||
 	fail "no row says the first events are loading"
 # The row says how many events lie above what is loaded (all but the tail window).
 row=$(screen | grep -oE '↑ [0-9,]+ earlier events · loading the first events…' | head -1)
 n=$(echo "$row" | sed 's/ earlier.*//' | tr -dc 0-9)
 [ "$n" -gt 9000 ] && [ "$n" -lt 10002 ] || fail "the row says: $row"
+rm "$WORK/hold"
 wait_for "the very first words of this conversation" 5 || fail "one Ctrl-Home did not reach the first event"
 screen | head -3 | grep -qF "the very first words of this conversation" ||
 	fail "the first event is not at the top"

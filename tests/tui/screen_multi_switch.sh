@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 
 COPY="$WORK/run/tether-copy.txt"
-start_fixtures a=multi_a.scenario,stream=1,parts=40,rate=20,stream_after=3 c=multi_c.scenario
+start_fixtures a=multi_a.scenario,stream=1,parts=40,rate=20,stream_go="$WORK/stream_a" c=multi_c.scenario
 start_tether 80 12 "$ID_a" "$ID_c"
 wait_for "Alpha: the parser is refactored" 15 || fail "A is not on screen"
 wait_log c "^conn 1 .* id=$ID_c\$" 10 || fail "C's socket did not open"
@@ -27,7 +27,8 @@ screen | grep -qF "draft for alpha" && fail "A's draft followed to C"
 screen | grep -qF "Alpha:" && fail "A's transcript shows on C's screen"
 T send-keys -t main -l "draft for charlie"
 wait_for "> draft for charlie" 5 || fail "C's draft did not show"
-# A streams meanwhile (3 s after going live, 40 deltas at 20/s).
+# A streams meanwhile (once the test is on C, 40 deltas at 20/s).
+: >"$WORK/stream_a"
 wait_for " 2/2 · 1" 15 || fail "the strip does not mark A's activity: $(screen | tail -2)"
 wait_for " 2/2 · 1✓ │" 15 || fail "A's streamed run did not end: $(screen | tail -2)"
 

@@ -11,8 +11,9 @@ history 10000
 message user "the zebra needle in old history"
 history 10000
 SC
-# Pages are held 3 s, so "loading…" can be seen and a page lands while the top is shown.
-start_fixture "$WORK/h.scenario" --search-delay 3
+# Pages are held while WORK/hold exists, so "loading…" is seen however slow the machine, and
+# a page lands while the top is shown.
+start_fixture "$WORK/h.scenario" --search-hold "$WORK/hold"
 start_tether 100 30 "$CONV"
 
 # The newest event, as the server has it: the last agent message's last line.
@@ -41,22 +42,26 @@ else
 fi
 grep -q "$older" "$WORK/traffic" && fail "history was paged before anyone scrolled"
 
-# PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line.
+# PgUp to the top of what is loaded: the row of history not loaded, loading, on the top line
+# (its page held until the test has seen it there).
+: >"$WORK/hold"
 top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }
-# Quick PgUps until the row is in view; then one at a time, each handled (the screen changed)
-# before the next: keys sent ahead under load would be handled after the row reached the top
-# line, and one PgUp too many there changes it.
+# Quick PgUps until the row is in view (it is then the top line: nothing is above it; keys
+# sent ahead do nothing there); then, if not, one at a time, each handled (the screen
+# changed) before the next. Looked at without waiting for the screen to settle: the page is
+# held from when the row came within a screen, and tether waits 15 s for it.
 for _ in $(seq 150); do
 	screen | grep -q "earlier events" && break
 	T send-keys -t main PPage
-	sleep 0.05
+	sleep 0.05 # a key at a time, as typed; the screen tells when to stop
 done
-wait_until_stable 10
 for _ in $(seq 40); do
 	top_loading && break
 	prev=$(screen)
+	# up a page; at the top, a page held past tether's 15 s wait (the walk on a loaded
+	# machine) failed, "could not load … scroll to retry", and PgUp asks it again
 	T send-keys -t main PPage
-	wait_until 5 eval '[ "$(screen)" != "$prev" ]' || break
+	wait_until 10 eval '[ "$(screen)" != "$prev" ]' || break
 done
 wait_until 10 top_loading || fail "the top line is not the 'earlier events · loading…' row"
 wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_DESC&timestamp__lt=" 5 ||
@@ -64,6 +69,7 @@ wait_traffic "events/search\?page_id=[0-9a-f-]+&limit=100&sort_order=TIMESTAMP_D
 before=$(screen | sed -n '2,20p')
 pages=$(grep -c "events/search?page_id=.*limit=100" "$WORK/traffic")
 # The page lands above: the row goes (or moves up), the lines below stay where they were.
+rm "$WORK/hold"
 wait_gone "earlier events · loading…" 10 || fail "the page never landed"
 after=$(screen | sed -n '2,20p')
 [ "$before" = "$after" ] || {

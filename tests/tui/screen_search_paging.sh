@@ -42,9 +42,11 @@ grep -q '^rest GET .*/events/count?timestamp__lt=.* 200$' "$WORK/traffic" || fai
 grep '^rest GET' "$WORK/traffic" | grep -B1 '/events/count?timestamp__lt' | grep 'body=' |
 	grep -v 'body=(turn 12)&' && fail "a partial query's match was placed"
 # The count, started by the search's answer, rode the search's kept-alive connection: no
-# connection was accepted between the two.
+# connection was accepted between the two. Only when the search was the one sent: where
+# typing paused (a loaded machine), a partial query's search went too, and if it was still
+# unanswered, the next search, a GET beside one in flight, connected on its own (net/rest.c).
 between=$(sed -n '/^rest GET .*body=(turn 12)&/,/^rest GET .*events\/count?timestamp__lt/p' "$WORK/traffic" |
 	grep -c '^tcp ')
-[ "$between" = 0 ] || fail "the count after the search opened a connection of its own"
+[ "$searches" != 1 ] || [ "$between" = 0 ] || fail "the count after the search opened a connection of its own"
 no_sanitizer_report
 echo ok
