@@ -75,7 +75,7 @@ static void pty_close(struct pty *t)
 static void test_pending_sigtstp_survives_updates(void **state)
 {
 	(void)state;
-	struct pty t;
+	struct pty t = { -1, -1, -1, -1 };
 	if (!pty_open(&t))
 		skip();
 	sigset_t set;
@@ -105,7 +105,7 @@ static void test_pending_sigtstp_survives_updates(void **state)
 static void test_a_frame_is_one_write(void **state)
 {
 	(void)state;
-	struct pty t;
+	struct pty t = { -1, -1, -1, -1 };
 	if (!pty_open(&t))
 		skip();
 	struct buf err;
@@ -133,7 +133,7 @@ static void test_a_frame_is_one_write(void **state)
 static void test_painter_scrolls_kept_lines(void **state)
 {
 	(void)state;
-	struct pty t;
+	struct pty t = { -1, -1, -1, -1 };
 	if (!pty_open(&t))
 		skip();
 	struct buf err;
