@@ -20,18 +20,21 @@ def tmux_kill_server(tmux):
                          capture_output=True, text=True).stdout
     pids = [int(x) for x in out.split() if x.isdigit()]
     subprocess.run(tmux + ["kill-server"], capture_output=True)
+    # A pane's command runs under `sh -c` ("tether …; sleep 30"), so tether is the shell's
+    # child, not the pane's process: the pane's whole process group is waited for and killed
+    # (the group outlives the shell while tether is in it).
     deadline = time.time() + 5
     for pid in pids:
         while time.time() < deadline:
             try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
+                os.killpg(pid, 0)
+            except (ProcessLookupError, PermissionError):
                 break
             time.sleep(0.05)
         else:
             try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
                 pass
 
 CONV = "5f2c9b7e-1a3d-4e8f-9b6a-0c4d2e7f8a91"
