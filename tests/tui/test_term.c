@@ -72,6 +72,25 @@ static void pty_close(struct pty *t)
 	close(t->master);
 }
 
+/* tether's terminal opened on a new pseudo-terminal; false (the test skips) without one. */
+static bool screen_open(struct pty *t)
+{
+	if (!pty_open(t))
+		return false;
+	struct buf err;
+	buf_init(&err);
+	assert_int_equal(terminal_open(false, &err), 0);
+	buf_fini(&err);
+	return true;
+}
+
+static void screen_close(struct pty *t)
+{
+	pty_drain(t);
+	terminal_close();
+	pty_close(t);
+}
+
 static void test_pending_sigtstp_survives_updates(void **state)
 {
 	(void)state;
@@ -106,11 +125,8 @@ static void test_a_frame_is_one_write(void **state)
 {
 	(void)state;
 	struct pty t = { -1, -1, -1, -1 };
-	if (!pty_open(&t))
+	if (!screen_open(&t))
 		skip();
-	struct buf err;
-	buf_init(&err);
-	assert_int_equal(terminal_open(false, &err), 0);
 	refresh();
 	pty_drain(&t);
 	mvaddstr(2, 4, "one");
@@ -120,10 +136,7 @@ static void test_a_frame_is_one_write(void **state)
 	writes_counted = 0;
 	refresh();
 	counted_fd = -1;
-	pty_drain(&t);
-	terminal_close();
-	pty_close(&t);
-	buf_fini(&err);
+	screen_close(&t);
 	assert_int_equal(writes_counted, 1);
 }
 
@@ -134,11 +147,8 @@ static void test_painter_scrolls_kept_lines(void **state)
 {
 	(void)state;
 	struct pty t = { -1, -1, -1, -1 };
-	if (!pty_open(&t))
+	if (!screen_open(&t))
 		skip();
-	struct buf err;
-	buf_init(&err);
-	assert_int_equal(terminal_open(false, &err), 0);
 	enum { N = 12, K = 3 };
 	struct painter p;
 	memset(&p, 0, sizeof p);
@@ -188,10 +198,7 @@ static void test_painter_scrolls_kept_lines(void **state)
 	free(p.line_hash);
 	free(p.row_hash);
 	free(p.rows);
-	pty_drain(&t);
-	terminal_close();
-	pty_close(&t);
-	buf_fini(&err);
+	screen_close(&t);
 }
 
 /* A title is text between the terminal's own start and end: nothing in it (a server's
