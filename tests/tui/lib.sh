@@ -63,9 +63,13 @@ trap cleanup EXIT
 # up, may still write its last files there). The fixtures are in the group.
 on_signal() {
 	trap - EXIT
-	setsid -f sh -c 'tmux -L "$2" kill-server; p=$(cat "$1/pid" 2>/dev/null)
+	# The pane's shell writes its last files into WORK as it dies: WORK goes once the tmux
+	# server has (under load that took more than the 2 s the removal was given).
+	setsid -f sh -c 'sp=$(tmux -L "$2" display -p "#{pid}" 2>/dev/null)
+		tmux -L "$2" kill-server; p=$(cat "$1/pid" 2>/dev/null)
 		[ -z "$p" ] || kill -KILL "$p"
-		for _ in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$1" 2>/dev/null; [ -e "$1" ] || break; sleep 0.2; done
+		for _ in $(seq 200); do [ -n "$sp" ] && kill -0 "$sp" 2>/dev/null || break; sleep 0.05; done
+		for _ in $(seq 50); do rm -rf "$1" 2>/dev/null; [ -e "$1" ] || break; sleep 0.2; done
 		' sh "$WORK" "$SOCKET" </dev/null >/dev/null 2>&1
 	exit 1
 }
