@@ -57,20 +57,22 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-# Ended by a signal (meson's timeout: SIGTERM to the test's process group, SIGKILL 0.5 s
-# later, too soon for cleanup's waits): tmux and tether in its pane are outside that group,
-# so a process of their own ends them and removes WORK (again while the pane's shell, hung
-# up, may still write its last files there). The fixtures are in the group.
+# However this test ends, nothing of it may stay. meson ends a test at its timeout with SIGTERM
+# to its process group and SIGKILL 0.5 s later: under load a trap had not even started its
+# cleanup by then (CI, 2026-12-05). tmux, and tether in its pane, are outside that group. So
+# from the start a watcher in a session of its own waits for this shell to go and, unless
+# cleanup has already removed WORK, ends the tmux server and tether and removes WORK once the
+# server has gone (its pane's shell writes its last files into WORK as it dies).
+setsid -f sh -c 'tail -f /dev/null --pid="$1" -s 0.2 2>/dev/null
+	[ -e "$2" ] || exit 0
+	sp=$(tmux -L "$3" display -p "#{pid}" 2>/dev/null)
+	tmux -L "$3" kill-server; p=$(cat "$2/pid" 2>/dev/null)
+	[ -z "$p" ] || kill -KILL "$p"
+	for _ in $(seq 200); do [ -n "$sp" ] && kill -0 "$sp" 2>/dev/null || break; sleep 0.05; done
+	for _ in $(seq 50); do rm -rf "$2" 2>/dev/null; [ -e "$2" ] || break; sleep 0.2; done
+	' sh "$$" "$WORK" "$SOCKET" </dev/null >/dev/null 2>&1
 on_signal() {
 	trap - EXIT
-	# The pane's shell writes its last files into WORK as it dies: WORK goes once the tmux
-	# server has (under load that took more than the 2 s the removal was given).
-	setsid -f sh -c 'sp=$(tmux -L "$2" display -p "#{pid}" 2>/dev/null)
-		tmux -L "$2" kill-server; p=$(cat "$1/pid" 2>/dev/null)
-		[ -z "$p" ] || kill -KILL "$p"
-		for _ in $(seq 200); do [ -n "$sp" ] && kill -0 "$sp" 2>/dev/null || break; sleep 0.05; done
-		for _ in $(seq 50); do rm -rf "$1" 2>/dev/null; [ -e "$1" ] || break; sleep 0.2; done
-		' sh "$WORK" "$SOCKET" </dev/null >/dev/null 2>&1
 	exit 1
 }
 trap on_signal INT TERM

@@ -2,8 +2,8 @@
 # A screen test ended at its timeout leaves nothing behind. meson ends it with SIGTERM to the
 # test's process group and SIGKILL 0.5 s later (mtest.py, _kill); tmux, and tether in its
 # pane, are outside that group. Here a test that waits forever is ended so once tether runs:
-# its tmux server, tether and its files must then go (the cleanup is bounded: ~20 s at most
-# under load, where the server and the last writes into WORK are waited out).
+# its tmux server, tether and its files must then go (the watcher lib.sh starts is bounded:
+# ~20 s at most under load, where the server and the last writes into WORK are waited out).
 . "$(dirname "$0")/lib.sh" "$@"
 command -v setsid >/dev/null 2>&1 || { echo "setsid is not installed: skipped"; exit 77; }
 
