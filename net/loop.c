@@ -150,6 +150,7 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 	vhost_info(&info, LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_EXPLICIT_VHOSTS);
 	info.gid = -1;
 	info.uid = -1;
+	info.pt_serv_buf_size = NET_READ_BYTES;
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)

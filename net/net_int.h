@@ -11,6 +11,9 @@
 /* lws's own limit on each step of a connection (connect, TLS, the answer to the request):
  * set on the context so that messages can name it. */
 #define NET_LWS_TIMEOUT_S 5      /* also written out in rest.c closed_why */
+/* One read from a socket at most (lws reads into a per-thread buffer of this size; its default,
+ * 4 KB, took 43,000 reads and as many polls for a 176 MB history). */
+#define NET_READ_BYTES (64u * 1024u)
 
 /* How long loop_run goes on after loop_quit for stopped sessions to finish their close
  * handshake (a close frame and its answer): quitting never hangs on a silent server. */
