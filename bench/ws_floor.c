@@ -5,7 +5,7 @@
  * containing --start: "while streaming"), peak RSS and counts.
  *
  *   ws_floor --port N --conversation ID [--after-seq N] [--start TEXT] [--until TEXT]
- *            [--timeout S]
+ *            [--timeout S] [--read-bytes N]
  *
  * It stops at the first message containing --until that comes after a message containing
  * --start (both optional), when the server closes, or after --timeout seconds. */
@@ -106,6 +106,9 @@ int main(int argc, char **argv)
 	int port = 0;
 	const char *conv = NULL, *after = "-1";
 	double timeout_s = 60;
+	/* As much per read as tether (NET_READ_BYTES): lws's default, 4 KB, costs a poll and a read
+	 * per 4 KB, which no client need pay. */
+	unsigned read_bytes = 64u * 1024u;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		const char *k = argv[i], *v = argv[i + 1];
 		if (!strcmp(k, "--port"))
@@ -120,10 +123,12 @@ int main(int argc, char **argv)
 			st.until = v;
 		else if (!strcmp(k, "--timeout"))
 			timeout_s = atof(v);
+		else if (!strcmp(k, "--read-bytes"))
+			read_bytes = (unsigned)atoi(v);
 	}
 	if (!port || !conv) {
 		fprintf(stderr, "usage: ws_floor --port N --conversation ID [--after-seq N] "
-				"[--start TEXT] [--until TEXT] [--timeout S]\n");
+				"[--start TEXT] [--until TEXT] [--timeout S] [--read-bytes N]\n");
 		return 2;
 	}
 	lws_set_log_level(LLL_ERR, NULL);
@@ -131,6 +136,7 @@ int main(int argc, char **argv)
 	memset(&info, 0, sizeof info);
 	info.port = CONTEXT_PORT_NO_LISTEN;
 	info.protocols = protocols;
+	info.pt_serv_buf_size = read_bytes;
 	st.ctx = lws_create_context(&info);
 	if (!st.ctx) {
 		fprintf(stderr, "ws_floor: no lws context\n");
