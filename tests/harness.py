@@ -5,7 +5,12 @@ one test named.
 A script runs as SCRIPT TETHER FIXTURE_SERVER DATA_DIR TEST_NAME (TEST_NAME --list: the names)
 and imports this file from the tests folder of the source tree.
 """
-import os, subprocess, sys, tempfile
+import os, signal, subprocess, sys, tempfile
+
+# meson ends a test at its timeout with SIGTERM and SIGKILL 0.5 s later. Python's default
+# SIGTERM ends the script at once; as an exception the tests' finally blocks run first and
+# stop the tmux servers they started (outside the test's process group: they would stay).
+signal.signal(signal.SIGTERM, lambda signo, frame: sys.exit(128 + signo))
 
 TETHER, FIXTURE, DATA, NAME = sys.argv[1:5]
 # tether-e2e-…, tether-manage-…, tether-hostile-…: the script's own files
