@@ -37,8 +37,8 @@ static bool reads_set(struct loop *loop, bool on)
 	return true;
 }
 
-/* A socket with at least this many bytes queued is not held: lws reads about this much per
- * turn (its service buffer), so held it would take one buffer per tick. */
+/* A socket with at least this many bytes queued is not held: that is a replay or a burst, not
+ * a streamed delta, and held it would be read one service buffer (NET_READ_BYTES) per tick. */
 #define BACKLOG_BYTES 4096
 
 /* True when a session socket has something for lws to read (bytes, a hangup, an error); with
