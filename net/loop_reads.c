@@ -41,9 +41,8 @@ static bool reads_set(struct loop *loop, bool on)
  * a streamed delta, and held it would be read one service buffer (NET_READ_BYTES) per tick. */
 #define BACKLOG_BYTES 4096
 
-/* True when a session socket has something for lws to read (bytes, a hangup, an error); with
- * backlog, only when one has BACKLOG_BYTES or more queued (a replay, not a streamed delta). */
-static bool reads_waiting(struct loop *loop, bool backlog)
+/* True when a session socket has something for lws to read (bytes, a hangup, an error). */
+static bool reads_waiting(struct loop *loop)
 {
 	struct pollfd fds[HOLD_MAX];
 	nfds_t n = 0;
@@ -58,17 +57,21 @@ static bool reads_waiting(struct loop *loop, bool backlog)
 				n++;
 		}
 	} lws_end_foreach_dll(d);
-	if (!n || poll(fds, n, 0) <= 0)
-		return false;
-	for (nfds_t i = 0; i < n; i++) {
-		int queued = 0;
+	loop->checks++;
+	return n && poll(fds, n, 0) > 0;
+}
 
-		if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		if (!backlog || (fds[i].revents & (POLLHUP | POLLERR)) ||
-		    ioctl(fds[i].fd, FIONREAD, &queued) < 0 || queued >= BACKLOG_BYTES)
+/* True when a session socket has BACKLOG_BYTES or more queued (a replay, not a streamed
+ * delta). One ioctl a socket, no poll: a hangup held is seen at the tick (poll reports it on a
+ * socket whose reads are off too). */
+static bool backlog_waiting(struct loop *loop)
+{
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		struct session *s = lws_container_of(d, struct session, node);
+		int fd = session_readable(s) ? lws_get_socket_fd(s->wsi) : -1, queued = 0;
+		if (fd >= 0 && ioctl(fd, FIONREAD, &queued) == 0 && queued >= BACKLOG_BYTES)
 			return true;
-	}
+	} lws_end_foreach_dll(d);
 	return false;
 }
 
@@ -80,7 +83,7 @@ static void hold(struct loop_timer *t)
 		return;
 	/* A backlog (a replay, a burst faster than a tick's read takes) held would be read one
 	 * buffer per tick: it is read as it comes until the socket drains. */
-	if (loop->holder || reads_waiting(loop, true) || !reads_set(loop, false))
+	if (loop->holder || backlog_waiting(loop) || !reads_set(loop, false))
 		return;
 	loop->holder = t;
 	loop->held_since = clock_now_us();
@@ -125,13 +128,17 @@ void loop_reads_fire(struct loop_timer *t)
 	}
 	loop->holder = NULL;
 	reads_set(loop, true);
-	if (loop->held_buffered || reads_waiting(loop, false)) {
+	/* While a stream comes in every tick has reads waiting: the poll that would say so is
+	 * skipped after a tick that had some (a tick that then finds none waits AFTER_BOUND_US). */
+	if (loop->held_buffered || loop->tick_read || reads_waiting(loop)) {
 		/* The poll of this turn reads them, then the callback runs. The timer bounds that
 		 * poll should lws have nothing after all; the turn's end cancels it. */
 		loop->after = t;
+		loop->receives_at_fire = loop->receives;
 		lws_sul_schedule(loop->ctx, 0, &t->sul, t->sul.cb, AFTER_BOUND_US);
 		return;
 	}
+	loop->tick_read = false;
 	t->cb(t->arg);
 }
 
@@ -143,6 +150,7 @@ void loop_reads_after_turn(struct loop *loop)
 	if (!t)
 		return;
 	loop->after = NULL;
+	loop->tick_read = loop->receives != loop->receives_at_fire;
 	lws_sul_cancel(&t->sul);
 	t->cb(t->arg);
 }

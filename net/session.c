@@ -558,8 +558,10 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		return s->wsi == wsi ? 0 : -1;
 	case LWS_CALLBACK_CLIENT_RECEIVE: {
 		struct loop *loop = s->loop;
-		if (loop)
+		if (loop) {
 			loop->in_rx = true;
+			loop->receives++;
+		}
 		int rc = session_on_receive(s, wsi, in, len);
 		if (loop)
 			loop->in_rx = false;

@@ -50,6 +50,7 @@ struct probe {
 	struct loop_timer *frame_timer; /* --frame-hz: due one period after a delta */
 	int64_t frame_period_us;
 	uint64_t ticks, deltas, waited, durables;
+	uint64_t deltas_at_tick;        /* deltas when the last tick ran */
 	int64_t last_tick;
 	char *streams[MAX_STREAMS];
 	size_t nstreams;
@@ -254,6 +255,11 @@ static void on_frame_tick(void *arg)
 	(void)arg;
 	P.ticks++;
 	P.last_tick = clock_now_us();
+	/* As the TUI's reveal of a stream: while deltas come, a frame follows the frame. */
+	if (P.deltas != P.deltas_at_tick) {
+		P.deltas_at_tick = P.deltas;
+		frame_due();
+	}
 }
 
 static void on_exit_timer(void *arg)
@@ -390,10 +396,12 @@ int main(int argc, char **argv)
 	       P.session ? session_pending_messages(P.session) : 0, P.nstreams,
 	       P.last_rx ? (double)(P.last_rx - P.t0) / 1e6 : -1.0);
 	if (P.frame_timer)
-		printf("frames ticks=%llu deltas=%llu durables=%llu waited=%llu turns=%llu last_tick=%.3f\n",
+		printf("frames ticks=%llu deltas=%llu durables=%llu waited=%llu turns=%llu checks=%llu "
+		       "last_tick=%.3f\n",
 		       (unsigned long long)P.ticks, (unsigned long long)P.deltas,
 		       (unsigned long long)P.durables,
 		       (unsigned long long)P.waited, (unsigned long long)P.loop->turns,
+		       (unsigned long long)P.loop->checks,
 		       P.last_tick ? (double)(P.last_tick - P.t0) / 1e6 : -1.0);
 	session_destroy(P.session);
 	loop_timer_destroy(P.frame_timer);
