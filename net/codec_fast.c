@@ -186,41 +186,46 @@ static bool take_action(char **arena, struct frame_store *st, const struct jspan
 	return codec_action_from_text(st, action.at, action.len, summary, risk, e) == 0;
 }
 
-/* The kind's own fields; false to leave the frame to cJSON. */
-static bool take_kind(char **arena, struct frame_store *st, const struct jspan *ev,
-		      struct event *e)
+/* The kind this decoder takes the event as (EVENT_UNKNOWN: none), from its kind and key. */
+static enum event_kind kind_taken(const struct jspan *ev)
 {
-	if (jspan_is(ev[EV_KIND], "ObservationEvent")) {
-		e->kind = EVENT_OBSERVATION;
+	if (jspan_is(ev[EV_KIND], "ObservationEvent"))
+		return EVENT_OBSERVATION;
+	if (jspan_is(ev[EV_KIND], "MessageEvent"))
+		return EVENT_MESSAGE;
+	if (jspan_is(ev[EV_KIND], "ActionEvent"))
+		return EVENT_ACTION;
+	if (jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent") &&
+	    jspan_is(ev[EV_KEY], "execution_status"))
+		return EVENT_STATE_UPDATE;
+	return EVENT_UNKNOWN;
+}
+
+/* The fields of an event of kind (kind_taken's); false to leave the frame to cJSON. */
+static bool take_kind(char **arena, struct frame_store *st, enum event_kind kind,
+		      const struct jspan *ev, struct event *e)
+{
+	e->kind = kind;
+	switch (kind) {
+	case EVENT_OBSERVATION:
 		e->kind_name = "ObservationEvent";
 		e->tool_name = take_string(arena, ev[EV_TOOL_NAME]);
 		e->tool_call_id = take_string(arena, ev[EV_TOOL_CALL_ID]);
 		return take_observation(arena, ev[EV_OBSERVATION], e);
-	}
-	if (jspan_is(ev[EV_KIND], "MessageEvent")) {
-		e->kind = EVENT_MESSAGE;
+	case EVENT_MESSAGE:
 		e->kind_name = "MessageEvent";
 		return take_message(arena, ev[EV_MESSAGE], e);
-	}
-	if (jspan_is(ev[EV_KIND], "ActionEvent")) {
-		e->kind = EVENT_ACTION;
+	case EVENT_ACTION:
 		e->kind_name = "ActionEvent";
 		return take_action(arena, st, ev, e);
+	case EVENT_STATE_UPDATE:
+		e->kind_name = "ConversationStateUpdateEvent";
+		e->state_key = "execution_status";
+		e->execution_status = take_string(arena, ev[EV_VALUE]);
+		return true;
+	default:
+		return false;
 	}
-	e->kind = EVENT_STATE_UPDATE;
-	e->kind_name = "ConversationStateUpdateEvent";
-	e->state_key = "execution_status";
-	e->execution_status = take_string(arena, ev[EV_VALUE]);
-	return true;
-}
-
-/* Whether the event is of a kind (and key) take_kind decodes. */
-static bool kind_taken(const struct jspan *ev)
-{
-	return jspan_is(ev[EV_KIND], "ObservationEvent") || jspan_is(ev[EV_KIND], "ActionEvent") ||
-	       jspan_is(ev[EV_KIND], "MessageEvent") ||
-	       (jspan_is(ev[EV_KIND], "ConversationStateUpdateEvent") &&
-		jspan_is(ev[EV_KEY], "execution_status"));
 }
 
 int codec_fast_decode(const char *json, size_t len, struct frame *f, struct frame_store **out)
@@ -246,7 +251,10 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 	bool durable = jspan_is(type, "durable");
 	if ((!durable && !jspan_is(type, "transient")) ||
 	    !jspan_members(json, end, names, 2, m) || !m[1].at || m[1].at[0] != '{' ||
-	    !jspan_members(m[1].at, m[1].at + m[1].len, ev_names, EV_COUNT, ev) || !kind_taken(ev))
+	    !jspan_members(m[1].at, m[1].at + m[1].len, ev_names, EV_COUNT, ev))
+		return -1;
+	enum event_kind kind = kind_taken(ev);
+	if (kind == EVENT_UNKNOWN)
 		return -1;
 	/* Then its whole text, once: the spans found above are right when it is strict JSON. */
 	if (jspan_skip(json, end) != end)
@@ -262,7 +270,7 @@ int codec_fast_decode(const char *json, size_t len, struct frame *f, struct fram
 	e->timestamp = take_string(&arena, ev[EV_TIMESTAMP]);
 	e->parent_id = take_string(&arena, ev[EV_PARENT]);
 	const char *source = take_string(&arena, ev[EV_SOURCE]);
-	if (!take_kind(&arena, st, ev, e)) {
+	if (!take_kind(&arena, st, kind, ev, e)) {
 		codec_store_free(st);
 		memset(e, 0, sizeof *e);
 		f->seq = 0;
