@@ -187,6 +187,17 @@ static void check_twin(const char *json, bool fast)
 	free(twin);
 }
 
+/* The span decoder leaves json to cJSON: -1, no store, the frame untouched. */
+static void assert_not_taken(const char *json)
+{
+	struct frame f;
+	struct frame_store *st = NULL;
+	memset(&f, 0, sizeof f);
+	assert_int_equal(codec_fast_decode(json, strlen(json), &f, &st), -1);
+	assert_null(st);
+	assert_int_equal(f.type, FRAME_UNKNOWN);
+}
+
 #define OBS(ev_extra, obs) \
 	"{\"type\":\"durable\",\"seq\":7,\"event\":{\"id\":\"e1\",\"timestamp\":\"2026-12-03T03:06:12\"," \
 	"\"source\":\"environment\",\"tool_name\":\"terminal\",\"tool_call_id\":\"toolu_1\"," ev_extra \
@@ -229,14 +240,8 @@ static void test_observations_as_cjson_reads_them(void **state)
 		"{\"type\":\"durable\",\"seq\":-1,\"event\":{\"kind\":\"ObservationEvent\"}}",
 		"{\"type\":\"durable\",\"seq\":1,\"event\":{\"kind\":\"MessageEvent\"}}",
 	};
-	for (size_t i = 0; i < sizeof tree / sizeof *tree; i++) {
-		struct frame f;
-		struct frame_store *st = NULL;
-		memset(&f, 0, sizeof f);
-		assert_int_equal(codec_fast_decode(tree[i], strlen(tree[i]), &f, &st), -1);
-		assert_null(st);
-		assert_int_equal(f.type, FRAME_UNKNOWN);
-	}
+	for (size_t i = 0; i < sizeof tree / sizeof *tree; i++)
+		assert_not_taken(tree[i]);
 }
 
 static void sanitized(void *ctx, const char *s, size_t len, struct buf *out)
@@ -359,13 +364,8 @@ static void test_other_kinds_unchecked(void **state)
 		"\"kind\":\"ConversationStateUpdateEvent\"}}",
 		"{\"seq\":1,\"event\":{\"kind\":\"MessageEvent\"},\"type\":\"sync\"}",
 	};
-	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
-		struct frame f;
-		struct frame_store *st = NULL;
-		memset(&f, 0, sizeof f);
-		assert_int_equal(codec_fast_decode(other[i], strlen(other[i]), &f, &st), -1);
-		assert_null(st);
-	}
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
+		assert_not_taken(other[i]);
 	DECODE_FAILS("{\"type\":\"delta\" , broken", CODEC_MALFORMED_JSON);
 	/* Taken by its kind, refused by the check that follows. */
 	DECODE_FAILS("{\"type\":\"durable\",\"seq\":1,\"event\":{\"kind\":\"ActionEvent\","
