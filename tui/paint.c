@@ -91,9 +91,12 @@ static const char *search_needle(struct tui *u, size_t *m)
 	return editor_text(&u->query);
 }
 
-/* The items the keys act on this frame: the focused one, Tab's and Ctrl-O's. */
+/* The items the keys act on this frame: the focused one, Tab's and Ctrl-O's; and the search's
+ * text, whose matches are marked. */
 struct targets {
 	long focused, tab, open;
+	const char *needle;
+	size_t m;
 };
 
 /* After a card's "… N more lines": the keys that act on this card now, so that a card
@@ -126,7 +129,8 @@ struct row_look {
 static void row_look_of(struct tui *u, const struct view_row *r, const struct targets *k,
 			struct row_look *rl)
 {
-	rl->needle = search_needle(u, &rl->m);
+	rl->needle = k->needle;
+	rl->m = k->m;
 	/* The current match's item in reverse video, the other matches underlined. */
 	rl->current = rl->needle && u->cur->search.match >= 0 &&
 		      r->item == (size_t)u->cur->search.match;
@@ -440,6 +444,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	u->paint.nrows = viewport_rows(&u->cur->vp, u->cur->t, u->paint.rows);
 	u->paint.transcript_rows = L.transcript;
 	struct targets k = { .focused = focus_in_view(u), .tab = -1, .open = -1 };
+	k.needle = search_needle(u, &k.m);
 	/* Only a capped card's count row names them: most frames need not look for them. */
 	for (size_t i = 0; i < u->paint.nrows; i++)
 		if (u->paint.rows[i].more) {
