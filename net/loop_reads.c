@@ -129,16 +129,17 @@ void loop_reads_fire(struct loop_timer *t)
 	loop->holder = NULL;
 	reads_set(loop, true);
 	/* While a stream comes in every tick has reads waiting: the poll that would say so is
-	 * skipped after a tick that had some (a tick that then finds none waits AFTER_BOUND_US). */
-	if (loop->held_buffered || loop->tick_read || reads_waiting(loop)) {
+	 * skipped when something was read since the last tick (one that then finds none waits
+	 * AFTER_BOUND_US). */
+	bool streaming = loop->read_since_tick;
+	loop->read_since_tick = false;
+	if (loop->held_buffered || streaming || reads_waiting(loop)) {
 		/* The poll of this turn reads them, then the callback runs. The timer bounds that
 		 * poll should lws have nothing after all; the turn's end cancels it. */
 		loop->after = t;
-		loop->receives_at_fire = loop->receives;
 		lws_sul_schedule(loop->ctx, 0, &t->sul, t->sul.cb, AFTER_BOUND_US);
 		return;
 	}
-	loop->tick_read = false;
 	t->cb(t->arg);
 }
 
@@ -150,7 +151,6 @@ void loop_reads_after_turn(struct loop *loop)
 	if (!t)
 		return;
 	loop->after = NULL;
-	loop->tick_read = loop->receives != loop->receives_at_fire;
 	lws_sul_cancel(&t->sul);
 	t->cb(t->arg);
 }

@@ -44,9 +44,7 @@ struct loop {
 	bool in_rx;                     /* inside a session socket's receive callback */
 	uint64_t turns;                 /* turns of lws_service taken (waits on the fds) */
 	bool held_buffered;             /* the hold began inside one: lws may hold bytes too */
-	uint64_t receives;              /* session receive callbacks so far */
-	uint64_t receives_at_fire;      /* ... when the tick in loop->after fired */
-	bool tick_read;                 /* the last tick that waited for reads got some */
+	bool read_since_tick;           /* a session received something since the last tick */
 	uint64_t checks;                /* polls at a tick for reads waiting (tests count them) */
 };
 

@@ -560,7 +560,7 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		struct loop *loop = s->loop;
 		if (loop) {
 			loop->in_rx = true;
-			loop->receives++;
+			loop->read_since_tick = true;
 		}
 		int rc = session_on_receive(s, wsi, in, len);
 		if (loop)
