@@ -130,13 +130,15 @@ static void on_frame(void *arg)
 	}
 	else
 		paint_frame(u, &st, now);
+	/* Painted: from here a frame asked for (a page started, its "loading…" to show) is the
+	 * next one, where before this line the clock, still armed for this frame, dropped it. */
+	render_clock_painted(&u->ui.clock, now);
 	call_back(u, now);
 	if (!u->layers.overlay)
 		history_view_painted(u, now);
 	history_view_check(u, &st);
-	render_clock_painted(&u->ui.clock, now);
 	latency_painted(u->cur->latency, now);
-	if (more) {
+	if (more || u->ui.clock.armed) {
 		ui_schedule_frame(&u->ui);
 		return;
 	}

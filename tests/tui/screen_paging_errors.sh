@@ -52,5 +52,31 @@ done
 wait_traffic "events/search.* 200" 5 || fail "the page never loaded after the failures"
 wait_gone "could not load" 5 || fail "the row still says the page failed"
 [ -e "$WORK/rc" ] && fail "tether ended after a failed page"
+T send-keys -t main C-d
+wait_exit 10 || fail "tether did not quit"
+tmux_stop
+kill "$SRV" 2>/dev/null
+wait "$SRV" 2>/dev/null
+SRV=
+rm -f "$WORK/go" "$WORK/traffic"
+
+# A page asked again says so at once, while it is on its way (answers take 3 s here): the
+# frame that asked it used to drop its repaint, so the row kept "could not load · scroll to
+# retry" as if the scroll had done nothing.
+start_fixture "$WORK/h2.scenario" --search-fail 1 --search-delay 3
+start_tether 100 30 "$CONV"
+wait_for "seq 1,999" 10 || fail "the tail did not open"
+for _ in $(seq 100); do
+	screen | head -1 | grep -q "could not load" && break
+	T send-keys -t main PPage
+	sleep 0.05
+done
+wait_for "could not load: the server answered HTTP 503" 8 || fail "the first page did not fail"
+asked=$(grep -c "events/search" "$WORK/traffic")
+T send-keys -t main PPage
+wait_for "earlier events · loading…" 2 ||
+	fail "a page asked again was not said to be loading; the row: $(screen | head -1)"
+[ "$(grep -c "events/search" "$WORK/traffic")" -gt "$asked" ] || fail "the page was not asked again"
+wait_gone "earlier events" 8 || fail "the page asked again did not load"
 no_sanitizer_report
 echo ok
