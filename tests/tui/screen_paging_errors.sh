@@ -4,6 +4,17 @@
 # is never fatal, and is asked again on the next scroll, even at the top.
 . "$(dirname "$0")/lib.sh" "$@"
 
+# quit_round: tether quits and its fixture ends; the next round starts on a fresh log.
+quit_round() {
+	T send-keys -t main C-d
+	wait_exit 10 || fail "tether did not quit"
+	tmux_stop
+	kill "$SRV" 2>/dev/null
+	wait "$SRV" 2>/dev/null
+	SRV=
+	rm -f "$WORK/go" "$WORK/traffic"
+}
+
 printf 'history 300\n' >"$WORK/h.scenario"
 start_fixture "$WORK/h.scenario" --no-count
 start_tether 100 30 "$CONV"
@@ -15,13 +26,7 @@ T send-keys -t main C-Home
 wait_for "system prompt" 5 || fail "the first event is not loaded"
 screen | grep -q "earlier event" && fail "a gap row without history missing"
 grep -q "events/search" "$WORK/traffic" && fail "history was paged though all of it was loaded"
-T send-keys -t main C-d
-wait_exit 10 || fail "tether did not quit"
-tmux_stop
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
-rm -f "$WORK/go" "$WORK/traffic"
+quit_round
 
 printf 'history 2000\n' >"$WORK/h2.scenario"
 # Each scroll asks again: 20 failures outlast the way up to the top.
@@ -52,13 +57,7 @@ done
 wait_traffic "events/search.* 200" 5 || fail "the page never loaded after the failures"
 wait_gone "could not load" 5 || fail "the row still says the page failed"
 [ -e "$WORK/rc" ] && fail "tether ended after a failed page"
-T send-keys -t main C-d
-wait_exit 10 || fail "tether did not quit"
-tmux_stop
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
-rm -f "$WORK/go" "$WORK/traffic"
+quit_round
 
 # A page asked again says so at once, while it is on its way: the frame that asked it used
 # to drop its repaint, so the row kept "could not load · scroll to retry" as if the scroll
