@@ -13,7 +13,7 @@ struct manage_run {
 	enum rest_call call;            /* the managing call under way */
 	struct rest_args args;
 	char *made_id;                  /* new, fork: the conversation made */
-	char *title;                    /* rm: the title of the one deleted */
+	char *title;                    /* rm, goal: the conversation's title, for the question */
 	char *model;                    /* model: the conversation's model */
 	char *profile_id;               /* new: the agent profile launched */
 	char **new_id;                  /* new: where the id goes for a run that follows */
@@ -49,6 +49,8 @@ void manage_done(void *ctx, struct rest_result *res);
 void manage_create(struct manage_run *r);
 /* manage_edit.c: rename, rm */
 void manage_edit(struct manage_run *r);
+/* "QUESTION TITLE (ID)? [y/N]" on the terminal (r->title, cleaned and masked): true for yes. */
+bool manage_confirmed(struct manage_run *r, const char *question);
 /* manage_ask.c: ask, compact */
 void manage_ask(struct manage_run *r);
 /* manage_settings.c: model, goal, policy */

@@ -24,13 +24,12 @@ static void edited(struct manage_run *r, const struct rest_result *res, struct m
 	}
 }
 
-/* "Delete the conversation TITLE (ID)? [y/N]" on the terminal: true for yes. */
-static bool delete_confirmed(struct manage_run *r)
+bool manage_confirmed(struct manage_run *r, const char *question)
 {
 	struct buf q, scratch;
 	buf_init(&q);
 	buf_init(&scratch);
-	buf_puts(&q, "Delete the conversation ");
+	buf_puts(&q, question);
 	if (r->title)
 		clean_text(r->run.masks, r->title, strlen(r->title), &scratch, &q);
 	else
@@ -55,7 +54,7 @@ static void rm_conversation_done(void *ctx, struct rest_result *res)
 	}
 	const char *t = res->conversations.items[0].title;
 	r->title = xstrdup(t && *t ? t : NULL);
-	if (!r->run.o->yes && !delete_confirmed(r)) {
+	if (!r->run.o->yes && !manage_confirmed(r, "Delete the conversation ")) {
 		manage_say(r, "nothing was deleted");
 		manage_finish(r, EXIT_RUNTIME);
 		return;

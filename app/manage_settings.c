@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static void goal_answer(struct manage_run *r, const struct rest_result *res,
 			struct manage_answer *a)
@@ -120,18 +121,61 @@ static void model(struct manage_run *r)
 	}
 }
 
-static void goal(struct manage_run *r)
+static void goal_send(struct manage_run *r)
 {
 	const char *w = r->run.o->words[0];
-	r->answer = goal_answer;
-	if (!strcmp(w, "stop")) {
-		manage_start(r, REST_GOAL_STOP, manage_done);
-	} else if (!strcmp(w, "resume")) {
+	if (!strcmp(w, "resume")) {
 		manage_start(r, REST_GOAL_RESUME, manage_done);
 	} else {
 		r->args.text = w;
 		manage_start(r, REST_GOAL_START, manage_done);
 	}
+}
+
+/* A goal loop judges a run that stopped to wait for confirmation and runs the conversation
+ * again, which runs the waiting actions (upstream-25-26 2.12): under a policy that asks, a
+ * goal set or resumed is asked about first, as /goal does, or refused without a terminal. */
+static void goal_policy_done(void *ctx, struct rest_result *res)
+{
+	struct manage_run *r = ctx;
+	if (!manage_ok(r, res))
+		return;
+	const struct conversation_info *c = res->conversations.count == 1 ? res->conversations.items
+									   : NULL;
+	if (c && c->has_policy && c->policy != CONFIRMATION_POLICY_NEVER) {
+		bool resume = !strcmp(r->run.o->words[0], "resume");
+		if (!isatty(STDIN_FILENO)) {
+			manage_say(r, resume ? "refusing to resume the goal without --yes when stdin is "
+				   "not a terminal: under this conversation's confirmation policy "
+				   "the goal loop runs the actions it would ask about"
+				   : "refusing to set a goal without --yes when stdin is not a terminal: "
+				   "under this conversation's confirmation policy the goal loop runs "
+				   "the actions it would ask about");
+			manage_finish(r, EXIT_USAGE);
+			return;
+		}
+		r->title = xstrdup(c->title && *c->title ? c->title : NULL);
+		if (!manage_confirmed(r, resume ? "The goal loop runs the actions your policy would "
+				      "ask about without asking. Resume the goal on "
+				      : "The goal loop runs the actions your policy would ask about "
+				      "without asking. Set the goal on ")) {
+			manage_say(r, resume ? "the goal was not resumed" : "no goal was set");
+			manage_finish(r, EXIT_RUNTIME);
+			return;
+		}
+	}
+	goal_send(r);
+}
+
+static void goal(struct manage_run *r)
+{
+	r->answer = goal_answer;
+	if (!strcmp(r->run.o->words[0], "stop"))
+		manage_start(r, REST_GOAL_STOP, manage_done);
+	else if (r->run.o->yes)
+		goal_send(r);
+	else
+		manage_start(r, REST_GET_CONVERSATION, goal_policy_done);
 }
 
 static void policy(struct manage_run *r)

@@ -32,7 +32,7 @@ static const char usage[] =
 	"       tether ask ID QUESTION                 ask aside (not part of the conversation)\n"
 	"       tether compact ID                      condense the history\n"
 	"       tether model ID [PROFILE]              list the LLM profiles, or switch\n"
-	"       tether goal ID OBJECTIVE|stop|resume   a goal the agent works to\n"
+	"       tether goal ID OBJECTIVE|stop|resume [--yes]  a goal the agent works to\n"
 	"       tether policy ID always|never|risky [LOW|MEDIUM|HIGH] | analyzer llm|pattern|none\n"
 	"       tether server-info                     the server's version\n"
 	"\n"
@@ -78,7 +78,8 @@ static const char usage_options[] =
 	"      --interval S        tether watch: seconds between polls (default 2, at least 0.1)\n"
 	"      --title T, --profile NAME, --workdir DIR  tether new (--title: fork too)\n"
 	"      --from EVENT_ID     tether fork: the fork ends at that event\n"
-	"      --yes               tether rm: no question (needed when stdin is no terminal)\n"
+	"      --yes               tether rm, tether goal: no question (needed when stdin is\n"
+	"                          no terminal)\n"
 	"      --insecure          do not verify TLS certificates\n"
 	"      --protocol auto|session|events  the socket: the session socket where the server\n"
 	"                          has it, else the events socket of older servers (default auto)\n"
@@ -223,7 +224,7 @@ static const struct manager {
 	{ "ask", CMD_ASK, true, 1, 1, "tether ask ID QUESTION" },
 	{ "compact", CMD_COMPACT, true, 0, 0, "tether compact ID" },
 	{ "model", CMD_MODEL, true, 0, 1, "tether model ID [PROFILE]" },
-	{ "goal", CMD_GOAL, true, 1, 1, "tether goal ID OBJECTIVE|stop|resume" },
+	{ "goal", CMD_GOAL, true, 1, 1, "tether goal ID OBJECTIVE|stop|resume [--yes]" },
 	{ "policy", CMD_POLICY, true, 1, 2,
 	  "tether policy ID always|never|risky [LOW|MEDIUM|HIGH] | analyzer llm|pattern|none" },
 	{ "server-info", CMD_SERVER_INFO, false, 0, 0, "tether server-info" },
@@ -321,8 +322,8 @@ static int check_managers(const struct options *o, struct buf *err)
 			return -1;
 		}
 	}
-	if (o->yes && o->command != CMD_RM) {
-		buf_puts(err, "--yes goes only with tether rm");
+	if (o->yes && o->command != CMD_RM && o->command != CMD_GOAL) {
+		buf_puts(err, "--yes goes only with tether rm or tether goal");
 		return -1;
 	}
 	bool follows = o->nsends || o->send_stdin || o->until_given;

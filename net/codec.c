@@ -718,16 +718,23 @@ static void decode_conversation_error(struct frame_store *st, const cJSON *ev, s
 	e->text = ev_string(ev, "detail");
 }
 
-/* A confirmation policy's kind (openhands/sdk/security/confirmation_policy.py). */
-static void decode_policy(const cJSON *policy, struct event *e)
+/* A confirmation policy's kind (openhands/sdk/security/confirmation_policy.py); false when
+ * none is named. */
+static bool policy_kind(const cJSON *policy, enum confirmation_policy *out)
 {
 	const char *kind = ev_string(policy, "kind");
 	if (!kind)
-		return;
-	e->has_policy = true;
-	e->policy = !strcmp(kind, "NeverConfirm") ? CONFIRMATION_POLICY_NEVER
-		    : !strcmp(kind, "AlwaysConfirm") ? CONFIRMATION_POLICY_ALWAYS
-		    : CONFIRMATION_POLICY_RISKY;
+		return false;
+	*out = !strcmp(kind, "NeverConfirm") ? CONFIRMATION_POLICY_NEVER
+	       : !strcmp(kind, "AlwaysConfirm") ? CONFIRMATION_POLICY_ALWAYS
+	       : CONFIRMATION_POLICY_RISKY;
+	return true;
+}
+
+static void decode_policy(const cJSON *policy, struct event *e)
+{
+	if (policy_kind(policy, &e->policy))
+		e->has_policy = true;
 }
 
 /* The model of an agent as state.py serializes it: agent.llm.model. */
@@ -1414,6 +1421,7 @@ static void conversation_info_fill(struct conversation_info *ci, const cJSON *ob
 	ci->has_stats = codec_usage_decode(ev_object(obj, "stats"), &ci->stats) == 0;
 	ci->leaf_event_id = xstrdup(ev_string(obj, "leaf_event_id"));
 	ci->model = xstrdup(agent_model(ev_object(obj, "agent")));
+	ci->has_policy = policy_kind(ev_object(obj, "confirmation_policy"), &ci->policy);
 }
 
 int conversation_list_decode(const char *json, size_t len, struct conversation_info **items,

@@ -287,6 +287,9 @@ struct conversation_info {
 	struct usage_stats stats;       /* ConversationInfo.stats, when has_stats */
 	char *leaf_event_id;            /* the server's HEAD (v1.31+); NULL: none given */
 	char *model;                    /* agent.llm.model; NULL: none given */
+	bool has_policy;                /* confirmation_policy named (upstream: NeverConfirm when
+					 * not set) */
+	enum confirmation_policy policy;
 };
 
 /* Decodes a conversation search page ({"items":[ConversationInfo…],"next_page_id":…}) or a

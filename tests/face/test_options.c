@@ -633,6 +633,9 @@ static void test_managers(void **state)
 	assert_int_equal(parse(&o, &err, "rm", ID, "--yes", "--format", "json", NULL), 0);
 	assert_true(o.yes);
 	options_fini(&o);
+	assert_int_equal(parse(&o, &err, "goal", ID, "tests pass", "--yes", NULL), 0);
+	assert_true(o.yes);
+	options_fini(&o);
 	assert_int_equal(parse(&o, &err, "server-info", NULL), 0);
 	assert_int_equal(o.command, CMD_SERVER_INFO);
 	options_fini(&o);
@@ -656,7 +659,7 @@ static void test_managers(void **state)
 		{ { "rename", ID, "x", "--from", "e" }, "--from goes only with tether fork" },
 		{ { "fork", ID, "--profile", "p" }, "--profile goes only with tether new" },
 		{ { "list", "--title", "t" }, "--title goes only with tether new or tether fork" },
-		{ { "pause", ID, "--yes" }, "--yes goes only with tether rm" },
+		{ { "pause", ID, "--yes" }, "--yes goes only with tether rm or tether goal" },
 		{ { "ask", ID, "q", "--send", "x" }, "--send and --until follow a conversation: "
 		  "tether new takes them" },
 		{ { "new", "--send", "x", "--format", "json" }, "tether new --send|--until writes "

@@ -61,10 +61,12 @@ static void test_conversation_page(void **state)
 	(void)state;
 	const char json[] =
 		"{\"items\":[{\"id\":\"c1\",\"title\":\"Fix tests\",\"execution_status\":\"idle\","
-		"\"created_at\":\"2026-09-20T10:00:00\",\"updated_at\":\"2026-09-20T11:00:00\",\"stats\":{}},"
-		"{\"id\":\"c2\",\"title\":null,\"execution_status\":\"running\",\"created_at\":\"2026-09-19T09:00:00\"},"
+		"\"created_at\":\"2026-09-20T10:00:00\",\"updated_at\":\"2026-09-20T11:00:00\",\"stats\":{},"
+		"\"confirmation_policy\":{\"kind\":\"NeverConfirm\"}},"
+		"{\"id\":\"c2\",\"title\":null,\"execution_status\":\"running\",\"created_at\":\"2026-09-19T09:00:00\","
+		"\"confirmation_policy\":{\"kind\":\"ConfirmRisky\",\"threshold\":\"HIGH\",\"confirm_unknown\":true}},"
 		"{\"title\":\"no id: skipped\"},"
-		"{\"id\":\"c3\"}],\"next_page_id\":\"p2\"}";
+		"{\"id\":\"c3\",\"confirmation_policy\":{\"kind\":\"AlwaysConfirm\"}}],\"next_page_id\":\"p2\"}";
 	struct conversation_info *items;
 	size_t count;
 	char *next;
@@ -86,6 +88,10 @@ static void test_conversation_page(void **state)
 	assert_null(items[2].execution_status);
 	assert_int_equal(items[2].run_status, RUN_STATUS_ABSENT);
 	assert_null(items[2].updated_at);
+	/* the policy: tether goal asks under one that confirms */
+	assert_true(items[0].has_policy && items[0].policy == CONFIRMATION_POLICY_NEVER);
+	assert_true(items[1].has_policy && items[1].policy == CONFIRMATION_POLICY_RISKY);
+	assert_true(items[2].has_policy && items[2].policy == CONFIRMATION_POLICY_ALWAYS);
 	assert_string_equal(next, "p2");
 	conversation_infos_free(items, count);
 	free(next);
@@ -112,6 +118,7 @@ static void test_conversation_last_page_and_single(void **state)
 	assert_string_equal(items[0].execution_status, "paused");
 	assert_int_equal(items[0].run_status, RUN_STATUS_PAUSED);
 	assert_string_equal(items[0].updated_at, "u");
+	assert_false(items[0].has_policy); /* none named: upstream's default, NeverConfirm */
 	assert_null(next);
 	conversation_infos_free(items, count);
 

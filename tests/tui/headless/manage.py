@@ -193,13 +193,59 @@ def test_goal():
     assert results[1][1] == "goal set: %s: tests pass\n" % CONV, results[1]
     assert results[2][2] == ["tether: goal: the server at %s refused the goal: Conversation run "
                              "or goal loop already running." % s.url], results[2]
+    # Each goal set or resumed reads the conversation's policy first (NeverConfirm: no question).
+    get = "rest GET %s 200" % ROUTE
     assert s.rest() == [
-        "rest POST %s/goal/resume 400" % ROUTE,
+        get, "rest POST %s/goal/resume 400" % ROUTE,
+        get, 'rest POST %s/goal 200 {"objective":"tests pass"}' % ROUTE,
+        get, 'rest POST %s/goal 409 {"objective":"again"}' % ROUTE,
+        "rest POST %s/goal/stop 200" % ROUTE,
+        "rest POST %s/goal/stop 200" % ROUTE,
+        get, "rest POST %s/goal/resume 200" % ROUTE,
+    ], s.rest()
+
+
+def test_goal_asks_under_a_confirming_policy():
+    """Under a policy that asks, the goal loop would run the actions it asks about: goal (set
+    or resumed) asks on a terminal (n: nothing sent, exit 1; y: set), refuses without one
+    (exit 2, nothing sent) and goes with --yes; stop never asks."""
+    s = Server("control.scenario")
+    term = Terminal("goal")
+    try:
+        tether(s, "rename", CONV, "Parser work")
+        tether(s, "policy", CONV, "always")
+        no_tty = [tether(s, "goal", CONV, w) for w in ("tests pass", "resume")]
+        sent_before = [l for l in s.rest() if "/goal" in l]
+        forced = tether(s, "goal", CONV, "tests pass", "--yes")
+        stopped = tether(s, "goal", CONV, "stop")
+        term.run("%s goal --server %s %s 'lint clean'; echo EXIT=$?; "
+                 "%s goal --server %s %s 'lint clean'; echo EXIT=$?"
+                 % (TETHER, s.url, CONV, TETHER, s.url, CONV))
+        question = ("The goal loop runs the actions your policy would ask about without asking. "
+                    "Set the goal on Parser work (%s)? [y/N]" % CONV)
+        term.wait_for(question)
+        term.keys("n", "Enter")
+        term.wait_for("EXIT=1")
+        term.wait_for(question, 2)
+        term.keys("y", "Enter")
+        term.wait_for("EXIT=0")
+        text = term.screen()
+    finally:
+        term.close()
+        s.stop()
+    assert [r[0] for r in no_tty] == [2, 2], no_tty
+    assert no_tty[0][2] == ["tether: goal: refusing to set a goal without --yes when stdin is not "
+                            "a terminal: under this conversation's confirmation policy the goal "
+                            "loop runs the actions it would ask about"], no_tty[0]
+    assert sent_before == [], sent_before
+    assert forced[0] == 0 and forced[1] == "goal set: %s: tests pass\n" % CONV, forced
+    assert stopped[0] == 0, stopped
+    assert "tether: goal: no goal was set" in text, text
+    assert "goal set: %s: lint clean" % CONV in text, text
+    assert [l for l in s.rest() if "/goal" in l] == [
         'rest POST %s/goal 200 {"objective":"tests pass"}' % ROUTE,
-        'rest POST %s/goal 409 {"objective":"again"}' % ROUTE,
         "rest POST %s/goal/stop 200" % ROUTE,
-        "rest POST %s/goal/stop 200" % ROUTE,
-        "rest POST %s/goal/resume 200" % ROUTE,
+        'rest POST %s/goal 200 {"objective":"lint clean"}' % ROUTE,
     ], s.rest()
 
 
@@ -296,37 +342,51 @@ def test_version_in_log():
         assert "server version: 1.40.2\n" in text, (path, text)
 
 
+class Terminal:
+    """A shell line run in a tmux pane, where tether's questions are asked."""
+
+    def __init__(self, name):
+        self.sock = ["tmux", "-L", "tether-%s-%d" % (name, os.getpid()), "-f", "/dev/null"]
+
+    def run(self, line):
+        subprocess.run(self.sock + ["new-session", "-d", "-x", "160", "-y", "12", "-e",
+                                    "LANG=C.UTF-8", line + "; sleep 30"], check=True, env=ENV)
+
+    def screen(self):
+        return subprocess.run(self.sock + ["capture-pane", "-p", "-J"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(self, text, times=1):
+        deadline = time.time() + 20
+        while time.time() < deadline and self.screen().count(text) < times:
+            time.sleep(0.1)
+        assert self.screen().count(text) >= times, self.screen()
+
+    def keys(self, *keys):
+        subprocess.run(self.sock + ["send-keys"] + list(keys), check=True)
+
+    def close(self):
+        subprocess.run(self.sock + ["kill-server"], capture_output=True)
+
+
 def test_rm_asks_on_a_terminal():
     """rm on a terminal asks, naming the title; n deletes nothing (exit 1), y deletes."""
     s = Server("control.scenario")
-    sock = ["tmux", "-L", "tether-rm-%d" % os.getpid(), "-f", "/dev/null"]
-
-    def screen():
-        return subprocess.run(sock + ["capture-pane", "-p"], capture_output=True,
-                              text=True).stdout
-
-    def wait_for(text, times=1):
-        deadline = time.time() + 20
-        while time.time() < deadline and screen().count(text) < times:
-            time.sleep(0.1)
-        assert screen().count(text) >= times, screen()
-
+    term = Terminal("rm")
     try:
         tether(s, "rename", CONV, "Parser work")
-        subprocess.run(sock + ["new-session", "-d", "-x", "120", "-y", "10", "-e", "LANG=C.UTF-8",
-                               "%s rm --server %s %s; echo EXIT=$?; %s rm --server %s %s; "
-                               "echo EXIT=$?; sleep 30" % (TETHER, s.url, CONV, TETHER, s.url,
-                                                           CONV)], check=True, env=ENV)
+        term.run("%s rm --server %s %s; echo EXIT=$?; %s rm --server %s %s; echo EXIT=$?"
+                 % (TETHER, s.url, CONV, TETHER, s.url, CONV))
         question = "Delete the conversation Parser work (%s)? [y/N]" % CONV
-        wait_for(question)
-        subprocess.run(sock + ["send-keys", "n", "Enter"], check=True)
-        wait_for("EXIT=1")
-        wait_for(question, 2)  # keys typed before the question are flushed by it
-        subprocess.run(sock + ["send-keys", "y", "Enter"], check=True)
-        wait_for("EXIT=0")
-        text = screen()
+        term.wait_for(question)
+        term.keys("n", "Enter")
+        term.wait_for("EXIT=1")
+        term.wait_for(question, 2)  # keys typed before the question are flushed by it
+        term.keys("y", "Enter")
+        term.wait_for("EXIT=0")
+        text = term.screen()
     finally:
-        subprocess.run(sock + ["kill-server"], capture_output=True)
+        term.close()
         s.stop()
     assert "tether: rm: nothing was deleted" in text, text
     assert "deleted: %s (Parser work)" % CONV in text, text
