@@ -31,6 +31,7 @@ struct board {
 	struct buf filter;
 	const char *hint;           /* a word about the last key, until the next one */
 	size_t page;                /* list rows of the last paint */
+	int list_y;                 /* the screen line of its first row */
 	bool urgent;                /* the selection follows the first (most urgent) row */
 	bool refused;               /* the last key was Ctrl-O with nothing to answer */
 	bool after_refusal;         /* … the key before the one being handled */
@@ -254,6 +255,15 @@ static void move_to(struct board *b, size_t sel)
 	b->sel = sel < b->nshown ? sel : b->nshown - 1;
 	b->urgent = false;
 	set_want(b, shown_id(b, b->sel));
+}
+
+bool board_select_at(struct board *b, int y)
+{
+	if (y < b->list_y || (size_t)(y - b->list_y) >= b->page ||
+	    b->top + (size_t)(y - b->list_y) >= b->nshown)
+		return false;
+	move_to(b, b->top + (size_t)(y - b->list_y));
+	return true;
 }
 
 static bool waits_for_confirmation(const struct item *it)
@@ -757,6 +767,7 @@ void board_paint(struct board *b, int lines, int cols, time_t now, const char *s
 		return;
 	struct geometry g = geometry(lines);
 	b->page = (size_t)(g.list_rows > 0 ? g.list_rows : 1);
+	b->list_y = g.list_y;
 	if (b->sel < b->top)
 		b->top = b->sel;
 	if (b->sel >= b->top + b->page)

@@ -69,6 +69,8 @@ extern const size_t board_bindings_count;
 /* Selects the most urgent row (the first), and keeps it selected as entries change until
  * the user moves. */
 void board_select_urgent(struct board *b);
+/* Selects the row the last paint drew on screen line y (a click); false when none is there. */
+bool board_select_at(struct board *b, int y);
 /* The id of the selected conversation, NULL when no row shows. */
 const char *board_selected_id(const struct board *b);
 /* The filter as typed so far. */

@@ -406,6 +406,12 @@ static void delete_conversation(struct tui *u, const char *id, const char *title
 	ui_notice(&u->ui, "deleting “%s”…", d->title);
 }
 
+void board_view_click(struct tui *u, int y)
+{
+	if (u->board && board_select_at(u->board->board, y))
+		ui_schedule_frame(&u->ui);
+}
+
 /* A key while the board is on top; the conversation keys get those it does not take. */
 static enum layer_key board_view_key(struct tui *u, const struct key_event *ev)
 {

@@ -9,6 +9,8 @@
 void board_view_open(struct tui *u);
 /* Back to the conversation on screen; polling stops. */
 void board_view_close(struct tui *u);
+/* A click on screen line y while the board is on screen: the row there is selected. */
+void board_view_click(struct tui *u, int y);
 /* Frees the board (tui_run's end). */
 void board_view_destroy(struct tui *u);
 

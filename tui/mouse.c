@@ -17,10 +17,14 @@ static void wheel(struct tui *u, bool up)
 		bindings_handle(u, &key);
 }
 
-/* A click on a row of the transcript focuses the item the row belongs to. */
+/* A click on a row of the transcript focuses the item the row belongs to; on the board it
+ * selects the conversation's row. */
 static void click(struct tui *u, int y)
 {
-	if (layers_screen(&u->layers) || y < 0 || (size_t)y >= u->paint.nrows)
+	const struct layer *screen = layers_screen(&u->layers);
+	if (screen == &board_layer && layers_top(&u->layers) == &board_layer)
+		board_view_click(u, y);
+	if (screen || y < 0 || (size_t)y >= u->paint.nrows)
 		return;
 	const struct view_row *r = &u->paint.rows[y];
 	if (r->gap || r->separator)

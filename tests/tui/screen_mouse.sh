@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 27 point 4: with mouse = on, tether turns the terminal's mouse reporting on (and off
 # again at exit); the wheel scrolls the transcript, the pager and the board, a click on a
-# card's row focuses it. Reports are SGR sequences written to the pane as input (tmux's send-keys -M
+# card's row focuses it, a click on a board row selects it. Reports are SGR sequences written to the pane as input (tmux's send-keys -M
 # needs a real mouse). Off by default: no reporting asked for.
 . "$(dirname "$0")/lib.sh" "$@"
 
@@ -91,5 +91,12 @@ wait_until 5 selected "Broke the build" || fail "the wheel did not move the boar
 selected "Asks to deploy" && fail "the wheel moved more than the selection"
 wheel_up
 wait_until 5 selected "Asks to deploy" || fail "the wheel did not move the board's selection back up"
+# A click selects the row it lands on.
+row=$(screen | grep -nF "Broke the build" | head -1 | cut -d: -f1)
+[ -n "$row" ] || fail "no row of the board says Broke the build"
+mouse $'\e[<0;30;'"$row"'M'
+mouse $'\e[<0;30;'"$row"'m'
+wait_until 5 selected "Broke the build" || fail "a click did not select the board's row"
+selected "Asks to deploy" && fail "the click left the old row selected"
 no_sanitizer_report
 echo ok

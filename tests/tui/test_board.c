@@ -495,6 +495,14 @@ static void test_paint(void **state)
 	free(line);
 	assert_true(screen_has(23, "list updated 3 s ago"));
 	assert_true(screen_has(23, "Enter open · Ctrl-O answer · Esc back · type to filter"));
+	/* a click selects the row drawn where it lands, nothing where no row is */
+	assert_true(board_select_at(b, 4));
+	assert_string_equal(board_selected_id(b), "bbbb0000-2222");
+	assert_false(board_select_at(b, 1));
+	assert_false(board_select_at(b, 5));
+	assert_string_equal(board_selected_id(b), "bbbb0000-2222");
+	assert_true(board_select_at(b, 2));
+	assert_string_equal(board_selected_id(b), "aaaa0000-1111");
 	/* Ctrl-O where there is nothing to answer says so on the detail line */
 	press(b, KEYS_DOWN, 0);
 	press(b, KEYS_CTRL, 'o');
