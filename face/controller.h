@@ -127,6 +127,8 @@ struct controller_op_result {
 	bool ok;
 	const char *words;
 	const char *text;       /* the operation's text (the question…) as shown (clean), or "" */
+	const struct profile_list *profiles; /* MODELS that worked: the list as the server gave
+					      * it (not clean), during the callback; else NULL */
 };
 
 typedef void (*controller_op_fn)(void *ctx, const struct controller_op_result *r);

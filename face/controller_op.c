@@ -292,6 +292,8 @@ static void op_report(struct controller *c, struct op_call *call, const struct r
 	buf_init(&words);
 	buf_init(&clean);
 	struct controller_op_result res = { .op = call->op, .ok = r->outcome == REST_OK };
+	if (res.ok && call->op == CONTROLLER_OP_MODELS)
+		res.profiles = &r->profiles;
 	if (res.ok)
 		row->said(c, call, r, &words);
 	else

@@ -60,8 +60,14 @@ void slash_cmd_new(struct tui *u, const char *arg);
 void slash_new_fini(struct tui *u);
 /* /new's choice of an agent profile when the server has several. */
 extern const struct layer profile_layer;
-/* /new's calls in flight go on into nothing (the TUI is ending). */
+/* The questions' and choices' state of the server commands, freed (the TUI is ending). */
 void server_cmds_fini(struct tui *u);
+/* /model without a profile: the server's LLM profiles, one picked by its digit (slash_model.c). */
+void slash_model_list(struct tui *u);
+/* Frees /model's choice (the TUI is ending). */
+void slash_model_fini(struct tui *u);
+/* /model's choice of an LLM profile. */
+extern const struct layer model_layer;
 /* The row of the command that line (without its "/") starts with, name n bytes long; NULL
  * when no row of any context has it. */
 const struct binding *bindings_command(const char *name, size_t n);

@@ -133,6 +133,7 @@ struct tui {
 	enum controller_op asked_op;
 	char *asked_text;
 	struct new_conv *new_conv;  /* /new under way (server_cmds.c), NULL when none */
+	struct model_choice *model_choice; /* /model's list while one is picked, else NULL */
 	struct painter paint;
 	struct layers layers;       /* what is open over the conversation (layer.c) */
 	char *last_error;           /* the last notice, printed on stderr when the run ends */

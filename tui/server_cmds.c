@@ -205,6 +205,7 @@ void server_cmds_fini(struct tui *u)
 	free(u->asked_text);
 	u->asked_text = NULL;
 	slash_new_fini(u);
+	slash_model_fini(u);
 }
 
 /* ------------------------------------------------------------------ /ask */
@@ -286,8 +287,7 @@ static void cmd_goal(struct tui *u, const char *arg)
 static void cmd_model(struct tui *u, const char *arg)
 {
 	if (!*arg) {
-		start(u, CONTROLLER_OP_MODELS, NULL, server_cmd_said, "asking the server for its LLM profiles…",
-		      "already asking for the LLM profiles…");
+		slash_model_list(u);
 		return;
 	}
 	struct controller_op_args a = { .text = arg };
@@ -316,7 +316,7 @@ const struct binding server_cmd_bindings[] = {
 		"done (asked first under a policy that confirms: the loop runs what it would ask "
 		"about); stop or resume that loop"),
 	COMMAND("model", "[PROFILE]", cmd_model,
-		"list the server's LLM profiles, or run the conversation on PROFILE (the status "
-		"line names the model)"),
+		"pick one of the server's LLM profiles by its digit, or run the conversation on "
+		"PROFILE (the status line names the model)"),
 };
 const size_t server_cmd_bindings_count = sizeof server_cmd_bindings / sizeof *server_cmd_bindings;

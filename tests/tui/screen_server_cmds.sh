@@ -77,9 +77,19 @@ wait_traffic 'rest POST [^ ]*/switch_profile 200 \{"profile_name":"fast"\}' || f
 wait_for "the conversation now runs on the LLM profile “fast”" || fail "/model fast said nothing"
 status_names() { screen | tail -2 | grep -qF "$1"; }
 wait_until 10 status_names "openai/gpt-5-mini" || fail "the status line did not take the new model from the agent's update"
+# /model alone: the profiles on the input line, a digit switches, Esc keeps the model.
 run "/model"
-wait_for "LLM profiles: default (anthropic/claude-sonnet-4-5) [the server's default], fast (openai/gpt-5-mini)" ||
-	fail "/model did not list the LLM profiles"
+wait_for "model? 1 default (anthropic/claude-sonnet-4-5) [default] · 2 fast (openai/gpt-5-mini) · a digit picks, Esc keeps it" ||
+	fail "/model did not offer the LLM profiles"
+T send-keys -t main Escape
+wait_for "the model stays as it was" || fail "Esc did not keep the model"
+[ "$(grep -c 'rest POST [^ ]*/switch_profile 200' "$WORK/traffic")" = 1 ] || fail "Esc switched the model"
+run "/model"
+wait_for "model? 1 default" || fail "/model did not offer the profiles again"
+T send-keys -t main 1
+wait_traffic 'rest POST [^ ]*/switch_profile 200 \{"profile_name":"default"\}' || fail "1 did not switch to the first profile"
+wait_for "the conversation now runs on the LLM profile “default”" || fail "the switch by digit said nothing"
+wait_until 10 status_names "anthropic/claude-sonne" || fail "the status line did not follow the switch by digit"
 
 run "/delete"
 wait_for "delete “Renamed from the prompt” from the server for good? y deletes" ||
