@@ -33,6 +33,43 @@ def tether(s, *args, env=None):
     return p.returncode, p.stdout.decode(), p.stderr.decode().splitlines()
 
 
+class Terminal:
+    """A shell line run in a tmux pane, where tether's questions are asked."""
+
+    def __init__(self, name):
+        self.sock = ["tmux", "-L", "tether-%s-%d" % (name, os.getpid()), "-f", "/dev/null"]
+
+    def run(self, line):
+        subprocess.run(self.sock + ["new-session", "-d", "-x", "160", "-y", "12", "-e",
+                                    "LANG=C.UTF-8", line + "; sleep 30"], check=True, env=ENV)
+
+    def screen(self):
+        return subprocess.run(self.sock + ["capture-pane", "-p", "-J"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(self, text, times=1):
+        deadline = time.time() + 20
+        while time.time() < deadline and self.screen().count(text) < times:
+            time.sleep(0.1)
+        assert self.screen().count(text) >= times, self.screen()
+
+    def keys(self, *keys):
+        subprocess.run(self.sock + ["send-keys"] + list(keys), check=True)
+
+    def no_then_yes(self, question):
+        """Answers n to the first of two runs asking question, y to the second; the screen."""
+        self.wait_for(question)
+        self.keys("n", "Enter")
+        self.wait_for("EXIT=1")
+        self.wait_for(question, 2)  # keys typed before the question are flushed by it
+        self.keys("y", "Enter")
+        self.wait_for("EXIT=0")
+        return self.screen()
+
+    def close(self):
+        subprocess.run(self.sock + ["kill-server"], capture_output=True)
+
+
 def test_new_prints_id():
     """tether new launches the active agent profile (the first list seeds default), in the
     working directory, with the message; --title is a PATCH after it (upstream's start has no
@@ -223,13 +260,7 @@ def test_goal_asks_under_a_confirming_policy():
                  % (TETHER, s.url, CONV, TETHER, s.url, CONV))
         question = ("The goal loop runs the actions your policy would ask about without asking. "
                     "Set the goal on Parser work (%s)? [y/N]" % CONV)
-        term.wait_for(question)
-        term.keys("n", "Enter")
-        term.wait_for("EXIT=1")
-        term.wait_for(question, 2)
-        term.keys("y", "Enter")
-        term.wait_for("EXIT=0")
-        text = term.screen()
+        text = term.no_then_yes(question)
     finally:
         term.close()
         s.stop()
@@ -342,33 +373,6 @@ def test_version_in_log():
         assert "server version: 1.40.2\n" in text, (path, text)
 
 
-class Terminal:
-    """A shell line run in a tmux pane, where tether's questions are asked."""
-
-    def __init__(self, name):
-        self.sock = ["tmux", "-L", "tether-%s-%d" % (name, os.getpid()), "-f", "/dev/null"]
-
-    def run(self, line):
-        subprocess.run(self.sock + ["new-session", "-d", "-x", "160", "-y", "12", "-e",
-                                    "LANG=C.UTF-8", line + "; sleep 30"], check=True, env=ENV)
-
-    def screen(self):
-        return subprocess.run(self.sock + ["capture-pane", "-p", "-J"], capture_output=True,
-                              text=True).stdout
-
-    def wait_for(self, text, times=1):
-        deadline = time.time() + 20
-        while time.time() < deadline and self.screen().count(text) < times:
-            time.sleep(0.1)
-        assert self.screen().count(text) >= times, self.screen()
-
-    def keys(self, *keys):
-        subprocess.run(self.sock + ["send-keys"] + list(keys), check=True)
-
-    def close(self):
-        subprocess.run(self.sock + ["kill-server"], capture_output=True)
-
-
 def test_rm_asks_on_a_terminal():
     """rm on a terminal asks, naming the title; n deletes nothing (exit 1), y deletes."""
     s = Server("control.scenario")
@@ -377,14 +381,7 @@ def test_rm_asks_on_a_terminal():
         tether(s, "rename", CONV, "Parser work")
         term.run("%s rm --server %s %s; echo EXIT=$?; %s rm --server %s %s; echo EXIT=$?"
                  % (TETHER, s.url, CONV, TETHER, s.url, CONV))
-        question = "Delete the conversation Parser work (%s)? [y/N]" % CONV
-        term.wait_for(question)
-        term.keys("n", "Enter")
-        term.wait_for("EXIT=1")
-        term.wait_for(question, 2)  # keys typed before the question are flushed by it
-        term.keys("y", "Enter")
-        term.wait_for("EXIT=0")
-        text = term.screen()
+        text = term.no_then_yes("Delete the conversation Parser work (%s)? [y/N]" % CONV)
     finally:
         term.close()
         s.stop()
