@@ -15,6 +15,16 @@ quit_round() {
 	rm -f "$WORK/go" "$WORK/traffic"
 }
 
+# page_up_to TEXT: PgUp until the first line shows TEXT (the row of history not loaded at
+# the top), and no further.
+page_up_to() {
+	for _ in $(seq 100); do
+		screen | head -1 | grep -q "$1" && return
+		T send-keys -t main PPage
+		sleep 0.05
+	done
+}
+
 printf 'history 300\n' >"$WORK/h.scenario"
 start_fixture "$WORK/h.scenario" --no-count
 start_tether 100 30 "$CONV"
@@ -33,11 +43,7 @@ printf 'history 2000\n' >"$WORK/h2.scenario"
 start_fixture "$WORK/h2.scenario" --search-fail 20
 start_tether 100 30 "$CONV"
 wait_for "seq 1,999" 10 || fail "the tail did not open"
-for _ in $(seq 100); do
-	screen | head -1 | grep -q "could not load" && break
-	T send-keys -t main PPage
-	sleep 0.05
-done
+page_up_to "could not load"
 wait_for "earlier events · could not load: the server answered HTTP 503 · scroll to retry" 5 ||
 	fail "the failed page is not said in the row"
 asked=$(grep -c "events/search.* 503" "$WORK/traffic")
@@ -66,11 +72,7 @@ start_fixture "$WORK/h2.scenario" --search-fail 1 --search-hold "$WORK/hold"
 touch "$WORK/hold"
 start_tether 100 30 "$CONV"
 wait_for "seq 1,999" 10 || fail "the tail did not open"
-for _ in $(seq 100); do
-	screen | head -1 | grep -q "earlier events" && break
-	T send-keys -t main PPage
-	sleep 0.05
-done
+page_up_to "earlier events"
 rm -f "$WORK/hold"
 wait_for "could not load" 10 || fail "the first page did not fail"
 asked=$(grep -c "events/search" "$WORK/traffic")
