@@ -47,6 +47,12 @@ extern const size_t server_cmd_bindings_count;
 /* The server's answer to an operation on the conversation ctx: what it did, or why not, as
  * a notice (named when not the one on screen). */
 void server_cmd_said(void *ctx, const struct controller_op_result *r);
+/* Sends op for conversation v (ctx of done), the notice saying it is under way (asking) or
+ * already was (busy). */
+void server_cmd_start(struct conv *v, enum controller_op op, const struct controller_op_args *a,
+		      controller_op_fn done, const char *asking, const char *busy);
+/* A name from the server (NULL: none), sanitized and masked for the screen; never NULL. */
+char *server_cmd_cleaned(struct conv *v, const char *s);
 /* The empty editor of a question answered by one key (/delete's, /new's profile). */
 struct editor *answer_editor(struct tui *u);
 /* /delete: asks, naming the title, before the conversation on screen is deleted. */
@@ -64,6 +70,8 @@ extern const struct layer profile_layer;
 void server_cmds_fini(struct tui *u);
 /* /model without a profile: the server's LLM profiles, one picked by its digit (slash_model.c). */
 void slash_model_list(struct tui *u);
+/* /model PROFILE: conversation v runs on the LLM profile name from now on. */
+void slash_model_switch(struct conv *v, const char *name);
 /* Frees /model's choice (the TUI is ending). */
 void slash_model_fini(struct tui *u);
 /* /model's choice of an LLM profile. */

@@ -18,14 +18,27 @@ void server_cmd_said(void *ctx, const struct controller_op_result *r)
 		ui_notice(&v->u->ui, "%s: %s", conv_name(v), r->words);
 }
 
-/* Sends op for the conversation on screen, saying what is under way (busy: already asked). */
+void server_cmd_start(struct conv *v, enum controller_op op, const struct controller_op_args *a,
+		      controller_op_fn done, const char *asking, const char *busy)
+{
+	ui_notice(&v->u->ui, "%s", controller_op(v->ctl, op, a, done, v) ? asking : busy);
+}
+
+/* server_cmd_start for the conversation on screen. */
 static void start(struct tui *u, enum controller_op op, const struct controller_op_args *a,
 		  controller_op_fn done, const char *asking, const char *busy)
 {
-	if (controller_op(u->cur->ctl, op, a, done, u->cur))
-		ui_notice(&u->ui, "%s", asking);
-	else
-		ui_notice(&u->ui, "%s", busy);
+	server_cmd_start(u->cur, op, a, done, asking, busy);
+}
+
+char *server_cmd_cleaned(struct conv *v, const char *s)
+{
+	struct buf b;
+	buf_init(&b);
+	if (s)
+		controller_clean(v->ctl, s, strlen(s), &b);
+	char *out = buf_steal(&b);
+	return out ? out : xstrdup("");
 }
 
 /* Whether the word at *s (up to a blank) is w; moves *s past it and the blanks after. */
@@ -286,13 +299,10 @@ static void cmd_goal(struct tui *u, const char *arg)
 
 static void cmd_model(struct tui *u, const char *arg)
 {
-	if (!*arg) {
+	if (*arg)
+		slash_model_switch(u->cur, arg);
+	else
 		slash_model_list(u);
-		return;
-	}
-	struct controller_op_args a = { .text = arg };
-	start(u, CONTROLLER_OP_MODEL, &a, server_cmd_said, "switching the model…",
-	      "a model switch is already on its way");
 }
 
 const struct binding server_cmd_bindings[] = {

@@ -15,9 +15,9 @@ enum { MODEL_CHOICES_MAX = 9 };
 struct model_choice {
 	struct conv *v;
 	char *names[MODEL_CHOICES_MAX];
-	char *shown[MODEL_CHOICES_MAX], *models[MODEL_CHOICES_MAX]; /* clean; a model may be NULL */
+	char *shown[MODEL_CHOICES_MAX], *models[MODEL_CHOICES_MAX]; /* clean; a model may be "" */
 	size_t n, more;                 /* more: listed beyond the digits */
-	size_t fallback;                /* the server's default (n: none named) */
+	size_t server_default;          /* MODEL_CHOICES_MAX: none named */
 };
 
 void slash_model_fini(struct tui *u)
@@ -34,17 +34,6 @@ void slash_model_fini(struct tui *u)
 	u->model_choice = NULL;
 }
 
-/* s clean for the screen; NULL for none. */
-static char *cleaned(struct conv *v, const char *s)
-{
-	if (!s || !*s)
-		return NULL;
-	struct buf b;
-	buf_init(&b);
-	controller_clean(v->ctl, s, strlen(s), &b);
-	return buf_steal(&b);
-}
-
 static void models_listed(void *ctx, const struct controller_op_result *r)
 {
 	struct conv *v = ctx;
@@ -57,7 +46,7 @@ static void models_listed(void *ctx, const struct controller_op_result *r)
 	slash_model_fini(u);
 	struct model_choice *m = xcalloc(1, sizeof *m);
 	m->v = v;
-	m->fallback = MODEL_CHOICES_MAX;
+	m->server_default = MODEL_CHOICES_MAX;
 	for (size_t i = 0; i < l->count; i++) {
 		const struct llm_profile *p = &l->llms[i];
 		if (m->n == MODEL_CHOICES_MAX) {
@@ -65,10 +54,10 @@ static void models_listed(void *ctx, const struct controller_op_result *r)
 			continue;
 		}
 		if (l->active && !strcmp(l->active, p->name))
-			m->fallback = m->n;
+			m->server_default = m->n;
 		m->names[m->n] = xstrdup(p->name);
-		m->shown[m->n] = cleaned(v, p->name);
-		m->models[m->n] = cleaned(v, p->model);
+		m->shown[m->n] = server_cmd_cleaned(v, p->name);
+		m->models[m->n] = server_cmd_cleaned(v, p->model);
 		m->n++;
 	}
 	u->model_choice = m;
@@ -76,12 +65,17 @@ static void models_listed(void *ctx, const struct controller_op_result *r)
 	ui_schedule_frame(&u->ui);
 }
 
+void slash_model_switch(struct conv *v, const char *name)
+{
+	struct controller_op_args a = { .text = name };
+	server_cmd_start(v, CONTROLLER_OP_MODEL, &a, server_cmd_said, "switching the model…",
+			 "a model switch is already on its way");
+}
+
 void slash_model_list(struct tui *u)
 {
-	if (controller_op(u->cur->ctl, CONTROLLER_OP_MODELS, NULL, models_listed, u->cur))
-		ui_notice(&u->ui, "asking the server for its LLM profiles…");
-	else
-		ui_notice(&u->ui, "already asking for the LLM profiles…");
+	server_cmd_start(u->cur, CONTROLLER_OP_MODELS, NULL, models_listed,
+			 "asking the server for its LLM profiles…", "already asking for the LLM profiles…");
 }
 
 static void model_close(struct tui *u)
@@ -101,12 +95,7 @@ static enum layer_key model_key(struct tui *u, const struct key_event *ev)
 		ui_notice(&u->ui, "the model stays as it was");
 		return LAYER_KEY_TAKEN;
 	}
-	struct controller_op_args a = { .text = m->names[k] };
-	struct conv *v = m->v;
-	if (controller_op(v->ctl, CONTROLLER_OP_MODEL, &a, server_cmd_said, v))
-		ui_notice(&u->ui, "switching the model…");
-	else
-		ui_notice(&u->ui, "a model switch is already on its way");
+	slash_model_switch(m->v, m->names[k]);
 	model_close(u);
 	return LAYER_KEY_TAKEN;
 }
@@ -116,11 +105,10 @@ static void compose_prefix(const struct model_choice *m, int detail, char *buf, 
 {
 	size_t at = (size_t)snprintf(buf, size, "model?");
 	for (size_t i = 0; detail < 2 && i < m->n && at < size; i++) {
-		bool model = !detail && m->models[i];
-		at += (size_t)snprintf(buf + at, size - at, " %zu %s%s%s%s%s ·", i + 1,
-				       m->shown[i] ? m->shown[i] : "", model ? " (" : "",
-				       model ? m->models[i] : "", model ? ")" : "",
-				       i == m->fallback ? " [default]" : "");
+		bool model = !detail && *m->models[i];
+		at += (size_t)snprintf(buf + at, size - at, " %zu %s%s%s%s%s ·", i + 1, m->shown[i],
+				       model ? " (" : "", model ? m->models[i] : "", model ? ")" : "",
+				       i == m->server_default ? " [default]" : "");
 	}
 	if (detail == 2 && at < size)
 		at += (size_t)snprintf(buf + at, size - at, " 1–%zu ·", m->n);

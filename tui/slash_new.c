@@ -9,17 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A name from the server, sanitized and masked for the screen. */
-static char *ctl_cleaned_name(struct tui *u, const char *name)
-{
-	struct buf b;
-	buf_init(&b);
-	if (name)
-		controller_clean(u->cur->ctl, name, strlen(name), &b);
-	char *s = buf_steal(&b);
-	return s ? s : xstrdup("");
-}
-
 enum { NEW_PROFILES_MAX = 9 };
 
 /* /new under way: the agent profiles the server listed, then the conversation started. u is
@@ -160,7 +149,7 @@ static void profiles_listed(void *ctx, struct rest_result *r)
 		if (l->active && !strcmp(l->active, l->agents[i].id))
 			nc->active = nc->n;
 		nc->ids[nc->n] = xstrdup(l->agents[i].id);
-		nc->names[nc->n] = ctl_cleaned_name(u, l->agents[i].name);
+		nc->names[nc->n] = server_cmd_cleaned(u->cur, l->agents[i].name);
 		nc->n++;
 	}
 	if (!nc->n) {
