@@ -144,21 +144,20 @@ static void goal_policy_done(void *ctx, struct rest_result *res)
 									   : NULL;
 	if (c && c->has_policy && c->policy != CONFIRMATION_POLICY_NEVER) {
 		bool resume = !strcmp(r->run.o->words[0], "resume");
+		char line[256];
 		if (!isatty(STDIN_FILENO)) {
-			manage_say(r, resume ? "refusing to resume the goal without --yes when stdin is "
-				   "not a terminal: under this conversation's confirmation policy "
-				   "the goal loop runs the actions it would ask about"
-				   : "refusing to set a goal without --yes when stdin is not a terminal: "
-				   "under this conversation's confirmation policy the goal loop runs "
-				   "the actions it would ask about");
+			snprintf(line, sizeof line, "refusing to %s without --yes when stdin is not a "
+				 "terminal: under this conversation's confirmation policy the goal "
+				 "loop runs the actions it would ask about",
+				 resume ? "resume the goal" : "set a goal");
+			manage_say(r, line);
 			manage_finish(r, EXIT_USAGE);
 			return;
 		}
 		r->title = xstrdup(c->title && *c->title ? c->title : NULL);
-		if (!manage_confirmed(r, resume ? "The goal loop runs the actions your policy would "
-				      "ask about without asking. Resume the goal on "
-				      : "The goal loop runs the actions your policy would ask about "
-				      "without asking. Set the goal on ")) {
+		snprintf(line, sizeof line, "The goal loop runs the actions your policy would ask "
+			 "about without asking. %s the goal on ", resume ? "Resume" : "Set");
+		if (!manage_confirmed(r, line)) {
 			manage_say(r, resume ? "the goal was not resumed" : "no goal was set");
 			manage_finish(r, EXIT_RUNTIME);
 			return;
