@@ -138,10 +138,10 @@ static void on_frame(void *arg)
 		history_view_painted(u, now);
 	history_view_check(u, &st);
 	latency_painted(u->cur->latency, now);
-	if (more || u->ui.clock.armed) {
+	if (more)
 		ui_schedule_frame(&u->ui);
-		return;
-	}
+	if (u->ui.clock.armed)
+		return; /* the next frame is due at the clock: more to reveal, or a hook asked */
 	int64_t next = status_next_change(&st, now);
 	if (u->ui.notice) {
 		int64_t left = u->ui.notice_until - now;

@@ -21,10 +21,9 @@ static void wheel(struct tui *u, bool up)
  * selects the conversation's row. */
 static void click(struct tui *u, int y)
 {
-	const struct layer *screen = layers_screen(&u->layers);
-	if (screen == &board_layer && layers_top(&u->layers) == &board_layer)
+	if (layers_top(&u->layers) == &board_layer)
 		board_view_click(u, y);
-	if (screen || y < 0 || (size_t)y >= u->paint.nrows)
+	if (layers_screen(&u->layers) || y < 0 || (size_t)y >= u->paint.nrows)
 		return;
 	const struct view_row *r = &u->paint.rows[y];
 	if (r->gap || r->separator)
