@@ -100,7 +100,7 @@ static enum layer_key model_key(struct tui *u, const struct key_event *ev)
 	return LAYER_KEY_TAKEN;
 }
 
-/* The choice at a detail: 0 names and models, 1 names, 2 only the digits. */
+/* The choice at a detail: 0 names and models, 1 names, 2 only the digits, briefly. */
 static void compose_prefix(const struct model_choice *m, int detail, char *buf, size_t size)
 {
 	size_t at = (size_t)snprintf(buf, size, "model?");
@@ -110,8 +110,10 @@ static void compose_prefix(const struct model_choice *m, int detail, char *buf, 
 				       model ? " (" : "", model ? m->models[i] : "", model ? ")" : "",
 				       i == m->server_default ? " [default]" : "");
 	}
-	if (detail == 2 && at < size)
-		at += (size_t)snprintf(buf + at, size - at, " 1–%zu ·", m->n);
+	if (detail == 2) {
+		snprintf(buf + at, size - at, " 1–%zu · Esc keeps it ", m->n);
+		return;
+	}
 	if (m->more && at < size)
 		at += (size_t)snprintf(buf + at, size - at, " %zu more: /model NAME ·", m->more);
 	if (at < size)

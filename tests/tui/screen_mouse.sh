@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 27 point 4: with mouse = on, tether turns the terminal's mouse reporting on (and off
 # again at exit); the wheel scrolls the transcript, the pager and the board, a click on a
-# card's row focuses it, a click on a board row selects it. Reports are SGR sequences written to the pane as input (tmux's send-keys -M
-# needs a real mouse). Off by default: no reporting asked for.
+# card's row focuses it, a click on a board row selects it. Reports are SGR sequences written to
+# the pane as input (tmux's send-keys -M needs a real mouse). Off by default: no reporting
+# asked for.
 . "$(dirname "$0")/lib.sh" "$@"
 
 has() { screen | grep -qF -- "$1"; }

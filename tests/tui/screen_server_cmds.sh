@@ -81,6 +81,14 @@ wait_until 10 status_names "openai/gpt-5-mini" || fail "the status line did not 
 run "/model"
 wait_for "model? 1 default (anthropic/claude-sonnet-4-5) [default] · 2 fast (openai/gpt-5-mini) · a digit picks, Esc keeps it" ||
 	fail "/model did not offer the LLM profiles"
+# Narrower, the line holds the names only, then only the digits: never no prompt at all.
+T resize-window -t main -x 80 -y 30
+wait_for "model? 1 default [default] · 2 fast · a digit picks, Esc keeps it" ||
+	fail "at 80 columns the choice did not drop the models to fit"
+T resize-window -t main -x 40 -y 30
+wait_for "model? 1–2 · Esc keeps it" ||
+	fail "at 40 columns the choice did not drop the names to fit"
+T resize-window -t main -x 120 -y 30
 T send-keys -t main Escape
 wait_for "the model stays as it was" || fail "Esc did not keep the model"
 [ "$(grep -c 'rest POST [^ ]*/switch_profile 200' "$WORK/traffic")" = 1 ] || fail "Esc switched the model"
