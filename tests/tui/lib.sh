@@ -25,25 +25,49 @@ PORT=
 mkdir -p "$WORK/home" "$WORK/config" "$WORK/run"
 chmod 700 "$WORK/run"
 
+# Waiting and polling without a process each time: four tests at once poll the screen 10–20
+# times a second, and forking sleep, seq, awk and grep for it was half of the suite's CPU
+# (perf, 2026-12-05), on a machine where the suite is CPU-bound.
+# pause SECONDS: sleeps (read times out on a fifo that nobody writes; opened read-write, so
+# the open does not block, and per call, so no process started here inherits it).
+mkfifo "$WORK/pause"
+pause() { read -r -t "$1" <>"$WORK/pause" || :; }
+# poll_count SECONDS PER_SECOND: sets POLLS to how many polls at PER_SECOND fit in SECONDS (≥ 1).
+poll_count() {
+	local i=${1%%.*} f=${1#*.}
+	[ "$f" != "$1" ] || f=
+	f=${f}000
+	POLLS=$((((10#${i:-0} * 1000 + 10#${f:0:3}) * $2 + 500) / 1000))
+	[ "$POLLS" -gt 0 ] || POLLS=1
+}
+# shows TEXT: the screen shows TEXT (no grep: the match is the shell's, TEXT literal);
+# hides TEXT: it does not.
+shows() {
+	local s
+	s=$(screen)
+	[[ $s == *"$1"* ]]
+}
+hides() { ! shows "$1"; }
+
 T() { tmux -L "$SOCKET" "$@"; }
 
 # kill-server returns before the server has gone, and a new-session meanwhile can reach the
 # dying one ("server exited unexpectedly", seen under load): wait until its process is gone.
 tmux_stop() {
-	local p
+	local p i
 	p=$(T display -p '#{pid}' 2>/dev/null)
 	T kill-server >/dev/null 2>&1
 	[ -n "$p" ] || return 0
-	for _ in $(seq 250); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.02; done
+	for ((i = 0; i < 250; i++)); do kill -0 "$p" 2>/dev/null || return 0; pause 0.02; done
 }
 
 # tether goes with its terminal; one still there after 5 s must not outlive the test (an ASan
 # build's leak check at exit was seen spinning forever once its tty was gone).
 reap_tether() {
-	local p
+	local p i
 	p=$(cat "$WORK/pid" 2>/dev/null)
 	[ -n "$p" ] || return 0
-	for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.1; done
+	for ((i = 0; i < 50; i++)); do kill -0 "$p" 2>/dev/null || return 0; pause 0.1; done
 	kill -KILL "$p" 2>/dev/null
 }
 
@@ -99,15 +123,11 @@ start_fixture() {
 		*) set -- "$@" --older-server 1.40.0 ;;
 		esac
 	fi
+	rm -f "$WORK/port"
 	"$FIXTURE" --scenario "$scenario" --log "$WORK/traffic" --durable-log "$WORK/durable" \
 		--max-seconds 120 "$@" >"$WORK/port" 2>"$WORK/fixture.err" &
 	SRV=$!
-	for _ in $(seq 200); do
-		PORT=$(sed -n 's/^PORT //p' "$WORK/port")
-		[ -n "$PORT" ] && return 0
-		kill -0 "$SRV" 2>/dev/null || break
-		sleep 0.05
-	done
+	PORT=$(fixture_port "$WORK/port" "$SRV") && return 0
 	cat "$WORK/fixture.err" >&2
 	fail "the fixture server did not start"
 }
@@ -150,49 +170,26 @@ start_tether() {
 
 # wait_for TEXT [SECONDS]: until the screen shows TEXT.
 wait_for() {
-	local tries
-	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
-	for _ in $(seq "$tries"); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_every 10 "${2:-30}" shows "$1"
 }
 
 # wait_gone TEXT [SECONDS]: until the screen no longer shows TEXT.
 wait_gone() {
-	local tries
-	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
-	for _ in $(seq "$tries"); do
-		screen | grep -qF -- "$1" || return 0
-		sleep 0.1
-	done
-	return 1
+	wait_every 10 "${2:-30}" hides "$1"
 }
 
 # wait_traffic PATTERN [SECONDS]: until the fixture's traffic log has a line matching PATTERN.
 wait_traffic() {
-	local tries
-	tries=$(awk -v s="${2:-30}" 'BEGIN { t = int(s * 10 + 0.5); print (t > 0 ? t : 1) }')
-	for _ in $(seq "$tries"); do
-		grep -qE -- "$1" "${WORK_TRAFFIC:-$WORK/traffic}" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_every 10 "${2:-30}" grep -qE -- "$1" "${WORK_TRAFFIC:-$WORK/traffic}" 2>/dev/null
 }
 
 # wait_exit [SECONDS]: until tether has exited (sets RC).
 wait_exit() {
-	local tries=$((${1:-30} * 10))
-	for _ in $(seq "$tries"); do
-		if [ -e "$WORK/rc" ]; then
-			RC=$(cat "$WORK/rc")
-			for _ in $(seq 50); do [ -e "$WORK/stty_after" ] && break; sleep 0.05; done
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
+	local i
+	wait_every 10 "${1:-30}" test -e "$WORK/rc" || return 1
+	RC=$(<"$WORK/rc")
+	for ((i = 0; i < 50; i++)); do [ -e "$WORK/stty_after" ] && break; pause 0.05; done
+	return 0
 }
 
 # wait_for_text TEXT [SECONDS]: until the screen shows TEXT; fails (the screen printed) if it
@@ -203,13 +200,17 @@ wait_for_text() {
 
 # wait_until SECONDS COMMAND [ARG...]: until COMMAND succeeds, polled every 0.05 s; returns 1
 # if it has not within SECONDS.
-wait_until() {
-	local tries
-	tries=$(awk -v s="$1" 'BEGIN { t = int(s * 20 + 0.5); print (t > 0 ? t : 1) }')
-	shift
-	for _ in $(seq "$tries"); do
+wait_until() { wait_every 20 "$@"; }
+
+# wait_every PER_SECOND SECONDS COMMAND [ARG...]: wait_until at another pace (2–1000 a second).
+wait_every() {
+	local i POLLS pace
+	printf -v pace '0.%03d' $((1000 / $1))
+	poll_count "$2" "$1"
+	shift 2
+	for ((i = 0; i < POLLS; i++)); do
 		"$@" && return 0
-		sleep 0.05
+		pause "$pace"
 	done
 	return 1
 }
@@ -218,7 +219,7 @@ wait_until() {
 # message wrongly sent, a second bell, a poll too soon): the time it is given to happen; or
 # to wait out a time tether itself counts. Each use says why that long. Everything else
 # waits on a condition.
-hold() { sleep "$1"; }
+hold() { pause "$1"; }
 
 # screen_is TEXT: the screen is TEXT, whole.
 screen_is() { [ "$(screen)" = "$1" ]; }
@@ -229,7 +230,7 @@ quiet_for() {
 	local a b s1 s2
 	a=$(stat -c %s "$WORK/bytes" 2>/dev/null || echo 0)
 	s1=$(screen)
-	sleep "$1"
+	pause "$1"
 	b=$(stat -c %s "$WORK/bytes" 2>/dev/null || echo 0)
 	s2=$(screen)
 	[ "$a" = "$b" ] && [ "$s1" = "$s2" ]
@@ -357,6 +358,7 @@ start_fixtures() {
 		events:* | mixed:0) older=(--older-server 1.40.0) ;;
 		*) older=() ;;
 		esac
+		rm -f "$WORK/port_$name"
 		"$FIXTURE" --scenario "$scen" --log "$WORK/log_$name" \
 			--durable-log "$WORK/durable_$name" --max-seconds 120 "${sets[@]}" "${older[@]}" \
 			>"$WORK/port_$name" 2>"$WORK/fixture_$name.err" &
@@ -399,6 +401,7 @@ open(out, "w").write("# written by start_fixtures (tests/tui/lib.sh)\n" + "\n".j
 open(out + ".ids", "w").write("\n".join(ids) + "\n")
 PY
 	while read -r name id; do printf -v "ID_$name" '%s' "$id"; done <"$WORK/router.scenario.ids"
+	rm -f "$WORK/port_router"
 	"$FIXTURE" --scenario "$WORK/router.scenario" --log "$WORK/log_router" --max-seconds 120 \
 		>"$WORK/port_router" 2>"$WORK/fixture_router.err" &
 	FIXTURE_PIDS="$FIXTURE_PIDS $!"
@@ -413,14 +416,16 @@ PY
 }
 
 # fixture_port PORTFILE PID: waits for the PORT line of a fixture server started in the
-# background; prints the port.
+# background (its PORTFILE removed before, so that an earlier server's line is not read);
+# prints the port.
 fixture_port() {
-	local port
-	for _ in $(seq 200); do
-		port=$(sed -n 's/^PORT //p' "$1")
-		[ -n "$port" ] && { echo "$port"; return 0; }
+	local line i
+	for ((i = 0; i < 200; i++)); do
+		[ -e "$1" ] && while read -r line; do
+			[[ $line == "PORT "* ]] && { echo "${line#PORT }"; return 0; }
+		done <"$1"
 		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.05
+		pause 0.05
 	done
 	return 1
 }

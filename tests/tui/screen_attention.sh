@@ -12,11 +12,11 @@ bell_flag() { T display -p -t main:0 '#{window_bell_flag}'; }
 # The bell flag is cleared when its window is selected.
 clear_bell() { T select-window -t main:0; T select-window -t main:1; }
 wait_title() {
-	for _ in $(seq 100); do [ "$(title)" = "$1" ] && return 0; sleep 0.1; done
+	for _ in $(seq 100); do [ "$(title)" = "$1" ] && return 0; pause 0.1; done
 	return 1
 }
 wait_bell() {
-	for _ in $(seq "${2:-100}"); do [ "$(bell_flag)" = "$1" ] && return 0; sleep 0.1; done
+	for _ in $(seq "${2:-100}"); do [ "$(bell_flag)" = "$1" ] && return 0; pause 0.1; done
 	return 1
 }
 # notices [TEXT]: how many OSC 9 notifications (with TEXT) were written, in tmux's wrapper.
@@ -65,7 +65,7 @@ T send-keys -t main:0 y
 wait_title "tether: Fix the tests — running" || fail "title '$(title)' after allowing"
 wait_title "tether: Fix the tests — idle" || fail "title '$(title)' after the run"
 wait_bell 1 || fail "no bell when the run ended"
-for _ in $(seq 30); do [ "$(notices 'tether: Fix the tests: idle after running 0:01')" = 1 ] && break; sleep 0.1; done
+for _ in $(seq 30); do [ "$(notices 'tether: Fix the tests: idle after running 0:01')" = 1 ] && break; pause 0.1; done
 [ "$(notices 'tether: Fix the tests: idle after running 0:01')" = 1 ] ||
 	fail "no notification for the run's end: $(grep -ao $'\e''P[^\\]*' "$WORK/bytes" | cat -v)"
 [ "$(notices)" = 2 ] || fail "$(notices) notifications, not 2"

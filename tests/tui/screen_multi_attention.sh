@@ -9,7 +9,7 @@
 
 bell_flag() { T display -p -t main:0 '#{window_bell_flag}'; }
 wait_bell() {
-	for _ in $(seq "${2:-100}"); do [ "$(bell_flag)" = "$1" ] && return 0; sleep 0.1; done
+	for _ in $(seq "${2:-100}"); do [ "$(bell_flag)" = "$1" ] && return 0; pause 0.1; done
 	return 1
 }
 screen() { T capture-pane -p -t main:0; }

@@ -53,7 +53,7 @@ top_loading() { screen | head -1 | grep -q "earlier events · loading…"; }
 for _ in $(seq 150); do
 	screen | grep -q "earlier events" && break
 	T send-keys -t main PPage
-	sleep 0.05 # a key at a time, as typed; the screen tells when to stop
+	pause 0.05 # a key at a time, as typed; the screen tells when to stop
 done
 for _ in $(seq 40); do
 	top_loading && break

@@ -21,7 +21,7 @@ page_up_to() {
 	for _ in $(seq 100); do
 		screen | head -1 | grep -q "$1" && return
 		T send-keys -t main PPage
-		sleep 0.05
+		pause 0.05
 	done
 }
 

@@ -23,7 +23,7 @@ n=0
 for _ in $(seq 600); do
 	n=$(screen | sed -n 's/.*↓ \([0-9,]*\) new lines below.*/\1/p' | tr -d ,)
 	[ -n "$n" ] && [ "$n" -ge 500 ] && break
-	sleep 0.1
+	pause 0.1
 done
 [ -n "$n" ] && [ "$n" -ge 500 ] || fail "the marker did not count the new lines (got '$n')"
 after=$(screen | sed -n '1,/new lines\? below/p' | sed '$d')

@@ -20,7 +20,7 @@ before=$(grep -c '^rest ' "$WORK/traffic")
 T send-keys -t main C-r
 for c in '(' t u r n ' ' 1 2 ')'; do
 	T send-keys -t main -l "$c"
-	sleep 0.05 # one key at a time, as typed: each narrows the search
+	pause 0.05 # one key at a time, as typed: each narrows the search
 done
 wait_for "run the suite again (turn 12)" 15 || fail "the match of (turn 12) was not shown"
 # Settled: no request for 2 s (before the fix, pages went on at tens a second).

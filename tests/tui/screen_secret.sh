@@ -17,7 +17,7 @@ for _ in $(seq 600); do
 		done=1
 		break
 	fi
-	sleep 0.05
+	pause 0.05
 done
 [ "$done" = 1 ] || fail "the conversation did not finish"
 s=$(screen)

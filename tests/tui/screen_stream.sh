@@ -17,7 +17,7 @@ for _ in $(seq 300); do
 		grep -qF "Delta line four, the last one." <<<"$s" || partial=1
 		break
 	fi
-	sleep 0.05
+	pause 0.05
 done
 [ "$partial" = 1 ] || fail "the answer did not appear progressively"
 
@@ -50,7 +50,7 @@ wait_for "Slow answer" || fail "the slow answer did not start"
 T send-keys -t main Escape
 wait_traffic "^rest POST /api/conversations/$CONV/interrupt 200" || fail "Esc did not interrupt"
 wait_for "agent (interrupted)" || fail "the answer cut short is not marked interrupted"
-for _ in $(seq 50); do [ "$(T display -p -t main '#{cursor_flag}')" = 1 ] && break; sleep 0.05; done
+for _ in $(seq 50); do [ "$(T display -p -t main '#{cursor_flag}')" = 1 ] && break; pause 0.05; done
 [ "$(T display -p -t main '#{cursor_flag}')" = 1 ] || fail "the cursor did not come back after the stream"
 screen | grep -qF "Slow answer" || fail "the answer cut short vanished"
 wait_for "paused" || fail "the status line does not show the pause"
