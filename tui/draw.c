@@ -1,5 +1,6 @@
 /* draw: cells, highlights and fingerprinted lines on the ncurses screen. */
 #include "draw.h"
+#include "band.h"
 #include "terminal.h"
 
 #include <stdlib.h>
@@ -47,6 +48,7 @@ static const struct render_words words = { .expand_hint = "Tab to expand" };
 void draw_init(enum theme_kind theme)
 {
 	render_set_words(&words);
+	band_forget_looks();
 	colors = terminal_colors();
 	shown = theme;
 	if (!colors)
@@ -90,19 +92,36 @@ void draw_combine(struct look *acc, const struct look *l)
 
 /* ----------------------------------------------------------------- hashing */
 
+/* Eight bytes a step (every visible row is fingerprinted every frame): each word is mixed in
+ * with a multiply and a rotation, the length last, so that a shorter text padded with zeros
+ * does not collide with a longer one. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v * 0x9e3779b97f4a7c15ULL;
+	h = (h << 27 | h >> 37) * 0x100000001b3ULL;
+	return h;
+}
+
 uint64_t draw_hash_bytes(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ULL;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		h = mix(h, w);
 	}
-	return h;
+	if (i < n) {
+		uint64_t w = 0;
+		memcpy(&w, s + i, n - i);
+		h = mix(h, w);
+	}
+	return mix(h, n);
 }
 
 uint64_t draw_hash_u64(uint64_t h, uint64_t v)
 {
-	return draw_hash_bytes(h, &v, sizeof v);
+	return mix(h, v);
 }
 
 uint64_t draw_hash_look(uint64_t h, const struct look *l)
@@ -162,13 +181,19 @@ int draw_scroll_to(struct painter *p, const uint64_t *want, int n)
 	int k = n > 3 ? best_shift(p, want, n) : 0;
 	if (!k)
 		return 0;
-	/* ncurses scrolls its copy of lines 0..n-1; its update finds the lines moved and sends
-	 * a scroll, so nothing of the kept lines is drawn again. */
-	scrollok(stdscr, TRUE);
-	wsetscrreg(stdscr, 0, n - 1);
-	int rc = wscrl(stdscr, k);
-	wsetscrreg(stdscr, 0, LINES - 1);
-	scrollok(stdscr, FALSE);
+	int rc = OK;
+	if (band_writing()) {
+		if (!band_scroll(n, k))
+			return 0;
+	} else {
+		/* ncurses scrolls its copy of lines 0..n-1; its update finds the lines moved and
+		 * sends a scroll, so nothing of the kept lines is drawn again. */
+		scrollok(stdscr, TRUE);
+		wsetscrreg(stdscr, 0, n - 1);
+		rc = wscrl(stdscr, k);
+		wsetscrreg(stdscr, 0, LINES - 1);
+		scrollok(stdscr, FALSE);
+	}
 	if (rc != OK) {
 		draw_painter_forget(p);
 		return 0;
@@ -192,8 +217,13 @@ static bool is_drawable(uint32_t cp)
 	return !(cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0));
 }
 
-static void put_cell(int y, int x, wchar_t *cell, int k, attr_t a, short pair)
+static void put_cell(int y, int x, wchar_t *cell, int k, int w, attr_t a, short pair)
 {
+	if (band_writing()) {
+		band_put_cell(x, w, cell, k, a, pair);
+		return;
+	}
+	(void)w;
 	cell[k] = 0;
 	cchar_t cc;
 	setcchar(&cc, cell, a, pair, NULL);
@@ -211,7 +241,7 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 		wchar_t cell[CCHARW_MAX + 1];
 		if (s[at] == '\t') { /* only the input has tabs; it counts them as one column */
 			cell[0] = L' ';
-			put_cell(y, x++, cell, 1, a, pair);
+			put_cell(y, x++, cell, 1, 1, a, pair);
 			at++;
 			continue;
 		}
@@ -219,7 +249,7 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 		size_t g = grapheme_next(s + at, n - at, &w);
 		if (!g || x + w > maxx)
 			break;
-		int k = 0, cell_x = x, next_x = x;
+		int k = 0, cell_x = x, next_x = x, cell_w = 0;
 		for (size_t i = 0; i < g;) {
 			uint32_t cp;
 			i += utf8_decode(s + at + i, g - i, &cp);
@@ -228,17 +258,18 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 			int cw = cp_width(cp);
 			if (cw > 0) {
 				if (k)
-					put_cell(y, cell_x, cell, k, a, pair);
+					put_cell(y, cell_x, cell, k, cell_w, a, pair);
 				cell[0] = (wchar_t)cp;
 				k = 1;
 				cell_x = next_x;
+				cell_w = cw;
 				next_x += cw;
 			} else if (k && k < CCHARW_MAX - 1) {
 				cell[k++] = (wchar_t)cp;
 			}
 		}
 		if (k && cell_x < maxx)
-			put_cell(y, cell_x, cell, k, a, pair);
+			put_cell(y, cell_x, cell, k, cell_w, a, pair);
 		x += w;
 		at += g;
 	}
@@ -283,8 +314,7 @@ void draw_line_paint(struct painter *p, int y, const struct draw_line *l)
 	}
 	if (draw_line_unchanged(p, y, h))
 		return;
-	move(y, 0);
-	clrtoeol();
+	draw_clear_line(y);
 	int x = 0;
 	for (int i = 0; i < l->nseg; i++)
 		x = draw_text(y, x, COLS, l->seg[i].s, l->seg[i].n, &l->seg[i].look);
@@ -297,6 +327,23 @@ void draw_line_paint(struct painter *p, int y, const struct draw_line *l)
 				break;
 		}
 	}
+	draw_line_done();
+}
+
+void draw_clear_line(int y)
+{
+	if (band_writing()) {
+		band_line_begin(y);
+		return;
+	}
+	move(y, 0);
+	clrtoeol();
+}
+
+void draw_line_done(void)
+{
+	if (band_writing())
+		band_line_end();
 }
 
 int draw_notice_rows(const char *notice, int width)

@@ -57,6 +57,10 @@ void draw_painter_forget(struct painter *p);
 void draw_cursor(struct painter *p, bool park, int y, int x);
 /* Fits the line fingerprints to the screen's size and the rows to transcript_rows. */
 void draw_painter_fit(struct painter *p, int transcript_rows);
+/* Line y is drawn next, blank but for what draw_text puts on it; draw_line_done ends it (on
+ * ncurses' screen, or written by tether itself while the band is: band.h). */
+void draw_clear_line(int y);
+void draw_line_done(void);
 /* Rows a notice takes wrapped at width (at least one). */
 int draw_notice_rows(const char *notice, int width);
 /* Draws s[0..n) from column x of line y, not past column maxx; returns the next column. */

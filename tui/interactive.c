@@ -10,6 +10,7 @@
 #include "modal.h"
 #include "board_view.h"
 #include "paint.h"
+#include "band.h"
 #include "bindings.h"
 #include "mouse.h"
 #include "probe.h"
@@ -125,6 +126,7 @@ static void on_frame(void *arg)
 	/* The topmost layer that covers the screen paints it, else the conversation does. */
 	const struct layer *screen = layers_screen(&u->layers);
 	if (screen) {
+		band_release(); /* ncurses draws over the transcript's lines: they are its own again */
 		draw_cursor(&u->paint, false, getcury(stdscr), getcurx(stdscr));
 		screen->paint(u, &st, now);
 	}

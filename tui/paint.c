@@ -3,6 +3,8 @@
  * the cells that differ, in one doupdate(). All text comes from the transcript, the status or
  * the editors, already sanitized and masked. */
 #include "draw.h"
+#include "band.h"
+#include "terminal.h"
 #include "conv.h"
 #include "search.h"
 #include "paint.h"
@@ -59,10 +61,13 @@ void paint_init(struct painter *p, enum theme_kind theme)
 {
 	memset(p, 0, sizeof *p);
 	draw_init(theme);
+	band_init();
+	terminal_on_repaint(band_release);
 }
 
 void paint_fini(struct painter *p)
 {
+	band_fini();
 	free(p->line_hash);
 	free(p->row_hash);
 	free(p->rows);
@@ -166,10 +171,11 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 		return;
 	struct row_look rl;
 	row_look_of(u, r, k, &rl);
-	move(y, 0);
-	clrtoeol();
-	if (r->separator)
+	draw_clear_line(y);
+	if (r->separator) {
+		draw_line_done();
 		return;
+	}
 	int x = r->indent < COLS ? r->indent : COLS;
 	for (size_t i = 0; i < r->nspans && x < COLS; i++) {
 		struct look l = draw_span_look(rl.base, r->spans[i].style);
@@ -184,6 +190,7 @@ static void paint_row(struct tui *u, int y, const struct view_row *r, const stru
 		while (x < COLS)
 			x = draw_text(y, x, COLS, blanks, sizeof blanks - 1, &rl.base);
 	}
+	draw_line_done();
 }
 
 enum { BLANK_ROW_HASH = 0x5eed };
@@ -192,8 +199,8 @@ static void paint_blank(struct painter *p, int y)
 {
 	if (draw_line_unchanged(p, y, BLANK_ROW_HASH))
 		return;
-	move(y, 0);
-	clrtoeol();
+	draw_clear_line(y);
+	draw_line_done();
 }
 
 /* ------------------------------------------------------------------ layout */
@@ -438,6 +445,20 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	struct layout_plan L;
 	plan_layout(u, st, (int)in_rows, &L);
 	draw_painter_fit(&u->paint, L.transcript);
+	/* While an answer streams and nothing is typed the cursor is hidden and left where the
+	 * frame's writing ends. Then tether writes the lines itself (band.h): a streamed frame
+	 * is a line or two of it, and ncurses' update cost more than all the rest of the frame.
+	 * Any other frame is ncurses' again, whole. */
+	bool park = transcript_open_streams(u->cur->t) && editor_empty(e) && !u->layers.n &&
+		    L.prompt == 0;
+	bool own_band = park && band_possible(LINES);
+	if (!own_band || !band_holds(LINES, COLS))
+		band_release();
+	/* The frame that takes the band back is ncurses': its update draws the lines whole. */
+	if (band_take_released()) {
+		draw_painter_forget(&u->paint);
+		own_band = false;
+	}
 	if (u->cur->vp.width != COLS || u->cur->vp.height != L.transcript)
 		viewport_resize(&u->cur->vp, u->cur->t, COLS, L.transcript);
 	viewport_note_changes(&u->cur->vp, u->cur->t);
@@ -458,6 +479,8 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	for (int y = 0; y < L.transcript; y++)
 		want[y] = (size_t)y < u->paint.nrows ? row_hash(u, &u->paint.rows[y], &k)
 						     : BLANK_ROW_HASH;
+	if (own_band)
+		band_begin(LINES, COLS);
 	draw_scroll_to(&u->paint, want, L.transcript);
 	for (int y = 0; y < L.transcript; y++) {
 		if ((size_t)y < u->paint.nrows)
@@ -477,12 +500,12 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 		paint_status(u, st, now_us, L.status_y);
 	int cy, cx;
 	paint_input(u, &L, &cy, &cx);
-	/* While an answer streams and nothing is typed the cursor is hidden and left where the
-	 * text ends: the next frame's text follows on with no move, where going back to the
-	 * input line cost two moves a frame, as many bytes as the text itself. */
-	bool park = transcript_open_streams(u->cur->t) && editor_empty(e) && !u->layers.n &&
-		    L.prompt == 0;
 	draw_cursor(&u->paint, park, cy, cx);
+	/* A frame tether wrote itself left ncurses' window as it was: nothing to update. */
+	if (band_writing()) {
+		band_end();
+		return;
+	}
 	wnoutrefresh(stdscr);
 	doupdate();
 }

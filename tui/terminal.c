@@ -17,6 +17,7 @@
 static struct {
 	SCREEN *screen;
 	FILE *tty;                  /* opened /dev/tty, or NULL when stdin/stdout are used */
+	void (*on_repaint)(void);   /* before ncurses draws the whole screen again */
 	int in_fd, out_fd;
 	struct termios saved;
 	bool have_saved;
@@ -33,6 +34,11 @@ static struct {
 	char title[TERMINAL_TITLE_BYTES + 96]; /* the title as last set, to set it again on resume */
 	size_t title_len;
 } term = { .in_fd = -1, .out_fd = -1 };
+
+void terminal_on_repaint(void (*fn)(void))
+{
+	term.on_repaint = fn;
+}
 
 static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT };
 
@@ -361,6 +367,8 @@ void terminal_resume(void)
 		push_title();
 	term.suspended = false;
 	(void)fd_write_all(term.out_fd, term.title, term.title_len);
+	if (term.on_repaint)
+		term.on_repaint();
 	clearok(curscr, TRUE);
 	refresh();
 }
@@ -372,6 +380,8 @@ void terminal_resize(void)
 		return;
 	if (ioctl(term.out_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
+	if (term.on_repaint)
+		term.on_repaint();
 	clearok(curscr, TRUE);
 }
 

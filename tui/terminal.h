@@ -25,6 +25,8 @@ void terminal_resume(void);
 /* Turns the terminal's mouse reporting (buttons and wheel, SGR form) on or off; off again on
  * every way out and on suspend. */
 void terminal_set_mouse(bool on);
+/* fn runs before ncurses draws the whole screen again from its window (resume, resize). */
+void terminal_on_repaint(void (*fn)(void));
 /* Takes the terminal's current size from the kernel (after SIGWINCH). */
 void terminal_resize(void);
 /* Writes bytes straight to the terminal, between frames (OSC 52). Returns 0 or -1. */

@@ -1,0 +1,413 @@
+/* band: the screen written by tether itself while an answer streams.
+ *
+ * Why not ncurses: a streamed frame changes a line or two, and every few frames scrolls the
+ * transcript by one. ncurses' update then compares its three copies of the screen (28-byte
+ * cells, 128 KB each at 120×38) line by line, and those are cold in the cache after 33 ms
+ * asleep: the update cost more than all of the rest of a frame (issue 28, bench/causes.md
+ * "stream_cpu"). Here a frame keeps one 8-byte key per cell of what the terminal shows, looks
+ * only at the lines whose fingerprint changed, and sends their changed cells and a scroll of
+ * the transcript's region, between a save and a restore of the cursor, in one write: ncurses'
+ * idea of the cursor and the attributes stays true. Its copy of the screen goes stale
+ * meanwhile; band_release blanks it and marks it unknown on the screen before anything else
+ * is drawn, so that ncurses' next update draws it whole. */
+#include "band.h"
+#include "render.h"
+#include "terminal.h"
+
+#include <langinfo.h>
+#include <term.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cell's key: 0 blank; a cell's start has the low bits 01, the columns a wide cell covers
+ * after its first 11. */
+enum { KEY_START = 1, KEY_CONT = 3 };
+
+struct cell_rec {
+	int x, w;
+	size_t off, len;
+	attr_t a;
+	short pair;
+};
+
+static struct {
+	bool usable;
+	const char *sc, *rc, *csr, *cup, *el, *ind, *ri;
+	int rows, cols;          /* the band tether writes; rows 0: ncurses has it */
+	uint64_t *keys;          /* rows × cols: what the terminal shows, */
+	uint64_t **line;         /* rows: a line's keys there (a scroll moves these) */
+	uint64_t **spare;        /* rows: the lines a scroll takes out */
+	bool *known;             /* the lines whose keys are known */
+	bool csi;                /* cup and csr are ANSI's: written here, not by tiparm */
+	attr_t a;                /* the attributes sent last */
+	short pair;
+	bool released;
+	bool writing;
+	struct buf out;
+	size_t out_start;        /* out's length after the cursor was saved */
+	int cy, cx;              /* the terminal's cursor while writing; -1: not known */
+	int y;                   /* the line being drawn */
+	struct buf text;
+	struct cell_rec *cells;
+	size_t ncells, cells_cap;
+	uint64_t *line_keys;     /* cols: the drawn line's keys */
+	int *starts;             /* cols: the cell that starts at a column, else -1 */
+} band;
+
+static const char *str_cap(const char *name)
+{
+	char *s = tigetstr(name);
+	return (s && s != (char *)-1) ? s : NULL;
+}
+
+void band_init(void)
+{
+	band.sc = str_cap("sc");
+	band.rc = str_cap("rc");
+	band.csr = str_cap("csr");
+	band.cup = str_cap("cup");
+	band.el = str_cap("el");
+	band.ind = str_cap("ind");
+	band.ri = str_cap("ri");
+	band.csi = band.cup && band.csr && strcmp(tiparm(band.cup, 4, 6), "\033[5;7H") == 0 &&
+		   strcmp(tiparm(band.csr, 4, 6), "\033[5;7r") == 0;
+	const char *codeset = nl_langinfo(CODESET);
+	band.usable = band.sc && band.rc && band.csr && band.cup && band.el && band.ind &&
+		      band.ri && codeset && strcmp(codeset, "UTF-8") == 0;
+}
+
+bool band_possible(int rows)
+{
+	return band.usable && rows > 0 && !is_cleared(curscr) && !is_cleared(stdscr);
+}
+
+bool band_holds(int rows, int cols)
+{
+	return band.rows == rows && band.cols == cols;
+}
+
+/* ------------------------------------------------------------------ output */
+
+static int out_byte(int c)
+{
+	buf_putc(&band.out, (char)c);
+	return c;
+}
+
+static void out_cap(const char *s)
+{
+	tputs(s, 1, out_byte);
+}
+
+/* cup's or csr's sequence for two 0-based numbers: terminfo's interpreter costs more than
+ * the rest of a cell, so ANSI's form (nearly every terminal's) is written here. */
+static void out_number(int v)
+{
+	char d[12];
+	int n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < (int)sizeof d);
+	while (n)
+		buf_putc(&band.out, d[--n]);
+}
+
+static void out_two(const char *cap, char final, int p1, int p2)
+{
+	if (!band.csi) {
+		out_cap(tiparm(cap, p1, p2));
+		return;
+	}
+	buf_append(&band.out, "\033[", 2);
+	out_number(p1 + 1);
+	buf_putc(&band.out, ';');
+	out_number(p2 + 1);
+	buf_putc(&band.out, final);
+}
+
+static void move_to(int y, int x)
+{
+	if (band.cy == y && band.cx == x)
+		return;
+	out_two(band.cup, 'H', y, x);
+	band.cy = y;
+	band.cx = x;
+}
+
+/* The sequences from one look to another, as vid_puts made them: it runs terminfo's
+ * interpreter for each, which cost more than the rest of a cell. */
+struct hop {
+	attr_t from_a, to_a;
+	short from_pair, to_pair;
+	bool set;
+	unsigned char n;
+	char seq[46];
+};
+static struct hop hops[128];
+
+static int discard(int c)
+{
+	return c;
+}
+
+void band_forget_looks(void)
+{
+	memset(hops, 0, sizeof hops);
+}
+
+/* vid_puts sends what changes from ncurses' idea of the attributes and keeps that idea; a
+ * hop it made before is sent again as it was. Either way the frame ends back at normal, as
+ * ncurses' own update ends, and so does ncurses' idea (band_end). */
+static void set_look(attr_t a, short pair)
+{
+	if (a == band.a && pair == band.pair)
+		return;
+	uint64_t k = ((uint64_t)band.a * 31 + (uint64_t)a) * 131 + (uint64_t)(unsigned short)band.pair * 7 +
+		     (uint64_t)(unsigned short)pair;
+	struct hop *h = &hops[(k ^ k >> 17) % (sizeof hops / sizeof *hops)];
+	if (h->set && h->from_a == band.a && h->to_a == a && h->from_pair == band.pair &&
+	    h->to_pair == pair) {
+		buf_append(&band.out, h->seq, h->n);
+	} else {
+		vid_puts(band.a, band.pair, NULL, discard); /* ncurses' idea: where the terminal is */
+		size_t at = band.out.len;
+		vid_puts(a, pair, NULL, out_byte);
+		size_t n = band.out.len - at;
+		if (n <= sizeof h->seq) {
+			*h = (struct hop){ band.a, a, band.pair, pair, true, (unsigned char)n, { 0 } };
+			memcpy(h->seq, band.out.data + at, n);
+		}
+	}
+	band.a = a;
+	band.pair = pair;
+}
+
+/* ------------------------------------------------------------------- frame */
+
+void band_begin(int rows, int cols)
+{
+	if (rows != band.rows || cols != band.cols) {
+		size_t cells = (size_t)rows * (size_t)cols;
+		band.keys = xrealloc(band.keys, (cells ? cells : 1) * sizeof *band.keys);
+		band.line = xrealloc(band.line, (size_t)rows * sizeof *band.line);
+		band.spare = xrealloc(band.spare, (size_t)rows * sizeof *band.spare);
+		for (int y = 0; y < rows; y++)
+			band.line[y] = band.keys + (size_t)y * (size_t)cols;
+		band.known = xrealloc(band.known, (size_t)rows * sizeof *band.known);
+		memset(band.known, 0, (size_t)rows * sizeof *band.known);
+		band.line_keys = xrealloc(band.line_keys, (size_t)cols * sizeof *band.line_keys);
+		band.starts = xrealloc(band.starts, (size_t)cols * sizeof *band.starts);
+		band.rows = rows;
+		band.cols = cols;
+	}
+	buf_clear(&band.out);
+	out_cap(band.sc);
+	band.out_start = band.out.len;
+	band.cy = band.cx = -1;
+	band.a = A_NORMAL; /* as ncurses' update leaves it */
+	band.pair = 0;
+	band.writing = true;
+}
+
+bool band_writing(void)
+{
+	return band.writing;
+}
+
+bool band_scroll(int n, int k)
+{
+	if (!band.writing || n > band.rows || k == 0 || (k > 0 ? k : -k) >= n)
+		return false;
+	set_look(A_NORMAL, 0);
+	out_two(band.csr, 'r', 0, n - 1);
+	band.cy = band.cx = -1; /* setting the region homes the cursor on some terminals */
+	move_to(k > 0 ? n - 1 : 0, 0);
+	int m = k > 0 ? k : -k;
+	for (int i = 0; i < m; i++)
+		out_cap(k > 0 ? band.ind : band.ri);
+	out_two(band.csr, 'r', 0, LINES - 1);
+	band.cy = band.cx = -1;
+	/* The lines' keys move with them (a turn of the pointers, the keys stay in place); the
+	 * lines the scroll brought in are blank. */
+	uint64_t **gone = band.spare;
+	size_t kept = (size_t)(n - m);
+	int first = k > 0 ? n - m : 0;
+	if (k > 0) {
+		memcpy(gone, band.line, (size_t)m * sizeof *gone);
+		memmove(band.line, band.line + m, kept * sizeof *band.line);
+		memmove(band.known, band.known + m, kept * sizeof *band.known);
+	} else {
+		memcpy(gone, band.line + kept, (size_t)m * sizeof *gone);
+		memmove(band.line + m, band.line, kept * sizeof *band.line);
+		memmove(band.known + m, band.known, kept * sizeof *band.known);
+	}
+	for (int i = 0; i < m; i++) {
+		band.line[first + i] = gone[i];
+		memset(gone[i], 0, (size_t)band.cols * sizeof *gone[i]);
+		band.known[first + i] = true;
+	}
+	return true;
+}
+
+void band_line_begin(int y)
+{
+	band.y = y;
+	band.ncells = 0;
+	buf_clear(&band.text);
+}
+
+void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair)
+{
+	if (x < 0 || w < 1 || x + w > band.cols)
+		return;
+	if (band.ncells == band.cells_cap) {
+		band.cells_cap = band.cells_cap ? 2 * band.cells_cap : 256;
+		band.cells = xrealloc(band.cells, band.cells_cap * sizeof *band.cells);
+	}
+	size_t off = band.text.len;
+	for (int i = 0; i < k; i++)
+		buf_put_utf8(&band.text, (uint32_t)cell[i]);
+	band.cells[band.ncells++] =
+		(struct cell_rec){ x, w, off, band.text.len - off, a, pair };
+}
+
+static uint64_t cell_key(const struct cell_rec *c, const char *text)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)c->a << 8) ^ (uint64_t)(unsigned short)c->pair;
+	for (size_t i = 0; i < c->len; i++) {
+		h ^= (unsigned char)text[c->off + i];
+		h *= 0x100000001b3ULL;
+	}
+	return (h & ~(uint64_t)3) | KEY_START;
+}
+
+static bool is_cont(uint64_t k)
+{
+	return (k & 3) == KEY_CONT;
+}
+
+static void send_cell(const struct cell_rec *c)
+{
+	move_to(band.y, c->x);
+	set_look(c->a, c->pair);
+	buf_append(&band.out, band.text.data + c->off, c->len);
+	/* The terminal moves on by its own count of the first character's width; where that is
+	 * not the layout's, the next cell is placed with a move. */
+	uint32_t cp;
+	utf8_decode(band.text.data + c->off, c->len, &cp);
+	int tw = wcwidth((wchar_t)cp);
+	band.cx = tw == c->w && c->x + c->w < band.cols ? c->x + c->w : -1;
+}
+
+void band_line_end(void)
+{
+	int cols = band.cols, y = band.y;
+	if (!band.writing || y < 0 || y >= band.rows)
+		return;
+	uint64_t *now = band.line_keys, *was = band.line[y];
+	memset(now, 0, (size_t)cols * sizeof *now);
+	for (int x = 0; x < cols; x++)
+		band.starts[x] = -1;
+	int end = 0;
+	for (size_t i = 0; i < band.ncells; i++) {
+		const struct cell_rec *c = &band.cells[i];
+		uint64_t key = cell_key(c, band.text.data);
+		now[c->x] = key;
+		band.starts[c->x] = (int)i;
+		for (int j = 1; j < c->w; j++)
+			now[c->x + j] = ((key & ~(uint64_t)3) ^ ((uint64_t)j << 2)) | KEY_CONT;
+		if (c->x + c->w > end)
+			end = c->x + c->w;
+	}
+	int fx = 0, lx = cols - 1;
+	bool known = band.known[y];
+	if (known) {
+		while (fx < cols && now[fx] == was[fx])
+			fx++;
+		if (fx == cols)
+			return;
+		while (lx > fx && now[lx] == was[lx])
+			lx--;
+		/* a wide cell is sent whole, and one half overwritten takes the other with it */
+		while (fx > 0 && (is_cont(now[fx]) || is_cont(was[fx])))
+			fx--;
+		while (lx + 1 < cols && (is_cont(now[lx + 1]) || is_cont(was[lx + 1])))
+			lx++;
+	} else {
+		move_to(y, 0);
+		set_look(A_NORMAL, 0);
+		out_cap(band.el);
+	}
+	for (int x = fx; x <= lx && x < end;) {
+		int i = band.starts[x];
+		if (i >= 0) {
+			send_cell(&band.cells[i]);
+			x += band.cells[i].w;
+			continue;
+		}
+		if (known && was[x] != now[x] && !is_cont(now[x])) {
+			move_to(y, x);
+			set_look(A_NORMAL, 0);
+			buf_putc(&band.out, ' ');
+			band.cx = x + 1 < cols ? x + 1 : -1;
+		}
+		x++;
+	}
+	if (known && lx >= (fx > end ? fx : end)) {
+		move_to(y, fx > end ? fx : end);
+		set_look(A_NORMAL, 0);
+		out_cap(band.el);
+	}
+	memcpy(was, now, (size_t)cols * sizeof *was);
+	band.known[y] = true;
+}
+
+void band_end(void)
+{
+	if (!band.writing)
+		return;
+	band.writing = false;
+	if (band.out.len == band.out_start)
+		return;
+	set_look(A_NORMAL, 0);
+	vid_puts(A_NORMAL, 0, NULL, discard);
+	out_cap(band.rc);
+	if (terminal_write_raw(band.out.data, band.out.len) != 0)
+		band_release();
+}
+
+void band_release(void)
+{
+	if (!band.rows)
+		return;
+	int rows = band.rows < LINES ? band.rows : LINES;
+	for (int y = 0; y < rows; y++) {
+		wmove(stdscr, y, 0);
+		wclrtoeol(stdscr);
+	}
+	wredrawln(stdscr, 0, rows);
+	band.rows = band.cols = 0;
+	band.writing = false;
+	band.released = true;
+}
+
+void band_fini(void)
+{
+	free(band.keys);
+	free(band.line);
+	free(band.spare);
+	free(band.known);
+	free(band.line_keys);
+	free(band.starts);
+	free(band.cells);
+	buf_fini(&band.out);
+	buf_fini(&band.text);
+	memset(&band, 0, sizeof band);
+}
+
+bool band_take_released(void)
+{
+	bool r = band.released;
+	band.released = false;
+	return r;
+}

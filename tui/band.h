@@ -1,0 +1,50 @@
+/* band: the screen written to the terminal by tether itself while an answer streams and
+ * nothing is typed, cell by changed cell, rather than through ncurses' update; ncurses gets
+ * it back, whole, for any other frame. */
+#ifndef TETHER_BAND_H
+#define TETHER_BAND_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+/* Looks at what the terminal can do (after it opened): tether writes the screen itself only
+ * on a terminal with a scroll region, cursor save/restore and clear-to-end-of-line, in a
+ * UTF-8 locale. */
+void band_init(void);
+/* Forgets the sequences of looks sent before (the colour pairs changed). */
+void band_forget_looks(void);
+/* Whether a frame may write lines 0..rows-1 itself (the terminal can, and ncurses has no
+ * clear of the whole screen pending). */
+bool band_possible(int rows);
+/* Whether tether wrote lines 0..rows-1 at cols columns itself in the last frame (when it
+ * did not, or at another size, band_release comes first: ncurses' copy of them is stale). */
+bool band_holds(int rows, int cols);
+/* Starts this frame's writing of lines 0..rows-1 at cols columns. A size other than the last
+ * frame's starts from cells not known. */
+void band_begin(int rows, int cols);
+/* Whether band_begin started a frame that band_end has not ended. */
+bool band_writing(void);
+/* Moves lines 0..n-1 (the transcript's) up by k (k < 0: down) on the terminal, in a scroll
+ * region; false when it cannot. */
+bool band_scroll(int n, int k);
+/* Line y is drawn next: blank but for the cells band_put_cell gives it. */
+void band_line_begin(int y);
+/* A cell of the line being drawn: the characters cell[0..k) (the first one of width w, the
+ * rest joining it) at column x. */
+void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair);
+/* Sends what differs between the line drawn and what the terminal shows there. */
+void band_line_end(void);
+/* Sends the frame's bytes, in one write, leaving the cursor and attributes as ncurses left
+ * them. */
+void band_end(void);
+/* Gives the band back to ncurses: its lines are blanked in ncurses' window and marked as
+ * unknown on the screen, so that its next update draws them whole. Nothing when ncurses has
+ * them already. */
+void band_release(void);
+/* Frees the band's storage. */
+void band_fini(void);
+/* True once after band_release took the band back: the painter must draw every line of it
+ * again. */
+bool band_take_released(void);
+
+#endif
