@@ -15,6 +15,7 @@
 
 #include "conv.h"
 #include "paint.h"
+#include "band.h"
 
 #include <curses.h>
 #include <locale.h>
@@ -190,6 +191,8 @@ int main(int argc, char **argv)
 	/* The first frame of a screen draws everything; it is not a streaming frame. */
 	for (size_t s = 0; s < NSIZES; s++) {
 		set_term(beds[s].scr);
+		/* a streamed frame is tether's own writing (band.h), as on a terminal */
+		band_init(fileno(beds[s].out));
 		deltas(&beds[s], text, len);
 		frame(&beds[s]);
 	}
@@ -197,6 +200,7 @@ int main(int argc, char **argv)
 		for (size_t s = 0; s < NSIZES; s++) {
 			struct bed *b = &beds[s];
 			set_term(b->scr);
+			band_init(fileno(b->out)); /* its first frame rewrites the lines it changes */
 			fflush(b->out);
 			long before = ftell(b->out);
 			double cpu = 0;

@@ -6,13 +6,15 @@
  * asleep: the update cost more than all of the rest of a frame (issue 28, bench/causes.md
  * "stream_cpu"). Here a frame keeps one 8-byte key per cell of what the terminal shows, looks
  * only at the lines whose fingerprint changed, and sends their changed cells and a scroll of
- * the transcript's region, between a save and a restore of the cursor, in one write: ncurses'
- * idea of the cursor and the attributes stays true. Its copy of the screen goes stale
- * meanwhile; band_release blanks it and marks it unknown on the screen before anything else
- * is drawn, so that ncurses' next update draws it whole. */
+ * the transcript's region, in one write. The cursor stays where a frame's writing ended, so
+ * that the next frame's text follows on with no move (as ncurses' parked cursor did); it is
+ * saved once when tether takes the screen and restored when ncurses gets it back, so that
+ * ncurses' idea of where it is stays true, and every frame ends at normal attributes, where
+ * ncurses' update leaves them. ncurses' copy of the screen goes stale meanwhile; band_release
+ * blanks it and marks it unknown on the screen before anything else is drawn, so that its
+ * next update draws it whole. */
 #include "band.h"
 #include "render.h"
-#include "terminal.h"
 
 #include <langinfo.h>
 #include <term.h>
@@ -43,9 +45,11 @@ static struct {
 	short pair;
 	bool released;
 	bool writing;
+	bool saved;              /* the terminal holds ncurses' cursor, saved (sc) */
+	int fd;                  /* where the bytes go: the terminal ncurses writes to */
 	struct buf out;
 	size_t out_start;        /* out's length after the cursor was saved */
-	int cy, cx;              /* the terminal's cursor while writing; -1: not known */
+	int cy, cx;              /* the terminal's cursor; -1: not known */
 	int y;                   /* the line being drawn */
 	struct buf text;
 	struct cell_rec *cells;
@@ -60,8 +64,11 @@ static const char *str_cap(const char *name)
 	return (s && s != (char *)-1) ? s : NULL;
 }
 
-void band_init(void)
+void band_init(int out_fd)
 {
+	band.fd = out_fd;
+	band.rows = band.cols = 0;
+	band.saved = band.writing = false;
 	band.sc = str_cap("sc");
 	band.rc = str_cap("rc");
 	band.csr = str_cap("csr");
@@ -73,7 +80,7 @@ void band_init(void)
 		   strcmp(tiparm(band.csr, 4, 6), "\033[5;7r") == 0;
 	const char *codeset = nl_langinfo(CODESET);
 	band.usable = band.sc && band.rc && band.csr && band.cup && band.el && band.ind &&
-		      band.ri && codeset && strcmp(codeset, "UTF-8") == 0;
+		      band.ri && codeset && strcmp(codeset, "UTF-8") == 0 && out_fd >= 0;
 }
 
 bool band_possible(int rows)
@@ -201,10 +208,12 @@ void band_begin(int rows, int cols)
 		band.cols = cols;
 	}
 	buf_clear(&band.out);
-	out_cap(band.sc);
+	if (!band.saved) {
+		out_cap(band.sc);
+		band.cy = band.cx = -1;
+	}
 	band.out_start = band.out.len;
-	band.cy = band.cx = -1;
-	band.a = A_NORMAL; /* as ncurses' update leaves it */
+	band.a = A_NORMAL; /* as ncurses' update and the last frame leave it */
 	band.pair = 0;
 	band.writing = true;
 }
@@ -367,12 +376,12 @@ void band_end(void)
 	if (!band.writing)
 		return;
 	band.writing = false;
-	if (band.out.len == band.out_start)
+	if (band.out.len == band.out_start) /* nothing changed: not even the cursor saved */
 		return;
 	set_look(A_NORMAL, 0);
 	vid_puts(A_NORMAL, 0, NULL, discard);
-	out_cap(band.rc);
-	if (terminal_write_raw(band.out.data, band.out.len) != 0)
+	band.saved = true;
+	if (fd_write_all(band.fd, band.out.data, band.out.len) != 0)
 		band_release();
 }
 
@@ -380,6 +389,10 @@ void band_release(void)
 {
 	if (!band.rows)
 		return;
+	if (band.saved) {
+		band.saved = false;
+		(void)fd_write_all(band.fd, band.rc, strlen(band.rc));
+	}
 	int rows = band.rows < LINES ? band.rows : LINES;
 	for (int y = 0; y < rows; y++) {
 		wmove(stdscr, y, 0);

@@ -7,10 +7,10 @@
 #include <curses.h>
 #include <stdbool.h>
 
-/* Looks at what the terminal can do (after it opened): tether writes the screen itself only
- * on a terminal with a scroll region, cursor save/restore and clear-to-end-of-line, in a
- * UTF-8 locale. */
-void band_init(void);
+/* Looks at what the terminal can do (after it opened; ncurses writes it at out_fd): tether
+ * writes the screen itself only on a terminal with a scroll region, cursor save/restore and
+ * clear-to-end-of-line, in a UTF-8 locale. Starts knowing nothing of what is on it. */
+void band_init(int out_fd);
 /* Forgets the sequences of looks sent before (the colour pairs changed). */
 void band_forget_looks(void);
 /* Whether a frame may write lines 0..rows-1 itself (the terminal can, and ncurses has no
@@ -34,12 +34,12 @@ void band_line_begin(int y);
 void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair);
 /* Sends what differs between the line drawn and what the terminal shows there. */
 void band_line_end(void);
-/* Sends the frame's bytes, in one write, leaving the cursor and attributes as ncurses left
- * them. */
+/* Sends the frame's bytes, in one write, ending at normal attributes with the cursor where
+ * the writing ended. */
 void band_end(void);
-/* Gives the band back to ncurses: its lines are blanked in ncurses' window and marked as
- * unknown on the screen, so that its next update draws them whole. Nothing when ncurses has
- * them already. */
+/* Gives the screen back to ncurses: the cursor goes back where ncurses left it, its window's
+ * lines are blanked and marked as unknown on the screen, so that its next update draws them
+ * whole. Nothing when ncurses has them already. */
 void band_release(void);
 /* Frees the band's storage. */
 void band_fini(void);

@@ -61,7 +61,7 @@ void paint_init(struct painter *p, enum theme_kind theme)
 {
 	memset(p, 0, sizeof *p);
 	draw_init(theme);
-	band_init();
+	band_init(terminal_output_fd());
 	terminal_on_repaint(band_release);
 }
 

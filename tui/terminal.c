@@ -17,7 +17,7 @@
 static struct {
 	SCREEN *screen;
 	FILE *tty;                  /* opened /dev/tty, or NULL when stdin/stdout are used */
-	void (*on_repaint)(void);   /* before ncurses draws the whole screen again */
+	void (*on_repaint)(void);   /* before ncurses uses the whole screen again */
 	int in_fd, out_fd;
 	struct termios saved;
 	bool have_saved;
@@ -304,6 +304,8 @@ void terminal_close(void)
 	if (!term.active)
 		return;
 	term.active = 0;
+	if (term.on_repaint)
+		term.on_repaint();
 	endwin();
 	(void)fd_write_all(term.out_fd, term.restore, term.restore_len);
 	if (term.have_saved)
@@ -323,6 +325,11 @@ int terminal_input_fd(void)
 	return term.in_fd;
 }
 
+int terminal_output_fd(void)
+{
+	return term.active ? term.out_fd : -1;
+}
+
 bool terminal_colors(void)
 {
 	return term.colors;
@@ -332,6 +339,8 @@ void terminal_suspend(void)
 {
 	if (!term.active)
 		return;
+	if (term.on_repaint)
+		term.on_repaint();
 	endwin();
 	(void)fd_write_all(term.out_fd, term.restore, term.restore_len);
 	term.suspended = true;

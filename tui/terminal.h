@@ -17,6 +17,8 @@ int terminal_open(bool color, struct buf *err);
 void terminal_close(void);
 /* The descriptor keys are read from. */
 int terminal_input_fd(void);
+/* The descriptor ncurses writes the screen to; -1 while the terminal is not open. */
+int terminal_output_fd(void);
 /* True when painting may use colours. */
 bool terminal_colors(void);
 /* Leaves curses mode for a suspend (Ctrl-Z); terminal_resume re-enters it. */
@@ -25,7 +27,8 @@ void terminal_resume(void);
 /* Turns the terminal's mouse reporting (buttons and wheel, SGR form) on or off; off again on
  * every way out and on suspend. */
 void terminal_set_mouse(bool on);
-/* fn runs before ncurses draws the whole screen again from its window (resume, resize). */
+/* fn runs before ncurses uses the whole screen again: it draws it from its window (resume,
+ * resize) or leaves it (suspend, close). */
 void terminal_on_repaint(void (*fn)(void));
 /* Takes the terminal's current size from the kernel (after SIGWINCH). */
 void terminal_resize(void);
