@@ -1,4 +1,4 @@
-/* band: the screen written by tether itself while an answer streams.
+/* band: the screen written by tether itself while no layer is open.
  *
  * Why not ncurses: a streamed frame changes a line or two, and every few frames scrolls the
  * transcript by one. ncurses' update then compares its three copies of the screen (28-byte
@@ -6,9 +6,10 @@
  * asleep: the update cost more than all of the rest of a frame (issue 28, bench/causes.md
  * "stream_cpu"). Here a frame keeps one 8-byte key per cell of what the terminal shows, looks
  * only at the lines whose fingerprint changed, and sends their changed cells and a scroll of
- * the transcript's region, in one write. The cursor stays where a frame's writing ended, so
- * that the next frame's text follows on with no move (as ncurses' parked cursor did); it is
- * saved once when tether takes the screen and restored when ncurses gets it back, so that
+ * the transcript's region, in one write. While an answer streams the cursor stays where a
+ * frame's writing ended, so that the next frame's text follows on with no move (as ncurses'
+ * parked cursor did), else it goes back to the input line. ncurses' cursor is saved
+ * once when tether takes the screen and restored when ncurses gets it back, so that
  * ncurses' idea of where it is stays true, and every frame ends at normal attributes, where
  * ncurses' update leaves them. ncurses' copy of the screen goes stale meanwhile; band_release
  * blanks it and marks it unknown on the screen before anything else is drawn, so that its
@@ -397,10 +398,12 @@ void band_line_end(void)
 	band.known[y] = true;
 }
 
-void band_end(void)
+void band_end(int cursor_y, int cursor_x)
 {
 	if (!band.writing)
 		return;
+	if (cursor_y >= 0)
+		move_to(cursor_y, cursor_x);
 	band.writing = false;
 	if (band.out.len == band.out_start) /* nothing changed: not even the cursor saved */
 		return;

@@ -1,6 +1,6 @@
-/* band: the screen written to the terminal by tether itself while an answer streams and
- * nothing is typed, cell by changed cell, rather than through ncurses' update; ncurses gets
- * it back, whole, for any other frame. */
+/* band: the screen written to the terminal by tether itself while no layer is open, cell by
+ * changed cell, rather than through ncurses' update; ncurses gets it back, whole, for any
+ * other frame. */
 #ifndef TETHER_BAND_H
 #define TETHER_BAND_H
 
@@ -34,9 +34,9 @@ void band_line_begin(int y);
 void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair);
 /* Sends what differs between the line drawn and what the terminal shows there. */
 void band_line_end(void);
-/* Sends the frame's bytes, in one write, ending at normal attributes with the cursor where
- * the writing ended. */
-void band_end(void);
+/* Sends the frame's bytes, in one write, ending at normal attributes with the cursor at
+ * cursor_y, cursor_x (cursor_y < 0: where the writing ended). */
+void band_end(int cursor_y, int cursor_x);
 /* Gives the screen back to ncurses: the cursor goes back where ncurses left it, its window's
  * lines are blanked and marked as unknown on the screen, so that its next update draws them
  * whole. Nothing when ncurses has them already. */

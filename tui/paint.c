@@ -446,12 +446,12 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	plan_layout(u, st, (int)in_rows, &L);
 	draw_painter_fit(&u->paint, L.transcript);
 	/* While an answer streams and nothing is typed the cursor is hidden and left where the
-	 * frame's writing ends. Then tether writes the lines itself (band.h): a streamed frame
-	 * is a line or two of it, and ncurses' update cost more than all the rest of the frame.
-	 * Any other frame is ncurses' again, whole. */
+	 * frame's writing ends. While no layer is open tether writes the screen itself (band.h):
+	 * a streamed frame is a line or two of it, and ncurses' update cost more than all the
+	 * rest of the frame. Any other frame is ncurses' again, whole. */
 	bool park = transcript_open_streams(u->cur->t) && editor_empty(e) && !u->layers.n &&
 		    L.prompt == 0;
-	bool own_band = park && band_possible(LINES);
+	bool own_band = !u->layers.n && L.prompt == 0 && band_possible(LINES);
 	if (!own_band || !band_holds(LINES, COLS))
 		band_release();
 	/* The frame that takes the band back is ncurses': its update draws the lines whole. */
@@ -503,7 +503,7 @@ void paint_frame(struct tui *u, const struct controller_status *st, int64_t now_
 	draw_cursor(&u->paint, park, cy, cx);
 	/* A frame tether wrote itself left ncurses' window as it was: nothing to update. */
 	if (band_writing()) {
-		band_end();
+		band_end(park ? -1 : cy, cx);
 		return;
 	}
 	wnoutrefresh(stdscr);
