@@ -1,4 +1,5 @@
-/* draw: cells, highlights and fingerprinted lines on the ncurses screen. */
+/* draw: cells, highlights and fingerprinted lines: into ncurses' window, or written by tether
+ * itself while it holds the screen (band.h). */
 #include "draw.h"
 #include "band.h"
 #include "terminal.h"

@@ -1,6 +1,6 @@
-/* draw: putting text on the ncurses screen — looks (colour or monochrome), cells counted as
- * the layout counts them, search highlights, and whole lines skipped when their fingerprint
- * matches what the last frame drew. */
+/* draw: putting text on the screen (ncurses' window, or tether's own writing: band.h) —
+ * looks (colour or monochrome), cells counted as the layout counts them, search highlights,
+ * and whole lines skipped when their fingerprint matches what the last frame drew. */
 #ifndef TETHER_DRAW_H
 #define TETHER_DRAW_H
 
