@@ -15,7 +15,7 @@
  * blanks it and marks it unknown on the screen before anything else is drawn, so that its
  * next update draws it whole. */
 #include "band.h"
-#include "render.h"
+#include "terminal.h"
 
 #include <langinfo.h>
 #include <term.h>
@@ -28,7 +28,8 @@ enum { KEY_START = 1, KEY_CONT = 3 };
 
 struct cell_rec {
 	int x, w;
-	size_t off, len;
+	size_t off, len;         /* its UTF-8 in the line's text */
+	wchar_t first;           /* the character whose width the terminal moves on by */
 	attr_t a;
 	short pair;
 };
@@ -38,7 +39,7 @@ static struct {
 	const char *sc, *rc, *csr, *cup, *el, *ind, *ri;
 	bool short_moves;        /* CR, CR LF and ANSI's column and line moves may be used */
 	int rows, cols;          /* the band tether writes; rows 0: ncurses has it */
-	uint64_t *keys;          /* rows × cols: what the terminal shows, */
+	uint64_t *keys;          /* rows × cols: what the terminal shows */
 	uint64_t **line;         /* rows: a line's keys there (a scroll moves these) */
 	uint64_t **spare;        /* rows: the lines a scroll takes out */
 	bool *known;             /* the lines whose keys are known */
@@ -60,27 +61,21 @@ static struct {
 	int *starts;             /* cols: the cell that starts at a column, else -1 */
 } band;
 
-static const char *str_cap(const char *name)
-{
-	char *s = tigetstr(name);
-	return (s && s != (char *)-1) ? s : NULL;
-}
-
 void band_init(int out_fd)
 {
 	band.fd = out_fd;
 	band.rows = band.cols = 0;
 	band.saved = band.writing = false;
-	band.sc = str_cap("sc");
-	band.rc = str_cap("rc");
-	band.csr = str_cap("csr");
-	band.cup = str_cap("cup");
-	band.el = str_cap("el");
-	band.ind = str_cap("ind");
-	band.ri = str_cap("ri");
+	band.sc = terminal_cap("sc");
+	band.rc = terminal_cap("rc");
+	band.csr = terminal_cap("csr");
+	band.cup = terminal_cap("cup");
+	band.el = terminal_cap("el");
+	band.ind = terminal_cap("ind");
+	band.ri = terminal_cap("ri");
 	band.csi = band.cup && band.csr && strcmp(tiparm(band.cup, 4, 6), "\033[5;7H") == 0 &&
 		   strcmp(tiparm(band.csr, 4, 6), "\033[5;7r") == 0;
-	const char *cr = str_cap("cr"), *hpa = str_cap("hpa"), *vpa = str_cap("vpa");
+	const char *cr = terminal_cap("cr"), *hpa = terminal_cap("hpa"), *vpa = terminal_cap("vpa");
 	band.short_moves = band.csi && cr && strcmp(cr, "\r") == 0 && hpa &&
 			   strcmp(tiparm(hpa, 6), "\033[7G") == 0 && vpa &&
 			   strcmp(tiparm(vpa, 4), "\033[5d") == 0;
@@ -112,8 +107,6 @@ static void out_cap(const char *s)
 	tputs(s, 1, out_byte);
 }
 
-/* cup's or csr's sequence for two 0-based numbers: terminfo's interpreter costs more than
- * the rest of a cell, so ANSI's form (nearly every terminal's) is written here. */
 static void out_number(int v)
 {
 	char d[12];
@@ -125,6 +118,8 @@ static void out_number(int v)
 		buf_putc(&band.out, d[--n]);
 }
 
+/* cup's or csr's sequence for two 0-based numbers: terminfo's interpreter costs more than
+ * the rest of a cell, so ANSI's form (nearly every terminal's) is written here. */
 static void out_two(const char *cap, char final, int p1, int p2)
 {
 	if (!band.csi) {
@@ -304,7 +299,7 @@ void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pai
 	for (int i = 0; i < k; i++)
 		buf_put_utf8(&band.text, (uint32_t)cell[i]);
 	band.cells[band.ncells++] =
-		(struct cell_rec){ x, w, off, band.text.len - off, a, pair };
+		(struct cell_rec){ x, w, off, band.text.len - off, cell[0], a, pair };
 }
 
 static uint64_t cell_key(const struct cell_rec *c, const char *text)
@@ -329,9 +324,7 @@ static void send_cell(const struct cell_rec *c)
 	buf_append(&band.out, band.text.data + c->off, c->len);
 	/* The terminal moves on by its own count of the first character's width; where that is
 	 * not the layout's, the next cell is placed with a move. */
-	uint32_t cp;
-	utf8_decode(band.text.data + c->off, c->len, &cp);
-	int tw = wcwidth((wchar_t)cp);
+	int tw = wcwidth(c->first);
 	band.cx = tw == c->w && c->x + c->w < band.cols ? c->x + c->w : -1;
 }
 

@@ -42,7 +42,7 @@ void terminal_on_repaint(void (*fn)(void))
 
 static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT };
 
-static const char *cap(const char *name)
+const char *terminal_cap(const char *name)
 {
 	char *s = tigetstr(name);
 	return (s && s != (char *)-1) ? s : NULL;
@@ -76,7 +76,7 @@ bool terminal_title_xterm_like(const char *t)
  * where it is an OSC, so the one from before comes back. */
 static void prepare_title(void)
 {
-	const char *tsl = cap("tsl"), *fsl = cap("fsl");
+	const char *tsl = terminal_cap("tsl"), *fsl = terminal_cap("fsl");
 	term.title_on[0] = term.title_off[0] = '\0';
 	if (tsl && fsl && strlen(fsl) < sizeof term.title_off) {
 		const char *on = tiparm(tsl, 0);
@@ -106,18 +106,18 @@ static void push_title(void)
  * ignore it. */
 static void prepare_sequences(void)
 {
-	const char *on = cap("BE"), *off = cap("BD");
+	const char *on = terminal_cap("BE"), *off = terminal_cap("BD");
 	prepare_title();
 	snprintf(term.paste_on, sizeof term.paste_on, "%s", on ? on : "\033[?2004h");
 	term.restore_len = 0;
 	if (title_pushes())
 		restore_append("\033[23;0t");
 	else if (term.title_on[0])
-		restore_append(cap("dsl")); /* a real status line: cleared, there is no pop */
+		restore_append(terminal_cap("dsl")); /* a real status line: cleared, there is no pop */
 	restore_append(off ? off : "\033[?2004l");
-	restore_append(cap("sgr0"));
-	restore_append(cap("cnorm"));
-	restore_append(cap("rmcup"));
+	restore_append(terminal_cap("sgr0"));
+	restore_append(terminal_cap("cnorm"));
+	restore_append(terminal_cap("rmcup"));
 }
 
 static void fatal_handler(int signo)
@@ -228,7 +228,7 @@ int terminal_check(struct buf *err)
 		return -1;
 	}
 	/* "dumb", "unknown" and printing terminals: nothing to draw a screen with. */
-	bool usable = cap("cup") && cap("clear") && tigetflag("hc") <= 0 && tigetflag("gn") <= 0;
+	bool usable = terminal_cap("cup") && terminal_cap("clear") && tigetflag("hc") <= 0 && tigetflag("gn") <= 0;
 	del_curterm(cur_term);
 	if (!usable) {
 		buf_printf(err, "TERM=%s cannot move the cursor, so the interface cannot be drawn; %s",

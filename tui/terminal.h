@@ -27,6 +27,8 @@ void terminal_resume(void);
 /* Turns the terminal's mouse reporting (buttons and wheel, SGR form) on or off; off again on
  * every way out and on suspend. */
 void terminal_set_mouse(bool on);
+/* The terminfo string capability name of the terminal set up, NULL when it has none. */
+const char *terminal_cap(const char *name);
 /* fn runs before ncurses uses the whole screen again: it draws it from its window (resume,
  * resize) or leaves it (suspend, close). */
 void terminal_on_repaint(void (*fn)(void));
