@@ -152,7 +152,8 @@ start_tether() {
 		[ $# -eq 0 ] || printf ' %q' "$@"
 		echo ' 2> "$W/stderr"'
 		echo 'echo $? > "$W/rc.tmp"; mv "$W/rc.tmp" "$W/rc"'
-		echo 'stty -g > "$W/stty_after"'
+		# whole or not there: the redirection makes the file before stty writes it
+		echo 'stty -g > "$W/stty_after.tmp"; mv "$W/stty_after.tmp" "$W/stty_after"'
 		echo 'exec sleep 600'
 	} >"$WORK/run.sh"
 	chmod +x "$WORK/run.sh"
