@@ -27,6 +27,7 @@
 enum { KEY_START = 1, KEY_CONT = 3 };
 
 struct cell_rec {
+	uint64_t key;            /* what the terminal shows there once it is sent */
 	int x, w;
 	size_t off, len;         /* its UTF-8 in the line's text */
 	wchar_t first;           /* the character whose width the terminal moves on by */
@@ -287,6 +288,21 @@ void band_line_begin(int y)
 	buf_clear(&band.text);
 }
 
+/* A cell's key: its look and its bytes, hashed (FNV-1a), marked as a cell's start. */
+static uint64_t look_seed(attr_t a, short pair)
+{
+	return 0xcbf29ce484222325ULL ^ ((uint64_t)a << 8) ^ (uint64_t)(unsigned short)pair;
+}
+
+static uint64_t key_of(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return (h & ~(uint64_t)3) | KEY_START;
+}
+
 void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair)
 {
 	if (x < 0 || w < 1 || x + w > band.cols)
@@ -298,18 +314,31 @@ void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pai
 	size_t off = band.text.len;
 	for (int i = 0; i < k; i++)
 		buf_put_utf8(&band.text, (uint32_t)cell[i]);
-	band.cells[band.ncells++] =
-		(struct cell_rec){ x, w, off, band.text.len - off, cell[0], a, pair };
+	size_t len = band.text.len - off;
+	band.cells[band.ncells++] = (struct cell_rec){
+		key_of(look_seed(a, pair), band.text.data + off, len), x, w, off, len, cell[0], a, pair
+	};
 }
 
-static uint64_t cell_key(const struct cell_rec *c, const char *text)
+void band_put_ascii(int x, const char *s, size_t n, attr_t a, short pair)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)c->a << 8) ^ (uint64_t)(unsigned short)c->pair;
-	for (size_t i = 0; i < c->len; i++) {
-		h ^= (unsigned char)text[c->off + i];
-		h *= 0x100000001b3ULL;
+	if (x < 0 || x >= band.cols)
+		return;
+	if (n > (size_t)(band.cols - x))
+		n = (size_t)(band.cols - x);
+	if (band.ncells + n > band.cells_cap) {
+		while (band.ncells + n > band.cells_cap)
+			band.cells_cap = band.cells_cap ? 2 * band.cells_cap : 256;
+		band.cells = xrealloc(band.cells, band.cells_cap * sizeof *band.cells);
 	}
-	return (h & ~(uint64_t)3) | KEY_START;
+	size_t off = band.text.len;
+	buf_append(&band.text, s, n);
+	struct cell_rec *c = band.cells + band.ncells;
+	uint64_t seed = look_seed(a, pair);
+	for (size_t i = 0; i < n; i++)
+		c[i] = (struct cell_rec){ key_of(seed, s + i, 1), x + (int)i, 1, off + i, 1,
+					  (wchar_t)s[i], a, pair };
+	band.ncells += n;
 }
 
 static bool is_cont(uint64_t k)
@@ -324,7 +353,7 @@ static void send_cell(const struct cell_rec *c)
 	buf_append(&band.out, band.text.data + c->off, c->len);
 	/* The terminal moves on by its own count of the first character's width; where that is
 	 * not the layout's, the next cell is placed with a move. */
-	int tw = wcwidth(c->first);
+	int tw = c->first >= 0x20 && c->first < 0x7F ? 1 : wcwidth(c->first);
 	band.cx = tw == c->w && c->x + c->w < band.cols ? c->x + c->w : -1;
 }
 
@@ -340,7 +369,7 @@ void band_line_end(void)
 	int end = 0;
 	for (size_t i = 0; i < band.ncells; i++) {
 		const struct cell_rec *c = &band.cells[i];
-		uint64_t key = cell_key(c, band.text.data);
+		uint64_t key = c->key;
 		now[c->x] = key;
 		band.starts[c->x] = (int)i;
 		for (int j = 1; j < c->w; j++)

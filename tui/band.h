@@ -32,6 +32,9 @@ void band_line_begin(int y);
 /* A cell of the line being drawn: the characters cell[0..k) (the first one of width w, the
  * rest joining it) at column x. */
 void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair);
+/* Printable ASCII s[0..n) at columns x.., a cell each: band_put_cell's work for the common
+ * case, without decoding. */
+void band_put_ascii(int x, const char *s, size_t n, attr_t a, short pair);
 /* Sends what differs between the line drawn and what the terminal shows there. */
 void band_line_end(void);
 /* Sends the frame's bytes, in one write, ending at normal attributes with the cursor at

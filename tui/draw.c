@@ -218,6 +218,11 @@ static bool is_drawable(uint32_t cp)
 	return !(cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0));
 }
 
+static bool is_plain_ascii(char c)
+{
+	return c >= 0x20 && c < 0x7F;
+}
+
 static void put_cell(int y, int x, wchar_t *cell, int k, int w, attr_t a, short pair)
 {
 	if (band_writing()) {
@@ -238,7 +243,21 @@ int draw_text(int y, int x, int maxx, const char *s, size_t n, const struct look
 	attr_t a = colors ? l->attr : l->mono;
 	short pair = colors ? l->pair : 0;
 	size_t at = 0;
+	bool band_on = band_writing();
 	while (at < n && x < maxx) {
+		/* Printable ASCII followed by ASCII is a cell of its own: nothing to decode. */
+		if (band_on) {
+			size_t r = at;
+			while (r < n && x + (int)(r - at) < maxx && is_plain_ascii(s[r]) &&
+			       (r + 1 == n || (unsigned char)s[r + 1] < 0x80))
+				r++;
+			if (r > at) {
+				band_put_ascii(x, s + at, r - at, a, pair);
+				x += (int)(r - at);
+				at = r;
+				continue;
+			}
+		}
 		wchar_t cell[CCHARW_MAX + 1];
 		if (s[at] == '\t') { /* only the input has tabs; it counts them as one column */
 			cell[0] = L' ';
