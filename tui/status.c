@@ -1,6 +1,7 @@
 #include "status.h"
 #include "render.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,15 +29,44 @@ struct segment {
 };
 
 static const char separator[] = " · ";
+enum { SEPARATOR_COLS = 3, ATTACHED_COLS = 3 }; /* " · ", and " (" with ")" */
+
+/* Appends t to a segment's text, as much as fits (a whole character at the cut). */
+static void seg_puts(char *text, const char *t)
+{
+	size_t have = strlen(text), n = strlen(t);
+	if (have + n >= STATUS_SEGMENT_BYTES) {
+		n = STATUS_SEGMENT_BYTES - 1 - have;
+		while (n && ((unsigned char)t[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(text + have, t, n);
+	text[have + n] = '\0';
+}
+
+/* The decimal digits of n >= 0 into d (at least 21 bytes); returns their count. */
+static int put_digits(char *d, int64_t n)
+{
+	char r[21];
+	int k = 0;
+	uint64_t v = (uint64_t)n;
+	do
+		r[k++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	for (int i = 0; i < k; i++)
+		d[i] = r[k - 1 - i];
+	d[k] = '\0';
+	return k;
+}
 
 void status_put_count(struct buf *out, int64_t n)
 {
 	char digits[32];
 	if (n < 0) {
 		buf_putc(out, '-');
-		n = -n;
+		n = n == INT64_MIN ? INT64_MAX : -n;
 	}
-	int len = snprintf(digits, sizeof digits, "%lld", (long long)n);
+	int len = put_digits(digits, n);
 	for (int i = 0; i < len; i++) {
 		if (i && (len - i) % 3 == 0)
 			buf_putc(out, ',');
@@ -161,14 +191,25 @@ static struct segment *add(struct segment *segs, size_t *n, int rank, bool attac
 	return s;
 }
 
-/* "0:42", "1:05:09" */
-static void put_elapsed(char *out, size_t size, int64_t us)
+static void put_two_digits(char *out, int64_t v)
 {
-	long long s = us > 0 ? (long long)(us / 1000000) : 0;
-	if (s >= 3600)
-		snprintf(out, size, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
-	else
-		snprintf(out, size, "%lld:%02lld", s / 60, s % 60);
+	out[0] = (char)('0' + v / 10);
+	out[1] = (char)('0' + v % 10);
+	out[2] = '\0';
+}
+
+/* "0:42", "1:05:09" (out: at least 32 bytes) */
+static void put_elapsed(char *out, int64_t us)
+{
+	int64_t s = us > 0 ? us / 1000000 : 0;
+	int k = put_digits(out, s >= 3600 ? s / 3600 : s / 60);
+	if (s >= 3600) {
+		out[k++] = ':';
+		put_two_digits(out + k, s / 60 % 60);
+		k += 2;
+	}
+	out[k++] = ':';
+	put_two_digits(out + k, s % 60);
 }
 
 static void connection_segments(const struct controller_status *st, int64_t now_us,
@@ -187,10 +228,10 @@ static void connection_segments(const struct controller_status *st, int64_t now_
 				buf_putc(&b, '/');
 				status_put_count(&b, st->sync_through_seq);
 			}
-			snprintf(s->text, sizeof s->text, "%s", buf_cstr(&b));
+			seg_puts(s->text, buf_cstr(&b));
 			buf_fini(&b);
 		} else {
-			snprintf(s->text, sizeof s->text, "%s", word_live);
+			seg_puts(s->text, word_live);
 		}
 		return;
 	case SESSION_RECONNECTING:
@@ -199,7 +240,7 @@ static void connection_segments(const struct controller_status *st, int64_t now_
 		break;
 	case SESSION_CONNECTING:
 	case SESSION_OPEN:
-		snprintf(s->text, sizeof s->text, "%s", word_connecting);
+		seg_puts(s->text, word_connecting);
 		if (st->attempt <= 1)
 			return;
 		s = add(segs, n, 4, true);
@@ -210,19 +251,19 @@ static void connection_segments(const struct controller_status *st, int64_t now_
 			snprintf(s->text, sizeof s->text, "attempt %d", st->attempt);
 		return;
 	case SESSION_GAVE_UP:
-		snprintf(s->text, sizeof s->text, "%s", word_offline);
+		seg_puts(s->text, word_offline);
 		s = add(segs, n, 4, true);
 		snprintf(s->text, sizeof s->text, "gave up%s%s", why ? ": " : "", why ? why : "");
 		return;
 	case SESSION_CLOSED:
 	case SESSION_FAILED:
 	default:
-		snprintf(s->text, sizeof s->text, "%s", word_offline);
+		seg_puts(s->text, word_offline);
 		break;
 	}
 	if (why) {
 		s = add(segs, n, 4, true);
-		snprintf(s->text, sizeof s->text, "%s", why);
+		seg_puts(s->text, why);
 	}
 }
 
@@ -241,13 +282,18 @@ static void agent_segment(const struct controller_status *st, int64_t now_us,
 	if (st->run_status == RUN_STATUS_RUNNING && !st->awaiting_confirmation) {
 		char elapsed[32] = "";
 		if (st->running_since_us > 0 && now_us >= st->running_since_us)
-			put_elapsed(elapsed, sizeof elapsed, now_us - st->running_since_us);
+			put_elapsed(elapsed, now_us - st->running_since_us);
 		int64_t step = now_us / SPINNER_STEP_US;
-		snprintf(s->text, sizeof s->text, "%s %s%s%s", spinner[step % SPINNER_FRAMES], word,
-			 *elapsed ? " " : "", elapsed);
+		seg_puts(s->text, spinner[step % SPINNER_FRAMES]);
+		seg_puts(s->text, " ");
+		seg_puts(s->text, word);
+		if (*elapsed) {
+			seg_puts(s->text, " ");
+			seg_puts(s->text, elapsed);
+		}
 		return;
 	}
-	snprintf(s->text, sizeof s->text, "%s", word);
+	seg_puts(s->text, word);
 	for (char *p = s->text; *p; p++)
 		if (*p == '_')
 			*p = ' ';
@@ -262,7 +308,9 @@ static void put_host(char *out, size_t size, const char *url)
 	const char *end = h + strcspn(h, "/?#");
 	if (at && at < end)
 		h = at + 1;
-	snprintf(out, size, "%.*s", (int)(end - h), h);
+	size_t n = (size_t)(end - h) < size ? (size_t)(end - h) : size - 1;
+	memcpy(out, h, n);
+	out[n] = '\0';
 }
 
 /* The usage's short form: the context in use (kept longest: it says when the agent will have
@@ -275,14 +323,14 @@ static void usage_segments(const struct controller_status *st, struct segment *s
 	buf_init(&b);
 	buf_puts(&b, "ctx ");
 	usage_put_context(&b, &st->usage);
-	snprintf(add(segs, n, 4, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+	seg_puts(add(segs, n, 4, false)->text, buf_cstr(&b));
 	buf_clear(&b);
 	usage_put_tokens(&b, st->usage.tokens);
 	buf_puts(&b, " tok");
-	snprintf(add(segs, n, 5, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+	seg_puts(add(segs, n, 5, false)->text, buf_cstr(&b));
 	buf_clear(&b);
 	usage_put_cost(&b, st->usage.cost);
-	snprintf(add(segs, n, 5, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+	seg_puts(add(segs, n, 5, false)->text, buf_cstr(&b));
 	buf_fini(&b);
 }
 
@@ -301,14 +349,14 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 			 st->pending_messages);
 	const char *hint = (flags & STATUS_KEY_HINT) ? status_hint(st) : NULL;
 	if (hint)
-		snprintf(add(segs, &n, 3, false)->text, STATUS_SEGMENT_BYTES, "%s", hint);
+		seg_puts(add(segs, &n, 3, false)->text, hint);
 	usage_segments(st, segs, &n);
 	const char *name = st->title && *st->title ? st->title : st->conversation_id;
 	if (name && *name) {
 		struct buf b;
 		buf_init(&b);
 		status_put_fitted(&b, name, strlen(name), width / 3 > 12 ? width / 3 : 12);
-		snprintf(add(segs, &n, 6, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+		seg_puts(add(segs, &n, 6, false)->text, buf_cstr(&b));
 		buf_fini(&b);
 	}
 	if (st->model && *st->model) {
@@ -316,7 +364,7 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 		buf_init(&b);
 		status_put_fitted(&b, st->model, strlen(st->model), width / 5 > 12 ? width / 5 : 12);
 		/* the first part to go when the line is short */
-		snprintf(add(segs, &n, 9, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+		seg_puts(add(segs, &n, 9, false)->text, buf_cstr(&b));
 		buf_fini(&b);
 	}
 	if (st->server && *st->server) {
@@ -331,7 +379,7 @@ static size_t segments(const struct controller_status *st, int64_t now_us, int w
 		buf_init(&b);
 		buf_puts(&b, "seq ");
 		status_put_count(&b, st->cursor);
-		snprintf(add(segs, &n, 8, false)->text, STATUS_SEGMENT_BYTES, "%s", buf_cstr(&b));
+		seg_puts(add(segs, &n, 8, false)->text, buf_cstr(&b));
 		buf_fini(&b);
 	}
 	return n;
@@ -343,7 +391,9 @@ static void compose(const struct segment *segs, const bool *keep, size_t n, stru
 		if (!keep[i])
 			continue;
 		if (segs[i].attached) {
-			buf_printf(out, " (%s)", segs[i].text);
+			buf_puts(out, " (");
+			buf_puts(out, segs[i].text);
+			buf_putc(out, ')');
 			continue;
 		}
 		if (parts++)
@@ -352,13 +402,20 @@ static void compose(const struct segment *segs, const bool *keep, size_t n, stru
 	}
 }
 
-static int composed_width(const struct segment *segs, const bool *keep, size_t n)
+/* The width compose would give: the segments' own widths (cols) and what joins them. */
+static int composed_width(const struct segment *segs, const int *cols, const bool *keep,
+			  size_t n)
 {
-	struct buf b;
-	buf_init(&b);
-	compose(segs, keep, n, &b);
-	int w = text_width(b.data ? b.data : "", b.len);
-	buf_fini(&b);
+	int w = 0;
+	for (size_t i = 0, parts = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		if (segs[i].attached)
+			w += ATTACHED_COLS;
+		else if (parts++)
+			w += SEPARATOR_COLS;
+		w += cols[i];
+	}
 	return w;
 }
 
@@ -367,10 +424,13 @@ void status_format(const struct controller_status *st, int64_t now_us, int width
 {
 	struct segment segs[STATUS_SEGMENTS];
 	bool keep[STATUS_SEGMENTS];
+	int cols[STATUS_SEGMENTS];
 	size_t n = segments(st, now_us, width, flags, segs);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		keep[i] = true;
-	while (composed_width(segs, keep, n) > width) {
+		cols[i] = text_width(segs[i].text, strlen(segs[i].text));
+	}
+	while (composed_width(segs, cols, keep, n) > width) {
 		size_t drop = n;
 		for (size_t i = 0; i < n; i++)
 			if (keep[i] && segs[i].rank > 1 && (drop == n || segs[i].rank >= segs[drop].rank))
