@@ -18,6 +18,7 @@ struct wrapper {
 	int col;                    /* columns used in the current row, indent included */
 	int origin;                 /* column where content starts: tab stops count from here */
 	bool has_word;              /* the current row holds content past its prefix */
+	size_t pend_a, pend_b;      /* lb->text[pend_a..pend_b): placed, not yet appended */
 };
 
 static bool is_blank(char c)
@@ -43,33 +44,61 @@ static void push_span(struct layout *l, struct row *row, size_t off, size_t len,
 	row->span_count++;
 }
 
+/* Appends lb->text[a..b) to the current row, split along the line's style runs. */
+static void emit_text(struct wrapper *w, size_t a, size_t b)
+{
+	const struct line_buf *lb = w->lb;
+	struct layout *l = w->l;
+	while (a < b) {
+		while (lb->runs[w->run].end <= a)
+			w->run++;
+		size_t end = lb->runs[w->run].end < b ? lb->runs[w->run].end : b;
+		size_t off = l->text.len;
+		buf_append(&l->text, lb->text.data + a, end - a);
+		push_span(l, &l->rows[w->row], off, end - a, lb->runs[w->run].style);
+		a = end;
+	}
+}
+
+/* Appends what was placed and not appended yet: words and the blanks between them go in as
+ * one run per row, not one per word. */
+static void flush_pending(struct wrapper *w)
+{
+	if (w->pend_b > w->pend_a)
+		emit_text(w, w->pend_a, w->pend_b);
+	w->pend_a = w->pend_b = 0;
+}
+
 /* Appends display bytes to the current row in one style. */
 static void put_bytes(struct wrapper *w, const char *s, size_t n, uint16_t style)
 {
 	if (n == 0)
 		return;
+	flush_pending(w);
 	struct layout *l = w->l;
 	size_t off = l->text.len;
 	buf_append(&l->text, s, n);
 	push_span(l, &l->rows[w->row], off, n, style);
 }
 
-/* Appends lb->text[a..b) taking cols columns, split along the line's style runs. */
+/* Places lb->text[a..b) taking cols columns: it joins the pending run when it follows on. */
 static void put_text(struct wrapper *w, size_t a, size_t b, int cols)
 {
-	const struct line_buf *lb = w->lb;
 	w->col += cols;
-	while (a < b) {
-		while (lb->runs[w->run].end <= a)
-			w->run++;
-		size_t end = lb->runs[w->run].end < b ? lb->runs[w->run].end : b;
-		put_bytes(w, lb->text.data + a, end - a, lb->runs[w->run].style);
-		a = end;
+	if (a == b)
+		return;
+	if (w->pend_b > w->pend_a && w->pend_b == a) {
+		w->pend_b = b;
+		return;
 	}
+	flush_pending(w);
+	w->pend_a = a;
+	w->pend_b = b;
 }
 
 static uint16_t style_at(struct wrapper *w, size_t pos)
 {
+	flush_pending(w);
 	while (w->lb->runs[w->run].end <= pos)
 		w->run++;
 	return w->lb->runs[w->run].style;
@@ -77,6 +106,7 @@ static uint16_t style_at(struct wrapper *w, size_t pos)
 
 static void finish_row(struct wrapper *w)
 {
+	flush_pending(w);
 	struct layout *l = w->l;
 	struct row *row = &l->rows[w->row];
 	if (row->span_count == 0 && w->shape->empty_style)
