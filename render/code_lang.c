@@ -45,14 +45,65 @@ bool code_word_in_list(const char *list, const char *w, size_t n)
 	if (!list || !n)
 		return false;
 	for (const char *p = list; *p;) {
-		const char *e = strchr(p, ' ');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len == n && memcmp(p, w, n) == 0)
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		if ((size_t)(e - p) == n && *p == *w && memcmp(p, w, n) == 0)
 			return true;
-		if (!e)
-			break;
-		p = e + 1;
+		p = *e ? e + 1 : e;
 	}
+	return false;
+}
+
+/* A language's keywords hashed, built at its first lookup: highlighting looks up every word
+ * of every code line, and a list is tens of words. Open addressing; a slot holds a word's
+ * offset in the list plus one (0: empty) and its length. */
+enum { KEYWORD_SLOTS = 256 };
+static struct keyword_set {
+	bool built;
+	uint16_t at[KEYWORD_SLOTS];
+	uint8_t len[KEYWORD_SLOTS];
+} keyword_sets[LANG_COUNT];
+
+static unsigned word_hash(const char *w, size_t n)
+{
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)w[i]) * 16777619u;
+	return h;
+}
+
+static void keyword_set_build(struct keyword_set *k, const char *list)
+{
+	k->built = true;
+	size_t words = 0;
+	for (const char *p = list; *p && words < KEYWORD_SLOTS / 2; words++) {
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		size_t n = (size_t)(e - p);
+		if (n && n <= UINT8_MAX && (size_t)(p - list) < UINT16_MAX) {
+			unsigned h = word_hash(p, n) % KEYWORD_SLOTS;
+			while (k->at[h])
+				h = (h + 1) % KEYWORD_SLOTS;
+			k->at[h] = (uint16_t)(p - list + 1);
+			k->len[h] = (uint8_t)n;
+		}
+		p = *e ? e + 1 : e;
+	}
+}
+
+bool code_keyword(enum code_lang lang, const char *w, size_t n)
+{
+	if (lang <= LANG_NONE || lang >= LANG_COUNT || !code_langs[lang].keywords || !n)
+		return false;
+	const char *list = code_langs[lang].keywords;
+	struct keyword_set *k = &keyword_sets[lang];
+	if (!k->built)
+		keyword_set_build(k, list);
+	for (unsigned h = word_hash(w, n) % KEYWORD_SLOTS; k->at[h]; h = (h + 1) % KEYWORD_SLOTS)
+		if (k->len[h] == n && memcmp(list + k->at[h] - 1, w, n) == 0)
+			return true;
 	return false;
 }
 

@@ -175,7 +175,7 @@ void highlight_line(struct line_buf *lb, enum code_lang lang, unsigned *state, c
 				e++;
 			bool key = lang != LANG_SHELL || i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' ||
 				   s[i - 1] == ';';
-			if (key && code_word_in_list(L->keywords, s + i, e - i))
+			if (key && code_keyword(lang, s + i, e - i))
 				t = TOKEN_KEYWORD;
 		} else {
 			i++;

@@ -91,6 +91,8 @@ struct code_lang_def {
 extern const struct code_lang_def code_langs[LANG_COUNT];
 /* Whether w[0..n) is one of the space-separated words of list. */
 bool code_word_in_list(const char *list, const char *w, size_t n);
+/* Whether w[0..n) is one of lang's keywords (code_word_in_list of its list, hashed). */
+bool code_keyword(enum code_lang lang, const char *w, size_t n);
 /* Whether c belongs in a word of code: a letter, a digit, '_' or a byte of a multi-byte
  * character. */
 bool code_word_byte(char c);
