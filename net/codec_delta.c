@@ -49,8 +49,7 @@ static bool shape_ok(const char *json, const char *end, struct jspan *m)
 		[D_ORDER] = "order", [D_KIND] = "kind", [D_CONTENT] = "content",
 		[D_CHUNK_ID] = "chunk_id", [D_CHOICE] = "choice_index",
 	};
-	if (jspan_skip(json, end) != end || !jspan_members(json, end, names, D_COUNT, m) ||
-	    !jspan_is(m[D_TYPE], "delta"))
+	if (!jspan_object_members(json, end, names, D_COUNT, m) || !jspan_is(m[D_TYPE], "delta"))
 		return false;
 	for (int i = 0; i < D_COUNT; i++)
 		if (!present(m[i]))

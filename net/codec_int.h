@@ -71,6 +71,10 @@ const char *jspan_skip(const char *p, const char *end);
  * spans, never a read past end — right ones when it passes the check afterwards. */
 const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
 			  struct jspan *out);
+/* jspan_skip and jspan_members in one walk: true when json[0..end) is one strict JSON object
+ * (whitespace around it) whose keys have no escape, with out[i] as jspan_members gives it. */
+bool jspan_object_members(const char *p, const char *end, const char *const *names, size_t n,
+			  struct jspan *out);
 /* The next element of an array in text jspan_skip took: *array is the array's span, then
  * what is left of it. False at its end. */
 bool jspan_next_element(struct jspan *array, struct jspan *elem);

@@ -266,6 +266,54 @@ const char *jspan_members(const char *p, const char *end, const char *const *nam
 	}
 }
 
+bool jspan_object_members(const char *p, const char *end, const char *const *names, size_t n,
+			  struct jspan *out)
+{
+	memset(out, 0, n * sizeof *out);
+	p = skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = skip_ws(p + 1, end);
+	if (p < end && *p == '}')
+		return skip_ws(p + 1, end) == end;
+	for (;;) {
+		if (p >= end || *p != '"')
+			return false;
+		const char *key = p + 1, *key_end = skip_string(p, end, true);
+		if (!key_end)
+			return false;
+		p = skip_ws(key_end, end);
+		if (p >= end || *p != ':')
+			return false;
+		const char *value = skip_ws(p + 1, end);
+		/* a value checked whole: a scalar here, anything deeper by jspan_skip */
+		const char *value_end = value < end && *value != '{' && *value != '['
+						? skip_scalar(value, end) : NULL;
+		if (!value_end) {
+			if (value >= end || !(p = jspan_skip(value, end)))
+				return false;
+			value_end = p;
+			while (value_end > value && (value_end[-1] == ' ' || value_end[-1] == '\t' ||
+						     value_end[-1] == '\n' || value_end[-1] == '\r'))
+				value_end--;
+		}
+		size_t klen = (size_t)(key_end - 1 - key);
+		for (size_t i = 0; i < n; i++) {
+			if (!out[i].at && names[i][0] == *key && strlen(names[i]) == klen &&
+			    !memcmp(names[i], key, klen)) {
+				out[i] = (struct jspan){ value, (size_t)(value_end - value) };
+				break;
+			}
+		}
+		p = skip_ws(value_end, end);
+		if (p < end && *p == '}')
+			return skip_ws(p + 1, end) == end;
+		if (p >= end || *p != ',')
+			return false;
+		p = skip_ws(p + 1, end);
+	}
+}
+
 bool jspan_next_element(struct jspan *array, struct jspan *elem)
 {
 	const char *p = array->at, *end = p + array->len;
@@ -299,6 +347,16 @@ bool jspan_number(struct jspan s, double *out)
 {
 	if (!s.at || s.len == 0 || s.len > 63 || (s.at[0] != '-' && (s.at[0] < '0' || s.at[0] > '9')))
 		return false;
+	/* A whole number of up to 15 digits is exact in a double: read here, not by strtod (two
+	 * of them in every streamed delta). */
+	size_t neg = s.at[0] == '-', i = neg;
+	int64_t v = 0;
+	while (i < s.len && i - neg < 15 && s.at[i] >= '0' && s.at[i] <= '9')
+		v = v * 10 + (s.at[i++] - '0');
+	if (i == s.len && i > neg) {
+		*out = neg ? -(double)v : (double)v;
+		return true;
+	}
 	char tmp[64];
 	memcpy(tmp, s.at, s.len);
 	tmp[s.len] = '\0';
