@@ -211,6 +211,7 @@ struct session {
 	size_t queue_head, queue_len, queue_cap;
 
 	struct loop_timer *retry_timer, *stall_timer, *ping_timer;
+	int64_t stall_from_us;          /* when the last frame came: the stall counts from there */
 
 	/* the socket (issue 26): which one, the server's version, the legacy adapter */
 	enum net_protocol proto;        /* of the current attempt: SESSION or EVENTS */

@@ -204,20 +204,6 @@ void session_conn_end(struct session *s, struct lws *wsi, bool closing)
 	session_emit(s, SESSION_RECONNECTING, SESSION_END_NONE, delay);
 }
 
-static void stall_fired(void *arg)
-{
-	struct session *s = arg;
-	char why[96];
-
-	if (s->phase == PHASE_IDLE)
-		return;
-	snprintf(why, sizeof(why), "stalled: nothing received for %.1f s",
-		 s->cfg.stall_timeout_s);
-	s->close_code = 0;
-	session_set_reason(s, why, strlen(why));
-	session_conn_end(s, s->wsi, false);
-}
-
 /* Seconds from the command line as a timer delay; a week bounds the absurd. */
 static int64_t secs_to_us(double secs)
 {
@@ -228,9 +214,34 @@ static int64_t secs_to_us(double secs)
 	return (int64_t)(secs * 1e6);
 }
 
+static void stall_fired(void *arg)
+{
+	struct session *s = arg;
+	char why[96];
+
+	if (s->phase == PHASE_IDLE)
+		return;
+	int64_t quiet = clock_now_us() - s->stall_from_us, limit = secs_to_us(s->cfg.stall_timeout_s);
+	if (quiet < limit) {
+		loop_timer_schedule(s->stall_timer, limit - quiet);
+		return;
+	}
+	snprintf(why, sizeof(why), "stalled: nothing received for %.1f s",
+		 s->cfg.stall_timeout_s);
+	s->close_code = 0;
+	session_set_reason(s, why, strlen(why));
+	session_conn_end(s, s->wsi, false);
+}
+
+/* Every received frame counts as life, so the timer is not moved for each one (a sorted
+ * list's removal and insertion, 200 times a second while streaming): it fires at the first
+ * deadline and, if something came meanwhile, waits out the rest from the last arrival. */
 void session_stall_rearm(struct session *s)
 {
-	if (s->cfg.stall_timeout_s > 0)
+	if (!(s->cfg.stall_timeout_s > 0))
+		return;
+	s->stall_from_us = clock_now_us();
+	if (!loop_timer_pending(s->stall_timer))
 		loop_timer_schedule(s->stall_timer, secs_to_us(s->cfg.stall_timeout_s));
 }
 
