@@ -11,13 +11,28 @@ struct strmap_slot {
 	uint64_t hash;
 };
 
+/* Eight bytes a step, each mixed in with a multiply and a shift, then murmur3's finaliser so
+ * that the low bits (the slot) depend on every byte: ids are looked up in three maps for
+ * every event, and FNV's byte-at-a-time chain of multiplies was most of a lookup. */
 static uint64_t hash_string(const char *s)
 {
-	uint64_t h = 14695981039346656037ull;   /* FNV-1a */
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
+	size_t n = strlen(s), i = 0;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
 	}
+	if (i < n) {
+		uint64_t w = 0;
+		memcpy(&w, s + i, n - i);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
 	return h;
 }
 
