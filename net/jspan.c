@@ -221,8 +221,24 @@ static const char *quick_skip(const char *p, const char *end)
 	return depth ? NULL : p;
 }
 
-const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
-			  struct jspan *out)
+/* The end of the value at p, checked as strict JSON (whitespace after it not taken), or NULL. */
+static const char *checked_value_end(const char *p, const char *end)
+{
+	if (p >= end)
+		return NULL;
+	if (*p != '{' && *p != '[')
+		return skip_scalar(p, end);
+	const char *q = jspan_skip(p, end);
+	while (q && q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' || q[-1] == '\r'))
+		q--;
+	return q;
+}
+
+/* The walk of both: checked, every value is checked and the walk goes to the object's end;
+ * else values are skipped as text jspan_skip took, and it stops once every name is found.
+ * Returns past where it stopped, or NULL. */
+static const char *walk_members(const char *p, const char *end, const char *const *names,
+				size_t n, struct jspan *out, bool checked)
 {
 	size_t found = 0;
 	memset(out, 0, n * sizeof *out);
@@ -242,22 +258,24 @@ const char *jspan_members(const char *p, const char *end, const char *const *nam
 		if (p >= end || *p != ':')
 			return NULL;
 		const char *value = skip_ws(p + 1, end);
-		if (value >= end || !(p = quick_skip(value, end)))
+		const char *value_end = checked ? checked_value_end(value, end)
+					: value < end ? quick_skip(value, end) : NULL;
+		if (!value_end)
 			return NULL;
 		size_t klen = (size_t)(key_end - 1 - key);
 		for (size_t i = 0; i < n; i++) {
 			/* The first member of a name, as cJSON_GetObjectItem finds it. */
 			if (!out[i].at && names[i][0] == *key && strlen(names[i]) == klen &&
 			    !memcmp(names[i], key, klen)) {
-				out[i] = (struct jspan){ value, (size_t)(p - value) };
+				out[i] = (struct jspan){ value, (size_t)(value_end - value) };
 				found++;
 				break;
 			}
 		}
 		/* Later members cannot change the first of each name. */
-		if (found == n)
-			return p;
-		p = skip_ws(p, end);
+		if (!checked && found == n)
+			return value_end;
+		p = skip_ws(value_end, end);
 		if (p < end && *p == '}')
 			return p + 1;
 		if (p >= end || *p != ',')
@@ -266,52 +284,17 @@ const char *jspan_members(const char *p, const char *end, const char *const *nam
 	}
 }
 
+const char *jspan_members(const char *p, const char *end, const char *const *names, size_t n,
+			  struct jspan *out)
+{
+	return walk_members(p, end, names, n, out, false);
+}
+
 bool jspan_object_members(const char *p, const char *end, const char *const *names, size_t n,
 			  struct jspan *out)
 {
-	memset(out, 0, n * sizeof *out);
-	p = skip_ws(p, end);
-	if (p >= end || *p != '{')
-		return false;
-	p = skip_ws(p + 1, end);
-	if (p < end && *p == '}')
-		return skip_ws(p + 1, end) == end;
-	for (;;) {
-		if (p >= end || *p != '"')
-			return false;
-		const char *key = p + 1, *key_end = skip_string(p, end, true);
-		if (!key_end)
-			return false;
-		p = skip_ws(key_end, end);
-		if (p >= end || *p != ':')
-			return false;
-		const char *value = skip_ws(p + 1, end);
-		/* a value checked whole: a scalar here, anything deeper by jspan_skip */
-		const char *value_end = value < end && *value != '{' && *value != '['
-						? skip_scalar(value, end) : NULL;
-		if (!value_end) {
-			if (value >= end || !(p = jspan_skip(value, end)))
-				return false;
-			value_end = p;
-			while (value_end > value && (value_end[-1] == ' ' || value_end[-1] == '\t' ||
-						     value_end[-1] == '\n' || value_end[-1] == '\r'))
-				value_end--;
-		}
-		size_t klen = (size_t)(key_end - 1 - key);
-		for (size_t i = 0; i < n; i++) {
-			if (!out[i].at && names[i][0] == *key && strlen(names[i]) == klen &&
-			    !memcmp(names[i], key, klen)) {
-				out[i] = (struct jspan){ value, (size_t)(value_end - value) };
-				break;
-			}
-		}
-		p = skip_ws(value_end, end);
-		if (p < end && *p == '}')
-			return skip_ws(p + 1, end) == end;
-		if (p >= end || *p != ',')
-			return false;
-		p = skip_ws(p + 1, end);
-	}
+	const char *q = walk_members(p, end, names, n, out, true);
+	return q && skip_ws(q, end) == end;
 }
 
 bool jspan_next_element(struct jspan *array, struct jspan *elem)
