@@ -328,6 +328,44 @@ static void test_always_fits(void **state)
 	}
 }
 
+static bool cut(const char *s)
+{
+	size_t n = strlen(s);
+	return n >= 3 && strcmp(s + n - 3, "…") == 0;
+}
+
+/* Parts are dropped by their exact width, separators and parentheses counted: from the first
+ * width where the line needs no cut, no wider one cuts it, and at the width of the whole line
+ * nothing is dropped (no model here: its name is shortened to a fifth of the width). */
+static void test_drops_to_the_exact_width(void **state)
+{
+	(void)state;
+	struct controller_status st;
+	base_status(&st);
+	st.pending_messages = 2;
+	for (int c = SESSION_CONNECTING; c <= SESSION_SYNCED; c++) {
+		st.connection = (enum session_state)c;
+		st.attempt = c == SESSION_CONNECTING ? 3 : 1;          /* an attached part */
+		st.last_failure = c == SESSION_CONNECTING ? "refused" : NULL;
+		char *whole = format(&st, 1000);
+		int whole_width = text_width(whole, strlen(whole));
+		bool fitted = false;
+		for (int w = 1; w <= whole_width + 5; w++) {
+			char *s = format(&st, w);
+			int sw = text_width(s, strlen(s));
+			assert_true(sw <= w);
+			if (fitted && cut(s))
+				print_error("width %d cuts \"%s\", a narrower one did not\n", w, s);
+			assert_false(fitted && cut(s));
+			fitted = fitted || !cut(s);
+			if (w >= whole_width)
+				assert_string_equal(s, whole);
+			free(s);
+		}
+		free(whole);
+	}
+}
+
 static void test_new_below_words(void **state)
 {
 	(void)state;
@@ -383,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_running_timer_advances),
 		cmocka_unit_test(test_new_below_words),
 		cmocka_unit_test(test_always_fits),
+		cmocka_unit_test(test_drops_to_the_exact_width),
 		cmocka_unit_test(test_events_socket_named),
 		cmocka_unit_test(test_counts_and_fitting),
 		cmocka_unit_test(test_usage_short_form),
