@@ -169,6 +169,29 @@ static size_t fence_marks(const char *s, size_t n)
 	return k >= 3 ? k : 0;
 }
 
+size_t text_fenced_lines(const char *s, size_t n)
+{
+	size_t lines = 0, pos = 0, need = 0;
+	char open = 0;
+	while (pos < n) {
+		const char *nl = memchr(s + pos, '\n', n - pos);
+		size_t len = (nl ? (size_t)(nl - s) : n) - pos;
+		const char *line = s + pos;
+		size_t i = skip_blanks(line, 0, len), k = fence_marks(line, len);
+		if (!open && k) {
+			open = line[i];
+			need = k;
+		} else if (open && run_of(line, i, len, open) >= need &&
+			   skip_blanks(line, i + run_of(line, i, len, open), len) == len) {
+			open = 0;
+		} else {
+			lines++;
+		}
+		pos += len + 1;
+	}
+	return lines;
+}
+
 /* A code fence opens: the code block's top rule, labelled with the info string's first
  * word (the language), "── python ──────". */
 static bool lay_fence_open(struct walk *w, const char *s, size_t n)

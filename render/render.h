@@ -82,6 +82,9 @@ enum code_lang code_lang_named(const char *s, size_t n);
 enum code_lang text_view_lang(const char *s, size_t n);
 /* Whether s[0..n) starts with a fenced block of a diff (an edit's arguments). */
 bool text_opens_diff(const char *s, size_t n);
+/* Lines of s[0..n) that a LAYOUT_FENCES layout shows as text: a code fence's own lines (its
+ * rules) are not counted, and a final newline ends the last line rather than starting one. */
+size_t text_fenced_lines(const char *s, size_t n);
 /* The language of a file by its name's extension ("x.py", "Makefile" is none). */
 enum code_lang code_lang_of_path(const char *path, size_t n);
 

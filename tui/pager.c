@@ -90,10 +90,8 @@ static void compose(struct tui *u, struct pager *p, size_t idx)
 	if (card && !it.result_text) {
 		section(&p->text, "output", "(no output yet)", 15);
 	} else if (card) {
-		long long lines = p->output.len ? 1 + (long long)count_newlines(p->output.data,
-										p->output.len) : 0;
-		if (p->output.len && p->output.data[p->output.len - 1] == '\n')
-			lines--;
+		/* the lines shown: a diff's fences are its rules, not lines of output */
+		long long lines = (long long)text_fenced_lines(p->output.data, p->output.len);
 		buf_printf(&p->text, "── %s · %lld line%s ──\n", card_result_name(&it), lines,
 			   lines == 1 ? "" : "s");
 		buf_append(&p->text, p->output.data ? p->output.data : "", p->output.len);

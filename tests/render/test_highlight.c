@@ -139,6 +139,34 @@ static void test_diff_block(void **state)
 }
 
 /* Plain text with fences: the fenced block is code, everything else shows as it is. */
+/* The pager's "output · N lines": a fence's own lines are its rules, not lines of output;
+ * a fence of another kind inside a block is a line of it. */
+static void test_fenced_lines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		size_t lines;
+	} cases[] = {
+		{ "", 0 },
+		{ "one", 1 },
+		{ "one\n", 1 },
+		{ "one\n\nthree", 3 },
+		{ "```diff\n--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n```", 5 },
+		{ "```diff\n-x\n+y\n```\n", 2 },
+		{ "before\n  ~~~~\n```\nin\n~~~\n~~~~ \nafter", 5 },
+		{ "```\nnever closed\n", 1 },
+		{ "``not a fence\n", 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t got = text_fenced_lines(cases[i].text, strlen(cases[i].text));
+		if (got != cases[i].lines)
+			print_error("\"%s\": %zu lines, not %zu\n", cases[i].text, got, cases[i].lines);
+		assert_int_equal(got, cases[i].lines);
+	}
+	assert_int_equal(text_fenced_lines(NULL, 0), 0);
+}
+
 static void test_plain_with_fences(void **state)
 {
 	(void)state;
@@ -325,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_unified_cap),
 		cmocka_unit_test(test_unified_bounded),
 		cmocka_unit_test(test_script_is_shortest),
+		cmocka_unit_test(test_fenced_lines),
 	};
 	return cmocka_run_group_tests(tests, text_test_setup, NULL);
 }
