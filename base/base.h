@@ -261,5 +261,8 @@ struct diff_unified_opts {
  * when either text is beyond DIFF_MAX_BYTES or DIFF_MAX_LINES. */
 bool diff_unified(struct buf *out, const char *a, size_t an, const char *b, size_t bn,
 		  const struct diff_unified_opts *o);
+/* Whether s[0..n) opens a code block of language "diff" (three or more ` or ~, then "diff"):
+ * how an edit's arguments and its result are written. */
+bool diff_block_opens(const char *s, size_t n);
 
 #endif

@@ -145,3 +145,12 @@ bool diff_unified(struct buf *out, const char *a, size_t an, const char *b, size
 	free(lb.v);
 	return true;
 }
+
+bool diff_block_opens(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == '`' || s[i] == '~'))
+		i++;
+	return i >= 3 && n - i >= 4 && memcmp(s + i, "diff", 4) == 0 &&
+	       (n - i == 4 || s[i + 4] == '\n' || s[i + 4] == ' ');
+}

@@ -100,13 +100,19 @@ static void put_card_head(struct buf *line, bool command, const char *title, con
 		buf_printf(line, "• %s %s", title ? title : "tool", summary ? summary : "");
 }
 
-/* A card of the model as its head line, then what became of it (say), then its arguments. */
-static void put_card(struct buf *line, const struct item_info *card,
-		     void (*say)(struct buf *line, const void *arg), const void *arg)
+/* A card of the model as its head line, then what became of it (say), then its arguments;
+ * for an edit whose result is its diff again with line numbers (result, may be NULL), that
+ * diff in the arguments' place, as the screen's card shows it. */
+static void put_card(struct buf *line, const struct item_info *card, const char *result,
+		     size_t result_len, void (*say)(struct buf *line, const void *arg),
+		     const void *arg)
 {
 	put_card_head(line, card->command, card->title, card->summary);
 	say(line, arg);
-	if (card->detail_len)
+	if (result_len && card->detail_len && diff_block_opens(result, result_len) &&
+	    diff_block_opens(card->detail, card->detail_len))
+		put_indented(line, result, result_len);
+	else if (card->detail_len)
 		put_indented(line, card->detail, card->detail_len);
 }
 
@@ -150,7 +156,7 @@ static void text_mode_event(struct headless_sink *h, const struct item_spec *s, 
 		if (idx >= 0) {
 			struct item_info card;
 			transcript_item(t, (size_t)idx, &card);
-			put_card(&line, &card, say_result, s);
+			put_card(&line, &card, s->text, s->text_len, say_result, s);
 		} else {
 			buf_puts(&line, s->title ? s->title : "tool");
 			say_result(&line, s);
@@ -200,7 +206,7 @@ static void cards_flush(struct headless_sink *h, const char *why)
 			continue;
 		struct buf line;
 		buf_init(&line);
-		put_card(&line, &card, say_why, why);
+		put_card(&line, &card, NULL, 0, say_why, why);
 		headless_text_line(&h->out, buf_cstr(&line));
 		buf_fini(&line);
 	}

@@ -947,6 +947,27 @@ def assert_nothing_raw(text):
         assert bad not in text, "%r in the output" % bad
 
 
+def test_edit_args_only_text():
+    # An edit's result without the file before and after: the card keeps its arguments' diff
+    # (where in the file is unknown: "-?"); with them it shows the result's, numbered.
+    s = Server("edit_args_only.scenario")
+    rc, out, err = run(s)
+    s.stop()
+    assert rc == 0, (rc, err)
+    text = out.decode("utf-8")
+    for want in ("• file_editor str_replace /workspace/report/report/summary.py  → done",
+                 "    @@ -?,2 +?,2 @@", "    +    return total / max(len(rows), 1)  # no rows: 0.0"):
+        assert want in text, "missing %r in:\n%s" % (want, text)
+    s = Server("tui_diff.scenario")
+    rc, out, err = run(s)
+    s.stop()
+    assert rc == 0, (rc, err)
+    text = out.decode("utf-8")
+    for want in ("    @@ -11,6 +11,6 @@", "         for row in rows:"):
+        assert want in text, "missing %r in:\n%s" % (want, text)
+    assert "@@ -?,2 +?,2 @@" not in text, text
+
+
 def test_upstream_text():
     s = Server("upstream.scenario")
     rc, out, err = run(s)
@@ -964,9 +985,11 @@ def test_upstream_text():
         "$ python -m http.server 8000  → still running (no new output)",
         "$ sleep 600  → timed out",
         "• file_editor str_replace /workspace/report/report/summary.py  → done",
-        # an edit is a unified diff (issue 27)
+        # an edit is a unified diff (issue 27): its result's, numbered, with context, where
+        # the result carries the file before and after (as the screen's card shows it)
         "    +        return Summary.empty()",
-        "    @@ -?,1 +?,3 @@",
+        "    @@ -1,2 +1,4 @@",
+        "     def summarize(rows):",
         "    1. [x] Reproduce the crash",
         "    2. [~] Guard the empty case in summarize() (in progress)",
         "    2. raise a clear error",
