@@ -169,6 +169,14 @@ static size_t fence_marks(const char *s, size_t n)
 	return k >= 3 ? k : 0;
 }
 
+/* Whether a line inside a fence of fc opened by need marks closes it: as many marks or more,
+ * then only blanks. */
+static bool fence_closes(const char *s, size_t n, char fc, size_t need)
+{
+	size_t i = skip_blanks(s, 0, n), k = run_of(s, i, n, fc);
+	return k >= need && skip_blanks(s, i + k, n) == n;
+}
+
 size_t text_fenced_lines(const char *s, size_t n)
 {
 	size_t lines = 0, pos = 0, need = 0;
@@ -177,12 +185,11 @@ size_t text_fenced_lines(const char *s, size_t n)
 		const char *nl = memchr(s + pos, '\n', n - pos);
 		size_t len = (nl ? (size_t)(nl - s) : n) - pos;
 		const char *line = s + pos;
-		size_t i = skip_blanks(line, 0, len), k = fence_marks(line, len);
+		size_t k = fence_marks(line, len);
 		if (!open && k) {
-			open = line[i];
+			open = line[skip_blanks(line, 0, len)];
 			need = k;
-		} else if (open && run_of(line, i, len, open) >= need &&
-			   skip_blanks(line, i + run_of(line, i, len, open), len) == len) {
+		} else if (open && fence_closes(line, len, open, need)) {
 			open = 0;
 		} else {
 			lines++;
@@ -237,12 +244,12 @@ static void lay_code(struct walk *w, size_t off, size_t n, bool growing)
 	char fc = (*md & FENCE_TILDE) ? '~' : '`';
 	size_t need = (size_t)(*md >> FENCE_LEN_SHIFT) & FENCE_FIELD;
 	size_t indent = (size_t)(*md >> FENCE_INDENT_SHIFT) & FENCE_FIELD;
-	size_t i = skip_blanks(s, 0, n);
-	size_t k = run_of(s, i, n, fc);
-	if (k >= need && skip_blanks(s, i + k, n) == n) {
+	if (fence_closes(s, n, fc, need)) {
 		*md = 0;
 		return;
 	}
+	size_t i = skip_blanks(s, 0, n);
+	size_t k = run_of(s, i, n, fc);
 	/* what may still become the closing fence is not shown while it grows */
 	if (growing && k > 0 && i + k == n)
 		return;

@@ -19,8 +19,7 @@ static void append(char *out, size_t size, size_t *at, const char *s, size_t n)
 {
 	if (*at + n >= size) {
 		n = size - 1 - *at;
-		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
-			n--;
+		n = utf8_complete_prefix(s, n);
 	}
 	memcpy(out + *at, s, n);
 	*at += n;

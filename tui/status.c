@@ -37,8 +37,7 @@ static void seg_puts(char *text, const char *t)
 	size_t have = strlen(text), n = strlen(t);
 	if (have + n >= STATUS_SEGMENT_BYTES) {
 		n = STATUS_SEGMENT_BYTES - 1 - have;
-		while (n && ((unsigned char)t[n] & 0xC0) == 0x80)
-			n--;
+		n = utf8_complete_prefix(t, n);
 	}
 	memcpy(text + have, t, n);
 	text[have + n] = '\0';

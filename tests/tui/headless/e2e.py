@@ -947,33 +947,30 @@ def assert_nothing_raw(text):
         assert bad not in text, "%r in the output" % bad
 
 
+def text_of(scenario):
+    """The whole conversation of scenario as headless text (the run must exit 0)."""
+    s = Server(scenario)
+    rc, out, err = run(s)
+    s.stop()
+    assert rc == 0, (rc, err)
+    return out.decode("utf-8")
+
+
 def test_edit_args_only_text():
     # An edit's result without the file before and after: the card keeps its arguments' diff
     # (where in the file is unknown: "-?"); with them it shows the result's, numbered.
-    s = Server("edit_args_only.scenario")
-    rc, out, err = run(s)
-    s.stop()
-    assert rc == 0, (rc, err)
-    text = out.decode("utf-8")
+    text = text_of("edit_args_only.scenario")
     for want in ("• file_editor str_replace /workspace/report/report/summary.py  → done",
                  "    @@ -?,2 +?,2 @@", "    +    return total / max(len(rows), 1)  # no rows: 0.0"):
         assert want in text, "missing %r in:\n%s" % (want, text)
-    s = Server("tui_diff.scenario")
-    rc, out, err = run(s)
-    s.stop()
-    assert rc == 0, (rc, err)
-    text = out.decode("utf-8")
+    text = text_of("tui_diff.scenario")
     for want in ("    @@ -11,6 +11,6 @@", "         for row in rows:"):
         assert want in text, "missing %r in:\n%s" % (want, text)
     assert "@@ -?,2 +?,2 @@" not in text, text
 
 
 def test_upstream_text():
-    s = Server("upstream.scenario")
-    rc, out, err = run(s)
-    s.stop()
-    assert rc == 0, (rc, err)
-    text = out.decode("utf-8")
+    text = text_of("upstream.scenario")
     assert_nothing_raw(text)
     expect = [
         # the error observation: failed with its message, never "exit -1"
