@@ -70,6 +70,29 @@ void buf_clear(struct buf *b)
 		b->data[0] = '\0';
 }
 
+int decimal_i64(char *d, int64_t n)
+{
+	char r[20];
+	int k = 0, at = 0;
+	uint64_t v = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+	do
+		r[k++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	if (n < 0)
+		d[at++] = '-';
+	while (k > 0)
+		d[at++] = r[--k];
+	d[at] = '\0';
+	return at;
+}
+
+void buf_set_len(struct buf *b, size_t len)
+{
+	b->len = len;
+	if (b->data)
+		b->data[len] = '\0';
+}
+
 void buf_reserve(struct buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;

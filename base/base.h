@@ -34,6 +34,9 @@ void buf_init(struct buf *b);
 void buf_fini(struct buf *b);
 /* Keeps the storage, forgets the contents. */
 void buf_clear(struct buf *b);
+/* Sets b's length to len, within what buf_reserve made room for, and NUL-terminates it: for a
+ * writer that fills the reserved room itself, or takes back what it wrote. */
+void buf_set_len(struct buf *b, size_t len);
 /* Ensures room for extra more bytes plus a terminating NUL. */
 void buf_reserve(struct buf *b, size_t extra);
 /* Appends n bytes. */
@@ -42,6 +45,9 @@ void buf_append(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 /* Appends one byte. */
 void buf_putc(struct buf *b, char c);
+/* The decimal digits of n, '-' first when negative, into d (room for 21) and a NUL; returns
+ * how many were written before the NUL. */
+int decimal_i64(char *d, int64_t n);
 /* Appends printf-formatted text. */
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends vprintf-formatted text. */

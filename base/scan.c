@@ -1,79 +1,20 @@
-/* Runs of bytes that need no look, found a word (8 bytes) at a time: what the sanitizer and
- * the JSON writer copy as they are. */
+/* Runs of bytes that need no look: what the sanitizer and the JSON writer copy as they are. */
 #include "base.h"
+#include "scan_inline.h"
 
-#include <stdint.h>
-#include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#define BYTES_OF(b) (0x0101010101010101ull * (b))
-#define HIGH BYTES_OF(0x80)
-
-/* Nonzero when a byte of w is zero. */
-static uint64_t word_zero(uint64_t w)
-{
-	return (w - BYTES_OF(0x01)) & ~w & HIGH;
-}
-
-/* Nonzero when a byte of w is below 0x20, or 0x7F and up (0xFF carries, but is high already). */
-static uint64_t word_unprintable(uint64_t w)
-{
-	return (((w - BYTES_OF(0x20)) & ~w) | (w + BYTES_OF(0x01)) | w) & HIGH;
-}
-
-/* Three bytes stop always: NUL and the first two of stop (NUL again where stop is shorter). */
-static inline size_t scan(const char *p, size_t n, const char *stop, bool printable)
+/* NUL stops always, so a stop shorter than two bytes stops at NUL twice. */
+static size_t scan_stops(const char *p, size_t n, const char *stop, bool printable)
 {
 	unsigned char s0 = (unsigned char)stop[0], s1 = s0 ? (unsigned char)stop[1] : 0;
-	const uint64_t m0 = BYTES_OF(s0), m1 = BYTES_OF(s1);
-	size_t i = 0;
-#ifdef __SSE2__
-	/* 16 bytes a step where every x86-64 has it: a tool's output runs ~50 bytes a line. */
-	const __m128i v0 = _mm_set1_epi8((char)s0), v1 = _mm_set1_epi8((char)s1);
-	const __m128i below = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		__m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, v0), _mm_cmpeq_epi8(v, v1));
-		/* signed: below 0x20 is also 0x80 and up */
-		bad = _mm_or_si128(bad, printable ? _mm_or_si128(_mm_cmplt_epi8(v, below),
-								 _mm_cmpeq_epi8(v, del))
-						  : _mm_cmpeq_epi8(v, _mm_setzero_si128()));
-		int m = _mm_movemask_epi8(bad);
-		if (m)
-			return i + (size_t)__builtin_ctz((unsigned)m);
-	}
-#endif
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, sizeof w);
-		uint64_t bad = word_zero(w ^ m0) | word_zero(w ^ m1);
-		bad |= printable ? word_unprintable(w) : word_zero(w);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		/* A borrow or carry can mark bytes after the first that stops, never before it:
-		 * the lowest mark is that byte (a stop every line or so makes this the common end). */
-		if (bad)
-			return i + (size_t)__builtin_ctzll(bad) / 8;
-#else
-		if (bad)
-			break;
-#endif
-	}
-	for (; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (!c || c == s0 || c == s1 || (printable && (c < 0x20 || c >= 0x7F)))
-			break;
-	}
-	return i;
+	return scan_run(p, n, s0, s1, printable, NULL);
 }
 
 size_t scan_printable(const char *p, size_t n, const char *stop)
 {
-	return scan(p, n, stop, true);
+	return scan_stops(p, n, stop, true);
 }
 
 size_t scan_until(const char *p, size_t n, const char *stop)
 {
-	return scan(p, n, stop, false);
+	return scan_stops(p, n, stop, false);
 }

@@ -1097,6 +1097,10 @@ static int event_rewrite(const struct frame *f, json_string_fn fn, void *ctx, bo
 	size_t n;
 	if (event_span(st, &at, &n) < 0)
 		return -1;
+	/* Text the span scanner took is strict JSON: numbers need no mending, so a plain event
+	 * is copied in one pass (a history's tool outputs are nearly all such). */
+	if (kept_plain && st->event_at && codec_rewrite_kept_flat(at, n, out))
+		return 0;
 	codec_rewrite_text(at, n, fn, ctx, kept_plain, out);
 	return 0;
 }

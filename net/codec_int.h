@@ -22,6 +22,11 @@ void codec_fail(struct codec_error *err, enum codec_status status, const char *f
  * printable ASCII, LF and TAB back as they are, so strings of only those skip it. */
 void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *ctx,
 			bool kept_plain, struct buf *out);
+/* What codec_rewrite_text gives for kept_plain, in one pass with no walk of the structure, for
+ * an object or array in json (strict JSON, text after it ignored) whose strings hold only
+ * printable ASCII and the escapes such an fn keeps: appended, true. False (out as it was)
+ * for any other, which then needs codec_rewrite_text. */
+bool codec_rewrite_kept_flat(const char *json, size_t len, struct buf *out);
 /* Finds the first member called name of the JSON object in json[0..len) (accepted by
  * codec_parse): *at and *at_len span its value (at_len NULL: only *at, without walking the
  * value). Returns 0, or -1 when there is none. */

@@ -1,5 +1,6 @@
 /* JSON output: string literals safe for any consumer, and a string-rewriting re-serializer. */
 #include "codec_int.h"
+#include "scan_inline.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -17,13 +18,13 @@ static void put_unicode_escape(struct buf *out, unsigned code)
 /* The first '"', '\\' or NUL in [p, end), or end: the run a string literal copies as is. */
 static const char *literal_run_end(const char *p, const char *end)
 {
-	return p + scan_until(p, (size_t)(end - p), "\"\\");
+	return p + scan_run(p, (size_t)(end - p), '"', '\\', false, NULL);
 }
 
 /* How many bytes from p[0..n) on need no escaping. */
 static size_t json_safe_prefix(const unsigned char *p, size_t n)
 {
-	return scan_printable((const char *)p, n, "\"\\");
+	return scan_run((const char *)p, n, '"', '\\', true, NULL);
 }
 
 /* Appends p[0..len) escaped, without the quotes. Each character's form depends only on the
@@ -184,6 +185,40 @@ static void scan_string(struct text_scan *sc, bool keep_raw_nul)
 	sc->p = p < end ? p + 1 : end;
 }
 
+/* The escape at p ('\\' in [p, end)) written at *o (room for 6) as json_append_string would
+ * write what an fn that keeps printable ASCII, LF and TAB gives back for it: the bytes of p
+ * it took, or 0 (nothing written) for an escape such an fn would change or drop (\r, \b, \f,
+ * any other control, beyond ASCII). */
+static size_t put_kept_escape(char **o, const char *p, const char *end)
+{
+	if (end - p < 2)
+		return 0;
+	int c = p[1];
+	size_t n = 2;
+	if (c == 'u') {
+		c = hex4(p + 2, end);
+		n = 6;
+	} else if (c == 'n' || c == 't') {
+		c = c == 'n' ? '\n' : '\t';
+	} else if (c != '"' && c != '\\' && c != '/') {
+		return 0;  /* \r, \b, \f: fn drops them */
+	}
+	char *w = *o;
+	if (c == '\n' || c == '\t') {
+		memcpy(w, c == '\n' ? "\\u000a" : "\\u0009", 6);
+		w += 6;
+	} else if (c == '"' || c == '\\') {
+		*w++ = '\\';
+		*w++ = (char)c;
+	} else if (c >= 0x20 && c < 0x7F) {
+		*w++ = (char)c;
+	} else {
+		return 0;
+	}
+	*o = w;
+	return n;
+}
+
 /* For an fn that keeps printable ASCII, LF and TAB: a literal of nothing else is escaped
  * straight from its text into the output, as json_append_string would escape fn's text,
  * without decoding it or calling fn (one pass over a tool's output, not three). False, with
@@ -203,28 +238,15 @@ static bool put_kept_literal(struct text_scan *sc)
 			sc->p = p + 1;
 			return true;
 		}
-		if (end - p < 2 || *p != '\\')
+		buf_reserve(out, 6);
+		char *o = out->data + out->len;
+		size_t n = p < end && *p == '\\' ? put_kept_escape(&o, p, end) : 0;
+		if (!n)
 			break;
-		int c = p[1], n = 2;
-		if (c == 'u') {
-			c = hex4(p + 2, end);
-			n = 6;
-		} else if (c == 'n' || c == 't') {
-			c = c == 'n' ? '\n' : '\t';
-		} else if (c != '"' && c != '\\' && c != '/') {
-			break;  /* \r, \b, \f: fn drops them */
-		}
-		if (c == '\n' || c == '\t')
-			put_unicode_escape(out, (unsigned)c);
-		else if (c == '"' || c == '\\')
-			buf_append(out, (const char[]){ '\\', (char)c }, 2);
-		else if (c >= 0x20 && c < 0x7F)
-			buf_putc(out, (char)c);
-		else
-			break;
+		buf_set_len(out, (size_t)(o - out->data));
 		p += n;
 	}
-	out->len = mark;
+	buf_set_len(out, mark);
 	return false;
 }
 
@@ -576,6 +598,54 @@ void codec_rewrite_text(const char *json, size_t len, json_string_fn fn, void *c
 	scan_value(&sc, NULL);
 	buf_fini(&sc.decoded);
 	buf_fini(&rw.scratch);
+}
+
+bool codec_rewrite_kept_flat(const char *json, size_t len, struct buf *out)
+{
+	const char *p = json, *end = json + len;
+	size_t mark = out->len;
+	/* Nothing grows past three times its text (\n is written \u000a). */
+	buf_reserve(out, 3 * len + 6);
+	char *o = out->data + out->len;
+	int depth = 0;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	if (p >= end || (*p != '{' && *p != '['))
+		goto other;
+	while (p < end) {
+		char c = *p++;
+		if (c == '"') {
+			/* A string: printable runs as they are, the escapes the kept fn keeps. */
+			*o++ = '"';
+			for (;;) {
+				size_t run = scan_run(p, (size_t)(end - p), '"', '\\', true, o);
+				o += run;
+				p += run;
+				if (p < end && *p == '"')
+					break;
+				size_t n = p < end && *p == '\\' ? put_kept_escape(&o, p, end) : 0;
+				if (!n)
+					goto other;
+				p += n;
+			}
+			*o++ = '"';
+			p++;
+		} else if (c == '{' || c == '[') {
+			*o++ = c;
+			depth++;
+		} else if (c == '}' || c == ']') {
+			*o++ = c;
+			if (--depth == 0) {
+				buf_set_len(out, (size_t)(o - out->data));
+				return true;
+			}
+		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			*o++ = c;
+		}
+	}
+other:
+	buf_set_len(out, mark);
+	return false;
 }
 
 /* Skips the value at sc->p (already accepted by cJSON). */

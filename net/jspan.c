@@ -4,6 +4,7 @@
  * a key, nesting past JSPAN_DEPTH — so that the caller hands such text to cJSON, which then
  * decides as it always did. */
 #include "codec_int.h"
+#include "scan_inline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static const char *skip_string(const char *p, const char *end, bool keyish)
 {
 	p++;
 	for (;;) {
-		p += scan_until(p, (size_t)(end - p), "\"\\");
+		p += scan_run(p, (size_t)(end - p), '"', '\\', false, NULL);
 		if (p >= end || !*p)
 			return NULL;  /* unterminated, or a raw NUL (cJSON ends the string there) */
 		if (*p == '"')

@@ -43,21 +43,6 @@ static void seg_puts(char *text, const char *t)
 	text[have + n] = '\0';
 }
 
-/* The decimal digits of n >= 0 into d (at least 21 bytes); returns their count. */
-static int put_digits(char *d, int64_t n)
-{
-	char r[21];
-	int k = 0;
-	uint64_t v = (uint64_t)n;
-	do
-		r[k++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	for (int i = 0; i < k; i++)
-		d[i] = r[k - 1 - i];
-	d[k] = '\0';
-	return k;
-}
-
 void status_put_count(struct buf *out, int64_t n)
 {
 	char digits[32];
@@ -65,7 +50,7 @@ void status_put_count(struct buf *out, int64_t n)
 		buf_putc(out, '-');
 		n = n == INT64_MIN ? INT64_MAX : -n;
 	}
-	int len = put_digits(digits, n);
+	int len = decimal_i64(digits, n);
 	for (int i = 0; i < len; i++) {
 		if (i && (len - i) % 3 == 0)
 			buf_putc(out, ',');
@@ -201,7 +186,7 @@ static void put_two_digits(char *out, int64_t v)
 static void put_elapsed(char *out, int64_t us)
 {
 	int64_t s = us > 0 ? us / 1000000 : 0;
-	int k = put_digits(out, s >= 3600 ? s / 3600 : s / 60);
+	int k = decimal_i64(out, s >= 3600 ? s / 3600 : s / 60);
 	if (s >= 3600) {
 		out[k++] = ':';
 		put_two_digits(out + k, s / 60 % 60);

@@ -1,5 +1,6 @@
 /* The word-at-a-time scans against a byte-by-byte reading of the same rule. */
 #include "base.h"
+#include "scan_inline.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,6 +43,31 @@ static void test_scan_every_byte_everywhere(void **state)
 	}
 }
 
+/* The copying scan: the same stop as scan_printable, the run copied, and nothing stored past
+ * the n bytes read nor 16 or more past the run's end. */
+static void test_scan_copy(void **state)
+{
+	(void)state;
+	unsigned char text[48];
+	char dst[48 + 16 + 8];
+	for (size_t n = 0; n <= 40; n++) {
+		for (size_t at = 0; at <= n; at++) {
+			for (int b = 0; b < 256; b += 7) {
+				for (size_t i = 0; i < sizeof text; i++)
+					text[i] = (unsigned char)('A' + i % 26);
+				if (at < n)
+					text[at] = (unsigned char)b;
+				memset(dst, '#', sizeof dst);
+				size_t run = scan_run((const char *)text, n, '"', '\\', true, dst);
+				assert_int_equal(run, slow(text, n, "\"\\", true));
+				assert_memory_equal(dst, text, run);
+				for (size_t i = n < run + 16 ? n : run + 16; i < sizeof dst; i++)
+					assert_int_equal(dst[i], '#');
+			}
+		}
+	}
+}
+
 static void test_scan_examples(void **state)
 {
 	(void)state;
@@ -63,6 +89,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_every_byte_everywhere),
 		cmocka_unit_test(test_scan_examples),
+		cmocka_unit_test(test_scan_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

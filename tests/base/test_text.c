@@ -124,6 +124,22 @@ static void test_wipe(void **state)
 	str_wipe_free(xstrdup("another secret"));
 }
 
+static void test_decimal_i64(void **state)
+{
+	(void)state;
+	char d[21];
+	assert_int_equal(decimal_i64(d, 0), 1);
+	assert_string_equal(d, "0");
+	assert_int_equal(decimal_i64(d, 120004), 6);
+	assert_string_equal(d, "120004");
+	assert_int_equal(decimal_i64(d, -1), 2);
+	assert_string_equal(d, "-1");
+	assert_int_equal(decimal_i64(d, INT64_MAX), 19);
+	assert_string_equal(d, "9223372036854775807");
+	assert_int_equal(decimal_i64(d, INT64_MIN), 20);
+	assert_string_equal(d, "-9223372036854775808");
+}
+
 static void test_iso_fraction_us(void **state)
 {
 	(void)state;
@@ -154,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_is_letter),
 		cmocka_unit_test(test_wipe),
 		cmocka_unit_test(test_iso_fraction_us),
+		cmocka_unit_test(test_decimal_i64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
