@@ -253,12 +253,17 @@ int loop_run(struct loop *loop)
 	lws_usec_t close_until = 0;
 
 	while (!loop->quit || closing_on_quit(loop, &close_until)) {
-		due_now_if_close(loop, lws_now_usecs());
+		lws_usec_t now = lws_now_usecs();
+		loop->bytes_in_turn = 0;
+		loop_reads_tick_now(loop, now);
+		due_now_if_close(loop, now);
 		loop->turns++;
 		if (lws_service(loop->ctx, 0) < 0) {
 			rc = -1;
 			break;
 		}
+		if (loop->bytes_in_turn > loop->most_in_a_turn)
+			loop->most_in_a_turn = loop->bytes_in_turn;
 		loop_reads_after_turn(loop);
 	}
 	lws_sul_cancel(&loop->close_wait);

@@ -3,10 +3,13 @@
  * The screen cannot show a delta before the next frame, so while a frame is due the sockets
  * need not wake the loop for each WebSocket frame (200 a second while streaming, against a
  * 30 Hz clock): what they bring waits in the kernel and is read at the tick, all at once,
- * just before the paint. A turn of lws_service runs its timers before it polls, so a tick
- * that finds bytes waiting lets the poll of the same turn read them and runs its callback
- * after that turn (loop_reads_after_turn); a tick that finds none runs it at once. Idle (no
- * frame due) nothing is held and nothing wakes. */
+ * just before the paint. While a stream comes in, the tick is taken at the top of the turn
+ * that follows the poll that slept until it: its sockets are read there and then
+ * (loop_reads_tick_now), so that poll is the frame's only one. Otherwise a turn of
+ * lws_service runs its timers before it polls, so a tick that finds bytes waiting lets the
+ * poll of the same turn read them and runs its callback after that turn
+ * (loop_reads_after_turn); a tick that finds none runs it at once. Idle (no frame due)
+ * nothing is held and nothing wakes. */
 #include <poll.h>
 #include <sys/ioctl.h>
 
@@ -66,6 +69,12 @@ static bool reads_waiting(struct loop *loop)
  * socket whose reads are off too). */
 static bool backlog_waiting(struct loop *loop)
 {
+	/* Taken after a tick (the paint asks for the next frame), the reads of that tick say
+	 * it: a stream's tick reads a few hundred bytes a delta; a replay's a full buffer. Taken
+	 * inside a receive, lws may have read far more than it has handed over yet: asked. */
+	if (!loop->in_rx && loop->bytes_since_tick < BACKLOG_BYTES)
+		return false;
+	loop->backlog_checks++;
 	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
 		struct session *s = lws_container_of(d, struct session, node);
 		int fd = session_readable(s) ? lws_get_socket_fd(s->wsi) : -1, queued = 0;
@@ -133,6 +142,7 @@ void loop_reads_fire(struct loop_timer *t)
 	 * AFTER_BOUND_US). */
 	bool streaming = loop->read_since_tick;
 	loop->read_since_tick = false;
+	loop->bytes_since_tick = 0;
 	if (loop->held_buffered || streaming || reads_waiting(loop)) {
 		/* The poll of this turn reads them, then the callback runs. The timer bounds that
 		 * poll should lws have nothing after all; the turn's end cancels it. */
@@ -153,6 +163,55 @@ void loop_reads_after_turn(struct loop *loop)
 	loop->after = NULL;
 	lws_sul_cancel(&t->sul);
 	t->cb(t->arg);
+}
+
+/* The held session sockets read at once, as lws would read them had its poll said they were
+ * readable (a socket with nothing waiting reads nothing; one closed reads its end). */
+static void read_held_now(struct loop *loop)
+{
+	int fds[HOLD_MAX];
+	size_t n = 0;
+
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		struct session *s = lws_container_of(d, struct session, node);
+		int fd = session_readable(s) ? lws_get_socket_fd(s->wsi) : -1;
+		if (fd >= 0 && n < HOLD_MAX)
+			fds[n++] = fd;
+	} lws_end_foreach_dll(d);
+	/* By fd, not by session: a read may end a session (lws finds no wsi for a closed fd). */
+	for (size_t i = 0; i < n; i++) {
+		struct lws_pollfd pfd = { .fd = fds[i], .events = POLLIN, .revents = POLLIN };
+		lws_service_fd(loop->ctx, &pfd);
+	}
+}
+
+/* At the top of a turn: the tick of a hold that is due (within the millisecond lws's poll
+ * timeout rounds away) while a stream comes in reads its sockets here, then runs its callback,
+ * instead of waiting for the poll of the next turn to say they are readable: one poll a frame,
+ * not two. Not when lws may hold bytes of its own from the hold (held_buffered), nor when
+ * nothing came since the last tick (the tick's own check finds out). True when it fired. */
+bool loop_reads_tick_now(struct loop *loop, lws_usec_t now)
+{
+	struct loop_timer *t = loop->holder;
+
+	if (!t || !loop->read_since_tick || loop->held_buffered ||
+	    lws_dll2_is_detached(&t->sul.list) || t->sul.us > now + LWS_US_PER_MS)
+		return false;
+	lws_sul_cancel(&t->sul);
+	loop->holder = NULL;
+	reads_set(loop, true);
+	loop->read_since_tick = false;
+	loop->bytes_since_tick = 0;
+	loop->direct_ticks++;
+	/* What is read now waited since the hold began (loop_read_since); as after a turn, a
+	 * timer that what was read scheduled anew, cancelled or destroyed is not run. */
+	loop->after = t;
+	read_held_now(loop);
+	if (loop->after != t)
+		return true;
+	loop->after = NULL;
+	t->cb(t->arg);
+	return true;
 }
 
 /* Holds the session sockets' reads while t is due within hold_us (0: never). */

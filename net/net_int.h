@@ -45,7 +45,12 @@ struct loop {
 	uint64_t turns;                 /* turns of lws_service taken (waits on the fds) */
 	bool held_buffered;             /* the hold began inside one: lws may hold bytes too */
 	bool read_since_tick;           /* a session received something since the last tick */
+	size_t bytes_since_tick;        /* ... and how many bytes of messages */
 	uint64_t checks;                /* polls at a tick for reads waiting (tests count them) */
+	uint64_t direct_ticks;          /* ticks that read their sockets at once (tests count) */
+	uint64_t backlog_checks;        /* FIONREADs before a hold (tests count them) */
+	size_t bytes_in_turn;           /* bytes of messages received in this turn of the loop */
+	size_t most_in_a_turn;          /* the most of them in one turn (tests read it) */
 };
 
 struct loop_timer {
@@ -62,6 +67,7 @@ void loop_reads_scheduled(struct loop_timer *t, int64_t delay_us);
 void loop_reads_release(struct loop_timer *t);
 void loop_reads_fire(struct loop_timer *t);
 void loop_reads_after_turn(struct loop *loop);
+bool loop_reads_tick_now(struct loop *loop, lws_usec_t now);
 
 /* The lws protocol callbacks; loop.c lists them on the vhost. */
 int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,

@@ -572,6 +572,8 @@ int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 		if (loop) {
 			loop->in_rx = true;
 			loop->read_since_tick = true;
+			loop->bytes_since_tick += len;
+			loop->bytes_in_turn += len;
 		}
 		int rc = session_on_receive(s, wsi, in, len);
 		if (loop)

@@ -49,6 +49,7 @@ struct probe {
 	int exit_code;
 	struct loop_timer *frame_timer; /* --frame-hz: due one period after a delta */
 	int64_t frame_period_us;
+	bool frame_armed;               /* a frame asked for and not yet ticked */
 	uint64_t ticks, deltas, waited, durables;
 	uint64_t deltas_at_tick;        /* deltas when the last tick ran */
 	int64_t last_tick;
@@ -139,11 +140,14 @@ static void print_opt(const char *name, bool has, int64_t v)
 		printf(" %s=none", name);
 }
 
-/* --frame-hz: something changed, so a frame is due one period on (as the TUI's clock). */
+/* --frame-hz: something changed, so a frame is due one period on; as the TUI's clock, one
+ * asked for stays asked for until it is painted (what its tick reads asks for nothing). */
 static void frame_due(void)
 {
-	if (P.frame_timer && !loop_timer_pending(P.frame_timer))
+	if (P.frame_timer && !P.frame_armed) {
+		P.frame_armed = true;
 		loop_timer_schedule(P.frame_timer, P.frame_period_us);
+	}
 }
 
 static void on_frame(void *ctx, const struct frame *f)
@@ -255,6 +259,7 @@ static void on_frame_tick(void *arg)
 	(void)arg;
 	P.ticks++;
 	P.last_tick = clock_now_us();
+	P.frame_armed = false;
 	/* As the TUI's reveal of a stream: while deltas come, a frame follows the frame. */
 	if (P.deltas != P.deltas_at_tick) {
 		P.deltas_at_tick = P.deltas;
@@ -397,11 +402,12 @@ int main(int argc, char **argv)
 	       P.last_rx ? (double)(P.last_rx - P.t0) / 1e6 : -1.0);
 	if (P.frame_timer)
 		printf("frames ticks=%llu deltas=%llu durables=%llu waited=%llu turns=%llu checks=%llu "
-		       "last_tick=%.3f\n",
+		       "direct=%llu ioctls=%llu most_in_a_turn=%zu last_tick=%.3f\n",
 		       (unsigned long long)P.ticks, (unsigned long long)P.deltas,
 		       (unsigned long long)P.durables,
 		       (unsigned long long)P.waited, (unsigned long long)P.loop->turns,
-		       (unsigned long long)P.loop->checks,
+		       (unsigned long long)P.loop->checks, (unsigned long long)P.loop->direct_ticks,
+		       (unsigned long long)P.loop->backlog_checks, P.loop->most_in_a_turn,
 		       P.last_tick ? (double)(P.last_tick - P.t0) / 1e6 : -1.0);
 	session_destroy(P.session);
 	loop_timer_destroy(P.frame_timer);
