@@ -165,6 +165,17 @@ void loop_reads_after_turn(struct loop *loop)
 	t->cb(t->arg);
 }
 
+/* True when fd is still an open session's socket. */
+static bool session_fd(struct loop *loop, int fd)
+{
+	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
+		struct session *s = lws_container_of(d, struct session, node);
+		if (session_readable(s) && lws_get_socket_fd(s->wsi) == fd)
+			return true;
+	} lws_end_foreach_dll(d);
+	return false;
+}
+
 /* The held session sockets read at once, as lws would read them had its poll said they were
  * readable (a socket with nothing waiting reads nothing; one closed reads its end). */
 static void read_held_now(struct loop *loop)
@@ -178,10 +189,12 @@ static void read_held_now(struct loop *loop)
 		if (fd >= 0 && n < HOLD_MAX)
 			fds[n++] = fd;
 	} lws_end_foreach_dll(d);
-	/* By fd, not by session: a read may end a session (lws finds no wsi for a closed fd). */
+	/* By fd, and each looked up again: a read may end a session, and its fd number may come
+	 * back as another connection's, which must not be told it is readable. */
 	for (size_t i = 0; i < n; i++) {
 		struct lws_pollfd pfd = { .fd = fds[i], .events = POLLIN, .revents = POLLIN };
-		lws_service_fd(loop->ctx, &pfd);
+		if (i == 0 || session_fd(loop, fds[i]))
+			lws_service_fd(loop->ctx, &pfd);
 	}
 }
 
