@@ -18,8 +18,10 @@
  *   rest <status> <body> | rest error <text>
  *   exit <code> cursor=<N> open_streams=<n> last_rx=<s>
  *   reconnect_now <1|0> t=<s>            (--reconnect-now: 0.1 s into each wait, and once live)
- *   frames ticks=<n> deltas=<n> waited=<n> turns=<n> last_tick=<s>  (--frame-hz: a frame clock
- *       as the TUI's holds the reads; waited counts deltas read at a tick after waiting)
+ *   frames ticks=<n> deltas=<n> waited=<n> turns=<n> ... last_tick=<s>  (--frame-hz: a frame
+ *       clock as the TUI's holds the reads; waited counts deltas read at a tick after waiting;
+ *       direct the ticks that read at once, ioctls the FIONREADs before a hold,
+ *       most_in_a_turn the most message bytes one turn of the loop received)
  * The key comes from an environment variable so that it is on no command line. */
 #include <getopt.h>
 #include <signal.h>
