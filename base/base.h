@@ -191,6 +191,9 @@ void sanitize_text(const char *in, size_t n, struct buf *out);
 /* Length of the longest prefix of s[0..n) that ends on a UTF-8 character boundary,
  * assuming s is well-formed apart from a possibly truncated last character. */
 size_t utf8_complete_prefix(const char *s, size_t n);
+/* Appends s[0..n) to the string out[0..size) holds up to *at, as much as fits with its NUL,
+ * cut at a character's start; *at moves on. For short fixed lines built every frame. */
+void cstr_append_fitted(char *out, size_t size, size_t *at, const char *s, size_t n);
 
 /* The first match of needle[0..m) in s[0..n), ASCII letters compared without case; NULL
  * when there is none or m is 0. */

@@ -47,6 +47,15 @@ size_t utf8_complete_prefix(const char *s, size_t n)
 	return (back + 1 >= need) ? n : i - 1;
 }
 
+void cstr_append_fitted(char *out, size_t size, size_t *at, const char *s, size_t n)
+{
+	if (*at + n >= size)
+		n = utf8_complete_prefix(s, size - 1 - *at);
+	memcpy(out + *at, s, n);
+	*at += n;
+	out[*at] = '\0';
+}
+
 unsigned char ascii_lower(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;

@@ -13,28 +13,15 @@ void attention_init(struct attention *a, bool bell, int bell_after_s, enum notif
 	a->last = RUN_STATUS_ABSENT;
 }
 
-/* Appends s[0..n) to out (size bytes, NUL-terminated at *at), as much as fits, cut at a
- * character's start: run every frame, where snprintf cost more than the rest. */
-static void append(char *out, size_t size, size_t *at, const char *s, size_t n)
-{
-	if (*at + n >= size) {
-		n = size - 1 - *at;
-		n = utf8_complete_prefix(s, n);
-	}
-	memcpy(out + *at, s, n);
-	*at += n;
-	out[*at] = '\0';
-}
-
 /* The conversation's name: its title, else the start of its id. */
 static void put_name(char *out, size_t size, const struct controller_status *st)
 {
 	size_t at = 0;
 	out[0] = '\0';
 	if (st->title && *st->title)
-		append(out, size, &at, st->title, strlen(st->title));
+		cstr_append_fitted(out, size, &at, st->title, strlen(st->title));
 	else if (st->conversation_id && *st->conversation_id)
-		append(out, size, &at, st->conversation_id, strnlen(st->conversation_id, 8));
+		cstr_append_fitted(out, size, &at, st->conversation_id, strnlen(st->conversation_id, 8));
 }
 
 static bool ends_run(enum run_status s)
@@ -69,14 +56,14 @@ void attention_observe(struct attention *a, const struct controller_status *st, 
 			 a->others_need == 1 ? "" : "s", a->others_need == 1 ? "s" : "");
 	const char *state = status_title_state(st);
 	size_t at = 0;
-	append(title, sizeof title, &at, "tether", 6);
+	cstr_append_fitted(title, sizeof title, &at, "tether", 6);
 	if (*name) {
-		append(title, sizeof title, &at, ": ", 2);
-		append(title, sizeof title, &at, name, strlen(name));
+		cstr_append_fitted(title, sizeof title, &at, ": ", 2);
+		cstr_append_fitted(title, sizeof title, &at, name, strlen(name));
 	}
-	append(title, sizeof title, &at, " — ", strlen(" — "));
-	append(title, sizeof title, &at, state, strlen(state));
-	append(title, sizeof title, &at, others, strlen(others));
+	cstr_append_fitted(title, sizeof title, &at, " — ", strlen(" — "));
+	cstr_append_fitted(title, sizeof title, &at, state, strlen(state));
+	cstr_append_fitted(title, sizeof title, &at, others, strlen(others));
 	if (strcmp(title, a->title) != 0) {
 		snprintf(a->title, sizeof a->title, "%s", title);
 		out->set_title = true;

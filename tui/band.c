@@ -303,14 +303,21 @@ static uint64_t key_of(uint64_t h, const char *s, size_t n)
 	return (h & ~(uint64_t)3) | KEY_START;
 }
 
+/* Room for n more cells in the line being drawn. */
+static void cells_room(size_t n)
+{
+	if (band.ncells + n <= band.cells_cap)
+		return;
+	while (band.ncells + n > band.cells_cap)
+		band.cells_cap = band.cells_cap ? 2 * band.cells_cap : 256;
+	band.cells = xrealloc(band.cells, band.cells_cap * sizeof *band.cells);
+}
+
 void band_put_cell(int x, int w, const wchar_t *cell, int k, attr_t a, short pair)
 {
 	if (x < 0 || w < 1 || x + w > band.cols)
 		return;
-	if (band.ncells == band.cells_cap) {
-		band.cells_cap = band.cells_cap ? 2 * band.cells_cap : 256;
-		band.cells = xrealloc(band.cells, band.cells_cap * sizeof *band.cells);
-	}
+	cells_room(1);
 	size_t off = band.text.len;
 	for (int i = 0; i < k; i++)
 		buf_put_utf8(&band.text, (uint32_t)cell[i]);
@@ -326,11 +333,7 @@ void band_put_ascii(int x, const char *s, size_t n, attr_t a, short pair)
 		return;
 	if (n > (size_t)(band.cols - x))
 		n = (size_t)(band.cols - x);
-	if (band.ncells + n > band.cells_cap) {
-		while (band.ncells + n > band.cells_cap)
-			band.cells_cap = band.cells_cap ? 2 * band.cells_cap : 256;
-		band.cells = xrealloc(band.cells, band.cells_cap * sizeof *band.cells);
-	}
+	cells_room(n);
 	size_t off = band.text.len;
 	buf_append(&band.text, s, n);
 	struct cell_rec *c = band.cells + band.ncells;

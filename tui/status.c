@@ -34,25 +34,16 @@ enum { SEPARATOR_COLS = 3, ATTACHED_COLS = 3 }; /* " · ", and " (" with ")" */
 /* Appends t to a segment's text, as much as fits (a whole character at the cut). */
 static void seg_puts(char *text, const char *t)
 {
-	size_t have = strlen(text), n = strlen(t);
-	if (have + n >= STATUS_SEGMENT_BYTES) {
-		n = STATUS_SEGMENT_BYTES - 1 - have;
-		n = utf8_complete_prefix(t, n);
-	}
-	memcpy(text + have, t, n);
-	text[have + n] = '\0';
+	size_t at = strlen(text);
+	cstr_append_fitted(text, STATUS_SEGMENT_BYTES, &at, t, strlen(t));
 }
 
 void status_put_count(struct buf *out, int64_t n)
 {
 	char digits[32];
-	if (n < 0) {
-		buf_putc(out, '-');
-		n = n == INT64_MIN ? INT64_MAX : -n;
-	}
-	int len = decimal_i64(digits, n);
+	int len = decimal_i64(digits, n), sign = digits[0] == '-';
 	for (int i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
+		if (i > sign && (len - i) % 3 == 0)
 			buf_putc(out, ',');
 		buf_putc(out, digits[i]);
 	}

@@ -140,6 +140,25 @@ static void test_decimal_i64(void **state)
 	assert_string_equal(d, "-9223372036854775808");
 }
 
+/* Appended as much as fits, never half a character: "é" is two bytes. */
+static void test_cstr_append_fitted(void **state)
+{
+	(void)state;
+	char out[8];
+	size_t at = 0;
+	out[0] = '\0';
+	cstr_append_fitted(out, sizeof out, &at, "ab", 2);
+	cstr_append_fitted(out, sizeof out, &at, "cd", 2);
+	assert_string_equal(out, "abcd");
+	cstr_append_fitted(out, sizeof out, &at, "ee\xc3\xa9", 4);
+	assert_string_equal(out, "abcdee");
+	assert_int_equal(at, 6);
+	cstr_append_fitted(out, sizeof out, &at, "g", 1);
+	cstr_append_fitted(out, sizeof out, &at, "hij", 3);
+	assert_string_equal(out, "abcdeeg");
+	assert_int_equal(at, 7);
+}
+
 static void test_iso_fraction_us(void **state)
 {
 	(void)state;
@@ -171,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_wipe),
 		cmocka_unit_test(test_iso_fraction_us),
 		cmocka_unit_test(test_decimal_i64),
+		cmocka_unit_test(test_cstr_append_fitted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -389,7 +389,8 @@ static void test_counts_and_fitting(void **state)
 		int64_t n;
 		const char *text;
 	} cases[] = { { 0, "0" }, { 999, "999" }, { 1000, "1,000" }, { 1234567, "1,234,567" },
-		      { -4200, "-4,200" } };
+		      { -4200, "-4,200" }, { -420, "-420" },
+		      { INT64_MIN, "-9,223,372,036,854,775,808" } };
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct buf b;
 		buf_init(&b);
