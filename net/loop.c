@@ -14,7 +14,9 @@
 struct fd_watch {
 	struct lws_dll2 node;           /* in loop->watches */
 	struct lws *wsi;
+	struct loop *loop;
 	int fd;                         /* the caller's fd; -1 for signals */
+	int own_fd;                     /* the dup or the signalfd, which lws owns */
 	void (*on_readable)(void *arg);
 	void (*on_hangup)(void *arg);
 	void (*on_signal)(void *arg, int signo);
@@ -88,6 +90,7 @@ static int fd_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
 			return 0;
 		lws_set_opaque_user_data(wsi, NULL);
 		lws_dll2_remove(&w->node);
+		loop_wait_remove(w->loop, w->own_fd);
 		hangup = w->on_hangup;
 		arg = w->arg;
 		free(w);
@@ -145,6 +148,7 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 	lws_set_log_level(log ? LLL_ERR | LLL_WARN | LLL_NOTICE : 0, log_emit);
 
 	loop = xcalloc(1, sizeof(*loop));
+	loop_wait_init(loop);
 	/* The library's TLS set-up is the context's (lws 4.1.6 exports no way to do it later);
 	 * the vhosts are made here, the plain one without a client TLS context. */
 	vhost_info(&info, LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_EXPLICIT_VHOSTS);
@@ -155,6 +159,7 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 	if (!loop->ctx) {
 		if (err)
 			buf_puts(err, "cannot create the libwebsockets context");
+		loop_wait_fini(loop);
 		free(loop);
 		return NULL;
 	}
@@ -165,6 +170,7 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 		if (err)
 			buf_puts(err, "libwebsockets created no default vhost");
 		lws_context_destroy(loop->ctx);
+		loop_wait_fini(loop);
 		free(loop);
 		return NULL;
 	}
@@ -178,6 +184,7 @@ static int watch_forget(struct lws_dll2 *d, void *user)
 	(void)user;
 	lws_set_opaque_user_data(w->wsi, NULL);
 	lws_dll2_remove(d);
+	loop_wait_remove(w->loop, w->own_fd);
 	free(w);
 	return 0;
 }
@@ -204,6 +211,7 @@ void loop_destroy(struct loop *loop)
 	lws_dll2_foreach_safe(&loop->watches, NULL, watch_forget);
 	lws_dll2_foreach_safe(&loop->timers, NULL, timer_forget);
 	lws_context_destroy(loop->ctx);
+	loop_wait_fini(loop);
 	free(loop);
 }
 
@@ -256,11 +264,15 @@ int loop_run(struct loop *loop)
 		lws_usec_t now = lws_now_usecs();
 		loop->bytes_in_turn = 0;
 		loop_reads_tick_now(loop, now);
-		due_now_if_close(loop, now);
 		loop->turns++;
-		if (lws_service(loop->ctx, 0) < 0) {
-			rc = -1;
-			break;
+		int lws_timeout;
+		if (!loop_wait_quiet(loop, now, &lws_timeout)) {
+			due_now_if_close(loop, now);
+			loop->lws_turn_at = now;
+			if (lws_service(loop->ctx, lws_timeout) < 0) {
+				rc = -1;
+				break;
+			}
 		}
 		if (loop->bytes_in_turn > loop->most_in_a_turn)
 			loop->most_in_a_turn = loop->bytes_in_turn;
@@ -353,6 +365,9 @@ static struct fd_watch *watch_adopt(struct loop *loop, int fd, struct fd_watch *
 	}
 	lws_set_opaque_user_data(w->wsi, w);
 	lws_dll2_add_tail(&w->node, &loop->watches);
+	w->loop = loop;
+	w->own_fd = fd;
+	loop_wait_add(loop, fd);
 	return w;
 }
 

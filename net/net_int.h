@@ -51,6 +51,10 @@ struct loop {
 	uint64_t backlog_checks;        /* FIONREADs before a hold (tests count them) */
 	size_t bytes_in_turn;           /* bytes of messages received in this turn of the loop */
 	size_t most_in_a_turn;          /* the most of them in one turn (tests read it) */
+	/* loop_wait.c: the quiet wait for a held tick. */
+	int epfd;                       /* epoll set of the watched fds, or -1 */
+	lws_usec_t lws_turn_at;         /* when lws_service last took a turn */
+	uint64_t quiet_waits;           /* waits taken in epoll_wait (tests count them) */
 };
 
 struct loop_timer {
@@ -68,6 +72,13 @@ void loop_reads_release(struct loop_timer *t);
 void loop_reads_fire(struct loop_timer *t);
 void loop_reads_after_turn(struct loop *loop);
 bool loop_reads_tick_now(struct loop *loop, lws_usec_t now);
+
+/* loop_wait.c, called by loop.c. */
+void loop_wait_init(struct loop *loop);
+void loop_wait_fini(struct loop *loop);
+void loop_wait_add(struct loop *loop, int fd);
+void loop_wait_remove(struct loop *loop, int fd);
+bool loop_wait_quiet(struct loop *loop, lws_usec_t now, int *lws_timeout);
 
 /* The lws protocol callbacks; loop.c lists them on the vhost. */
 int session_lws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,

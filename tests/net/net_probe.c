@@ -404,12 +404,13 @@ int main(int argc, char **argv)
 	       P.last_rx ? (double)(P.last_rx - P.t0) / 1e6 : -1.0);
 	if (P.frame_timer)
 		printf("frames ticks=%llu deltas=%llu durables=%llu waited=%llu turns=%llu checks=%llu "
-		       "direct=%llu ioctls=%llu most_in_a_turn=%zu last_tick=%.3f\n",
+		       "direct=%llu ioctls=%llu quiet=%llu most_in_a_turn=%zu last_tick=%.3f\n",
 		       (unsigned long long)P.ticks, (unsigned long long)P.deltas,
 		       (unsigned long long)P.durables,
 		       (unsigned long long)P.waited, (unsigned long long)P.loop->turns,
 		       (unsigned long long)P.loop->checks, (unsigned long long)P.loop->direct_ticks,
-		       (unsigned long long)P.loop->backlog_checks, P.loop->most_in_a_turn,
+		       (unsigned long long)P.loop->backlog_checks,
+		       (unsigned long long)P.loop->quiet_waits, P.loop->most_in_a_turn,
 		       P.last_tick ? (double)(P.last_tick - P.t0) / 1e6 : -1.0);
 	session_destroy(P.session);
 	loop_timer_destroy(P.frame_timer);
