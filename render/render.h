@@ -20,6 +20,8 @@ int cp_width(uint32_t cp);
 size_t grapheme_next(const char *s, size_t n, int *width);
 /* Columns of a whole UTF-8 string. */
 int text_width(const char *s, size_t n);
+/* Whether s[0..n) takes at most width columns (measured only when it has more bytes). */
+bool text_fits(const char *s, size_t n, int width);
 /* One row of s[0..n) at most width columns wide, broken after the last word that fits (a
  * word wider than the row is cut between graphemes) or at a newline: returns the row's bytes
  * and sets *next to where the next row starts. */

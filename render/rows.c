@@ -156,7 +156,7 @@ static void deco_end(struct item_rows *r, enum deco_kind d, int width)
 	if (!row->count)
 		return;
 	size_t start = r->spans[row->first].off, end = r->deco.len;
-	if (text_width(r->deco.data + start, end - start) <= width)
+	if (text_fits(r->deco.data + start, end - start, width))
 		return;
 	size_t cut = start;
 	int used = 0;

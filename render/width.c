@@ -191,6 +191,13 @@ int text_width(const char *s, size_t n)
 	return w;
 }
 
+/* No UTF-8 text is wider than its bytes (a wide character takes three or four), so a short
+ * text fits without being measured. */
+bool text_fits(const char *s, size_t n, int width)
+{
+	return width >= 0 && (n <= (size_t)width || text_width(s, n) <= width);
+}
+
 size_t text_wrap_row(const char *s, size_t n, int width, size_t *next)
 {
 	size_t i = 0, space = 0;

@@ -136,6 +136,29 @@ static void test_text_width_sums_clusters(void **state)
 	buf_fini(&s);
 }
 
+/* text_fits skips measuring a text no longer in bytes than the width: it must say what the
+ * measure says for any text, broken UTF-8 and control characters too. */
+static void test_text_fits_agrees_with_width(void **state)
+{
+	(void)state;
+	struct rng r = { 7 };
+	static const char *const parts[] = {
+		"a", "\xe4\xb8\xad", "e\xcc\x81", "\xf0\x9f\x98\x80", "\xe2\x80\x8d", "\x01",
+		"\xff", "\xe4\xb8", "\xc2\xa0", "\xe2\x9a\x99 ",
+	};
+	struct buf s;
+	buf_init(&s);
+	for (int iter = 0; iter < 500; iter++) {
+		buf_clear(&s);
+		for (size_t k = rng_below(&r, 12); k > 0; k--)
+			buf_puts(&s, parts[rng_below(&r, sizeof(parts) / sizeof(parts[0]))]);
+		int cols = text_width(s.data, s.len);
+		for (int w = -1; w <= 40; w++)
+			assert_int_equal(text_fits(s.data, s.len, w), cols <= w);
+	}
+	buf_fini(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_width_falls_back_outside_utf8_locale),
 		cmocka_unit_test(test_grapheme_clusters),
 		cmocka_unit_test(test_text_width_sums_clusters),
+		cmocka_unit_test(test_text_fits_agrees_with_width),
 	};
 	return cmocka_run_group_tests(tests, text_test_setup, NULL);
 }
