@@ -98,6 +98,11 @@ static void hold(struct loop_timer *t)
 	loop->held_since = clock_now_us();
 	/* Held inside a receive: lws keeps the rest of what it read for after the hold. */
 	loop->held_buffered = loop->in_rx;
+	/* Taken by the callback of a tick that has just read the sockets itself (a stream's
+	 * frame): lws holds nothing of theirs unread, so the wait may be the quiet one. A hold
+	 * taken anywhere else (the first frame after a connection's upgrade, say, whose read
+	 * lws has only partly handed over) leaves the wait to lws. */
+	loop->quiet_hold = loop->in_direct_tick && !loop->in_rx;
 }
 
 /* t was scheduled delay_us from now: its reads wait for it when it is a hold within reach. */
@@ -223,7 +228,9 @@ bool loop_reads_tick_now(struct loop *loop, lws_usec_t now)
 	if (loop->after != t)
 		return true;
 	loop->after = NULL;
+	loop->in_direct_tick = true;
 	t->cb(t->arg);
+	loop->in_direct_tick = false;
 	return true;
 }
 

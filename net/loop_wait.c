@@ -52,12 +52,14 @@ void loop_wait_remove(struct loop *loop, int fd)
 		epoll_ctl(loop->epfd, EPOLL_CTL_DEL, fd, NULL);
 }
 
-/* True when every session socket is open and held (nothing lws must do for them meanwhile). */
+/* True when no session socket needs lws before the tick: each is open, held, and has
+ * nothing to write (a message, a ping, the auth frame, a close, the rest of a send). */
 static bool sessions_quiet(struct loop *loop)
 {
 	lws_start_foreach_dll(struct lws_dll2 *, d, lws_dll2_get_head(&loop->sessions)) {
-		const struct session *s = lws_container_of(d, struct session, node);
-		if (s->wsi && s->phase < PHASE_OPEN)
+		struct session *s = lws_container_of(d, struct session, node);
+		if (s->wsi && (s->phase < PHASE_OPEN || s->stopping || s->auth_pending ||
+			       s->ping_pending || s->queue_len || lws_partial_buffered(s->wsi)))
 			return false;
 	} lws_end_foreach_dll(d);
 	return true;
@@ -86,7 +88,8 @@ bool loop_wait_quiet(struct loop *loop, lws_usec_t now, int *lws_timeout)
 	struct epoll_event ev[4];
 
 	*lws_timeout = 0;
-	if (loop->epfd < 0 || !tick || !loop->read_since_tick || loop->held_buffered ||
+	if (loop->epfd < 0 || !tick || !loop->quiet_hold || !loop->read_since_tick ||
+	    loop->held_buffered ||
 	    loop->quit || loop->after || lws_dll2_is_detached(&tick->sul.list))
 		return false;
 	lws_usec_t due = tick->sul.us;

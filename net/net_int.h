@@ -53,6 +53,8 @@ struct loop {
 	size_t most_in_a_turn;          /* the most of them in one turn (tests read it) */
 	/* loop_wait.c: the quiet wait for a held tick. */
 	int epfd;                       /* epoll set of the watched fds, or -1 */
+	bool in_direct_tick;            /* a tick that read its sockets itself runs its callback */
+	bool quiet_hold;                /* the hold was taken there: lws holds nothing unread */
 	lws_usec_t lws_turn_at;         /* when lws_service last took a turn */
 	uint64_t quiet_waits;           /* waits taken in epoll_wait (tests count them) */
 };

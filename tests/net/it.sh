@@ -688,6 +688,8 @@ case_frame_clock() {
 # A read takes up to 64 KB (NET_READ_BYTES), where lws's default is 4 KB: some turn of the
 # loop takes far more than 4 KB. (How many turns it takes in all depends on whether the
 # reader catches up with the fixture: 30-odd, or hundreds of small reads on a busy machine.)
+# Nor does the loop sleep through it in its quiet wait: lws may hold part of a read (the
+# first frames come in the read of the upgrade's answer), so only a stream's tick allows it.
 case_frame_clock_backlog() {
 	printf 'history 2000\n' >"$T/h.scenario"
 	start_fixture "$T/h.scenario"
@@ -696,10 +698,11 @@ case_frame_clock_backlog() {
 	awk '$1 == "frames" {
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		printf "%d durable events in %d ticks, %d turns of the loop (%d FIONREADs), " \
-			"at most %d bytes in a turn\n",
-			v["durables"], v["ticks"], v["turns"], v["ioctls"], v["most_in_a_turn"]
+			"at most %d bytes in a turn, %d quiet waits\n",
+			v["durables"], v["ticks"], v["turns"], v["ioctls"], v["most_in_a_turn"],
+			v["quiet"]
 		exit !(v["durables"] == 2000 && v["ticks"] * 10 < v["durables"] &&
-		       v["most_in_a_turn"] > 16384) }' "$T/out" >"$T/ticks" ||
+		       v["most_in_a_turn"] > 16384 && v["quiet"] == 0) }' "$T/out" >"$T/ticks" ||
 		fail "$(cat "$T/ticks")"
 	cat "$T/ticks"
 }

@@ -94,6 +94,8 @@ static int end_code(enum session_end end)
 	return codes[end];
 }
 
+static void frame_due(void);
+
 static void on_status(void *ctx, const struct session_status *st)
 {
 	(void)ctx;
@@ -107,6 +109,8 @@ static void on_status(void *ctx, const struct session_status *st)
 	       end_code(st->end), now_s(), st->reason ? st->reason : "");
 	if (st->state == SESSION_GAVE_UP || st->state == SESSION_FAILED)
 		finish(end_code(st->end));
+	/* As the TUI's status line: a new state is a frame to paint. */
+	frame_due();
 	/* as a user would: a moment into the wait (and once live, where it must do nothing) */
 	if (P.reconnect_now && (st->state == SESSION_RECONNECTING || st->state == SESSION_SYNCED))
 		loop_timer_schedule(P.reconnect_timer, 100000);
