@@ -17,8 +17,9 @@
 
 #include "net_int.h"
 
-/* The longest the quiet wait keeps lws's own timers (its timeouts, pings) waiting. */
-#define QUIET_BOUND_US ((lws_usec_t)250 * 1000)
+/* The longest the quiet wait keeps lws's own timers waiting: they count whole seconds (its
+ * connection timeouts, the idle backstop) or only free an abandoned connection. */
+#define QUIET_BOUND_US ((lws_usec_t)1000 * 1000)
 
 /* Opens the loop's epoll set; without one (-1) every wait is lws's. */
 void loop_wait_init(struct loop *loop)
