@@ -90,7 +90,9 @@ static int fd_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
 			return 0;
 		lws_set_opaque_user_data(wsi, NULL);
 		lws_dll2_remove(&w->node);
-		loop_wait_remove(w->loop, w->own_fd);
+		/* still open only at CLOSE_FILE: after it the number may be another file's */
+		if (reason == LWS_CALLBACK_RAW_CLOSE_FILE)
+			loop_wait_remove(w->loop, w->own_fd);
 		hangup = w->on_hangup;
 		arg = w->arg;
 		free(w);

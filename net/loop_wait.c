@@ -7,9 +7,10 @@
  * poll on a tty, an eventfd, a signalfd and a socket took ~20 µs more each than in epoll_wait
  * on the first three; any poll over them, even with no timeout, cost as much), because each
  * fd is polled and queued on at every call where epoll keeps its interest across waits.
- * The quiet wait is taken only when lws has nothing of its own to do before the tick: no
- * other timer due sooner, no connection opening, closing or making a REST call, no buffered
- * bytes to hand over; and lws's own timers are given a turn at least every
+ * The quiet wait is taken only when lws has nothing of its own to do before the tick: the
+ * hold was taken by a stream's tick that read its sockets itself, no other timer is due
+ * sooner, no connection is opening, closing, making a REST call or has something to write,
+ * no bytes are buffered to hand over; and lws's own timers are given a turn at least every
  * QUIET_BOUND_US. Anything the wait reports (a key, a signal, a hangup) is left for the
  * lws turn that follows, which finds it at once. */
 #include <sys/epoll.h>
@@ -90,12 +91,12 @@ bool loop_wait_quiet(struct loop *loop, lws_usec_t now, int *lws_timeout)
 
 	*lws_timeout = 0;
 	if (loop->epfd < 0 || !tick || !loop->quiet_hold || !loop->read_since_tick ||
-	    loop->held_buffered ||
-	    loop->quit || loop->after || lws_dll2_is_detached(&tick->sul.list))
+	    loop->held_buffered || loop->quit || loop->after ||
+	    lws_dll2_is_detached(&tick->sul.list))
 		return false;
 	lws_usec_t due = tick->sul.us;
-	if (due <= now + LWS_US_PER_MS || loop->requests.count || !sessions_quiet(loop) || timer_before(loop, tick, due) ||
-	    !lws_service_adjust_timeout(loop->ctx, 1, 0))
+	if (due <= now + LWS_US_PER_MS || loop->requests.count || !sessions_quiet(loop) ||
+	    timer_before(loop, tick, due) || !lws_service_adjust_timeout(loop->ctx, 1, 0))
 		return false;
 	if (now - loop->lws_turn_at >= QUIET_BOUND_US) {
 		*lws_timeout = -1;

@@ -107,6 +107,15 @@ static void test_grapheme_clusters(void **state)
 	}
 }
 
+/* s made anew of up to most random picks from parts. */
+static void random_mix(struct rng *r, struct buf *s, const char *const *parts, size_t nparts,
+		       size_t most)
+{
+	buf_clear(s);
+	for (size_t k = rng_below(r, most); k > 0; k--)
+		buf_puts(s, parts[rng_below(r, nparts)]);
+}
+
 static void test_text_width_sums_clusters(void **state)
 {
 	(void)state;
@@ -118,9 +127,7 @@ static void test_text_width_sums_clusters(void **state)
 	struct buf s;
 	buf_init(&s);
 	for (int iter = 0; iter < 500; iter++) {
-		buf_clear(&s);
-		for (size_t k = rng_below(&r, 20); k > 0; k--)
-			buf_puts(&s, parts[rng_below(&r, sizeof(parts) / sizeof(parts[0]))]);
+		random_mix(&r, &s, parts, sizeof(parts) / sizeof(parts[0]), 20);
 		int sum = 0;
 		size_t pos = 0;
 		while (pos < s.len) {
@@ -149,9 +156,7 @@ static void test_text_fits_agrees_with_width(void **state)
 	struct buf s;
 	buf_init(&s);
 	for (int iter = 0; iter < 500; iter++) {
-		buf_clear(&s);
-		for (size_t k = rng_below(&r, 12); k > 0; k--)
-			buf_puts(&s, parts[rng_below(&r, sizeof(parts) / sizeof(parts[0]))]);
+		random_mix(&r, &s, parts, sizeof(parts) / sizeof(parts[0]), 12);
 		int cols = text_width(s.data, s.len);
 		for (int w = -1; w <= 40; w++)
 			assert_int_equal(text_fits(s.data, s.len, w), cols <= w);
