@@ -16,7 +16,6 @@ struct fd_watch {
 	struct lws *wsi;
 	struct loop *loop;
 	int fd;                         /* the caller's fd; -1 for signals */
-	int own_fd;                     /* the dup or the signalfd, which lws owns */
 	void (*on_readable)(void *arg);
 	void (*on_hangup)(void *arg);
 	void (*on_signal)(void *arg, int signo);
@@ -92,7 +91,7 @@ static int fd_callback(struct lws *wsi, enum lws_callback_reasons reason, void *
 		lws_dll2_remove(&w->node);
 		/* still open only at CLOSE_FILE: after it the number may be another file's */
 		if (reason == LWS_CALLBACK_RAW_CLOSE_FILE)
-			loop_wait_remove(w->loop, w->own_fd);
+			loop_wait_remove(w->loop, lws_get_socket_fd(wsi));
 		hangup = w->on_hangup;
 		arg = w->arg;
 		free(w);
@@ -186,7 +185,7 @@ static int watch_forget(struct lws_dll2 *d, void *user)
 	(void)user;
 	lws_set_opaque_user_data(w->wsi, NULL);
 	lws_dll2_remove(d);
-	loop_wait_remove(w->loop, w->own_fd);
+	loop_wait_remove(w->loop, lws_get_socket_fd(w->wsi));
 	free(w);
 	return 0;
 }
@@ -265,7 +264,9 @@ int loop_run(struct loop *loop)
 	while (!loop->quit || closing_on_quit(loop, &close_until)) {
 		lws_usec_t now = lws_now_usecs();
 		loop->bytes_in_turn = 0;
-		loop_reads_tick_now(loop, now);
+		/* a tick's read and paint take time: the wait after it counts from their end */
+		if (loop_reads_tick_now(loop, now))
+			now = lws_now_usecs();
 		loop->turns++;
 		int lws_timeout;
 		if (!loop_wait_quiet(loop, now, &lws_timeout)) {
@@ -368,7 +369,6 @@ static struct fd_watch *watch_adopt(struct loop *loop, int fd, struct fd_watch *
 	lws_set_opaque_user_data(w->wsi, w);
 	lws_dll2_add_tail(&w->node, &loop->watches);
 	w->loop = loop;
-	w->own_fd = fd;
 	loop_wait_add(loop, fd);
 	return w;
 }

@@ -90,9 +90,9 @@ bool loop_wait_quiet(struct loop *loop, lws_usec_t now, int *lws_timeout)
 	struct epoll_event ev[4];
 
 	*lws_timeout = 0;
+	/* quiet_hold implies the hold was not taken inside a receive (held_buffered) */
 	if (loop->epfd < 0 || !tick || !loop->quiet_hold || !loop->read_since_tick ||
-	    loop->held_buffered || loop->quit || loop->after ||
-	    lws_dll2_is_detached(&tick->sul.list))
+	    loop->quit || loop->after || lws_dll2_is_detached(&tick->sul.list))
 		return false;
 	lws_usec_t due = tick->sul.us;
 	if (due <= now + LWS_US_PER_MS || loop->requests.count || !sessions_quiet(loop) ||

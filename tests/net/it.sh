@@ -683,6 +683,24 @@ case_frame_clock() {
 		fail "a tick at $last_tick s, after the stream's last frame at $last_rx s"
 }
 
+# A tick that takes long (a slow paint) does not delay the next: the loop's wait after it
+# counts from its end, not from the turn's start. With 15 ms of work in each 30 Hz tick, the
+# 0.75 s stream takes 25 ticks; counted from the turn's start each came 15 ms late (19).
+case_frame_clock_slow_tick() {
+	head -c 600 "$NET_DATA/../../../bench/answer.md" >"$T/answer"
+	start_fixture "$NET_DATA/../../data/bench_answer.scenario" --set "answer=$T/answer" \
+		--set start_delay=0.2
+	session --frame-hz 30 --tick-work-ms 15 --exit-after 2
+	expect_rc 0
+	expect_count '^delta ' 150
+	awk '$1 == "frames" {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "%d ticks of 15 ms for 150 deltas, %d quiet waits\n", v["ticks"], v["quiet"]
+		exit !(v["ticks"] >= 22 && v["quiet"] > 0) }' "$T/out" >"$T/ticks" ||
+		fail "$(cat "$T/ticks")"
+	cat "$T/ticks"
+}
+
 # A replay's backlog is read as it comes, not one read per tick while frames are due: 2,000
 # events of up to 8 KB (~3.5 MB) in a few ticks at most (one buffer a tick would need hundreds).
 # A read takes up to 64 KB (NET_READ_BYTES), where lws's default is 4 KB: some turn of the

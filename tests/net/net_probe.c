@@ -6,6 +6,7 @@
  *             [--max-message BYTES] [--insecure] [--send TEXT]... [--log FILE]
  *             [--until-seq N] [--until-syncs N] [--stop-after-syncs N] [--exit-after S]
  *             [--raw] [--reconnect-now] [--protocol auto|session|events] [--frame-hz HZ]
+ *             [--tick-work-ms MS]
  *   net_probe --server URL --rest METHOD PATH [--body JSON] [--key-env VAR]
  *
  * Lines (t= is seconds since start, monotonic):
@@ -50,6 +51,7 @@ struct probe {
 	bool raw;
 	int exit_code;
 	struct loop_timer *frame_timer; /* --frame-hz: due one period after a delta */
+	int64_t tick_work_us;           /* --tick-work-ms: each tick works this long (a paint) */
 	int64_t frame_period_us;
 	bool frame_armed;               /* a frame asked for and not yet ticked */
 	uint64_t ticks, deltas, waited, durables;
@@ -271,6 +273,10 @@ static void on_frame_tick(void *arg)
 		P.deltas_at_tick = P.deltas;
 		frame_due();
 	}
+	/* a slow paint, after the next frame is asked for, as the TUI's */
+	int64_t until = P.last_tick + P.tick_work_us;
+	while (P.tick_work_us && clock_now_us() < until)
+		;
 }
 
 static void on_exit_timer(void *arg)
@@ -317,6 +323,7 @@ int main(int argc, char **argv)
 		{ "reconnect-now", no_argument, NULL, 'N' },
 		{ "protocol", required_argument, NULL, 'P' },
 		{ "frame-hz", required_argument, NULL, 'F' },
+		{ "tick-work-ms", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_config cfg = { .after_seq = -1, .ping_interval_s = 20,
@@ -361,6 +368,7 @@ int main(int argc, char **argv)
 				       : !strcmp(optarg, "events") ? NET_PROTOCOL_EVENTS : NET_PROTOCOL_AUTO;
 			break;
 		case 'F': frame_hz = atoi(optarg); break;
+		case 'W': P.tick_work_us = (int64_t)(atof(optarg) * 1000); break;
 		default: usage();
 		}
 	}
