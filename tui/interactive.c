@@ -157,6 +157,13 @@ static void on_frame(void *arg)
 		loop_timer_schedule(u->ui.frame_timer, next);
 }
 
+/* The conversation did not catch up within one render period: what there is is painted. */
+static void on_opening_over(void *arg)
+{
+	struct tui *u = arg;
+	ui_open_end(&u->ui);
+}
+
 /* The terminal's answer to a query at start: a background of the other lightness than the
  * colours assumed repaints the whole screen in the theme that fits it. */
 static void on_reply(struct tui *u, const struct key_event *ev)
@@ -307,6 +314,7 @@ static void on_signal(void *arg, int signo)
 static void tui_free(struct tui *u)
 {
 	loop_timer_destroy(u->ui.frame_timer);
+	loop_timer_destroy(u->ui.opening_timer);
 	loop_timer_destroy(u->key_timer);
 	loop_timer_destroy(u->search_timer);
 	free(u->input_block);
@@ -380,6 +388,7 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 	u->ui.frame_timer = loop_timer_create(loop, on_frame, u);
 	/* While a frame is due, deltas wait in the kernel and are read at its tick. */
 	loop_timer_hold_reads(u->ui.frame_timer, u->ui.clock.period_us);
+	u->ui.opening_timer = loop_timer_create(loop, on_opening_over, u);
 	u->key_timer = loop_timer_create(loop, on_key_timer, u);
 	u->input_block = xmalloc(INPUT_BLOCK_BYTES);
 	conv_open(u, o->conversation_id, true);
@@ -400,12 +409,14 @@ int tui_run(const struct options *o, struct loop *loop, struct mask_set *masks,
 		for (size_t i = 0; i < u->nconvs; i++)
 			controller_start(u->convs[i]->ctl);
 		elsewhere_start(u);
-		ui_schedule_frame(&u->ui);
+		u->ui.opening = true;
+		loop_timer_schedule(u->ui.opening_timer, u->ui.clock.period_us);
 		if (!u->ui.quitting && loop_run(loop) != 0 && !u->ui.quitting)
 			u->ui.exit_code = 1;
 	}
 	char *kept_draft = external_editor_fini(u);
 	loop_timer_cancel(u->ui.frame_timer);
+	loop_timer_cancel(u->ui.opening_timer);
 	loop_timer_cancel(u->key_timer);
 	history_view_write_stats(u);
 	write_ring_stats(u);

@@ -19,6 +19,12 @@ static bool shown(const struct conv *v)
 static void on_changed(void *ctx)
 {
 	struct conv *v = ctx;
+	if (v->u->ui.opening && shown(v)) {
+		struct controller_status st;
+		controller_status(v->ctl, &st);
+		if (st.caught_up)
+			ui_open_end(&v->u->ui); /* the opening frame shows the conversation */
+	}
 	if (shown(v) || conv_background_news(v))
 		ui_schedule_frame(&v->u->ui);
 }
@@ -89,8 +95,11 @@ static void on_error(void *ctx, const char *code, const char *detail)
 		.text_len = strlen(detail),
 	};
 	transcript_add_event(v->t, &spec);
-	if (shown(v))
-		ui_notice_settled(&v->u->ui); /* "pausing…" is no longer true once the pause failed */
+	if (shown(v)) {
+		ui_open_end(&v->u->ui); /* an error is shown at once */
+		/* "pausing…" is no longer true once the pause failed */
+		ui_notice_settled(&v->u->ui);
+	}
 }
 
 static void on_stream(void *ctx, const struct sink_stream *s)

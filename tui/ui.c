@@ -18,11 +18,20 @@ enum {
 void ui_schedule_frame(struct ui *ui)
 {
 	/* While $EDITOR has the terminal nothing is painted; its end repaints everything. */
-	if (ui->quitting || ui->paused || !ui->frame_timer)
-		return;
+	if (ui->quitting || ui->paused || !ui->frame_timer || ui->opening)
+		return; /* what the opening asks is painted at its end */
 	int64_t delay = render_clock_mark(&ui->clock, clock_now_us());
 	if (delay >= 0)
 		loop_timer_schedule(ui->frame_timer, delay);
+}
+
+void ui_open_end(struct ui *ui)
+{
+	if (!ui->opening)
+		return;
+	ui->opening = false;
+	loop_timer_cancel(ui->opening_timer);
+	ui_schedule_frame(ui);
 }
 
 void ui_invalidate(struct ui *ui)

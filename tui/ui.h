@@ -15,6 +15,11 @@ struct ui {
 	struct loop *loop;
 	struct render_clock clock;
 	struct loop_timer *frame_timer;   /* NULL until the loop is set up */
+	/* At start no frame is painted until the conversation on screen has caught up or one
+	 * render period has passed (opening_timer): a server that answers within it shows the
+	 * conversation in the first frame, with no "connecting" frame a tick before it. */
+	bool opening;
+	struct loop_timer *opening_timer;
 	struct controller *ctl;           /* the conversation on screen (NULL: none yet) */
 	/* a one-line notice above the status line, until notice_until */
 	char *notice;
@@ -34,6 +39,8 @@ struct ui {
 
 /* Asks for a frame at the next render clock boundary. */
 void ui_schedule_frame(struct ui *ui);
+/* The opening is over (caught up, an error, or its period ran out): frames are painted. */
+void ui_open_end(struct ui *ui);
 /* Forgets what the screen shows: the next frame redraws every line. */
 void ui_invalidate(struct ui *ui);
 /* Shows a one-line notice for a few seconds. */
