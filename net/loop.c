@@ -156,6 +156,11 @@ struct loop *loop_create(loop_log_fn log, struct buf *err)
 	info.gid = -1;
 	info.uid = -1;
 	info.pt_serv_buf_size = NET_READ_BYTES;
+	/* lws sizes (and zeroes) its fd tables by ulimit -n unless told: 20,000 here, a million
+	 * in many containers (16 MB touched at start). 64 conversations, each a socket and a few
+	 * REST reads, stay far below this; lws then finds a socket's connection by a scan of the
+	 * table, where ours sit in its first slots. */
+	info.fd_limit_per_thread = LOOP_FDS_MAX;
 	loop->ctx = lws_create_context(&info);
 	if (!loop->ctx) {
 		if (err)

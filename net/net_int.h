@@ -14,6 +14,8 @@
 /* One read from a socket at most (lws reads into a per-thread buffer of this size; its default,
  * 4 KB, took 43,000 reads and as many polls for a 176 MB history). */
 #define NET_READ_BYTES (64u * 1024u)
+/* The descriptors lws keeps tables for (loop_create says why not ulimit -n). */
+#define LOOP_FDS_MAX 1024
 
 /* How long loop_run goes on after loop_quit for stopped sessions to finish their close
  * handshake (a close frame and its answer): quitting never hangs on a silent server. */

@@ -316,6 +316,26 @@ case_tls_lazy() {
 	grep -q 'good\.pem' "$T/strace" || fail "the https:// run never read the CA store"
 }
 
+# lws keeps tables for LOOP_FDS_MAX (1,024) descriptors, not ulimit -n (net/loop.c), and then
+# finds a socket's connection by a scan: sockets numbered past 1,024, made and dropped over a
+# hundred reconnects, still carry every durable event once.
+case_high_fds() {
+	local fd held=()
+	[ "$(ulimit -n)" -ge 1200 ] || ulimit -n 1200 2>/dev/null ||
+		{ echo "ulimit -n $(ulimit -n) and no room to raise it: skipped"; exit 77; }
+	start_fixture "$NET_DATA/resume.scenario"
+	# Every free number below 1,120 taken: the probe's descriptors are all numbered above.
+	for ((fd = 3; fd < 1120; fd++)); do
+		[ -e "/proc/$$/fd/$fd" ] || { eval "exec $fd</dev/null"; held+=("$fd"); }
+	done
+	session --after-seq -1 --until-seq 1007 --max-retries 0 --stall-timeout 10
+	for fd in "${held[@]}"; do eval "exec $fd<&-"; done
+	expect_rc 0
+	printed_durables >"$T/printed"
+	cmp -s "$T/printed" "$T/durable" || fail "durable lines differ from the server's log"
+	[ "$(attempts)" -gt 104 ] || fail "fewer connections than cuts"
+}
+
 # (c) Silence with TCP open: detected and resumed (at the cursor) within stall-timeout + 1 s
 # of the last frame. Pings are off here so that the last frame is the last thing received.
 case_silence() {
