@@ -345,7 +345,8 @@ def build(args):
     o100, o100k = med(res, "twin_open_s_100"), med(res, "twin_open_s_100000")
     orr = ratio(o100k, o100)
     t.add("tui_open", "9. open a conversation: s until its newest event is on screen, 100,000 events",
-          fmt(o100k, 3), f"{fmt(o100, 3)} (100 events); no count asked: {fmt(med(res, 'twin_open_s_nocount_100000'), 3)}",
+          fmt(o100k, 3), f"{fmt(o100, 3)} (100 events); no count asked: {fmt(med(res, 'twin_open_s_nocount_100000'), 3)}; "
+          f"the method alone (tmux's start, the poll): {fmt(med(res, 'twin_open_s_method'), 3)}",
           f"{fmt(orr)}×", "≤ 1.3× and < 0.150 s",
           None if orr is None else (orr <= 1.3 and o100k < 0.150))
     p100, p100k = med(res, "twin_open_s_paced_100"), med(res, "twin_open_s_paced_100000")
