@@ -19,6 +19,7 @@ enum history_step {
 	STEP_SEARCH,            /* the newest event matching the needle before a time */
 	STEP_PLACE,             /* the found event's seq: how many events are older */
 	STEP_FIRST,             /* the oldest page of the log: its events take seqs 0, 1… */
+	STEP_AROUND,            /* the page after a placed match, in the search's call */
 };
 
 /* The call in flight; c is NULL once the controller is gone. */
@@ -34,6 +35,7 @@ struct history_call {
 	struct event_page found;        /* STEP_PLACE: the page holding the found event */
 	char *anchor_ts;                /* STEP_PAGE: the anchor's timestamp (copied: trims) */
 	int limit;                      /* STEP_PAGE */
+	struct history_page_result match; /* STEP_AROUND: the search's result, told at the end */
 	struct loop_timer *held;        /* a page held back by the spacing, until it fires */
 	history_page_fn done;
 	void *ctx;
@@ -185,6 +187,40 @@ static void page_answer(struct history_call *h, struct rest_result *r)
 	finish(h, &res);
 }
 
+static int page_send(struct history_call *h);
+
+/* The page after a placed match is asked at once, from the count's answer: a follow-up on its
+ * connection (net/rest.c), where the view would ask it at its next frame on one of its own.
+ * False when it could not start: the match is told as it is. */
+static bool around_started(struct history_call *h, int64_t seq, const struct event *e,
+			   const struct history_page_result *match)
+{
+	h->step = STEP_AROUND;
+	h->before = false;
+	h->anchor_seq = seq;
+	h->anchor_id = xstrdup(e->id);
+	h->limit = HISTORY_PAGE_MAX;
+	h->match = *match;
+	return page_send(h) == 0;
+}
+
+/* The page after the match: placed if it came; the match is told either way (a page that
+ * failed leaves its gap, which the view asks again). */
+static void around_answer(struct history_call *h, struct rest_result *r)
+{
+	struct controller *c = h->c;
+	struct history_page_result res = h->match;
+	if (r->outcome == REST_OK) {
+		uint64_t lines = transcript_lines_added(c->transcript);
+		struct page_placed placed;
+		place_page(c, &r->events, h->anchor_seq, false, &placed);
+		res.lines += transcript_lines_added(c->transcript) - lines;
+		if (placed.added)
+			ctl_changed(c);
+	}
+	finish(h, &res);
+}
+
 static void place_answer(struct history_call *h, const struct rest_result *r)
 {
 	struct controller *c = h->c;
@@ -218,6 +254,8 @@ static void place_answer(struct history_call *h, const struct rest_result *r)
 	res.lines = transcript_lines_added(c->transcript) - lines;
 	if (res.added)
 		ctl_changed(c);
+	if (res.found && e->id && around_started(h, seq, e, &res))
+		return;
 	finish(h, &res);
 }
 
@@ -311,6 +349,9 @@ static void history_done(void *ctx, struct rest_result *r)
 		break;
 	case STEP_FIRST:
 		first_answer(h, r);
+		break;
+	case STEP_AROUND:
+		around_answer(h, r);
 		break;
 	}
 }

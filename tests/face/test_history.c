@@ -366,6 +366,22 @@ static void quit_when_found(void *arg)
 		loop_timer_schedule(run->tick, 10000);
 }
 
+/* Lines of the fixture's traffic log that start with prefix. */
+static size_t traffic_lines(struct run *run, const char *prefix)
+{
+	char *traffic = fixture_read_file(run->fp.traffic, NULL);
+	assert_non_null(traffic);
+	size_t n = 0, len = strlen(prefix);
+	for (const char *line = traffic; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, prefix, len))
+			n++;
+	}
+	free(traffic);
+	return n;
+}
+
 /* Asks the server for needle (older than ts, or newer than the match skip_id at ts) and
  * returns the item found (-1: none). */
 static long search(struct run *run, const char *needle, const char *ts, const char *skip_id)
@@ -403,12 +419,20 @@ static void test_search_places_matches_never_loaded(void **state)
 
 	struct item_info two, one, again;
 	/* older than everything loaded: the newest match */
+	size_t rests = traffic_lines(&run, "rest "), conns = traffic_lines(&run, "tcp ");
 	long i1 = search(&run, "ZEBRA ONE", NULL, NULL);
 	assert_true(i1 >= 0);
 	transcript_item(run.t, (size_t)i1, &one);
 	assert_string_equal(one.text, "zebra one");
 	assert_int_equal(one.seq, 3000);
 	assert_string_equal(one.id, ids[3000]);
+	/* The search, the count that places the match and the page after it, one connection:
+	 * the events right after the match are loaded, its neighbourhood above is not. */
+	assert_int_equal(traffic_lines(&run, "rest ") - rests, 3);
+	assert_int_equal(traffic_lines(&run, "tcp ") - conns, 1);
+	assert_int_equal(transcript_missing_before(run.t, (size_t)i1 + 1), 0);
+	transcript_item(run.t, (size_t)i1 + 1, &again);
+	assert_true(again.seq > 3000 && again.seq < 3100);
 	/* newer than it, never loaded either: placed at its seq */
 	long i2 = search(&run, "zebra", one.timestamp, one.id);
 	assert_true(i2 >= 0);
