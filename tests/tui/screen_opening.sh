@@ -6,7 +6,7 @@
 # answer gets the status line at the end of the period, and an error shows at once.
 . "$(dirname "$0")/lib.sh" "$@"
 
-# The bytes tether wrote before the first TEXT (all of them when TEXT never came).
+# The offset of the first TEXT in the bytes tether wrote (empty when it never came).
 before_first() { grep -aobF -- "$1" "$WORK/bytes" | head -1 | cut -d: -f1; }
 
 cat >"$WORK/quick.scenario" <<'SC'
