@@ -114,10 +114,11 @@ static void fail(struct history_call *h, const char *words)
 /* Places the events of p next to the loaded durable anchor_seq (before: asked newest first)
  * by log order; events that make no item take their seq too (transcript_place_page). Events
  * refused there (their time does not fit their place: a server's page out of order) are
- * said once per conversation, in words. */
-static void place_page(struct controller *c, const struct event_page *p, int64_t anchor_seq,
-		       bool before, struct page_placed *out)
+ * said once per conversation, in words. Returns the lines they added (not news). */
+static uint64_t place_page(struct controller *c, const struct event_page *p, int64_t anchor_seq,
+			   bool before, struct page_placed *out)
 {
+	uint64_t lines = transcript_lines_added(c->transcript);
 	size_t n = p->count ? p->count : 1;
 	struct item_spec *specs = xcalloc(n, sizeof *specs);
 	struct buf *stores = xcalloc(n, sizeof *stores);
@@ -144,6 +145,10 @@ static void place_page(struct controller *c, const struct event_page *p, int64_t
 			 out->refused == 1 ? "" : "s", out->refused == 1 ? "it" : "they");
 		ctl_add_error_item(c, "history out of order", words);
 	}
+	lines = transcript_lines_added(c->transcript) - lines;
+	if (out->added || lines)
+		ctl_changed(c);
+	return lines;
 }
 
 /* The page an answer carries, moved into p; false (the call failed, said) when it is not a
@@ -171,19 +176,16 @@ static void page_answer(struct history_call *h, struct rest_result *r)
 	struct event_page p;
 	if (!page_decoded(h, r, &p))
 		return;
-	uint64_t lines = transcript_lines_added(c->transcript);
 	struct page_placed placed;
-	place_page(c, &p, h->anchor_seq, h->before, &placed);
+	uint64_t lines = place_page(c, &p, h->anchor_seq, h->before, &placed);
 	struct history_page_result res = {
 		.added = placed.added,
 		.placed = placed.placed,
 		.refused = placed.refused,
 		.events = p.count,
+		.lines = lines,
 	};
-	res.lines = transcript_lines_added(c->transcript) - lines;
 	event_page_fini(&p);
-	if (res.added || res.lines)
-		ctl_changed(c);
 	finish(h, &res);
 }
 
@@ -210,14 +212,9 @@ static void around_answer(struct history_call *h, struct rest_result *r)
 {
 	struct controller *c = h->c;
 	struct history_page_result res = h->match;
-	if (r->outcome == REST_OK) {
-		uint64_t lines = transcript_lines_added(c->transcript);
-		struct page_placed placed;
-		place_page(c, &r->events, h->anchor_seq, false, &placed);
-		res.lines += transcript_lines_added(c->transcript) - lines;
-		if (placed.added)
-			ctl_changed(c);
-	}
+	struct page_placed placed;
+	if (r->outcome == REST_OK)
+		res.lines += place_page(c, &r->events, h->anchor_seq, false, &placed);
 	finish(h, &res);
 }
 
