@@ -927,6 +927,7 @@ struct controller *controller_create(struct loop *loop, const struct options *o,
 	c->masks = masks;
 	c->api_key = xstrdup(api_key);
 	c->policy = *policy;
+	c->window_from = -1;
 	c->shown_server = ctl_cleaned(c, o->server);
 	c->shown_conversation_id = ctl_cleaned(c, o->conversation_id);
 	c->transcript = transcript_create();

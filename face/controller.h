@@ -179,6 +179,11 @@ bool history_fetch_gap(struct controller *c, const struct history_gap *gap,
  * false: no match). False when another history call is in flight. */
 bool history_search(struct controller *c, const char *needle, const char *ts,
 		    const char *skip_id, history_page_fn done, void *ctx);
+/* After a tail-first open (run_policy.open_tail), fetches the next page of the window above
+ * the oldest loaded event (at most 100, none older than the window). False when the window is
+ * loaded or cannot be (no time to page by, the last page brought it no nearer: failed, empty
+ * or trimmed again) — scrolling up pages the rest — or another history call is in flight. */
+bool history_fetch_window(struct controller *c, history_page_fn done, void *ctx);
 /* Fetches the oldest page of the log (at most 100 events, oldest first, no anchor needed) and
  * places it at the top, before what is loaded, with a gap between; then done. False when
  * another history call is in flight. */

@@ -95,6 +95,9 @@ struct controller {
 	struct history_call *history_call; /* history.c: the call in flight, if any */
 	bool history_refusal_said;      /* history.c: a page's refused events were told */
 	int64_t history_page_us;           /* when the last page was sent (0: none yet) */
+	int64_t window_from;            /* history.c: the window's oldest seq, still to be paged
+					 * in after a tail-first open (-1: nothing to page) */
+	int64_t window_anchor;          /* history.c: the anchor the last window page was asked at */
 	bool interrupt_asked;           /* the user interrupted this run: an aborted answer stays */
 	bool has_usage;                 /* a stats update or a snapshot with stats came */
 	struct usage_stats usage;       /* the latest, its strings clean */

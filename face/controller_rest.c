@@ -3,6 +3,7 @@
 #include "exit_code.h"
 #include "diagnose.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,9 +265,18 @@ static void count_done(struct controller *c, struct ctl_call *call, const struct
 		buf_fini(&line);
 		return;
 	}
+	/* The socket replays a screen's tail, which is all the first frame shows; the rest of
+	 * the window is paged in after it (history_fetch_window), off the path to that frame. */
+	int64_t window = c->o->history_window, tail = window;
+	if (c->policy.open_tail > 0 && c->policy.open_tail < window)
+		tail = c->policy.open_tail;
 	int64_t after = -1;
-	if (r->outcome == REST_OK && r->count - 1 - c->o->history_window >= 0)
-		after = r->count - 1 - c->o->history_window;
+	if (r->outcome == REST_OK && r->count - 1 - tail >= 0) {
+		after = r->count - 1 - tail;
+		if (tail < window)
+			c->window_from = r->count - window > 0 ? r->count - window : 0;
+		c->window_anchor = INT64_MAX;
+	}
 	session_set_cursor(c->session, after);
 	session_start(c->session);
 }

@@ -440,6 +440,48 @@ bool history_fetch_gap(struct controller *c, const struct history_gap *gap,
 	return page_start(h);
 }
 
+bool history_fetch_window(struct controller *c, history_page_fn done, void *ctx)
+{
+	if (c->window_from < 0 || c->history_call)
+		return false;
+	struct transcript *t = c->transcript;
+	struct item_info info;
+	size_t i = 0, n = transcript_count(t);
+	for (; i < n; i++) {
+		transcript_item(t, i, &info);
+		if (info.seq >= 0)
+			break;
+	}
+	struct history_gap gap;
+	/* Each page must bring the window nearer: the same anchor again (a page failed or was
+	 * empty, a trim dropped it) ends the paging here; the view's gaps take over. */
+	if (i == n || transcript_missing_before(t, i) <= 0 ||
+	    !transcript_gap_near(t, i, i, 0, &gap) || !gap.before ||
+	    gap.anchor_seq <= c->window_from || gap.anchor_seq >= c->window_anchor) {
+		c->window_from = -1;
+		return false;
+	}
+	/* The seqs from the anchor down to the window's first, and those of them still missing:
+	 * the gap's loaded seqs (events that make no item, paged or replayed) sit right above
+	 * the anchor. The page asks the whole stretch, those too, as every gap's page does. */
+	int64_t stretch = gap.anchor_seq - c->window_from;
+	int64_t want = stretch - (gap.span - gap.missing);
+	if (want <= 0) {
+		c->window_from = -1;
+		return false;
+	}
+	c->window_anchor = gap.anchor_seq;
+	if (gap.missing > want)
+		gap.missing = want;
+	if (gap.span > stretch)
+		gap.span = stretch;
+	if (!history_fetch_gap(c, &gap, done, ctx)) {
+		c->window_from = -1;
+		return false;
+	}
+	return true;
+}
+
 bool history_fetch_first(struct controller *c, history_page_fn done, void *ctx)
 {
 	struct history_call *h = call_begin(c, STEP_FIRST, done, ctx);

@@ -14,6 +14,9 @@ struct run_policy {
 	bool drop_texts;                /* no sink reads the model's texts: only titles are kept */
 	bool rest_fallback;             /* a message goes through REST while the socket is down */
 	bool page_history;              /* opens on the tail; older history comes in pages */
+	int open_tail;                  /* page_history: the socket replays only the window's
+					 * newest open_tail events (0: the whole window); the rest
+					 * comes in pages once shown (history_fetch_window) */
 	bool quiet;                     /* notices but fatal ones are dropped (-q) */
 	bool say_unsent;                /* the end says how many messages were not sent */
 };

@@ -86,7 +86,13 @@ struct conv *conv_open(struct tui *u, const char *id, bool first)
 	layout_init(&v->confirm.layout);
 	attention_init(&v->attention, u->o->bell, u->o->bell_after_s, u->o->notify);
 	viewport_init(&v->vp, COLS, LINES > 2 ? LINES - 2 : 1);
-	v->ctl = controller_create(u->loop, &v->o, &conv_policy, u->masks, u->api_key);
+	/* A screen's worth of events fills it (each shows on a row at least): the socket
+	 * replays those; the rest of the window comes in pages after the first frame. A record
+	 * keeps socket frames only: there the socket replays the whole window, as before. */
+	struct run_policy policy = conv_policy;
+	if (!(first && u->record))
+		policy.open_tail = v->vp.height;
+	v->ctl = controller_create(u->loop, &v->o, &policy, u->masks, u->api_key);
 	v->t = controller_transcript(v->ctl);
 	u->convs[u->nconvs++] = v;
 	controller_add_sink(v->ctl, tui_sink(v));

@@ -88,6 +88,18 @@ static void page_done(void *ctx, const struct history_page_result *r)
 	ui_schedule_frame(&v->u->ui);
 }
 
+/* A page of the window the open did not replay: history, not news, and nothing to say (a
+ * failure leaves the gap, which says it once the reader scrolls to it). */
+static void window_done(void *ctx, const struct history_page_result *r)
+{
+	struct conv *v = ctx;
+	if (r->error)
+		return;
+	v->vp.seen_generation += r->lines;
+	v->history.trimmed_at = 0;
+	ui_schedule_frame(&v->u->ui);
+}
+
 /* True when events older than the first loaded durable are not loaded. */
 static bool first_missing(struct transcript *t)
 {
@@ -182,8 +194,11 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 		return; /* failed: asked again when the reader scrolls (even at the top) */
 	struct history_gap gap;
 	if (!transcript_gap_near(u->cur->t, first, last, (size_t)(u->cur->vp.height > 0 ? u->cur->vp.height : 1),
-				 &gap))
+				 &gap)) {
+		/* Nothing near the view to load: the rest of the opening's window, if any. */
+		history_fetch_window(u->cur->ctl, window_done, u->cur);
 		return;
+	}
 	if (!u->cur->vp.follow && gap.at_index > first && gap.at_index <= last)
 		fill_from_above(u->cur->t, &gap);
 	if (gap.anchor_seq == u->cur->history.dead_seq && gap.before == u->cur->history.dead_before)

@@ -38,6 +38,7 @@ struct run {
 	const char *want;               /* quit_when_shown: the text to wait for */
 	int out_of_order;               /* errors "history out of order" the sink heard */
 	bool down;                      /* tick_to_top: fill gaps from the durable above */
+	const struct run_policy *policy; /* set before run_open (NULL: tui_policy) */
 	/* what run_open made and run_close frees */
 	char *scenario;
 	struct buf e, url;
@@ -178,7 +179,8 @@ static void run_open(struct run *run, const char *scenario_text,
 	run->loop = loop_create(NULL, &run->e);
 	assert_non_null(run->loop);
 	run->masks = mask_set_create();
-	run->c = controller_create(run->loop, &run->o, &tui_policy, run->masks, NULL);
+	run->c = controller_create(run->loop, &run->o, run->policy ? run->policy : &tui_policy,
+				   run->masks, NULL);
 	run->t = controller_transcript(run->c);
 }
 
@@ -380,6 +382,111 @@ static size_t traffic_lines(struct run *run, const char *prefix)
 	}
 	free(traffic);
 	return n;
+}
+
+/* Pages the rest of the opening's window, one after another, until history_fetch_window
+ * says there is no more; returns how many it asked. */
+static int fetch_window(struct run *run)
+{
+	int asked = 0;
+	run->pages = run->failures = 0;
+	while (history_fetch_window(run->c, page_done, run)) {
+		assert_false(history_fetch_window(run->c, page_done, run)); /* one in flight */
+		asked++;
+		loop_timer_destroy(run->tick);
+		run->tick = loop_timer_create(run->loop, quit_when_idle, run);
+		loop_timer_schedule(run->tick, 10000);
+		loop_run(run->loop);
+		assert_int_equal(run->pages, asked);
+		assert_true(asked < 10);
+	}
+	return asked;
+}
+
+/* The oldest loaded durable's seq and the seqs missing above it; every item below it has
+ * nothing missing above (the window is whole). */
+static int64_t window_top(struct run *run, int64_t *missing_above)
+{
+	struct item_info info;
+	int64_t top = -1;
+	for (size_t i = 0; i < transcript_count(run->t); i++) {
+		transcript_item(run->t, i, &info);
+		if (top < 0 && info.seq >= 0) {
+			top = info.seq;
+			*missing_above = transcript_missing_before(run->t, i);
+		} else if (top >= 0) {
+			assert_int_equal(transcript_missing_before(run->t, i), 0);
+		}
+	}
+	return top;
+}
+
+/* A tail-first open (the TUI's open_tail: a screen's rows): the socket replays that tail, then
+ * the rest of the window comes in pages sized to end at the window's first event, exactly
+ * as if the socket had replayed the whole window; a tail the window holds already, or a
+ * conversation shorter than the tail, opens as before with nothing to page. */
+static void test_tail_first_open_pages_the_window(void **state)
+{
+	(void)state;
+	const char *extra[] = { NULL };
+	struct run_policy tail = tui_policy;
+	tail.open_tail = 30;
+	struct run run = { .policy = &tail };
+	run_open(&run, "history 1000\n", extra, NULL, 0);
+	run_go(&run, quit_when_synced, 20);
+	assert_int_equal(traffic_lines(&run, "conn 1 after_seq=969 "), 1);
+	int64_t missing = 0, top = window_top(&run, &missing);
+	assert_true(top >= 970 && top <= 972); /* 970: a result, an item of its own or not */
+	int64_t opened = top;
+	/* The rest of the window: 170 events not replayed, a page of 100, then one that ends at
+	 * the window's first event (each asked with its anchor, which comes back too). */
+	assert_int_equal(fetch_window(&run), 2);
+	assert_int_equal(run.failures, 0);
+	assert_int_equal(traffic_lines(&run, "rest GET /api/conversations/" CONV "/events/search"), 2);
+	char *traffic = fixture_read_file(run.fp.traffic, NULL);
+	assert_non_null(strstr(traffic, "&limit=100&"));
+	free(traffic);
+	size_t nlog;
+	char **ids = read_durable(run.fp.durable, &nlog);
+	assert_int_equal(nlog, 1000);
+	/* Loaded from seq 800 on, nothing missing below (window_top), nothing above it. */
+	top = window_top(&run, &missing);
+	assert_true(top >= 800 && top <= 801);
+	assert_int_equal(missing, 800);
+	assert_true(transcript_find_id(run.t, ids[nlog - 1]) >= 0);
+	assert_true(transcript_find_id(run.t, ids[799]) < 0);
+	free_ids(ids, nlog);
+	assert_false(history_fetch_window(run.c, page_done, &run));
+	run_close(&run);
+
+	/* The window paged while a page fails: it stops there, asks nothing again by itself
+	 * (the gap is the view's to page when the reader scrolls to it). */
+	const char *failing[] = { "--search-fail", "1", NULL };
+	struct run broken = { .policy = &tail };
+	run_open(&broken, "history 1000\n", failing, NULL, 0);
+	run_go(&broken, quit_when_synced, 20);
+	assert_int_equal(fetch_window(&broken), 1);
+	assert_int_equal(broken.failures, 1);
+	assert_int_equal(window_top(&broken, &missing), opened);
+	assert_int_equal(traffic_lines(&broken, "rest GET /api/conversations/" CONV "/events/search"),
+			 1);
+	run_close(&broken);
+
+	/* A tail as long as the window, and a conversation shorter than the tail: as before. */
+	tail.open_tail = 200;
+	struct run whole = { .policy = &tail };
+	run_open(&whole, "history 1000\n", extra, NULL, 0);
+	run_go(&whole, quit_when_synced, 20);
+	assert_int_equal(traffic_lines(&whole, "conn 1 after_seq=799 "), 1);
+	assert_int_equal(fetch_window(&whole), 0);
+	run_close(&whole);
+	tail.open_tail = 30;
+	struct run small = { .policy = &tail };
+	run_open(&small, "history 20\n", extra, NULL, 0);
+	run_go(&small, quit_when_synced, 20);
+	assert_int_equal(traffic_lines(&small, "conn 1 after_seq=-1 "), 1);
+	assert_int_equal(fetch_window(&small), 0);
+	run_close(&small);
 }
 
 /* Asks the server for needle (older than ts, or newer than the match skip_id at ts) and
@@ -609,6 +716,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_and_reconnect_lose_and_duplicate_nothing),
 		cmocka_unit_test(test_first_cursor),
+		cmocka_unit_test(test_tail_first_open_pages_the_window),
 		cmocka_unit_test(test_search_places_matches_never_loaded),
 		cmocka_unit_test(test_equal_timestamps_lose_nothing),
 		cmocka_unit_test(test_reversed_pages_are_turned_round),

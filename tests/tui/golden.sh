@@ -113,13 +113,14 @@ multi_strip) # a second conversation open beside the first: the strip names both
 	wait_for_text " 2/2 " 10
 	golden multi_strip -e
 	;;
-history_gap) # the row of history not loaded, at the top, its page refused by the server
+history_gap) # the row of history not loaded, at the top, its pages refused by the server (the
+	# window's after the open's screenful, then Ctrl-Home's first events)
 	printf 'history 2000\n' >"$WORK/h.scenario"
 	start_fixture "$WORK/h.scenario" --search-fail 1000
 	start_tether 100 30 "$CONV"
 	wait_for_text "seq 1,999" 10
 	keys C-Home
-	wait_for_text "earlier events · could not load: the server answered HTTP 503 · scroll to retry" 10
+	wait_for_text "earlier events · could not load the first events: the server answered HTTP 503" 10
 	golden history_gap
 	;;
 rest_error) # a control the server refuses: one item in words

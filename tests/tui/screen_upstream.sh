@@ -36,11 +36,14 @@ for _ in $(seq 40); do
 	wait_until_stable
 done
 all=$(cat "$WORK/all")
-# Every event came over the socket: events that make no item of their own (the ACP card's
-# second emission, the LLM completion log) are part of the log, never a gap row, and no page
-# of history is asked for.
+# Every event is loaded: events that make no item of their own (the ACP card's second
+# emission, the LLM completion log) are part of the log, never a gap row.
 grep -qF "earlier event" <<<"$all" && fail "a gap row mid-transcript: $(grep -F "earlier event" <<<"$all")"
-grep -q "events/search" "$WORK/traffic" && fail "history was paged although all of it was loaded"
+# The socket replays the newest screenful (48 rows: after seq 4 of the log's 53 events); the
+# window's rest is one page asking exactly those 5 events and its anchor, and no more.
+grep -q "^conn 1 after_seq=4 " "$WORK/traffic" || fail "the socket did not replay a screenful: $(grep '^conn' "$WORK/traffic")"
+[ "$(grep -c "events/search" "$WORK/traffic")" = 1 ] && grep -q "events/search?.*&limit=6&" "$WORK/traffic" ||
+	fail "the window was not paged in as one page of 6: $(grep "events/search" "$WORK/traffic")"
 has() { grep -qF -- "$1" <<<"$all" || fail "not shown: $1"; }
 has "▸ system prompt (11 lines)"
 has "⚙ terminal  ✗ failed  SESSION_URL=\"\${AUTOMATION_SESSION_URL:-https://app.all-hands.dev}\" …"
