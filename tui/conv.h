@@ -64,6 +64,7 @@ struct conv_history {
 	int64_t dead_seq;           /* an anchor whose page brought nothing: not asked again */
 	bool dead_before;
 	uint64_t trimmed_at;        /* where the view was at the last trim */
+	uint64_t shown_frame;       /* u->frames when the conversation was first painted */
 	bool want_first;            /* Ctrl-Home: the oldest page is asked once nothing is in flight */
 	uint64_t first_at;          /* where the view was when it was asked (0: not asked) */
 	int64_t asked_us;           /* when the page in flight was asked */

@@ -175,6 +175,16 @@ void history_view_check(struct tui *u, const struct controller_status *st)
 	search_server_resume(u);
 	if (st->syncing || !shown_items(u, &first, &last))
 		return;
+	/* The frame that first shows the conversation goes out alone: pages (their requests,
+	 * decoding and placing, the server's work for them) start a frame later, so they do not
+	 * compete with the terminal drawing it. */
+	if (!u->cur->history.shown_frame) {
+		u->cur->history.shown_frame = u->frames;
+		ui_schedule_frame(&u->ui);
+		return;
+	}
+	if (u->frames == u->cur->history.shown_frame)
+		return;
 	if (view_place(u) != u->cur->history.trimmed_at) {
 		u->cur->history.trimmed_at = view_place(u);
 		if (history_view_trim(u))

@@ -23,6 +23,12 @@ tail_at=$(before_first "THE-TAIL-END")
 conn_at=$(before_first "connecting")
 [ -z "$conn_at" ] || [ "$conn_at" -gt "$tail_at" ] ||
 	fail "a \"connecting\" frame came before the conversation (byte $conn_at, the tail at $tail_at)"
+# That first frame goes out alone: the window's pages (102 events, 28 rows) start a frame
+# later, here a second after it, where without the wait they followed it within milliseconds.
+[ "$(grep -c events/search "$WORK/traffic")" = 0 ] ||
+	fail "history was paged with the first frame, not a frame after it"
+wait_until 10 eval '[ "$(grep -c events/search "$WORK/traffic")" -ge 1 ]' ||
+	fail "the window was not paged in after the first frame"
 T send-keys -t main C-d
 wait_exit 10 || fail "tether did not quit"
 stop_run
