@@ -421,6 +421,20 @@ static int64_t window_top(struct run *run, int64_t *missing_above)
 	return top;
 }
 
+/* Opens scenario under policy: the socket's first connection is want_conn, and the window
+ * has nothing left to page. */
+static void open_with_nothing_to_page(const struct run_policy *policy, const char *scenario,
+				      const char *want_conn)
+{
+	const char *extra[] = { NULL };
+	struct run run = { .policy = policy };
+	run_open(&run, scenario, extra, NULL, 0);
+	run_go(&run, quit_when_synced, 20);
+	assert_int_equal(traffic_lines(&run, want_conn), 1);
+	assert_int_equal(fetch_window(&run), 0);
+	run_close(&run);
+}
+
 /* A tail-first open (the TUI's open_tail: a screen's rows): the socket replays that tail, then
  * the rest of the window comes in pages sized to end at the window's first event, exactly
  * as if the socket had replayed the whole window; a tail the window holds already, or a
@@ -474,19 +488,9 @@ static void test_tail_first_open_pages_the_window(void **state)
 
 	/* A tail as long as the window, and a conversation shorter than the tail: as before. */
 	tail.open_tail = 200;
-	struct run whole = { .policy = &tail };
-	run_open(&whole, "history 1000\n", extra, NULL, 0);
-	run_go(&whole, quit_when_synced, 20);
-	assert_int_equal(traffic_lines(&whole, "conn 1 after_seq=799 "), 1);
-	assert_int_equal(fetch_window(&whole), 0);
-	run_close(&whole);
+	open_with_nothing_to_page(&tail, "history 1000\n", "conn 1 after_seq=799 ");
 	tail.open_tail = 30;
-	struct run small = { .policy = &tail };
-	run_open(&small, "history 20\n", extra, NULL, 0);
-	run_go(&small, quit_when_synced, 20);
-	assert_int_equal(traffic_lines(&small, "conn 1 after_seq=-1 "), 1);
-	assert_int_equal(fetch_window(&small), 0);
-	run_close(&small);
+	open_with_nothing_to_page(&tail, "history 20\n", "conn 1 after_seq=-1 ");
 }
 
 /* Asks the server for needle (older than ts, or newer than the match skip_id at ts) and
