@@ -15,6 +15,11 @@ start_fixture "$WORK/h.scenario" --search-hold "$WORK/hold"
 start_tether 100 30 "$CONV"
 wait_for "THE-TAIL-END" 20 || fail "the tail did not show"
 wait_for "seq 10,001" 10 || fail "the status line does not show the last seq"
+# The open's window comes in two pages a frame after the first one (screen_opening): counted
+# before Ctrl-Home, which must add one page only.
+wait_until 10 eval '[ "$(grep -c "^rest GET .*/events/search" "$WORK/traffic")" -ge 2 ]' ||
+	fail "the window was not paged in"
+wait_until_stable
 before=$(grep -c '^rest GET .*/events/search' "$WORK/traffic")
 
 : >"$WORK/hold"

@@ -15,6 +15,11 @@ printf 'message agent "THE-TAIL-END"\n' >>"$WORK/h.scenario"
 start_fixture "$WORK/h.scenario"
 start_tether 100 30 "$CONV"
 wait_for "THE-TAIL-END" 20 || fail "the tail did not show"
+# The open's window comes in two pages a frame after the first one (screen_opening): counted
+# before the search, which is measured alone.
+wait_until 10 eval '[ "$(grep -c "^rest GET .*/events/search" "$WORK/traffic")" -ge 2 ]' ||
+	fail "the window was not paged in"
+wait_until_stable
 before=$(grep -c '^rest ' "$WORK/traffic")
 
 T send-keys -t main C-r
