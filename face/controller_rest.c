@@ -273,9 +273,10 @@ static void count_done(struct controller *c, struct ctl_call *call, const struct
 	int64_t after = -1;
 	if (r->outcome == REST_OK && r->count - 1 - tail >= 0) {
 		after = r->count - 1 - tail;
-		if (tail < window)
+		if (tail < window) {
 			c->window_from = r->count - window > 0 ? r->count - window : 0;
-		c->window_anchor = INT64_MAX;
+			c->window_anchor = INT64_MAX;
+		}
 	}
 	session_set_cursor(c->session, after);
 	session_start(c->session);

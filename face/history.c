@@ -444,19 +444,12 @@ bool history_fetch_window(struct controller *c, history_page_fn done, void *ctx)
 {
 	if (c->window_from < 0 || c->history_call)
 		return false;
-	struct transcript *t = c->transcript;
-	struct item_info info;
-	size_t i = 0, n = transcript_count(t);
-	for (; i < n; i++) {
-		transcript_item(t, i, &info);
-		if (info.seq >= 0)
-			break;
-	}
+	long i = transcript_first_durable(c->transcript);
 	struct history_gap gap;
-	/* Each page must bring the window nearer: the same anchor again (a page failed or was
-	 * empty, a trim dropped it) ends the paging here; the view's gaps take over. */
-	if (i == n || transcript_missing_before(t, i) <= 0 ||
-	    !transcript_gap_near(t, i, i, 0, &gap) || !gap.before ||
+	/* The gap above the oldest loaded durable (not one below it). Each page must bring the
+	 * window nearer: the same anchor again (a page failed or was empty, a trim dropped it)
+	 * ends the paging here; the view's gaps take over. */
+	if (i < 0 || !transcript_gap_near(c->transcript, (size_t)i, (size_t)i, 0, &gap) || !gap.before ||
 	    gap.anchor_seq <= c->window_from || gap.anchor_seq >= c->window_anchor) {
 		c->window_from = -1;
 		return false;

@@ -248,6 +248,8 @@ uint64_t transcript_lines_added(const struct transcript *t);
 uint64_t transcript_uid_at(const struct transcript *t, size_t idx);
 /* The index of the item with uid, or -1 when there is none (never was, or was dropped). */
 long transcript_index_of(const struct transcript *t, uint64_t uid);
+/* The index of the first durable event (the oldest loaded), or -1. */
+long transcript_first_durable(const struct transcript *t);
 /* The index of the durable event with seq, or -1. */
 long transcript_find_seq(const struct transcript *t, int64_t seq);
 /* The index of the item with event id id (an open slot: its item_id), or -1. */

@@ -67,6 +67,14 @@ static long prev_durable(const struct transcript *t, size_t idx)
 	return -1;
 }
 
+long transcript_first_durable(const struct transcript *t)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (t->items[i]->seq >= 0)
+			return (long)i;
+	return -1;
+}
+
 int64_t transcript_missing_before(const struct transcript *t, size_t idx)
 {
 	if (idx >= t->count || t->items[idx]->seq < 0)

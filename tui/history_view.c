@@ -103,13 +103,8 @@ static void window_done(void *ctx, const struct history_page_result *r)
 /* True when events older than the first loaded durable are not loaded. */
 static bool first_missing(struct transcript *t)
 {
-	struct item_info info;
-	for (size_t i = 0, n = transcript_count(t); i < n; i++) {
-		transcript_item(t, i, &info);
-		if (info.seq >= 0)
-			return transcript_missing_before(t, i) > 0;
-	}
-	return false;
+	long i = transcript_first_durable(t);
+	return i >= 0 && transcript_missing_before(t, (size_t)i) > 0;
 }
 
 static void first_done(void *ctx, const struct history_page_result *r)

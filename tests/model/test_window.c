@@ -38,6 +38,21 @@ static int64_t seq_of(const struct transcript *t, const char *id)
 	return i < 0 ? -2 : info_of(t, (size_t)i).seq;
 }
 
+static void first_durable_skips_items_without_a_seq(void **state)
+{
+	(void)state;
+	struct transcript *t = transcript_create();
+	assert_int_equal(transcript_first_durable(t), -1);
+	add(t, ITEM_NOTICE, -1, NULL, "a local notice");
+	assert_int_equal(transcript_first_durable(t), -1);
+	load(t, 5, 9);
+	long first = transcript_first_durable(t);
+	assert_true(first >= 0);
+	assert_int_equal(info_of(t, (size_t)first).seq, 5);
+	assert_int_equal(transcript_missing_before(t, (size_t)first), 5);
+	transcript_destroy(t);
+}
+
 static void page_before_takes_seqs_down_from_the_anchor(void **state)
 {
 	(void)state;
@@ -767,6 +782,7 @@ static void noted_seqs_are_no_gap_until_trimmed_away(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(first_durable_skips_items_without_a_seq),
 		cmocka_unit_test(page_before_takes_seqs_down_from_the_anchor),
 		cmocka_unit_test(page_after_fills_a_gap),
 		cmocka_unit_test(page_holding_the_anchor_counts_from_it),
