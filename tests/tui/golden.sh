@@ -119,6 +119,9 @@ history_gap) # the row of history not loaded, at the top, its pages refused by t
 	start_fixture "$WORK/h.scenario" --search-fail 1000
 	start_tether 100 30 "$CONV"
 	wait_for_text "seq 1,999" 10
+	# the open's page (a frame after the first one) refused first, then Ctrl-Home's
+	wait_traffic "events/search.* 503$" 10 || fail "the open's page was not asked"
+	wait_until_stable
 	keys C-Home
 	wait_for_text "earlier events · could not load the first events: the server answered HTTP 503" 10
 	golden history_gap
